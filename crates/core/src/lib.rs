@@ -1,0 +1,18 @@
+//! fencelab-core: the fencing engine.
+//!
+//! fencelab teaches why authority needs a fence: leases, fencing tokens,
+//! compare-and-set claims, retry budgets and session incarnations. This crate
+//! is the part that runs them. It owns a real SQLite (bundled, compiled to
+//! wasm32 through sqlite-wasm-rs in the browser) kept entirely in memory.
+//!
+//! The core knows SQLite and nothing else: it never reads the wall clock,
+//! never names a browser type and never touches a file system. Time reaches it
+//! from a fake clock and order from a schedule, so every run replays exactly,
+//! natively and in WebAssembly.
+
+pub mod sqlite;
+
+/// The version of the SQLite library linked into this build, such as `3.54.1`.
+pub fn sqlite_version() -> &'static str {
+    rusqlite::version()
+}

@@ -1,0 +1,81 @@
+//! Small helpers for running other programs.
+
+use std::path::Path;
+use std::process::{Command, Stdio};
+
+/// The first line a program prints for `args` (stdout, else stderr), or
+/// `None` when it cannot be run or exits with an error. Used to ask tools for
+/// their versions.
+pub fn first_line(program: &str, args: &[&str]) -> Option<String> {
+    let output = Command::new(program)
+        .args(args)
+        .stdin(Stdio::null())
+        .output()
+        .ok()?;
+    if !output.status.success() {
+        return None;
+    }
+    let text = if output.stdout.is_empty() {
+        output.stderr
+    } else {
+        output.stdout
+    };
+    String::from_utf8_lossy(&text)
+        .lines()
+        .next()
+        .map(|line| line.trim().to_string())
+}
+
+/// Runs `command` with its output going to the terminal, and says whether it
+/// succeeded.
+pub fn status(command: &mut Command) -> Result<(), String> {
+    let shown = describe(command);
+    let status = command
+        .stdin(Stdio::null())
+        .status()
+        .map_err(|e| format!("cannot run `{shown}`: {e}"))?;
+    if status.success() {
+        Ok(())
+    } else {
+        Err(format!("`{shown}` failed ({status})"))
+    }
+}
+
+/// Runs `command` with its output written to `log`, so that a long install
+/// stays one line on the terminal; on failure, the last lines of the log are
+/// shown.
+pub fn logged(command: &mut Command, log: &Path) -> Result<(), String> {
+    let shown = describe(command);
+    if let Some(dir) = log.parent() {
+        std::fs::create_dir_all(dir)
+            .map_err(|e| format!("cannot create {}: {e}", dir.display()))?;
+    }
+    let file =
+        std::fs::File::create(log).map_err(|e| format!("cannot create {}: {e}", log.display()))?;
+    let file_err = file
+        .try_clone()
+        .map_err(|e| format!("cannot write {}: {e}", log.display()))?;
+    let status = command
+        .stdin(Stdio::null())
+        .stdout(file)
+        .stderr(file_err)
+        .status()
+        .map_err(|e| format!("cannot run `{shown}`: {e}"))?;
+    if status.success() {
+        return Ok(());
+    }
+    let text = std::fs::read_to_string(log).unwrap_or_default();
+    let lines: Vec<&str> = text.lines().collect();
+    let tail = lines[lines.len().saturating_sub(30)..].join("\n");
+    Err(format!(
+        "`{shown}` failed ({status}); last lines of {}:\n{tail}",
+        log.display()
+    ))
+}
+
+/// A command as a person would type it, for messages.
+pub fn describe(command: &Command) -> String {
+    let mut words = vec![command.get_program().to_string_lossy().into_owned()];
+    words.extend(command.get_args().map(|a| a.to_string_lossy().into_owned()));
+    words.join(" ")
+}

@@ -1,0 +1,250 @@
+//! Installing what a fresh machine lacks.
+//!
+//! Each tool is checked by asking it for its version; only a missing or wrong
+//! one is installed, with one announcing line, so a second run installs
+//! nothing and takes a second or two. Where an install needs powers this run
+//! lacks (apt without root), the run stops and prints the exact command.
+//!
+//! The versions are not free choices: trunk 0.21.14 is the last that builds on
+//! Rust 1.95, wasm-bindgen-cli must equal the wasm-bindgen in Cargo.lock, and
+//! wasm-opt comes from npm because Debian's is too old for rustc 1.95's output
+//! (docs/ARCHITECTURE.md and shared/TOOLCHAIN.md say more).
+
+use crate::cmd;
+use std::path::{Path, PathBuf};
+use std::process::Command;
+
+pub const WASM_TARGET: &str = "wasm32-unknown-unknown";
+const TRUNK_VERSION: &str = "0.21.14";
+pub const CHROMEDRIVER: &str = "/usr/bin/chromedriver";
+const CHROMIUM: &str = "/usr/bin/chromium";
+
+/// What the tools are needed for: serving needs no browser.
+#[derive(Clone, Copy, PartialEq, Eq)]
+pub enum Purpose {
+    Serve,
+    Test,
+}
+
+/// Facts about the installed tools that later stages need.
+pub struct Tools {
+    /// Folder holding the npm-installed programs (wasm-opt, esbuild), which
+    /// trunk finds on PATH.
+    pub node_bin: PathBuf,
+}
+
+impl Tools {
+    /// PATH with the npm programs first, for commands that look tools up on it.
+    pub fn path_var(&self) -> std::ffi::OsString {
+        let mut paths = vec![self.node_bin.clone()];
+        if let Some(path) = std::env::var_os("PATH") {
+            paths.extend(std::env::split_paths(&path));
+        }
+        std::env::join_paths(paths).unwrap_or_default()
+    }
+}
+
+pub fn ensure(root: &Path, purpose: Purpose) -> Result<Tools, String> {
+    let mut apt = Apt::default();
+    let logs = root.join("target/xtask-logs");
+
+    ensure_wasm_target(&logs)?;
+    if !(works("clang", &["--version"]) && works("llvm-ar", &["--version"])) {
+        apt.install(
+            "clang and llvm (SQLite is compiled to wasm32 with clang)",
+            &["clang", "llvm"],
+            &logs,
+        )?;
+    }
+
+    let trunk_ok = cmd::first_line("trunk", &["--version"])
+        .is_some_and(|line| line.split_whitespace().any(|word| word == TRUNK_VERSION));
+    if !trunk_ok {
+        announce(&format!("trunk {TRUNK_VERSION}"));
+        cmd::logged(
+            Command::new("cargo").args([
+                "install",
+                "trunk",
+                "--version",
+                TRUNK_VERSION,
+                "--locked",
+            ]),
+            &logs.join("install-trunk.log"),
+        )?;
+    }
+
+    let bindgen = wasm_bindgen_version(root)?;
+    check_trunk_toml(root, &bindgen)?;
+    let bindgen_ok = ["wasm-bindgen", "wasm-bindgen-test-runner"]
+        .iter()
+        .all(|program| {
+            cmd::first_line(program, &["--version"])
+                .is_some_and(|line| line.split_whitespace().any(|word| word == bindgen))
+        });
+    if !bindgen_ok {
+        announce(&format!(
+            "wasm-bindgen-cli {bindgen} (the version in Cargo.lock)"
+        ));
+        // Not --locked: with it, this version's lock file names a crate
+        // version the registry no longer has.
+        cmd::logged(
+            Command::new("cargo").args([
+                "install",
+                "wasm-bindgen-cli",
+                "--version",
+                &bindgen,
+                "--force",
+            ]),
+            &logs.join("install-wasm-bindgen-cli.log"),
+        )?;
+    }
+
+    if purpose == Purpose::Test
+        && !(works(CHROMIUM, &["--version"]) && works(CHROMEDRIVER, &["--version"]))
+    {
+        apt.install(
+            "Debian's chromium and chromium-driver (browser tests)",
+            &["chromium", "chromium-driver"],
+            &logs,
+        )?;
+    }
+
+    let node_bin = ensure_npm_packages(root, &logs)?;
+    Ok(Tools { node_bin })
+}
+
+fn announce(what: &str) {
+    println!("xtask: installing {what}");
+}
+
+fn works(program: &str, args: &[&str]) -> bool {
+    cmd::first_line(program, args).is_some()
+}
+
+fn ensure_wasm_target(logs: &Path) -> Result<(), String> {
+    let installed = Command::new("rustup")
+        .args(["target", "list", "--installed"])
+        .output()
+        .map_err(|e| format!("cannot run rustup ({e}); install Rust with rustup first"))?;
+    let installed = String::from_utf8_lossy(&installed.stdout);
+    if installed.lines().any(|line| line.trim() == WASM_TARGET) {
+        return Ok(());
+    }
+    announce(&format!("the Rust target {WASM_TARGET}"));
+    cmd::logged(
+        Command::new("rustup").args(["target", "add", WASM_TARGET]),
+        &logs.join("install-wasm-target.log"),
+    )
+}
+
+/// The wasm-bindgen version Cargo.lock resolved, which the CLI tools must equal.
+fn wasm_bindgen_version(root: &Path) -> Result<String, String> {
+    let lock_path = root.join("Cargo.lock");
+    let lock = std::fs::read_to_string(&lock_path)
+        .map_err(|e| format!("cannot read {}: {e}", lock_path.display()))?;
+    let mut lines = lock.lines();
+    while let Some(line) = lines.next() {
+        if line.trim() == "name = \"wasm-bindgen\"" {
+            let version = lines
+                .next()
+                .and_then(|l| l.trim().strip_prefix("version = \""))
+                .and_then(|rest| rest.strip_suffix('"'));
+            if let Some(version) = version {
+                return Ok(version.to_string());
+            }
+        }
+    }
+    Err(format!(
+        "{} names no wasm-bindgen package",
+        lock_path.display()
+    ))
+}
+
+/// trunk runs offline and refuses any tool whose version differs from the one
+/// Trunk.toml names, so a Cargo.lock update must update Trunk.toml too.
+fn check_trunk_toml(root: &Path, bindgen: &str) -> Result<(), String> {
+    let path = root.join("Trunk.toml");
+    let text = std::fs::read_to_string(&path)
+        .map_err(|e| format!("cannot read {}: {e}", path.display()))?;
+    let expected = format!("wasm_bindgen = \"{bindgen}\"");
+    if text.lines().any(|line| line.trim() == expected) {
+        Ok(())
+    } else {
+        Err(format!(
+            "{} must say `{expected}` under [tools], to match Cargo.lock",
+            path.display()
+        ))
+    }
+}
+
+/// Installs the npm packages of package-lock.json when they have changed since
+/// the last install, and returns the folder of their programs.
+fn ensure_npm_packages(root: &Path, logs: &Path) -> Result<PathBuf, String> {
+    let lock_path = root.join("package-lock.json");
+    let lock = std::fs::read(&lock_path)
+        .map_err(|e| format!("cannot read {}: {e}", lock_path.display()))?;
+    let stamp_path = root.join("node_modules/.fencelab-lock-hash");
+    let want = format!("{:016x}", fnv1a(&lock));
+    let have = std::fs::read_to_string(&stamp_path).unwrap_or_default();
+    if have.trim() != want {
+        if !works("npm", &["--version"]) {
+            return Err("npm is missing: install Node.js 20 and npm \
+                        (as root: apt-get install -y nodejs npm), then run this again"
+                .into());
+        }
+        announce("the npm packages of package-lock.json (npm ci)");
+        cmd::logged(
+            Command::new("npm")
+                .args(["ci", "--no-audit", "--no-fund"])
+                .current_dir(root),
+            &logs.join("npm-ci.log"),
+        )?;
+        std::fs::write(&stamp_path, &want)
+            .map_err(|e| format!("cannot write {}: {e}", stamp_path.display()))?;
+    }
+    Ok(root.join("node_modules/.bin"))
+}
+
+/// A 64-bit FNV-1a hash: enough to notice that a lock file changed.
+fn fnv1a(bytes: &[u8]) -> u64 {
+    bytes.iter().fold(0xcbf2_9ce4_8422_2325, |hash, &byte| {
+        (hash ^ u64::from(byte)).wrapping_mul(0x0000_0100_0000_01b3)
+    })
+}
+
+/// apt-get, run at most once per `apt-get update`.
+#[derive(Default)]
+struct Apt {
+    updated: bool,
+}
+
+impl Apt {
+    fn install(&mut self, what: &str, packages: &[&str], logs: &Path) -> Result<(), String> {
+        let exact = format!(
+            "apt-get update && apt-get install -y {}",
+            packages.join(" ")
+        );
+        let is_root = cmd::first_line("id", &["-u"]).is_some_and(|uid| uid == "0");
+        if !is_root || !works("apt-get", &["--version"]) {
+            return Err(format!(
+                "{what} must be installed, and this run cannot (it needs root and apt-get).\n\
+                 Run this as root, then run the same cargo xtask command again:\n    {exact}"
+            ));
+        }
+        announce(&format!("{what} with apt-get"));
+        if !self.updated {
+            cmd::logged(
+                Command::new("apt-get").args(["update", "-q"]),
+                &logs.join("apt-update.log"),
+            )?;
+            self.updated = true;
+        }
+        cmd::logged(
+            Command::new("apt-get")
+                .args(["install", "-y", "-q"])
+                .args(packages)
+                .env("DEBIAN_FRONTEND", "noninteractive"),
+            &logs.join(format!("apt-install-{}.log", packages[0])),
+        )
+    }
+}

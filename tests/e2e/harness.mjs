@@ -1,0 +1,101 @@
+// Shared pieces of the browser end-to-end tests: a static server for the
+// trunk-built site on 127.0.0.1, Debian's Chromium through playwright-core,
+// and a tiny test runner that reports like the other stages.
+import { createServer } from "node:http";
+import { readFile, mkdir } from "node:fs/promises";
+import { extname, join, normalize, resolve } from "node:path";
+import { chromium } from "playwright-core";
+
+export const ROOT = resolve(new URL("../..", import.meta.url).pathname);
+export const DIST = join(ROOT, "dist");
+export const ARTIFACTS = join(ROOT, "tests/artifacts");
+
+const MIME = {
+  ".html": "text/html; charset=utf-8",
+  ".js": "text/javascript; charset=utf-8",
+  ".mjs": "text/javascript; charset=utf-8",
+  ".css": "text/css; charset=utf-8",
+  ".wasm": "application/wasm",
+  ".json": "application/json",
+  ".svg": "image/svg+xml",
+  ".png": "image/png",
+  ".webmanifest": "application/manifest+json",
+};
+
+/** Serves `dir` on 127.0.0.1 at a free port; resolves to { url, close }. */
+export async function serveDir(dir = DIST) {
+  const server = createServer(async (req, res) => {
+    const path = decodeURIComponent(new URL(req.url, "http://x").pathname);
+    const file = normalize(join(dir, path.endsWith("/") ? path + "index.html" : path));
+    if (!file.startsWith(dir)) {
+      res.writeHead(403).end();
+      return;
+    }
+    try {
+      const body = await readFile(file);
+      res.writeHead(200, { "content-type": MIME[extname(file)] ?? "application/octet-stream" });
+      res.end(body);
+    } catch {
+      res.writeHead(404).end("not found");
+    }
+  });
+  await new Promise((ok) => server.listen(0, "127.0.0.1", ok));
+  const { port } = server.address();
+  return { url: `http://127.0.0.1:${port}/`, close: () => new Promise((ok) => server.close(ok)) };
+}
+
+/** Debian's Chromium, headless, with the flags this closed network needs. */
+export function launchChromium() {
+  return chromium.launch({
+    executablePath: "/usr/bin/chromium",
+    headless: true,
+    args: [
+      "--no-sandbox",
+      "--disable-gpu",
+      "--disable-quic",
+      "--no-first-run",
+      "--disable-background-networking",
+      "--disable-component-update",
+      "--disable-sync",
+    ],
+  });
+}
+
+/**
+ * Runs named async tests in order, each with a fresh page, saving a
+ * screenshot per test, and exits non-zero when any fails.
+ */
+export async function runTests(suite, tests) {
+  await mkdir(ARTIFACTS, { recursive: true });
+  const site = await serveDir();
+  const browser = await launchChromium();
+  let passed = 0;
+  let failed = 0;
+  try {
+    for (const [name, body] of tests) {
+      const context = await browser.newContext({ viewport: { width: 1280, height: 800 } });
+      const page = await context.newPage();
+      const errors = [];
+      page.on("pageerror", (e) => errors.push(String(e)));
+      const started = Date.now();
+      try {
+        await body({ page, url: site.url, context, browser });
+        if (errors.length) throw new Error(`the page threw: ${errors.join("; ")}`);
+        passed++;
+        console.log(`ok - ${name} (${Date.now() - started} ms)`);
+      } catch (error) {
+        failed++;
+        console.log(`not ok - ${name}\n  ${String(error?.stack ?? error).replace(/\n/g, "\n  ")}`);
+      } finally {
+        const shot = join(ARTIFACTS, `${suite}-${name.replace(/[^a-z0-9]+/gi, "-")}.png`);
+        await page.screenshot({ path: shot, fullPage: true }).catch(() => {});
+        await context.close();
+      }
+    }
+  } finally {
+    await browser.close();
+    await site.close();
+  }
+  console.log(`${suite}: ${passed} passed, ${failed} failed`);
+  if (failed > 0) process.exitCode = 1;
+}
