@@ -10,7 +10,19 @@
 //! from a fake clock and order from a schedule, so every run replays exactly,
 //! natively and in WebAssembly.
 
+mod error;
+pub mod history;
+pub mod procedure;
+pub mod sandbox;
 pub mod sqlite;
+pub mod value;
+pub mod world;
+
+pub use error::Error;
+pub use history::{CallError, Effect, ErrorCause, Event, Outcome, Values, What};
+pub use procedure::Procedure;
+pub use value::Value;
+pub use world::{ProcessId, StepResult, World};
 
 /// The version of the SQLite library linked into this build, such as `3.54.1`.
 pub fn sqlite_version() -> &'static str {

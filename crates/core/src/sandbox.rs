@@ -1,0 +1,249 @@
+//! The fence around learner SQL.
+//!
+//! Procedures, scenario SQL and exercise schemas are untrusted text. Every
+//! connection the engine opens runs them under:
+//!
+//! - SQLite's defensive configuration and an untrusted schema;
+//! - an authorizer that allows only what exercises need: queries, ordinary
+//!   DML on the exercise's own tables, transactions and savepoints, a few
+//!   read-only pragmas. It denies ATTACH, every other pragma (`journal_mode =
+//!   OFF` would silently defeat rollback), schema changes outside setup, and
+//!   the functions that read the wall clock or real randomness, which would
+//!   make a run unrepeatable (procedures get time from `:now`);
+//! - a VM-step budget per statement, so a runaway `WITH RECURSIVE` ends with a
+//!   clear "step budget exceeded";
+//! - limits on the size of text, blobs and SQL.
+//!
+//! The denial reasons are kept so the engine can report them in words
+//! instead of SQLite's bare "not authorized".
+
+use rusqlite::Connection;
+use rusqlite::config::DbConfig;
+use rusqlite::hooks::{AuthAction, AuthContext, Authorization};
+use rusqlite::limits::Limit;
+use std::sync::atomic::{AtomicBool, AtomicU64, Ordering};
+use std::sync::{Arc, Mutex};
+
+/// SQLite virtual-machine instructions one statement may execute.
+pub const STATEMENT_VM_STEPS_MAX: u64 = 2_000_000;
+/// How often, in VM instructions, SQLite calls the budget check.
+const VM_STEPS_PER_CHECK: u64 = 1_000;
+/// The largest string or blob a statement may build, in bytes.
+pub const VALUE_BYTES_MAX: i32 = 64 * 1024;
+/// The longest SQL statement accepted, in bytes.
+pub const SQL_BYTES_MAX: i32 = 32 * 1024;
+
+/// Read-only pragmas a learner may use to look at the schema.
+const PRAGMAS_ALLOWED: &[&str] = &[
+    "table_info",
+    "table_xinfo",
+    "table_list",
+    "index_list",
+    "index_info",
+    "foreign_key_list",
+];
+
+/// Functions refused because they read the wall clock or real randomness.
+const FUNCTIONS_DENIED: &[(&str, &str)] = &[
+    (
+        "random",
+        "random() is not available: runs must replay exactly",
+    ),
+    (
+        "randomblob",
+        "randomblob() is not available: runs must replay exactly",
+    ),
+    (
+        "date",
+        "date() is not available: use :now, the fake clock, in integer seconds",
+    ),
+    (
+        "time",
+        "time() is not available: use :now, the fake clock, in integer seconds",
+    ),
+    (
+        "datetime",
+        "datetime() is not available: use :now, the fake clock, in integer seconds",
+    ),
+    (
+        "julianday",
+        "julianday() is not available: use :now, the fake clock, in integer seconds",
+    ),
+    (
+        "unixepoch",
+        "unixepoch() is not available: use :now, the fake clock, in integer seconds",
+    ),
+    (
+        "strftime",
+        "strftime() is not available: use :now, the fake clock, in integer seconds",
+    ),
+    (
+        "timediff",
+        "timediff() is not available: use :now, the fake clock, in integer seconds",
+    ),
+    (
+        "current_date",
+        "CURRENT_DATE reads the wall clock: use :now, the fake clock",
+    ),
+    (
+        "current_time",
+        "CURRENT_TIME reads the wall clock: use :now, the fake clock",
+    ),
+    (
+        "current_timestamp",
+        "CURRENT_TIMESTAMP reads the wall clock: use :now, the fake clock",
+    ),
+    ("load_extension", "load_extension() is not available"),
+];
+
+/// The live state of one connection's fence, shared with SQLite's callbacks.
+#[derive(Default)]
+pub struct Sandbox {
+    allow_schema_changes: AtomicBool,
+    vm_checks: AtomicU64,
+    budget_exceeded: AtomicBool,
+    denial: Mutex<Option<String>>,
+}
+
+impl Sandbox {
+    /// Installs the fence on `conn` and returns its handle.
+    pub fn install(conn: &mut Connection) -> rusqlite::Result<Arc<Sandbox>> {
+        let sandbox = Arc::new(Sandbox::default());
+        conn.set_db_config(DbConfig::SQLITE_DBCONFIG_DEFENSIVE, true)?;
+        conn.set_db_config(DbConfig::SQLITE_DBCONFIG_TRUSTED_SCHEMA, false)?;
+        conn.set_limit(Limit::SQLITE_LIMIT_LENGTH, VALUE_BYTES_MAX)?;
+        conn.set_limit(Limit::SQLITE_LIMIT_SQL_LENGTH, SQL_BYTES_MAX)?;
+        conn.set_limit(Limit::SQLITE_LIMIT_ATTACHED, 0)?;
+
+        let budget = Arc::clone(&sandbox);
+        conn.progress_handler(
+            VM_STEPS_PER_CHECK as i32,
+            Some(move || {
+                let checks = budget.vm_checks.fetch_add(1, Ordering::Relaxed) + 1;
+                let exceeded = checks * VM_STEPS_PER_CHECK > STATEMENT_VM_STEPS_MAX;
+                if exceeded {
+                    budget.budget_exceeded.store(true, Ordering::Relaxed);
+                }
+                exceeded
+            }),
+        )?;
+
+        let policy = Arc::clone(&sandbox);
+        conn.authorizer(Some(move |context: AuthContext<'_>| {
+            match policy.judge(&context) {
+                Ok(()) => Authorization::Allow,
+                Err(reason) => {
+                    if let Ok(mut denial) = policy.denial.lock() {
+                        denial.get_or_insert(reason);
+                    }
+                    Authorization::Deny
+                }
+            }
+        }))?;
+        Ok(sandbox)
+    }
+
+    /// Allows schema changes while an exercise's schema is being built.
+    pub fn set_schema_changes_allowed(&self, allowed: bool) {
+        self.allow_schema_changes.store(allowed, Ordering::Relaxed);
+    }
+
+    /// Call before running a statement: starts its VM budget afresh and
+    /// forgets earlier denials.
+    pub fn begin_statement(&self) {
+        self.vm_checks.store(0, Ordering::Relaxed);
+        self.budget_exceeded.store(false, Ordering::Relaxed);
+        if let Ok(mut denial) = self.denial.lock() {
+            *denial = None;
+        }
+    }
+
+    /// Why the last statement failed, in the sandbox's words, if the sandbox
+    /// stopped it.
+    pub fn explain_failure(&self) -> Option<String> {
+        if self.budget_exceeded.load(Ordering::Relaxed) {
+            return Some(format!(
+                "step budget exceeded: the statement ran more than {STATEMENT_VM_STEPS_MAX} \
+                 SQLite VM steps (a WITH RECURSIVE query that never ends?)"
+            ));
+        }
+        self.denial.lock().ok().and_then(|denial| denial.clone())
+    }
+
+    fn judge(&self, context: &AuthContext<'_>) -> Result<(), String> {
+        if let Some(database) = context.database_name
+            && database != "main"
+            && database != "temp"
+        {
+            return Err(format!(
+                "only the exercise's own database is available, not `{database}`"
+            ));
+        }
+        let schema_changes = self.allow_schema_changes.load(Ordering::Relaxed);
+        match context.action {
+            AuthAction::Select | AuthAction::Recursive | AuthAction::Read { .. } => Ok(()),
+            AuthAction::Transaction { .. } | AuthAction::Savepoint { .. } => Ok(()),
+            // Writes to SQLite's own tables are left to defensive mode, which
+            // refuses direct edits of the schema table but lets AUTOINCREMENT
+            // maintain sqlite_sequence; schema changes are judged below.
+            AuthAction::Insert { .. } | AuthAction::Update { .. } | AuthAction::Delete { .. } => {
+                Ok(())
+            }
+            AuthAction::Function { function_name } => {
+                let lower = function_name.to_ascii_lowercase();
+                match FUNCTIONS_DENIED.iter().find(|(name, _)| *name == lower) {
+                    Some((_, reason)) => Err((*reason).to_string()),
+                    None => Ok(()),
+                }
+            }
+            AuthAction::Pragma { pragma_name, .. } => {
+                if PRAGMAS_ALLOWED.contains(&pragma_name.to_ascii_lowercase().as_str()) {
+                    Ok(())
+                } else {
+                    Err(format!(
+                        "PRAGMA {pragma_name} is not allowed (allowed: {})",
+                        PRAGMAS_ALLOWED.join(", ")
+                    ))
+                }
+            }
+            AuthAction::Attach { .. } | AuthAction::Detach { .. } => {
+                Err("ATTACH and DETACH are not allowed: a world is one in-memory database".into())
+            }
+            AuthAction::CreateTable { .. }
+            | AuthAction::CreateIndex { .. }
+            | AuthAction::CreateTrigger { .. }
+            | AuthAction::CreateView { .. }
+            | AuthAction::DropTable { .. }
+            | AuthAction::DropIndex { .. }
+            | AuthAction::DropTrigger { .. }
+            | AuthAction::DropView { .. }
+            | AuthAction::AlterTable { .. }
+                if schema_changes =>
+            {
+                Ok(())
+            }
+            other => Err(format!(
+                "{} is not allowed here: procedures query and change the exercise's tables",
+                describe(&other)
+            )),
+        }
+    }
+}
+
+fn describe(action: &AuthAction<'_>) -> String {
+    match action {
+        AuthAction::CreateTable { table_name } | AuthAction::CreateTempTable { table_name } => {
+            format!("CREATE TABLE {table_name}")
+        }
+        AuthAction::DropTable { table_name } | AuthAction::DropTempTable { table_name } => {
+            format!("DROP TABLE {table_name}")
+        }
+        AuthAction::AlterTable { table_name, .. } => format!("ALTER TABLE {table_name}"),
+        AuthAction::CreateVtable { table_name, .. } => format!("CREATE VIRTUAL TABLE {table_name}"),
+        other => {
+            let debug = format!("{other:?}");
+            let name = debug.split([' ', '{']).next().unwrap_or("this operation");
+            format!("the operation {name}")
+        }
+    }
+}

@@ -1,0 +1,137 @@
+//! SQL values as the engine passes them around: arguments, returned columns,
+//! what a process remembers, and the cells of a table snapshot.
+
+use rusqlite::types::{ToSqlOutput, ValueRef};
+use serde::{Deserialize, Serialize};
+use std::fmt;
+
+/// One SQLite value. Reals keep their bits so a value hashes and compares
+/// exactly (exploration uses values as part of a state's identity).
+#[derive(Clone, Debug, PartialEq, Eq, Hash, PartialOrd, Ord, Serialize, Deserialize)]
+#[serde(untagged)]
+pub enum Value {
+    Null,
+    Integer(i64),
+    Real(RealBits),
+    Text(String),
+    Blob(Blob),
+}
+
+/// A float stored by its bits, so values are `Eq` and `Hash`.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash, PartialOrd, Ord)]
+pub struct RealBits(u64);
+
+impl RealBits {
+    pub fn new(value: f64) -> Self {
+        RealBits(value.to_bits())
+    }
+    pub fn get(self) -> f64 {
+        f64::from_bits(self.0)
+    }
+}
+
+impl Serialize for RealBits {
+    fn serialize<S: serde::Serializer>(&self, s: S) -> Result<S::Ok, S::Error> {
+        s.serialize_f64(self.get())
+    }
+}
+
+impl<'de> Deserialize<'de> for RealBits {
+    fn deserialize<D: serde::Deserializer<'de>>(d: D) -> Result<Self, D::Error> {
+        f64::deserialize(d).map(RealBits::new)
+    }
+}
+
+/// Bytes, serialized as `{"blob": "hex"}` so they cannot be mistaken for text.
+#[derive(Clone, Debug, PartialEq, Eq, Hash, PartialOrd, Ord, Serialize, Deserialize)]
+pub struct Blob {
+    pub blob: String,
+}
+
+impl Value {
+    pub fn from_ref(value: ValueRef<'_>) -> Value {
+        match value {
+            ValueRef::Null => Value::Null,
+            ValueRef::Integer(i) => Value::Integer(i),
+            ValueRef::Real(r) => Value::Real(RealBits::new(r)),
+            ValueRef::Text(t) => Value::Text(String::from_utf8_lossy(t).into_owned()),
+            ValueRef::Blob(b) => Value::Blob(Blob {
+                blob: b.iter().map(|byte| format!("{byte:02x}")).collect(),
+            }),
+        }
+    }
+
+    pub fn as_i64(&self) -> Option<i64> {
+        match self {
+            Value::Integer(i) => Some(*i),
+            _ => None,
+        }
+    }
+
+    pub fn as_str(&self) -> Option<&str> {
+        match self {
+            Value::Text(t) => Some(t),
+            _ => None,
+        }
+    }
+
+    /// An approximate size in bytes, for the engine's size limits.
+    pub fn size_bytes(&self) -> usize {
+        match self {
+            Value::Null | Value::Integer(_) | Value::Real(_) => 8,
+            Value::Text(t) => t.len(),
+            Value::Blob(b) => b.blob.len() / 2,
+        }
+    }
+}
+
+impl From<i64> for Value {
+    fn from(value: i64) -> Self {
+        Value::Integer(value)
+    }
+}
+
+impl From<&str> for Value {
+    fn from(value: &str) -> Self {
+        Value::Text(value.to_string())
+    }
+}
+
+impl From<String> for Value {
+    fn from(value: String) -> Self {
+        Value::Text(value)
+    }
+}
+
+impl rusqlite::ToSql for Value {
+    fn to_sql(&self) -> rusqlite::Result<ToSqlOutput<'_>> {
+        Ok(match self {
+            Value::Null => ToSqlOutput::Borrowed(ValueRef::Null),
+            Value::Integer(i) => ToSqlOutput::Borrowed(ValueRef::Integer(*i)),
+            Value::Real(r) => ToSqlOutput::Borrowed(ValueRef::Real(r.get())),
+            Value::Text(t) => ToSqlOutput::Borrowed(ValueRef::Text(t.as_bytes())),
+            Value::Blob(b) => ToSqlOutput::Owned(rusqlite::types::Value::Blob(decode_hex(&b.blob))),
+        })
+    }
+}
+
+fn decode_hex(hex: &str) -> Vec<u8> {
+    hex.as_bytes()
+        .chunks(2)
+        .filter_map(|pair| std::str::from_utf8(pair).ok())
+        .filter_map(|pair| u8::from_str_radix(pair, 16).ok())
+        .collect()
+}
+
+/// SQL-literal style: `NULL`, `3`, `'worker-a'`, `x'00ff'`.
+impl fmt::Display for Value {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        match self {
+            Value::Null => write!(f, "NULL"),
+            Value::Integer(i) => write!(f, "{i}"),
+            Value::Real(r) => write!(f, "{}", r.get()),
+            Value::Text(t) => write!(f, "'{}'", t.replace('\'', "''")),
+            Value::Blob(b) => write!(f, "x'{}'", b.blob),
+        }
+    }
+}

@@ -1,0 +1,304 @@
+//! The engine's own guarantees: contention between processes, transactions
+//! a call leaves open, and the sandbox's clear errors for bad learner SQL.
+
+#[cfg(target_arch = "wasm32")]
+use wasm_bindgen_test::wasm_bindgen_test as test;
+
+use fencelab_core::history::What;
+use fencelab_core::procedure::Position;
+use fencelab_core::{Error, ErrorCause, Outcome, Procedure, StepResult, Value, Values, World};
+
+const SCHEMA: &str = "
+CREATE TABLE counters (name TEXT PRIMARY KEY, value INTEGER NOT NULL);
+INSERT INTO counters VALUES ('a', 0);
+";
+
+fn world_with(procedures: &[(&str, &str)]) -> World {
+    let procedures = procedures
+        .iter()
+        .map(|(name, text)| Procedure::parse(name, text).unwrap());
+    World::new(SCHEMA, procedures, Values::new()).unwrap()
+}
+
+fn error_of(outcome: Outcome) -> fencelab_core::CallError {
+    match outcome {
+        Outcome::Error(error) => error,
+        other => panic!("expected an error, got {other:?}"),
+    }
+}
+
+/// Runs `text` as a procedure in a fresh world and returns its error.
+fn call_error(text: &str) -> fencelab_core::CallError {
+    let mut world = world_with(&[("p", text)]);
+    let process = world.start_process("worker-a").unwrap();
+    error_of(world.run_call(process, "p", Values::new()).unwrap())
+}
+
+#[test]
+fn a_second_process_is_blocked_until_the_first_commits() {
+    let increment = "BEGIN IMMEDIATE;
+UPDATE counters SET value = value + 1 WHERE name = 'a';
+COMMIT;";
+    let mut world = world_with(&[("increment", increment)]);
+    let a = world.start_process("worker-a").unwrap();
+    let b = world.start_process("worker-b").unwrap();
+    world.call(a, "increment", Values::new()).unwrap();
+    world.call(b, "increment", Values::new()).unwrap();
+
+    assert_eq!(
+        world.step(a).unwrap(),
+        StepResult::Ran,
+        "a: BEGIN IMMEDIATE"
+    );
+    assert_eq!(
+        world.step(b).unwrap(),
+        StepResult::Blocked,
+        "b meets a's lock"
+    );
+    assert_eq!(
+        world.movable(),
+        [a],
+        "a blocked process waits for someone else to move"
+    );
+    assert_eq!(world.step(a).unwrap(), StepResult::Ran, "a: UPDATE");
+    // Something moved, so b may try again; the lock is still held.
+    assert_eq!(
+        world.step(b).unwrap(),
+        StepResult::Blocked,
+        "b keeps waiting"
+    );
+    assert!(matches!(
+        world.step(a).unwrap(),
+        StepResult::Finished(Outcome::Ok { .. })
+    ));
+    assert_eq!(world.movable(), [b]);
+    assert_eq!(
+        world.step(b).unwrap(),
+        StepResult::Ran,
+        "b: BEGIN IMMEDIATE, now free"
+    );
+    assert_eq!(world.step(b).unwrap(), StepResult::Ran);
+    assert!(matches!(
+        world.step(b).unwrap(),
+        StepResult::Finished(Outcome::Ok { .. })
+    ));
+    let value = world
+        .query("SELECT value FROM counters", &Values::new())
+        .unwrap();
+    assert_eq!(value.rows[0][0], Value::Integer(2));
+    let waits = world
+        .history()
+        .iter()
+        .filter(|e| matches!(e.what, What::Blocked { .. }))
+        .count();
+    assert_eq!(waits, 2, "each blocked attempt is in the history as a wait");
+}
+
+#[test]
+fn finishing_a_call_alone_reports_a_block_instead_of_waiting() {
+    let mut world = world_with(&[
+        ("begin", "BEGIN IMMEDIATE;\nSELECT 1;"),
+        ("hold", "BEGIN IMMEDIATE;\nCOMMIT;"),
+    ]);
+    let a = world.start_process("worker-a").unwrap();
+    let b = world.start_process("worker-b").unwrap();
+    world.call(a, "hold", Values::new()).unwrap();
+    assert_eq!(world.step(a).unwrap(), StepResult::Ran);
+    // a is between its BEGIN and its COMMIT, holding the lock, when b runs.
+    let blocked = world.run_call(b, "begin", Values::new()).unwrap_err();
+    assert!(matches!(blocked, Error::Blocked { .. }), "{blocked}");
+}
+
+#[test]
+fn a_deleted_commit_is_an_error_and_releases_the_lock() {
+    let mut world = world_with(&[(
+        "increment",
+        "BEGIN IMMEDIATE;\nUPDATE counters SET value = value + 1 WHERE name = 'a';",
+    )]);
+    let a = world.start_process("worker-a").unwrap();
+    let error = error_of(world.run_call(a, "increment", Values::new()).unwrap());
+    assert_eq!(error.cause, ErrorCause::TransactionLeftOpen);
+    assert!(error.message.contains("COMMIT"), "{}", error.message);
+    // Rolled back, and the lock is free for the next process.
+    let b = world.start_process("worker-b").unwrap();
+    let again = error_of(world.run_call(b, "increment", Values::new()).unwrap());
+    assert_eq!(again.cause, ErrorCause::TransactionLeftOpen);
+    let value = world
+        .query("SELECT value FROM counters", &Values::new())
+        .unwrap();
+    assert_eq!(value.rows[0][0], Value::Integer(0));
+}
+
+#[test]
+fn an_unbound_parameter_is_an_error_naming_it() {
+    let error = call_error("UPDATE counters SET value = 1 WHERE name = 'a' AND value IS :token;");
+    assert_eq!(error.cause, ErrorCause::MissingParameter);
+    assert!(
+        error.message.starts_with(":token has no value"),
+        "{}",
+        error.message
+    );
+    assert_eq!(error.position, Some(Position { line: 1, column: 1 }));
+}
+
+#[test]
+fn wall_clock_and_randomness_are_refused() {
+    for sql in [
+        "SELECT datetime('now');",
+        "SELECT CURRENT_TIMESTAMP;",
+        "SELECT random();",
+        "SELECT randomblob(4);",
+    ] {
+        let error = call_error(sql);
+        assert_eq!(error.cause, ErrorCause::Denied, "{sql}");
+        assert!(
+            error.message.contains("not available") || error.message.contains("wall clock"),
+            "{sql}: {}",
+            error.message
+        );
+    }
+}
+
+#[test]
+fn dangerous_statements_are_refused_with_their_reason() {
+    let cases = [
+        (
+            "PRAGMA journal_mode = OFF;",
+            "PRAGMA journal_mode is not allowed",
+        ),
+        ("ATTACH DATABASE ':memory:' AS other;", "ATTACH"),
+        ("DROP TABLE counters;", "DROP TABLE counters is not allowed"),
+        ("CREATE TABLE t (x);", "CREATE TABLE t is not allowed"),
+    ];
+    for (sql, expected) in cases {
+        let error = call_error(sql);
+        assert_eq!(error.cause, ErrorCause::Denied, "{sql}: {}", error.message);
+        assert!(error.message.contains(expected), "{sql}: {}", error.message);
+    }
+}
+
+#[test]
+fn a_runaway_recursive_query_exceeds_the_step_budget() {
+    let error = call_error(
+        "WITH RECURSIVE n(i) AS (SELECT 1 UNION ALL SELECT i + 1 FROM n) SELECT count(*) FROM n;",
+    );
+    assert_eq!(error.cause, ErrorCause::StepBudget);
+    assert!(
+        error.message.starts_with("step budget exceeded"),
+        "{}",
+        error.message
+    );
+}
+
+#[test]
+fn a_syntax_error_points_at_its_line_and_column() {
+    let error = call_error("SELECT 1;\nSELECT value FROM counters\n  WHERE name = = 'a';");
+    assert_eq!(error.cause, ErrorCause::Sql);
+    assert!(error.message.contains("syntax error"), "{}", error.message);
+    assert_eq!(error.position.map(|p| p.line), Some(3));
+}
+
+#[test]
+fn rows_changed_is_the_statements_own_count() {
+    // The SELECT after the UPDATE must not inherit the UPDATE's count.
+    let mut world = world_with(&[(
+        "p",
+        "UPDATE counters SET value = 5;\nSELECT value FROM counters;\n-- @refuse leftover if changed 1",
+    )]);
+    let a = world.start_process("worker-a").unwrap();
+    let outcome = world.run_call(a, "p", Values::new()).unwrap();
+    assert!(matches!(outcome, Outcome::Ok { .. }), "{outcome:?}");
+}
+
+#[test]
+fn external_effects_survive_a_rollback() {
+    let mut world = world_with(&[(
+        "apply",
+        "BEGIN IMMEDIATE;
+UPDATE counters SET value = value + 1 WHERE name = 'a';
+-- @effect invoke_provider amount
+SELECT 1 WHERE 0;
+-- @refuse injected_failure unless returned 1: failure after the external call",
+    )]);
+    let a = world.start_process("worker-a").unwrap();
+    let amount: Values = [("amount".to_string(), Value::Integer(7))].into();
+    let outcome = world.run_call(a, "apply", amount).unwrap();
+    assert!(
+        matches!(&outcome, Outcome::Refused { category, .. } if category == "injected_failure")
+    );
+    let value = world
+        .query("SELECT value FROM counters", &Values::new())
+        .unwrap();
+    assert_eq!(
+        value.rows[0][0],
+        Value::Integer(0),
+        "the database write rolled back"
+    );
+    assert_eq!(world.effects().len(), 1, "the external call did not");
+    assert_eq!(world.effects()[0].values["amount"], Value::Integer(7));
+}
+
+#[test]
+fn a_crash_rolls_back_and_frees_the_lock_and_reset_restores_the_seed() {
+    let mut world = world_with(&[(
+        "increment",
+        "BEGIN IMMEDIATE;\nUPDATE counters SET value = value + 1;\nCOMMIT;",
+    )]);
+    let a = world.start_process("worker-a").unwrap();
+    world.call(a, "increment", Values::new()).unwrap();
+    world.step(a).unwrap();
+    world.step(a).unwrap();
+    world.crash(a).unwrap();
+    assert!(matches!(world.step(a), Err(Error::ProcessCrashed { .. })));
+    let restarted = world.start_process("worker-a").unwrap();
+    assert_eq!(restarted.to_string(), "proc-2");
+    assert!(matches!(
+        world
+            .run_call(restarted, "increment", Values::new())
+            .unwrap(),
+        Outcome::Ok { .. }
+    ));
+    let value = world
+        .query("SELECT value FROM counters", &Values::new())
+        .unwrap();
+    assert_eq!(
+        value.rows[0][0],
+        Value::Integer(1),
+        "only the restarted process's write counts"
+    );
+
+    world.reset().unwrap();
+    let value = world
+        .query("SELECT value FROM counters", &Values::new())
+        .unwrap();
+    assert_eq!(value.rows[0][0], Value::Integer(0));
+    assert_eq!(
+        world.start_process("worker-a").unwrap().to_string(),
+        "proc-1"
+    );
+}
+
+#[test]
+fn bad_input_is_an_error_not_a_panic() {
+    let mut world = world_with(&[("p", "SELECT 1;")]);
+    let a = world.start_process("worker-a").unwrap();
+    let now: Values = [("now".to_string(), Value::Integer(3))].into();
+    assert!(matches!(
+        world.call(a, "p", now),
+        Err(Error::BadArgument { .. })
+    ));
+    assert!(matches!(
+        world.call(a, "nope", Values::new()),
+        Err(Error::UnknownProcedure { .. })
+    ));
+    assert!(matches!(world.step(a), Err(Error::NoCallInProgress { .. })));
+    assert!(matches!(
+        World::new("CREATE TABLE (", [], Values::new()),
+        Err(Error::Schema { .. })
+    ));
+    assert!(matches!(
+        World::new("PRAGMA journal_mode = OFF;", [], Values::new()),
+        Err(Error::Schema { .. })
+    ));
+    assert!(world.query("DELETE FROM counters", &Values::new()).is_err());
+}
