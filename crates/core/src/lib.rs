@@ -10,17 +10,22 @@
 //! from a fake clock and order from a schedule, so every run replays exactly,
 //! natively and in WebAssembly.
 
+pub mod check;
 mod error;
 pub mod history;
+pub mod monitor;
 pub mod procedure;
 pub mod sandbox;
+pub mod scenario;
 pub mod sqlite;
 pub mod value;
 pub mod world;
 
+pub use check::{Checker, Model, ScenarioReport, Verdict};
 pub use error::Error;
 pub use history::{CallError, Effect, ErrorCause, Event, Outcome, Values, What};
 pub use procedure::Procedure;
+pub use scenario::Scenario;
 pub use value::Value;
 pub use world::{ProcessId, StepResult, World};
 

@@ -210,6 +210,7 @@ impl Sandbox {
                 Err("ATTACH and DETACH are not allowed: a world is one in-memory database".into())
             }
             AuthAction::CreateTable { .. }
+            | AuthAction::CreateTempTable { .. }
             | AuthAction::CreateIndex { .. }
             | AuthAction::CreateTrigger { .. }
             | AuthAction::CreateView { .. }

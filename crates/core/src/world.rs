@@ -326,7 +326,15 @@ impl World {
             StepKind::Effect { name, values } => self.run_effect(id, &call, step, name, values),
             StepKind::Sql { sql, .. } => self.run_statement(id, &call, step, sql)?,
         };
-        if result != StepResult::Blocked {
+        // Locks are only ever released when a transaction ends: a process
+        // still inside its transaction holds at least what it held before, so
+        // whoever it blocked would only block again.
+        let released = self
+            .processes
+            .get(index(id))
+            .and_then(|p| p.connection.as_ref())
+            .is_some_and(Connection::is_autocommit);
+        if result != StepResult::Blocked && released {
             self.unblock_all();
         }
         Ok(result)
@@ -362,7 +370,7 @@ impl World {
     }
 
     /// The processes that can move now: inside a call, not crashed, and not
-    /// blocked on a lock that nothing has had a chance to release.
+    /// blocked on a lock that has not been released since they met it.
     pub fn movable(&self) -> Vec<ProcessId> {
         self.processes
             .iter()
@@ -457,6 +465,82 @@ impl World {
     /// `:name` parameters from `parameters`.
     pub fn query(&self, sql: &str, parameters: &Values) -> Result<ResultRows, Error> {
         query_on(&self.anchor, sql, parameters)
+    }
+
+    /// Runs a read-only query after loading `beliefs` into the `beliefs`
+    /// table it may join. `None` when a process holds the write lock, so the
+    /// committed state cannot be read now.
+    pub fn query_with_beliefs(
+        &self,
+        sql: &str,
+        beliefs: &[crate::monitor::Belief],
+    ) -> Result<Option<ResultRows>, Error> {
+        let load = |anchor: &Connection| -> rusqlite::Result<()> {
+            anchor.execute("DELETE FROM temp.beliefs", [])?;
+            let mut insert =
+                anchor.prepare_cached("INSERT INTO temp.beliefs VALUES (?1, ?2, ?3, ?4, ?5)")?;
+            for belief in beliefs {
+                insert.execute(rusqlite::params![
+                    belief.resource,
+                    belief.process,
+                    belief.actor,
+                    belief.token.clone().unwrap_or(Value::Null),
+                    belief.expires_at,
+                ])?;
+            }
+            Ok(())
+        };
+        load(&self.anchor).map_err(|e| Error::sqlite("load the beliefs table", e))?;
+        match query_on(&self.anchor, sql, &Values::new()) {
+            Err(Error::Query { message, .. }) if message.contains("holds the database lock") => {
+                Ok(None)
+            }
+            other => other.map(Some),
+        }
+    }
+
+    /// Everything later steps can depend on, as bytes: the committed rows,
+    /// the clock, the effects, and every process's position, scope, memory
+    /// and transaction. `None` when a process holds the write lock (the
+    /// committed rows cannot be read then).
+    pub fn fingerprint(&self) -> Option<Vec<u8>> {
+        #[derive(Serialize)]
+        struct ProcessKey<'a> {
+            crashed: bool,
+            blocked: bool,
+            in_transaction: bool,
+            call: Option<(&'a str, usize, &'a Values)>,
+            memory: &'a Values,
+        }
+        #[derive(Serialize)]
+        struct Key<'a> {
+            clock: i64,
+            tables: Vec<TableRows>,
+            effects: &'a [Effect],
+            processes: Vec<ProcessKey<'a>>,
+        }
+        let tables = snapshot_tables(&self.anchor, &self.tables).ok()?;
+        let processes = self
+            .processes
+            .iter()
+            .map(|p| ProcessKey {
+                crashed: p.connection.is_none(),
+                blocked: p.blocked,
+                in_transaction: p.connection.as_ref().is_some_and(|c| !c.is_autocommit()),
+                call: p
+                    .call
+                    .as_ref()
+                    .map(|c| (c.procedure.name.as_str(), c.next_step, &c.scope)),
+                memory: &p.memory,
+            })
+            .collect();
+        serde_json::to_vec(&Key {
+            clock: self.clock_seconds,
+            tables,
+            effects: &self.effects,
+            processes,
+        })
+        .ok()
     }
 
     /// The rows of every exercise table, as the committed state has them.

@@ -61,7 +61,8 @@ COMMIT;";
         "a blocked process waits for someone else to move"
     );
     assert_eq!(world.step(a).unwrap(), StepResult::Ran, "a: UPDATE");
-    // Something moved, so b may try again; the lock is still held.
+    assert_eq!(world.movable(), [a], "a is still inside its transaction");
+    // Stepped anyway, b meets the lock again.
     assert_eq!(
         world.step(b).unwrap(),
         StepResult::Blocked,

@@ -1,0 +1,360 @@
+//! Scenarios: counterexample tests written as data, in terms that survive a
+//! learner's edits.
+//!
+//! A scenario never says "step 2 of a's claim": a repaired claim has fewer
+//! statements than the naive one, and a learner may add a re-read. Instead it
+//! says *these calls run concurrently* (and the checker tries every
+//! interleaving of their steps), or it names a point by meaning: *run a until
+//! just before its first write*, *until after its last read*, *until it would
+//! commit*. A point that no longer exists after an edit is a scenario error,
+//! never a silent pass.
+//!
+//! In an exercise file a scenario reads like this (TOML):
+//!
+//! ```toml
+//! [[scenarios]]
+//! name = "one winner"
+//! summary = "Two workers claim msg-1 at once; exactly one may believe it owns it."
+//! steps = [
+//!   { start = "a", actor = "worker-a" },
+//!   { start = "b", actor = "worker-b" },
+//!   { concurrent = [
+//!       { process = "a", call = "claim", args = { message_id = "msg-1" } },
+//!       { process = "b", call = "claim", args = { message_id = "msg-1" } },
+//!   ] },
+//!   { query = "SELECT count(*) FROM messages WHERE state = 'CLAIMED'", rows = [[1]] },
+//! ]
+//! ```
+//!
+//! Each step is a table with exactly one verb: `start`, `call`, `begin`,
+//! `run`, `finish`, `concurrent`, `clock`, `advance`, `crash`, `sql` or
+//! `query`. An argument may be a literal or `{ memory = "token" }`: the value
+//! the process remembers from its own earlier calls (a stale process presents
+//! its old token; nothing re-derives it from the row).
+
+use crate::history::Values;
+use crate::value::Value;
+use serde::{Deserialize, Serialize};
+use std::collections::BTreeMap;
+
+/// A scenario as written in an exercise file.
+#[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
+#[serde(deny_unknown_fields)]
+pub struct Scenario {
+    pub name: String,
+    /// One sentence: what the scenario shows.
+    #[serde(default)]
+    pub summary: String,
+    /// The scenario demonstrates where the protection ends (a direct write,
+    /// a restored old generation). Its expectations describe the limit, and
+    /// when they hold its verdict is "limit shown", never a plain pass.
+    #[serde(default)]
+    pub limit: bool,
+    pub steps: Vec<StepSpec>,
+    /// Extra invariants: SQL queries over the world and the `beliefs` table
+    /// that must return no rows after every step.
+    #[serde(default)]
+    pub invariants: Vec<InvariantSpec>,
+}
+
+/// One step of a scenario, as written: exactly one verb field is set.
+#[derive(Clone, Debug, Default, PartialEq, Serialize, Deserialize)]
+#[serde(deny_unknown_fields)]
+pub struct StepSpec {
+    /// Start a process with this scenario name; `actor` says which actor it hosts.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub start: Option<String>,
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub actor: Option<String>,
+    /// Call this procedure and run it to its end (`process`, `args`, `expect`).
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub call: Option<String>,
+    /// Begin a call of this procedure without running it.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub begin: Option<String>,
+    /// Run this process's call in progress up to the point `until`.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub run: Option<String>,
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub until: Option<Point>,
+    /// Run this process's call in progress to its end (`expect`).
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub finish: Option<String>,
+    /// These calls run concurrently: every interleaving of their steps is checked.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub concurrent: Option<Vec<ConcurrentCall>>,
+    /// Set the fake clock to this many seconds.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub clock: Option<i64>,
+    /// Move the fake clock forward by this many seconds.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub advance: Option<i64>,
+    /// Crash this process: its connection closes, an open transaction rolls back.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub crash: Option<String>,
+    /// Run SQL directly against the world, bypassing every procedure.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub sql: Option<String>,
+    /// Run a read-only query and compare its rows with `rows`.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub query: Option<String>,
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub rows: Option<Vec<Vec<Value>>>,
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub process: Option<String>,
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub args: Option<BTreeMap<String, Arg>>,
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub expect: Option<Expect>,
+}
+
+/// One call of a concurrent section: a new call, or (`resume = true`) the
+/// process's call already in progress.
+#[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
+#[serde(deny_unknown_fields)]
+pub struct ConcurrentCall {
+    pub process: String,
+    #[serde(default)]
+    pub call: Option<String>,
+    #[serde(default)]
+    pub resume: bool,
+    #[serde(default)]
+    pub args: BTreeMap<String, Arg>,
+    #[serde(default)]
+    pub expect: Option<Expect>,
+}
+
+/// An argument: a literal value, or what the process remembers.
+#[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
+#[serde(untagged)]
+pub enum Arg {
+    Memory { memory: String },
+    Literal(Value),
+}
+
+/// What a call's outcome must be. Reasons are never compared: a learner who
+/// rewords a refusal does not fail a test.
+#[derive(Clone, Debug, Default, PartialEq, Serialize, Deserialize)]
+#[serde(deny_unknown_fields)]
+pub struct Expect {
+    /// `ok`, `refused` or `error`.
+    #[serde(default)]
+    pub outcome: Option<String>,
+    /// The refusal category.
+    #[serde(default)]
+    pub category: Option<String>,
+    /// Values the call must return (a subset).
+    #[serde(default)]
+    pub values: Values,
+}
+
+/// A point in a call, named by meaning so it survives edits.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Serialize, Deserialize)]
+#[serde(rename_all = "snake_case")]
+pub enum Point {
+    /// Just before the first statement that writes.
+    BeforeFirstWrite,
+    /// Just after the last statement that only reads.
+    AfterLastRead,
+    /// Just before COMMIT.
+    BeforeCommit,
+}
+
+impl Point {
+    pub fn describe(self) -> &'static str {
+        match self {
+            Point::BeforeFirstWrite => "just before its first write",
+            Point::AfterLastRead => "just after its last read",
+            Point::BeforeCommit => "just before its COMMIT",
+        }
+    }
+}
+
+#[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
+#[serde(deny_unknown_fields)]
+pub struct InvariantSpec {
+    pub name: String,
+    /// A read-only query; every row it returns is a violation.
+    pub sql: String,
+}
+
+/// A scenario step, validated: what the checker runs.
+#[derive(Clone, Debug, PartialEq)]
+pub enum Action {
+    Start {
+        process: String,
+        actor: String,
+    },
+    Call {
+        process: String,
+        procedure: String,
+        args: BTreeMap<String, Arg>,
+        expect: Option<Expect>,
+    },
+    Begin {
+        process: String,
+        procedure: String,
+        args: BTreeMap<String, Arg>,
+    },
+    Run {
+        process: String,
+        until: Point,
+    },
+    Finish {
+        process: String,
+        expect: Option<Expect>,
+    },
+    Concurrent {
+        calls: Vec<ConcurrentCall>,
+    },
+    SetClock {
+        seconds: i64,
+    },
+    Advance {
+        seconds: i64,
+    },
+    Crash {
+        process: String,
+    },
+    Sql {
+        sql: String,
+    },
+    Query {
+        sql: String,
+        rows: Vec<Vec<Value>>,
+    },
+}
+
+impl StepSpec {
+    /// Turns the written step into an action, or says what is wrong with it.
+    pub fn to_action(&self) -> Result<Action, String> {
+        let verbs: Vec<&str> = [
+            ("start", self.start.is_some()),
+            ("call", self.call.is_some()),
+            ("begin", self.begin.is_some()),
+            ("run", self.run.is_some()),
+            ("finish", self.finish.is_some()),
+            ("concurrent", self.concurrent.is_some()),
+            ("clock", self.clock.is_some()),
+            ("advance", self.advance.is_some()),
+            ("crash", self.crash.is_some()),
+            ("sql", self.sql.is_some()),
+            ("query", self.query.is_some()),
+        ]
+        .into_iter()
+        .filter(|(_, set)| *set)
+        .map(|(verb, _)| verb)
+        .collect();
+        let verb = match verbs.as_slice() {
+            [verb] => *verb,
+            [] => {
+                return Err("a step needs one verb: start, call, begin, run, finish, \
+                            concurrent, clock, advance, crash, sql or query"
+                    .into());
+            }
+            many => {
+                return Err(format!(
+                    "a step has one verb, this one has {}",
+                    many.join(", ")
+                ));
+            }
+        };
+        let process = |what: &str| {
+            self.process
+                .clone()
+                .ok_or_else(|| format!("`{what}` needs `process`: which process makes the call"))
+        };
+        let args = self.args.clone().unwrap_or_default();
+        let action = match verb {
+            "start" => Action::Start {
+                process: self.start.clone().unwrap_or_default(),
+                actor: self
+                    .actor
+                    .clone()
+                    .ok_or("`start` needs `actor`: the durable identity the process hosts")?,
+            },
+            "call" => Action::Call {
+                process: process("call")?,
+                procedure: self.call.clone().unwrap_or_default(),
+                args,
+                expect: self.expect.clone(),
+            },
+            "begin" => Action::Begin {
+                process: process("begin")?,
+                procedure: self.begin.clone().unwrap_or_default(),
+                args,
+            },
+            "run" => Action::Run {
+                process: self.run.clone().unwrap_or_default(),
+                until: self.until.ok_or(
+                    "`run` needs `until`: before_first_write, after_last_read or before_commit",
+                )?,
+            },
+            "finish" => Action::Finish {
+                process: self.finish.clone().unwrap_or_default(),
+                expect: self.expect.clone(),
+            },
+            "concurrent" => {
+                let calls = self.concurrent.clone().unwrap_or_default();
+                if calls.len() < 2 {
+                    return Err("`concurrent` needs at least two calls".into());
+                }
+                for call in &calls {
+                    if call.call.is_some() == call.resume {
+                        return Err(format!(
+                            "each concurrent entry has either `call` or `resume = true` \
+                             (process {})",
+                            call.process
+                        ));
+                    }
+                }
+                Action::Concurrent { calls }
+            }
+            "clock" => Action::SetClock {
+                seconds: self.clock.unwrap_or_default(),
+            },
+            "advance" => Action::Advance {
+                seconds: self.advance.unwrap_or_default(),
+            },
+            "crash" => Action::Crash {
+                process: self.crash.clone().unwrap_or_default(),
+            },
+            "sql" => Action::Sql {
+                sql: self.sql.clone().unwrap_or_default(),
+            },
+            "query" => Action::Query {
+                sql: self.query.clone().unwrap_or_default(),
+                rows: self
+                    .rows
+                    .clone()
+                    .ok_or("`query` needs `rows`: the rows it must return")?,
+            },
+            other => return Err(format!("unknown verb `{other}`")),
+        };
+        let unused: Vec<&str> = [
+            ("actor", self.actor.is_some() && verb != "start"),
+            ("until", self.until.is_some() && verb != "run"),
+            ("rows", self.rows.is_some() && verb != "query"),
+            (
+                "process",
+                self.process.is_some() && !matches!(verb, "call" | "begin"),
+            ),
+            (
+                "args",
+                self.args.is_some() && !matches!(verb, "call" | "begin"),
+            ),
+            (
+                "expect",
+                self.expect.is_some() && !matches!(verb, "call" | "finish"),
+            ),
+        ]
+        .into_iter()
+        .filter(|(_, unused)| *unused)
+        .map(|(field, _)| field)
+        .collect();
+        if !unused.is_empty() {
+            return Err(format!("`{verb}` does not take {}", unused.join(", ")));
+        }
+        Ok(action)
+    }
+}
