@@ -129,6 +129,35 @@ pub struct ScenarioReport {
     pub history: Vec<Event>,
 }
 
+impl ScenarioReport {
+    /// The report of a scenario that could not run at all (its procedures do
+    /// not parse, its steps are malformed).
+    pub fn errored(
+        scenario: &Scenario,
+        message: &str,
+        place: Option<(String, crate::procedure::Position)>,
+    ) -> ScenarioReport {
+        let (error_procedure, error_position) = match place {
+            Some((procedure, position)) => (Some(procedure), Some(position)),
+            None => (None, None),
+        };
+        ScenarioReport {
+            name: scenario.name.clone(),
+            summary: scenario.summary.clone(),
+            verdict: Verdict::Error,
+            passed: false,
+            failure: None,
+            error: Some(message.to_string()),
+            error_procedure,
+            error_position,
+            schedule: String::new(),
+            exploration: Exploration::default(),
+            lanes: Vec::new(),
+            history: Vec::new(),
+        }
+    }
+}
+
 /// Runs scenarios against one set of procedures.
 pub struct Checker {
     world: World,
@@ -304,20 +333,7 @@ impl Checker {
     }
 
     fn error_report(&self, scenario: &Scenario, message: String) -> ScenarioReport {
-        ScenarioReport {
-            name: scenario.name.clone(),
-            summary: scenario.summary.clone(),
-            verdict: Verdict::Error,
-            passed: false,
-            failure: None,
-            error: Some(format!("scenario `{}`: {message}", scenario.name)),
-            error_procedure: None,
-            error_position: None,
-            schedule: String::new(),
-            exploration: Exploration::default(),
-            lanes: Vec::new(),
-            history: Vec::new(),
-        }
+        ScenarioReport::errored(scenario, &format!("scenario `{}`: {message}", scenario.name), None)
     }
 
     /// Runs the scenario once from the prepared image, taking choices from

@@ -10,8 +10,10 @@
 //! from a fake clock and order from a schedule, so every run replays exactly,
 //! natively and in WebAssembly.
 
+pub mod bundled;
 pub mod check;
 mod error;
+pub mod exercise;
 pub mod history;
 pub mod monitor;
 pub mod procedure;
@@ -23,6 +25,7 @@ pub mod world;
 
 pub use check::{Checker, Model, ScenarioReport, Verdict};
 pub use error::Error;
+pub use exercise::{Exercise, ExerciseCheck, ExerciseReport, LoadError};
 pub use history::{CallError, Effect, ErrorCause, Event, Outcome, Values, What};
 pub use procedure::Procedure;
 pub use scenario::Scenario;
