@@ -126,7 +126,20 @@ pub struct ScenarioReport {
     pub schedule: String,
     pub exploration: Exploration,
     pub lanes: Vec<Lane>,
+    /// The exercise's tables before the scenario's first step; with each
+    /// event's row changes they give the tables after any step.
+    pub initial_tables: Vec<crate::history::TableRows>,
     pub history: Vec<Event>,
+}
+
+/// A scenario driven by hand, one chosen step at a time.
+#[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
+pub struct Drive {
+    /// The history so far; once finished, the verdict of this schedule.
+    pub report: ScenarioReport,
+    /// The processes that may move next (empty once finished).
+    pub options: Vec<String>,
+    pub finished: bool,
 }
 
 impl ScenarioReport {
@@ -153,6 +166,7 @@ impl ScenarioReport {
             schedule: String::new(),
             exploration: Exploration::default(),
             lanes: Vec::new(),
+            initial_tables: Vec::new(),
             history: Vec::new(),
         }
     }
@@ -223,7 +237,7 @@ impl Checker {
                 prefix: &prefix,
                 seen: &mut seen,
             };
-            let path = self.run_path(scenario, &actions, &mut chooser);
+            let path = self.run_path(scenario, &actions, &mut chooser, None);
             for &(depth, options) in &path.branch_points {
                 if depth >= prefix.len() {
                     for option in (1..options).rev() {
@@ -235,6 +249,8 @@ impl Checker {
             }
             match &path.end {
                 End::Pruned => exploration.pruned += 1,
+                // Exploration never waits for a person nor stops early.
+                End::Awaiting(_) | End::Stopped => {}
                 End::Completed => {
                     exploration.schedules += 1;
                     first_complete.get_or_insert(path.choices.clone());
@@ -273,8 +289,11 @@ impl Checker {
         };
         self.world.set_recording(true);
         let names: Vec<String> = schedule.split_whitespace().map(String::from).collect();
-        let mut chooser = Chooser::Names { names: &names };
-        let path = self.run_path(scenario, &actions, &mut chooser);
+        let mut chooser = Chooser::Names {
+            names: &names,
+            interactive: false,
+        };
+        let path = self.run_path(scenario, &actions, &mut chooser, None);
         let mut report = self.report(scenario, path);
         report.exploration.sections = actions
             .iter()
@@ -284,6 +303,69 @@ impl Checker {
         report
     }
 
+    /// Follows `schedule` and stops at the next choice, reporting which
+    /// processes may move: the learner drives a concurrent section by hand.
+    /// Undo is a shorter schedule.
+    pub fn drive(&mut self, scenario: &Scenario, schedule: &[String]) -> Drive {
+        let actions = match validate(scenario) {
+            Ok(actions) => actions,
+            Err(message) => {
+                return Drive {
+                    report: self.error_report(scenario, message),
+                    options: Vec::new(),
+                    finished: true,
+                };
+            }
+        };
+        self.world.set_recording(true);
+        let mut chooser = Chooser::Names {
+            names: schedule,
+            interactive: true,
+        };
+        let mut path = self.run_path(scenario, &actions, &mut chooser, None);
+        let options = match std::mem::take(&mut path.end) {
+            End::Awaiting(options) => Some(options),
+            end => {
+                path.end = end;
+                None
+            }
+        };
+        Drive {
+            report: self.report(scenario, path),
+            finished: options.is_none(),
+            options: options.unwrap_or_default(),
+        }
+    }
+
+    /// Replays `schedule` up to the step that recorded history event
+    /// `event_index`, then runs a read-only query against the world as the
+    /// process of that event saw it (its own uncommitted writes included).
+    pub fn query_after(
+        &mut self,
+        scenario: &Scenario,
+        schedule: &str,
+        event_index: usize,
+        sql: &str,
+    ) -> Result<crate::history::ResultRows, Error> {
+        let actions = validate(scenario).map_err(|message| Error::Query {
+            sql: sql.to_string(),
+            message,
+        })?;
+        self.world.set_recording(true);
+        let names: Vec<String> = schedule.split_whitespace().map(String::from).collect();
+        let mut chooser = Chooser::Names {
+            names: &names,
+            interactive: true,
+        };
+        self.run_path(scenario, &actions, &mut chooser, Some(event_index));
+        let history = self.world.take_history();
+        let process = history
+            .get(event_index)
+            .and_then(|e| e.process.as_deref())
+            .and_then(|p| self.world.process_id(p));
+        self.world.query_as(process, sql, &Values::new())
+    }
+
     fn replay_choices(
         &mut self,
         scenario: &Scenario,
@@ -291,7 +373,7 @@ impl Checker {
         choices: &[usize],
     ) -> ScenarioReport {
         let mut chooser = Chooser::Indices { choices };
-        let path = self.run_path(scenario, actions, &mut chooser);
+        let path = self.run_path(scenario, actions, &mut chooser, None);
         self.report(scenario, path)
     }
 
@@ -302,8 +384,8 @@ impl Checker {
             End::Completed => (Verdict::Passed, None, None),
             End::Failed(failure) => (Verdict::Failed, Some(failure), None),
             End::Error(message, place) => (Verdict::Error, None, Some((message, place))),
-            // A replay follows a fixed schedule and never prunes.
-            End::Pruned => (
+            // A replay follows a fixed schedule and never prunes or waits.
+            End::Pruned | End::Awaiting(_) | End::Stopped => (
                 Verdict::Error,
                 None,
                 Some(("the replay was cut short".into(), None)),
@@ -328,12 +410,17 @@ impl Checker {
             schedule: path.names.join(" "),
             exploration: Exploration::default(),
             lanes: path.lanes,
+            initial_tables: path.initial_tables,
             history,
         }
     }
 
     fn error_report(&self, scenario: &Scenario, message: String) -> ScenarioReport {
-        ScenarioReport::errored(scenario, &format!("scenario `{}`: {message}", scenario.name), None)
+        ScenarioReport::errored(
+            scenario,
+            &format!("scenario `{}`: {message}", scenario.name),
+            None,
+        )
     }
 
     /// Runs the scenario once from the prepared image, taking choices from
@@ -343,6 +430,7 @@ impl Checker {
         scenario: &Scenario,
         actions: &[Action],
         chooser: &mut Chooser<'_>,
+        stop_after_event: Option<usize>,
     ) -> Path {
         let mut run = Run {
             world: &mut self.world,
@@ -353,10 +441,16 @@ impl Checker {
             calls: BTreeMap::new(),
             monitor: Monitor::default(),
             effects_seen: 0,
+            stop_after_event,
             path: Path::default(),
         };
         let end = match run.world.reset() {
-            Ok(()) => run.run(actions, chooser),
+            Ok(()) => {
+                if run.world.recording() {
+                    run.path.initial_tables = run.world.tables().unwrap_or_default();
+                }
+                run.run(actions, chooser)
+            }
             Err(error) => End::Error(error.to_string(), None),
         };
         run.path.end = end;
@@ -392,6 +486,10 @@ enum End {
     Pruned,
     Failed(Failure),
     Error(String, Place),
+    /// Driving by hand: the schedule ran out where these processes may move.
+    Awaiting(Vec<String>),
+    /// Stopped after the requested history event.
+    Stopped,
 }
 
 #[derive(Default)]
@@ -404,6 +502,7 @@ struct Path {
     /// (choice index, number of options) wherever there was a choice.
     branch_points: Vec<(usize, usize)>,
     lanes: Vec<Lane>,
+    initial_tables: Vec<crate::history::TableRows>,
 }
 
 enum Chooser<'a> {
@@ -415,8 +514,11 @@ enum Chooser<'a> {
     Indices {
         choices: &'a [usize],
     },
+    /// Follow the named processes; when they run out, take the first option,
+    /// or (`interactive`) stop and report the options.
     Names {
         names: &'a [String],
+        interactive: bool,
     },
 }
 
@@ -437,6 +539,7 @@ struct Run<'a> {
     calls: BTreeMap<ProcessId, CallInfo>,
     monitor: Monitor,
     effects_seen: usize,
+    stop_after_event: Option<usize>,
     path: Path,
 }
 
@@ -446,11 +549,22 @@ type Flow<T = ()> = Result<T, End>;
 impl Run<'_> {
     fn run(&mut self, actions: &[Action], chooser: &mut Chooser<'_>) -> End {
         for (index, action) in actions.iter().enumerate() {
-            if let Err(end) = self.act(index, action, chooser) {
+            if let Err(end) = self
+                .act(index, action, chooser)
+                .and_then(|()| self.stop_here())
+            {
                 return end;
             }
         }
         End::Completed
+    }
+
+    /// Ends the run once the requested history event has been recorded.
+    fn stop_here(&self) -> Flow {
+        match self.stop_after_event {
+            Some(index) if self.world.history().len() > index => Err(End::Stopped),
+            _ => Ok(()),
+        }
     }
 
     fn act(&mut self, index: usize, action: &Action, chooser: &mut Chooser<'_>) -> Flow {
@@ -586,6 +700,7 @@ impl Run<'_> {
     /// Runs one step of `id` and handles the end of its call.
     fn step(&mut self, id: ProcessId, name: &str) -> Flow<StepResult> {
         let result = self.world.step(id).map_err(engine_error)?;
+        self.stop_here()?;
         if let StepResult::Finished(outcome) = &result {
             self.finished(id, name, outcome)?;
         }
@@ -756,7 +871,7 @@ impl Run<'_> {
                     prefix.get(depth).copied().unwrap_or(0)
                 }
                 Chooser::Indices { choices } => choices.get(depth).copied().unwrap_or(0),
-                Chooser::Names { names } => match names.get(depth) {
+                Chooser::Names { names, interactive } => match names.get(depth) {
                     Some(wanted) => options.iter().position(|(n, _)| n == wanted).ok_or_else(
                         || {
                             scenario_error(format!(
@@ -770,6 +885,9 @@ impl Run<'_> {
                             ))
                         },
                     )?,
+                    None if *interactive => {
+                        return Err(End::Awaiting(options.into_iter().map(|(n, _)| n).collect()));
+                    }
                     None => 0,
                 },
             };

@@ -186,7 +186,10 @@ impl Exercise {
             return Err(source.error(
                 0..0,
                 "(file)",
-                format!("the file is {} bytes; at most {EXERCISE_FILE_BYTES_MAX} are read", text.len()),
+                format!(
+                    "the file is {} bytes; at most {EXERCISE_FILE_BYTES_MAX} are read",
+                    text.len()
+                ),
             ));
         }
         let parsed: File = toml::from_str(text).map_err(|e| {
@@ -206,7 +209,11 @@ impl Exercise {
             ));
         }
         let id = parsed.id.get_ref().clone();
-        if id.is_empty() || !id.chars().all(|c| c.is_ascii_lowercase() || c.is_ascii_digit() || c == '-') {
+        if id.is_empty()
+            || !id
+                .chars()
+                .all(|c| c.is_ascii_lowercase() || c.is_ascii_digit() || c == '-')
+        {
             return Err(source.error(
                 parsed.id.span(),
                 "id",
@@ -276,10 +283,12 @@ impl Exercise {
                 step.to_action().map_err(|message| {
                     source.error(spanned.span(), &format!("{field}.steps[{j}]"), message)
                 })?;
-                let named = [&step.call, &step.begin]
-                    .into_iter()
-                    .flatten()
-                    .chain(step.concurrent.iter().flatten().filter_map(|c| c.call.as_ref()));
+                let named = [&step.call, &step.begin].into_iter().flatten().chain(
+                    step.concurrent
+                        .iter()
+                        .flatten()
+                        .filter_map(|c| c.call.as_ref()),
+                );
                 for procedure in named {
                     if !known(procedure) {
                         return Err(source.error(
@@ -365,7 +374,10 @@ impl Exercise {
         self.procedures
             .iter()
             .map(|p| {
-                let text = edits.get(&p.name).filter(|_| p.editable).unwrap_or(&p.reference);
+                let text = edits
+                    .get(&p.name)
+                    .filter(|_| p.editable)
+                    .unwrap_or(&p.reference);
                 (p.name.clone(), text.clone())
             })
             .collect()
@@ -385,23 +397,33 @@ impl Exercise {
                 Err(error) => {
                     let reports = scenarios
                         .iter()
-                        .map(|s| ScenarioReport::errored(s, &error.to_string(), Some((error.procedure.clone(), error.position))))
+                        .map(|s| {
+                            ScenarioReport::errored(
+                                s,
+                                &error.to_string(),
+                                Some((error.procedure.clone(), error.position)),
+                            )
+                        })
                         .collect();
                     return ExerciseReport::new(&self.id, reports);
                 }
             }
         }
-        let mut checker =
-            match Checker::new(&self.schema, procedures, self.constants.clone(), self.model.clone()) {
-                Ok(checker) => checker,
-                Err(error) => {
-                    let reports = scenarios
-                        .iter()
-                        .map(|s| ScenarioReport::errored(s, &error.to_string(), None))
-                        .collect();
-                    return ExerciseReport::new(&self.id, reports);
-                }
-            };
+        let mut checker = match Checker::new(
+            &self.schema,
+            procedures,
+            self.constants.clone(),
+            self.model.clone(),
+        ) {
+            Ok(checker) => checker,
+            Err(error) => {
+                let reports = scenarios
+                    .iter()
+                    .map(|s| ScenarioReport::errored(s, &error.to_string(), None))
+                    .collect();
+                return ExerciseReport::new(&self.id, reports);
+            }
+        };
         let reports = scenarios.iter().map(|s| checker.check(s)).collect();
         ExerciseReport::new(&self.id, reports)
     }
@@ -445,8 +467,8 @@ impl Exercise {
                 }
             })
             .collect::<Vec<_>>();
-        let ok = reference.failed == 0
-            && mutants.iter().all(|m| m.caught && m.errored_in.is_empty());
+        let ok =
+            reference.failed == 0 && mutants.iter().all(|m| m.caught && m.errored_in.is_empty());
         ExerciseCheck {
             exercise: self.id.clone(),
             title: self.title.clone(),
@@ -464,7 +486,10 @@ fn order_procedures(procedures: &mut Vec<ProcedureSpec>, order: &[String]) -> Re
         }
     }
     procedures.sort_by_key(|p| {
-        let position = order.iter().position(|n| *n == p.name).unwrap_or(usize::MAX);
+        let position = order
+            .iter()
+            .position(|n| *n == p.name)
+            .unwrap_or(usize::MAX);
         (position, !p.editable, p.name.clone())
     });
     Ok(())
@@ -486,7 +511,10 @@ fn field_of(text: &str, offset: usize) -> String {
             key.clear();
         } else if let Some((name, _)) = line.split_once('=')
             && !name.trim().is_empty()
-            && name.trim().chars().all(|c| c.is_ascii_alphanumeric() || "_-.\"".contains(c))
+            && name
+                .trim()
+                .chars()
+                .all(|c| c.is_ascii_alphanumeric() || "_-.\"".contains(c))
         {
             key = name.trim().to_string();
         }

@@ -185,6 +185,25 @@ impl World {
         self.recording = recording;
     }
 
+    pub fn recording(&self) -> bool {
+        self.recording
+    }
+
+    /// Runs a read-only query as process `id` sees the world (its own
+    /// uncommitted writes included), or as committed when `id` is `None` or
+    /// has crashed.
+    pub fn query_as(
+        &self,
+        id: Option<ProcessId>,
+        sql: &str,
+        parameters: &Values,
+    ) -> Result<ResultRows, Error> {
+        let connection = id
+            .and_then(|id| self.connection(id).ok())
+            .unwrap_or(&self.anchor);
+        query_on(connection, sql, parameters)
+    }
+
     /// Replaces (or adds) a procedure, as a learner's edit does.
     pub fn set_procedure(&mut self, procedure: Procedure) {
         self.procedures

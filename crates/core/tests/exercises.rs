@@ -23,7 +23,10 @@ fn every_bundled_reference_passes_and_every_mutant_is_caught() {
         }
         for mutant in &check.mutants {
             if !mutant.caught {
-                problems.push(format!("{}: mutant `{}` survives", exercise.id, mutant.name));
+                problems.push(format!(
+                    "{}: mutant `{}` survives",
+                    exercise.id, mutant.name
+                ));
             }
             for (scenario, error) in &mutant.errored_in {
                 problems.push(format!(

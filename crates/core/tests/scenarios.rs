@@ -327,3 +327,63 @@ steps = [
             .contains("step 1: `start` needs `actor`")
     );
 }
+
+#[test]
+fn a_learner_can_drive_a_concurrent_section_by_hand() {
+    let mut checker = checker(NAIVE_CLAIM, COMPLETE);
+    let scenario = scenario(ONE_WINNER);
+    let start = checker.drive(&scenario, &[]);
+    assert!(!start.finished);
+    assert_eq!(start.options, ["a", "b"]);
+    let mut schedule: Vec<String> = Vec::new();
+    for name in ["b", "a", "a"] {
+        schedule.push(name.into());
+        let drive = checker.drive(&scenario, &schedule);
+        assert!(!drive.finished, "after {schedule:?}");
+    }
+    // Undo is the same schedule, one step shorter.
+    let undone = checker.drive(&scenario, &schedule[..2]);
+    assert_eq!(undone.options, ["a", "b"]);
+    schedule.push("b".into());
+    let done = checker.drive(&scenario, &schedule);
+    assert!(done.finished);
+    assert!(done.options.is_empty());
+    assert_eq!(done.report.verdict, Verdict::Failed);
+    assert_eq!(done.report.schedule, "b a a b");
+}
+
+#[test]
+fn the_world_can_be_queried_as_it_was_after_any_step() {
+    let mut checker = checker(NAIVE_CLAIM, COMPLETE);
+    let scenario = scenario(ONE_WINNER);
+    let report = checker.replay(&scenario, "a b a b");
+    let owner = |index: usize, checker: &mut Checker| {
+        checker
+            .query_after(
+                &scenario,
+                "a b a b",
+                index,
+                "SELECT claim_owner FROM messages",
+            )
+            .unwrap()
+            .rows[0][0]
+            .clone()
+    };
+    let writes: Vec<usize> = report
+        .history
+        .iter()
+        .enumerate()
+        .filter(|(_, e)| !e.row_changes.is_empty())
+        .map(|(i, _)| i)
+        .collect();
+    assert_eq!(writes.len(), 2, "a's write, then b's");
+    assert_eq!(owner(writes[0], &mut checker), "worker-a".into());
+    assert_eq!(owner(writes[1], &mut checker), "worker-b".into());
+    assert!(
+        checker
+            .query_after(&scenario, "a b a b", writes[0], "DELETE FROM messages")
+            .is_err(),
+        "the console is read-only"
+    );
+    assert_eq!(report.initial_tables.len(), 2);
+}
