@@ -479,7 +479,7 @@ impl Exercise {
     }
 }
 
-fn order_procedures(procedures: &mut Vec<ProcedureSpec>, order: &[String]) -> Result<(), String> {
+fn order_procedures(procedures: &mut [ProcedureSpec], order: &[String]) -> Result<(), String> {
     for name in order {
         if !procedures.iter().any(|p| &p.name == name) {
             return Err(format!("names `{name}`, which is not a procedure"));
