@@ -29,7 +29,7 @@ pub const FORMAT_VERSION: u32 = 1;
 pub const EXERCISE_FILE_BYTES_MAX: usize = 256 * 1024;
 
 /// An exercise, loaded and validated.
-#[derive(Clone, Debug, PartialEq, Serialize)]
+#[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
 pub struct Exercise {
     pub id: String,
     pub title: String,
@@ -47,7 +47,7 @@ pub struct Exercise {
     pub mutants: Vec<Mutant>,
 }
 
-#[derive(Clone, Debug, PartialEq, Serialize)]
+#[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
 pub struct ProcedureSpec {
     pub name: String,
     /// The reference text: correct, and what the scenarios are checked against.
@@ -58,7 +58,7 @@ pub struct ProcedureSpec {
     pub start: String,
 }
 
-#[derive(Clone, Debug, PartialEq, Serialize)]
+#[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
 pub struct Mutant {
     pub name: String,
     /// One line: what this variant gets wrong.
