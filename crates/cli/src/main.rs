@@ -2,36 +2,240 @@
 //!
 //! A thin shell over fencelab-core: it parses arguments, reads files and
 //! prints reports. Everything it checks, the core computes.
+//!
+//! Exit codes: 0 when everything passed, 1 when a scenario failed or a
+//! mutant survived, 2 for bad input (an unreadable file, a parse error, an
+//! unknown exercise), with a message naming the file and position.
 
+mod args;
+mod render;
+
+use args::{Command, RunArgs};
+use fencelab_core::check::Limits;
+use fencelab_core::exercise::{ExerciseCheck, ExerciseReport};
+use fencelab_core::{Exercise, Scenario, bundled};
+use std::collections::BTreeMap;
+use std::path::{Path, PathBuf};
 use std::process::ExitCode;
 
-const USAGE: &str = "usage: fencelab <command>
-
-commands:
-  version    print fencelab's version and the SQLite it runs on";
+/// Bad input: the message says which file and where.
+struct BadInput(String);
 
 fn main() -> ExitCode {
     let args: Vec<String> = std::env::args().skip(1).collect();
-    match args.first().map(String::as_str) {
-        Some("version" | "--version" | "-V") => {
+    let result = args::parse(&args).and_then(run);
+    match result {
+        Ok(true) => ExitCode::SUCCESS,
+        Ok(false) => ExitCode::from(1),
+        Err(BadInput(message)) => {
+            eprintln!("fencelab: {message}");
+            ExitCode::from(2)
+        }
+    }
+}
+
+/// Runs a command; `Ok(true)` when everything passed.
+fn run(command: Command) -> Result<bool, BadInput> {
+    match command {
+        Command::Help => {
+            println!("{}", args::USAGE);
+            Ok(true)
+        }
+        Command::Version => {
             println!(
                 "fencelab {} (SQLite {})",
                 env!("CARGO_PKG_VERSION"),
                 fencelab_core::sqlite_version()
             );
-            ExitCode::SUCCESS
+            Ok(true)
         }
-        Some("help" | "--help" | "-h") => {
-            println!("{USAGE}");
-            ExitCode::SUCCESS
+        Command::List => {
+            for exercise in bundled_exercises()? {
+                println!("{:<36} {}", exercise.id, exercise.title);
+            }
+            Ok(true)
         }
-        Some(other) => {
-            eprintln!("fencelab: unknown command `{other}`\n\n{USAGE}");
-            ExitCode::from(2)
-        }
-        None => {
-            eprintln!("{USAGE}");
-            ExitCode::from(2)
+        Command::Check { paths, json } => check(&paths, json),
+        Command::Run(run) => run_exercise(&run),
+    }
+}
+
+fn bundled_exercises() -> Result<Vec<Exercise>, BadInput> {
+    bundled::exercises().map_err(|e| BadInput(format!("a bundled exercise is broken: {e}")))
+}
+
+fn read(path: &Path) -> Result<String, BadInput> {
+    std::fs::read_to_string(path)
+        .map_err(|e| BadInput(format!("{}: cannot read: {e}", path.display())))
+}
+
+/// The exercise files named by `paths`: files as they are, directories by
+/// their `*.toml` files in name order.
+fn exercise_files(paths: &[PathBuf]) -> Result<Vec<PathBuf>, BadInput> {
+    let mut files = Vec::new();
+    for path in paths {
+        if path.is_dir() {
+            let entries = std::fs::read_dir(path)
+                .map_err(|e| BadInput(format!("{}: cannot read: {e}", path.display())))?;
+            let mut found: Vec<PathBuf> = entries
+                .filter_map(Result::ok)
+                .map(|entry| entry.path())
+                .filter(|p| p.extension().is_some_and(|ext| ext == "toml"))
+                .collect();
+            found.sort();
+            if found.is_empty() {
+                return Err(BadInput(format!(
+                    "{}: no .toml exercise files here",
+                    path.display()
+                )));
+            }
+            files.extend(found);
+        } else {
+            files.push(path.clone());
         }
     }
+    Ok(files)
+}
+
+fn load(path: &Path) -> Result<Exercise, BadInput> {
+    let text = read(path)?;
+    Exercise::from_toml(&path.display().to_string(), &text).map_err(|e| BadInput(e.to_string()))
+}
+
+fn check(paths: &[PathBuf], json: bool) -> Result<bool, BadInput> {
+    let exercises = if paths.is_empty() {
+        bundled_exercises()?
+    } else {
+        exercise_files(paths)?
+            .iter()
+            .map(|path| load(path))
+            .collect::<Result<_, _>>()?
+    };
+    let checks: Vec<ExerciseCheck> = exercises.iter().map(Exercise::check).collect();
+    if json {
+        print_json(&checks)?;
+    } else {
+        for check in &checks {
+            print!("{}", render::check(check));
+        }
+        let ok = checks.iter().filter(|c| c.ok).count();
+        println!(
+            "checked {} exercises: {ok} sound, {} with problems",
+            checks.len(),
+            checks.len() - ok
+        );
+    }
+    Ok(checks.iter().all(|c| c.ok))
+}
+
+/// Finds an exercise by bundled id, or loads it from a file.
+fn find_exercise(name: &str) -> Result<Exercise, BadInput> {
+    let path = Path::new(name);
+    if path.is_file() {
+        return load(path);
+    }
+    let exercises = bundled_exercises()?;
+    exercises
+        .iter()
+        .find(|e| e.id == name)
+        .cloned()
+        .ok_or_else(|| {
+            let ids: Vec<&str> = exercises.iter().map(|e| e.id.as_str()).collect();
+            BadInput(format!(
+                "no exercise `{name}`: give a bundled id ({}) or an exercise file",
+                ids.join(", ")
+            ))
+        })
+}
+
+/// Extra scenarios from a file of `[[scenarios]]` tables.
+fn scenario_file(path: &Path) -> Result<Vec<Scenario>, BadInput> {
+    #[derive(serde::Deserialize)]
+    #[serde(deny_unknown_fields)]
+    struct File {
+        scenarios: Vec<Scenario>,
+    }
+    let text = read(path)?;
+    let file: File = toml::from_str(&text).map_err(|e| {
+        let line = e
+            .span()
+            .map(|span| text[..span.start.min(text.len())].matches('\n').count() + 1)
+            .unwrap_or(1);
+        BadInput(format!("{}:{line}: {}", path.display(), e.message()))
+    })?;
+    Ok(file.scenarios)
+}
+
+fn run_exercise(args: &RunArgs) -> Result<bool, BadInput> {
+    let exercise = find_exercise(&args.exercise)?;
+    let mut edits = BTreeMap::new();
+    for (procedure, path) in &args.set {
+        let Some(spec) = exercise.procedures.iter().find(|p| &p.name == procedure) else {
+            return Err(BadInput(format!(
+                "--set {procedure}=...: {} has no procedure `{procedure}` (it has {})",
+                exercise.id,
+                exercise
+                    .procedures
+                    .iter()
+                    .map(|p| p.name.as_str())
+                    .collect::<Vec<_>>()
+                    .join(", ")
+            )));
+        };
+        if !spec.editable {
+            return Err(BadInput(format!(
+                "--set {procedure}=...: `{procedure}` is not editable in {}",
+                exercise.id
+            )));
+        }
+        edits.insert(procedure.clone(), read(path)?);
+    }
+    let mut scenarios = exercise.scenarios.clone();
+    for path in &args.scenario_files {
+        scenarios.extend(scenario_file(path)?);
+    }
+    if let Some(name) = &args.only {
+        scenarios.retain(|s| &s.name == name);
+        if scenarios.is_empty() {
+            return Err(BadInput(format!(
+                "{} has no scenario named `{name}`",
+                exercise.id
+            )));
+        }
+    }
+    let limits = Limits {
+        schedules_max: args
+            .max_schedules
+            .unwrap_or(Limits::default().schedules_max),
+        ..Limits::default()
+    };
+    let started = std::time::Instant::now();
+    let report: ExerciseReport =
+        exercise.run_texts_with_limits(&exercise.texts_with(&edits), &scenarios, limits);
+    let took = started.elapsed();
+    if args.json {
+        print_json(&report)?;
+    } else {
+        print!("{}", render::run(&report, args.explore));
+        if args.explore {
+            let schedules: u64 = report
+                .scenarios
+                .iter()
+                .map(|s| s.exploration.schedules)
+                .sum();
+            println!(
+                "explored {schedules} schedules in {:.1} ms ({:.0} schedules per second)",
+                took.as_secs_f64() * 1000.0,
+                schedules as f64 / took.as_secs_f64().max(1e-9)
+            );
+        }
+    }
+    Ok(report.failed == 0)
+}
+
+fn print_json<T: serde::Serialize>(value: &T) -> Result<(), BadInput> {
+    let text = serde_json::to_string_pretty(value)
+        .map_err(|e| BadInput(format!("cannot write JSON: {e}")))?;
+    println!("{text}");
+    Ok(())
 }

@@ -12,7 +12,7 @@
 //! fields are rejected, names must be unique, and every error names the file,
 //! the line and the field.
 
-use crate::check::{Checker, Model, ScenarioReport, Verdict};
+use crate::check::{Checker, Limits, Model, ScenarioReport, Verdict};
 use crate::history::Values;
 use crate::monitor::{BeliefRule, EffectRule};
 use crate::procedure::Procedure;
@@ -390,6 +390,16 @@ impl Exercise {
 
     /// Runs `scenarios` against these exact procedure texts.
     pub fn run_texts(&self, texts: &[(String, String)], scenarios: &[Scenario]) -> ExerciseReport {
+        self.run_texts_with_limits(texts, scenarios, Limits::default())
+    }
+
+    /// As [`Exercise::run_texts`], with other exploration bounds.
+    pub fn run_texts_with_limits(
+        &self,
+        texts: &[(String, String)],
+        scenarios: &[Scenario],
+        limits: Limits,
+    ) -> ExerciseReport {
         let mut procedures = Vec::new();
         for (name, text) in texts {
             match Procedure::parse(name, text) {
@@ -424,6 +434,7 @@ impl Exercise {
                 return ExerciseReport::new(&self.id, reports);
             }
         };
+        checker.set_limits(limits);
         let reports = scenarios.iter().map(|s| checker.check(s)).collect();
         ExerciseReport::new(&self.id, reports)
     }
@@ -470,7 +481,6 @@ impl Exercise {
         let ok =
             reference.failed == 0 && mutants.iter().all(|m| m.caught && m.errored_in.is_empty());
         ExerciseCheck {
-            exercise: self.id.clone(),
             title: self.title.clone(),
             reference,
             mutants,
@@ -552,8 +562,9 @@ impl ExerciseReport {
 /// The result of checking an exercise file.
 #[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
 pub struct ExerciseCheck {
-    pub exercise: String,
     pub title: String,
+    /// The reference's run: `exercise`, `scenarios`, `passed`, `failed`.
+    #[serde(flatten)]
     pub reference: ExerciseReport,
     pub mutants: Vec<MutantCheck>,
     /// The reference passes everything and every mutant is caught.

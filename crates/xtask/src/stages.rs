@@ -104,6 +104,18 @@ fn plan(tools: &Tools) -> Vec<Stage> {
             command: cargo(&["test", "--locked", "--workspace"]),
         },
         Stage {
+            name: "exercise checks (fencelab check)",
+            command: cargo(&[
+                "run",
+                "--locked",
+                "--quiet",
+                "-p",
+                "fencelab-cli",
+                "--",
+                "check",
+            ]),
+        },
+        Stage {
             name: "core tests (wasm32 in Node)",
             command: wasm_tests(false),
         },

@@ -1,0 +1,140 @@
+//! Command-line arguments.
+
+use crate::BadInput;
+use std::path::PathBuf;
+
+pub const USAGE: &str = "usage: fencelab <command> [options]
+
+commands:
+  list                       the bundled exercises, one line each: id and title
+  check [FILE|DIR ...]       validate exercise files (the bundled ones when none is given), run every
+                             scenario against the reference and every mutant; exits 1 when a scenario
+                             fails or a mutant survives
+  run EXERCISE               run an exercise's scenarios and print each verdict; for failures, the
+                             shortest failing schedule and its history
+  explore EXERCISE           like run, with exploration figures for every scenario
+  version                    fencelab's version and its SQLite
+
+options (run and explore):
+  --set PROCEDURE=SQL_FILE   replace an editable procedure with the text of SQL_FILE, as a learner's edit
+  --scenario FILE            add the [[scenarios]] of FILE (run); with explore, a NAME selects one scenario
+  --max-schedules N          stop exploring a scenario after N schedules (reported as an error, not a pass)
+  --json                     print one JSON document instead of text (also for check)
+
+EXERCISE is a bundled id (see `fencelab list`) or an exercise file.
+exit codes: 0 all passed, 1 a scenario failed or a mutant survived, 2 bad input";
+
+pub enum Command {
+    Help,
+    Version,
+    List,
+    Check { paths: Vec<PathBuf>, json: bool },
+    Run(RunArgs),
+}
+
+pub struct RunArgs {
+    pub exercise: String,
+    pub set: Vec<(String, PathBuf)>,
+    pub scenario_files: Vec<PathBuf>,
+    /// Only this scenario (explore --scenario NAME).
+    pub only: Option<String>,
+    pub max_schedules: Option<u64>,
+    pub json: bool,
+    pub explore: bool,
+}
+
+pub fn parse(args: &[String]) -> Result<Command, BadInput> {
+    let Some((command, rest)) = args.split_first() else {
+        return Err(BadInput(format!("no command given\n\n{USAGE}")));
+    };
+    let mut rest = rest.iter();
+    let mut positional = Vec::new();
+    let mut json = false;
+    let mut set = Vec::new();
+    let mut scenarios = Vec::new();
+    let mut max_schedules = None;
+    while let Some(arg) = rest.next() {
+        let mut value = |flag: &str| {
+            rest.next()
+                .cloned()
+                .ok_or_else(|| BadInput(format!("{flag} needs a value\n\n{USAGE}")))
+        };
+        match arg.as_str() {
+            "--json" => json = true,
+            "--set" => {
+                let pair = value("--set")?;
+                let (procedure, file) = pair.split_once('=').ok_or_else(|| {
+                    BadInput(format!("--set takes PROCEDURE=SQL_FILE, not `{pair}`"))
+                })?;
+                set.push((procedure.to_string(), PathBuf::from(file)));
+            }
+            "--scenario" => scenarios.push(value("--scenario")?),
+            "--max-schedules" => {
+                let text = value("--max-schedules")?;
+                let n: u64 = text.parse().map_err(|_| {
+                    BadInput(format!(
+                        "--max-schedules takes a positive number, not `{text}`"
+                    ))
+                })?;
+                if n == 0 {
+                    return Err(BadInput("--max-schedules must be at least 1".into()));
+                }
+                max_schedules = Some(n);
+            }
+            flag if flag.starts_with("--") => {
+                return Err(BadInput(format!("unknown option `{flag}`\n\n{USAGE}")));
+            }
+            _ => positional.push(arg.clone()),
+        }
+    }
+    let no_run_options = |name: &str| {
+        if !set.is_empty() || !scenarios.is_empty() || max_schedules.is_some() {
+            Err(BadInput(format!(
+                "`{name}` takes no --set, --scenario or --max-schedules"
+            )))
+        } else {
+            Ok(())
+        }
+    };
+    match command.as_str() {
+        "help" | "--help" | "-h" => Ok(Command::Help),
+        "version" | "--version" | "-V" => Ok(Command::Version),
+        "list" => {
+            no_run_options("list")?;
+            Ok(Command::List)
+        }
+        "check" => {
+            no_run_options("check")?;
+            Ok(Command::Check {
+                paths: positional.into_iter().map(PathBuf::from).collect(),
+                json,
+            })
+        }
+        "run" | "explore" => {
+            let explore = command == "explore";
+            let [exercise] = positional.as_slice() else {
+                return Err(BadInput(format!(
+                    "`{command}` takes one EXERCISE\n\n{USAGE}"
+                )));
+            };
+            let (scenario_files, only) = if explore {
+                if scenarios.len() > 1 {
+                    return Err(BadInput("explore takes at most one --scenario NAME".into()));
+                }
+                (Vec::new(), scenarios.pop())
+            } else {
+                (scenarios.into_iter().map(PathBuf::from).collect(), None)
+            };
+            Ok(Command::Run(RunArgs {
+                exercise: exercise.clone(),
+                set,
+                scenario_files,
+                only,
+                max_schedules,
+                json,
+                explore,
+            }))
+        }
+        other => Err(BadInput(format!("unknown command `{other}`\n\n{USAGE}"))),
+    }
+}

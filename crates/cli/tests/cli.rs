@@ -1,0 +1,171 @@
+//! The `fencelab` binary as course authors and CI use it: exit codes, the
+//! JSON shape, and errors that name the file and position.
+
+use std::path::PathBuf;
+use std::process::{Command, Output};
+
+fn fencelab(args: &[&str]) -> Output {
+    Command::new(env!("CARGO_BIN_EXE_fencelab"))
+        .args(args)
+        .output()
+        .expect("the fencelab binary runs")
+}
+
+fn stdout(output: &Output) -> String {
+    String::from_utf8_lossy(&output.stdout).into_owned()
+}
+
+fn stderr(output: &Output) -> String {
+    String::from_utf8_lossy(&output.stderr).into_owned()
+}
+
+/// A scratch directory for files this test writes.
+fn scratch(name: &str) -> PathBuf {
+    let dir = std::env::temp_dir().join(format!("fencelab-cli-{}-{name}", std::process::id()));
+    std::fs::create_dir_all(&dir).unwrap();
+    dir
+}
+
+const NAIVE_CLAIM: &str = "
+SELECT state FROM messages WHERE id = :message_id AND state = 'NEW';
+-- @refuse not_claimable unless returned 1: not claimable
+INSERT INTO lease_tokens (kind) VALUES ('mailbox_claim') RETURNING token;
+UPDATE messages SET state = 'CLAIMED', claim_owner = :actor, fencing_token = :token
+ WHERE id = :message_id;
+-- @return token
+";
+
+#[test]
+fn list_names_every_bundled_exercise() {
+    let output = fencelab(&["list"]);
+    assert!(output.status.success());
+    assert!(stdout(&output).contains("claim-compare-and-set"));
+}
+
+#[test]
+fn check_passes_on_the_bundled_exercises_and_reports_json() {
+    let output = fencelab(&["check", "--json"]);
+    assert_eq!(output.status.code(), Some(0), "{}", stdout(&output));
+    let json: serde_json::Value = serde_json::from_str(&stdout(&output)).unwrap();
+    let first = &json[0];
+    assert_eq!(first["exercise"], "claim-compare-and-set");
+    assert_eq!(first["ok"], true);
+    assert!(first["scenarios"][0]["verdict"].is_string());
+    assert_eq!(first["mutants"][0]["caught"], true);
+    assert!(first["mutants"][0]["caught_by"][0].is_string());
+}
+
+#[test]
+fn run_with_a_broken_claim_fails_and_prints_the_schedule() {
+    let dir = scratch("run");
+    let claim = dir.join("claim.sql");
+    std::fs::write(&claim, NAIVE_CLAIM).unwrap();
+    let set = format!("claim={}", claim.display());
+    let output = fencelab(&["run", "claim-compare-and-set", "--set", &set]);
+    assert_eq!(output.status.code(), Some(1));
+    let text = stdout(&output);
+    assert!(text.contains("FAILED       one winner"), "{text}");
+    assert!(text.contains("shortest failing schedule:"), "{text}");
+
+    let output = fencelab(&["run", "claim-compare-and-set", "--set", &set, "--json"]);
+    assert_eq!(output.status.code(), Some(1));
+    let json: serde_json::Value = serde_json::from_str(&stdout(&output)).unwrap();
+    assert_eq!(json["exercise"], "claim-compare-and-set");
+    assert_eq!(json["failed"], 1);
+    let one_winner = &json["scenarios"][0];
+    assert_eq!(one_winner["name"], "one winner");
+    assert_eq!(one_winner["verdict"], "failed");
+    assert_eq!(one_winner["passed"], false);
+    assert!(
+        one_winner["failure"]["message"]
+            .as_str()
+            .unwrap()
+            .contains("both believe")
+    );
+    assert!(one_winner["schedule"].as_str().unwrap().contains('a'));
+    assert!(one_winner["history"].as_array().unwrap().len() > 4);
+}
+
+#[test]
+fn extra_scenario_files_run_beside_the_bundled_ones() {
+    let dir = scratch("scenario");
+    let file = dir.join("extra.toml");
+    std::fs::write(
+        &file,
+        r#"
+[[scenarios]]
+name = "b alone"
+steps = [
+  { start = "b", actor = "worker-b" },
+  { call = "claim", process = "b", args = { message_id = "msg-1" }, expect = { outcome = "ok", values = { token = 1 } } },
+]
+"#,
+    )
+    .unwrap();
+    let output = fencelab(&[
+        "run",
+        "claim-compare-and-set",
+        "--scenario",
+        file.to_str().unwrap(),
+    ]);
+    assert_eq!(output.status.code(), Some(0), "{}", stdout(&output));
+    assert!(stdout(&output).contains("passed       b alone"));
+}
+
+#[test]
+fn explore_reports_schedules_and_states() {
+    let output = fencelab(&[
+        "explore",
+        "claim-compare-and-set",
+        "--scenario",
+        "one winner",
+    ]);
+    assert_eq!(output.status.code(), Some(0));
+    let text = stdout(&output);
+    assert!(text.contains("(3 schedules, 4 states, 5 pruned)"), "{text}");
+    assert!(text.contains("schedules per second"), "{text}");
+}
+
+#[test]
+fn a_schedule_limit_is_an_error_not_a_pass() {
+    let output = fencelab(&["explore", "claim-compare-and-set", "--max-schedules", "1"]);
+    assert_eq!(output.status.code(), Some(1));
+    assert!(
+        stdout(&output).contains("not a pass"),
+        "{}",
+        stdout(&output)
+    );
+}
+
+#[test]
+fn bad_input_exits_2_naming_the_file_and_position() {
+    let dir = scratch("bad");
+    let file = dir.join("broken.toml");
+    std::fs::write(
+        &file,
+        "format = 1\nid = \"x\"\ntitle = \"t\"\nsurprise = true\n",
+    )
+    .unwrap();
+    let output = fencelab(&["check", file.to_str().unwrap()]);
+    assert_eq!(output.status.code(), Some(2));
+    let message = stderr(&output);
+    assert!(message.contains("broken.toml:4:1"), "{message}");
+    assert!(message.contains("surprise"), "{message}");
+
+    let output = fencelab(&["check", dir.join("missing.toml").to_str().unwrap()]);
+    assert_eq!(output.status.code(), Some(2));
+    assert!(stderr(&output).contains("missing.toml: cannot read"));
+
+    let output = fencelab(&["run", "no-such-exercise"]);
+    assert_eq!(output.status.code(), Some(2));
+    let output = fencelab(&["frobnicate"]);
+    assert_eq!(output.status.code(), Some(2));
+}
+
+#[test]
+fn a_directory_of_exercises_is_checked_file_by_file() {
+    let dir = concat!(env!("CARGO_MANIFEST_DIR"), "/../core/exercises");
+    let output = fencelab(&["check", dir]);
+    assert_eq!(output.status.code(), Some(0), "{}", stdout(&output));
+    assert!(stdout(&output).contains("with problems"));
+}
