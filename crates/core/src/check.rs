@@ -281,6 +281,38 @@ impl Checker {
         report
     }
 
+    /// Runs `runs` schedules chosen at random from `seed`, for scenarios too
+    /// large to explore exhaustively. The sequence is portable, so a seed
+    /// that fails reproduces the same schedule natively and in wasm. Reports
+    /// the first failing schedule (replayed, with its history), or the last.
+    pub fn check_random(&mut self, scenario: &Scenario, seed: u64, runs: u64) -> ScenarioReport {
+        let actions = match validate(scenario) {
+            Ok(actions) => actions,
+            Err(message) => return self.error_report(scenario, message),
+        };
+        let mut rng = crate::random::SplitMix64::new(seed);
+        self.world.set_recording(false);
+        let mut last = Vec::new();
+        let mut done = 0;
+        for _ in 0..runs {
+            let mut chooser = Chooser::Random { rng: &mut rng };
+            let path = self.run_path(scenario, &actions, &mut chooser, None);
+            done += 1;
+            last = path.choices;
+            if matches!(path.end, End::Failed(_) | End::Error(..)) {
+                break;
+            }
+        }
+        self.world.set_recording(true);
+        let mut report = self.replay_choices(scenario, &actions, &last);
+        report.exploration.sections = actions
+            .iter()
+            .filter(|a| matches!(a, Action::Concurrent { .. }))
+            .count() as u32;
+        report.exploration.schedules = done;
+        report
+    }
+
     /// Replays one schedule (`a b b a`) and reports its verdict and history.
     pub fn replay(&mut self, scenario: &Scenario, schedule: &str) -> ScenarioReport {
         let actions = match validate(scenario) {
@@ -513,6 +545,10 @@ enum Chooser<'a> {
     },
     Indices {
         choices: &'a [usize],
+    },
+    /// Choose at random from a seeded, portable sequence.
+    Random {
+        rng: &'a mut crate::random::SplitMix64,
     },
     /// Follow the named processes; when they run out, take the first option,
     /// or (`interactive`) stop and report the options.
@@ -871,6 +907,7 @@ impl Run<'_> {
                     prefix.get(depth).copied().unwrap_or(0)
                 }
                 Chooser::Indices { choices } => choices.get(depth).copied().unwrap_or(0),
+                Chooser::Random { rng } => rng.below(options.len()),
                 Chooser::Names { names, interactive } => match names.get(depth) {
                     Some(wanted) => options.iter().position(|(n, _)| n == wanted).ok_or_else(
                         || {

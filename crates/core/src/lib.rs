@@ -17,6 +17,7 @@ pub mod exercise;
 pub mod history;
 pub mod monitor;
 pub mod procedure;
+pub mod random;
 pub mod sandbox;
 pub mod scenario;
 pub mod sqlite;

@@ -12,6 +12,12 @@
 use rusqlite::{Connection, OpenFlags};
 use std::time::Duration;
 
+/// Bytes per database page. Every connection re-reads the pages another
+/// connection changed, and small pages make that copy cheap: with 1 KiB pages a
+/// check runs in about three quarters of the instructions it needs with 4 KiB
+/// (callgrind, the bundled claim exercise). Takes effect for a new database.
+pub const PAGE_BYTES: u32 = 1024;
+
 /// The URI under which connections share the in-memory database `name`.
 pub fn memdb_uri(name: &str) -> String {
     format!("file:/{name}?vfs=memdb")
@@ -30,7 +36,9 @@ pub fn open_shared(name: &str) -> rusqlite::Result<Connection> {
         | OpenFlags::SQLITE_OPEN_NO_MUTEX;
     let conn = Connection::open_with_flags(memdb_uri(name), flags)?;
     conn.busy_timeout(Duration::ZERO)?;
-    conn.execute_batch("PRAGMA foreign_keys = ON; PRAGMA recursive_triggers = OFF;")?;
+    conn.execute_batch(&format!(
+        "PRAGMA page_size = {PAGE_BYTES}; PRAGMA foreign_keys = ON; PRAGMA recursive_triggers = OFF;"
+    ))?;
     Ok(conn)
 }
 

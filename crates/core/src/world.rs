@@ -31,7 +31,7 @@ use crate::sandbox::Sandbox;
 use crate::sqlite::{is_busy, open_shared};
 use crate::value::Value;
 use rusqlite::Connection;
-use rusqlite::backup::Backup;
+use rusqlite::config::DbConfig;
 use serde::{Deserialize, Serialize};
 use std::collections::BTreeMap;
 use std::fmt;
@@ -40,8 +40,8 @@ use std::sync::atomic::{AtomicU64, Ordering};
 
 /// Rows one statement may return before the call fails.
 pub const RESULT_ROWS_MAX: usize = 1_000;
-/// Pages the shared database may grow to (4 KiB pages: 16 MiB).
-const DATABASE_PAGES_MAX: u32 = 4_096;
+/// Pages the shared database may grow to (1 KiB pages: 16 MiB).
+const DATABASE_PAGES_MAX: u32 = 16_384;
 /// Prepared statements each connection keeps.
 const STATEMENT_CACHE_CAPACITY: usize = 64;
 /// Parameters every procedure can use without passing them.
@@ -110,15 +110,26 @@ struct Table {
     columns: Vec<String>,
     key_len: usize,
     select_sql: String,
+    /// Puts a row back on reset: the rowid too, unless a column already
+    /// carries it (an INTEGER PRIMARY KEY) or the table has none.
+    insert_sql: String,
+    insert_with_key: bool,
+    delete_sql: String,
 }
-
-/// A saved copy of a world's database, to restore later.
-pub struct Image(Connection);
 
 pub struct World {
     name: String,
     anchor: Connection,
-    template: Image,
+    anchor_sandbox: Arc<Sandbox>,
+    /// Connections of processes that are gone, ready for new processes.
+    idle: Vec<(Connection, Arc<Sandbox>)>,
+    /// The rows the schema seeded, by table, and the AUTOINCREMENT counters:
+    /// what a reset puts back.
+    seed: Vec<TableRows>,
+    /// `None` when no table uses AUTOINCREMENT.
+    sequence_seed: Option<Vec<(String, i64)>>,
+    /// The schema has triggers or foreign keys, which a reset must switch off.
+    schema_has_guards: bool,
     tables: Vec<Table>,
     procedures: BTreeMap<String, Arc<Procedure>>,
     constants: Values,
@@ -157,14 +168,30 @@ impl World {
         sandbox.set_schema_changes_allowed(false);
         let tables =
             discover_tables(&anchor).map_err(|e| Error::sqlite("read the exercise's tables", e))?;
-        let template = save_image(&anchor)?;
+        let seed = snapshot_tables(&anchor, &tables)
+            .map_err(|e| Error::sqlite("read the seed rows", e))?;
+        let schema_has_guards = anchor
+            .query_row(
+                "SELECT EXISTS (SELECT 1 FROM sqlite_schema WHERE type = 'trigger') \
+                 OR EXISTS (SELECT 1 FROM pragma_table_list AS t, pragma_foreign_key_list(t.name) \
+                            WHERE t.schema = 'main')",
+                [],
+                |row| row.get(0),
+            )
+            .map_err(|e| Error::sqlite("read the exercise's schema", e))?;
+        let sequence_seed = read_sequences(&anchor)
+            .map_err(|e| Error::sqlite("read the AUTOINCREMENT counters", e))?;
         for name in constants.keys() {
             check_argument_name(name)?;
         }
         Ok(World {
             name,
             anchor,
-            template,
+            anchor_sandbox: sandbox,
+            idle: Vec::new(),
+            seed,
+            sequence_seed,
+            schema_has_guards,
             tables,
             procedures: procedures
                 .into_iter()
@@ -218,24 +245,74 @@ impl World {
     /// sequence starts again at proc-1), the clock at zero, no effects, no
     /// history.
     pub fn reset(&mut self) -> Result<(), Error> {
-        self.processes.clear();
-        copy_database(&self.template.0, &mut self.anchor)?;
+        for process in self.processes.drain(..) {
+            if let Some(connection) = process.connection {
+                release(&mut self.idle, connection, process.sandbox);
+            }
+        }
+        self.restore_seed()
+            .map_err(|e| Error::sqlite("put the seed rows back", e))?;
         self.clock_seconds = 0;
         self.effects.clear();
         self.history.clear();
         Ok(())
     }
 
-    /// Saves the database as it is now. Every process must be outside a
-    /// transaction.
-    pub fn save_image(&self) -> Result<Image, Error> {
-        save_image(&self.anchor)
-    }
-
-    /// Puts back a database saved by [`World::save_image`]. Processes keep
-    /// their connections; none may be inside a transaction.
-    pub fn restore_image(&mut self, image: &Image) -> Result<(), Error> {
-        copy_database(&image.0, &mut self.anchor)
+    /// Puts the seed rows back with plain DML, as one transaction on the
+    /// anchor. The schema is never touched, so no connection has to reload
+    /// it or re-prepare its statements (a byte-for-byte copy of the image
+    /// would make every connection do both, and that cost more than the run).
+    /// Triggers and foreign keys are off meanwhile: the seed is put back as
+    /// it was, not re-derived.
+    fn restore_seed(&mut self) -> rusqlite::Result<()> {
+        // Switching foreign keys or triggers off makes SQLite expire the
+        // anchor's prepared statements, so only a schema that has them pays.
+        let guarded = self.schema_has_guards;
+        let sandbox = Arc::clone(&self.anchor_sandbox);
+        sandbox.set_trusted(true);
+        let anchor = &self.anchor;
+        let result = (|| {
+            if guarded {
+                anchor.execute_batch("PRAGMA foreign_keys = OFF")?;
+                anchor.set_db_config(DbConfig::SQLITE_DBCONFIG_ENABLE_TRIGGER, false)?;
+            }
+            anchor.prepare_cached("BEGIN IMMEDIATE")?.execute([])?;
+            for (table, seed) in self.tables.iter().zip(&self.seed) {
+                anchor.prepare_cached(&table.delete_sql)?.execute([])?;
+                let mut insert = anchor.prepare_cached(&table.insert_sql)?;
+                for row in &seed.rows {
+                    let values = if table.insert_with_key {
+                        &row[..]
+                    } else {
+                        &row[table.key_len.min(row.len())..]
+                    };
+                    insert.execute(rusqlite::params_from_iter(values))?;
+                }
+            }
+            if let Some(sequence_seed) = &self.sequence_seed {
+                anchor
+                    .prepare_cached("DELETE FROM sqlite_sequence")?
+                    .execute([])?;
+                let mut insert = anchor
+                    .prepare_cached("INSERT INTO sqlite_sequence (name, seq) VALUES (?1, ?2)")?;
+                for (name, seq) in sequence_seed {
+                    insert.execute(rusqlite::params![name, seq])?;
+                }
+            }
+            anchor.prepare_cached("COMMIT")?.execute([]).map(|_| ())
+        })();
+        if !anchor.is_autocommit() {
+            let _ = anchor.execute_batch("ROLLBACK");
+        }
+        let restored = if guarded {
+            anchor
+                .set_db_config(DbConfig::SQLITE_DBCONFIG_ENABLE_TRIGGER, true)
+                .and_then(|_| anchor.execute_batch("PRAGMA foreign_keys = ON"))
+        } else {
+            Ok(())
+        };
+        sandbox.set_trusted(false);
+        result.and(restored)
     }
 
     pub fn clock_seconds(&self) -> i64 {
@@ -263,8 +340,14 @@ impl World {
     /// Starts a new process hosting `actor`, with its own connection.
     pub fn start_process(&mut self, actor: &str) -> Result<ProcessId, Error> {
         let id = ProcessId(u32::try_from(self.processes.len() + 1).unwrap_or(u32::MAX));
-        let (connection, sandbox) = open_sandboxed(&self.name)
-            .map_err(|e| Error::sqlite("open a process's connection", e))?;
+        // A connection left by an earlier process is as good as a new one (no
+        // transaction, no state a procedure can read), and it keeps its
+        // prepared statements: opening one costs far more than a step.
+        let (connection, sandbox) = match self.idle.pop() {
+            Some(idle) => idle,
+            None => open_sandboxed(&self.name)
+                .map_err(|e| Error::sqlite("open a process's connection", e))?,
+        };
         self.processes.push(Process {
             id,
             actor: actor.to_string(),
@@ -284,9 +367,12 @@ impl World {
     pub fn crash(&mut self, id: ProcessId) -> Result<(), Error> {
         let process = self.process_mut(id)?;
         let connection = process.connection.take();
-        let rolled_back = connection.as_ref().is_some_and(|c| !c.is_autocommit());
-        drop(connection);
+        let sandbox = Arc::clone(&process.sandbox);
         process.call = None;
+        let rolled_back = connection.as_ref().is_some_and(|c| !c.is_autocommit());
+        if let Some(connection) = connection {
+            release(&mut self.idle, connection, sandbox);
+        }
         let event = self.process_event(id, What::ProcessCrashed { rolled_back });
         self.record(event);
         self.unblock_all();
@@ -973,33 +1059,26 @@ fn interpolate(reason: &str, scope: &Values) -> String {
     out
 }
 
+/// Returns a gone process's connection to the idle pool, rolling back what
+/// it left open, as closing it would have. One that cannot be rolled back is
+/// closed instead.
+fn release(
+    idle: &mut Vec<(Connection, Arc<Sandbox>)>,
+    connection: Connection,
+    sandbox: Arc<Sandbox>,
+) {
+    if !connection.is_autocommit() && connection.execute_batch("ROLLBACK").is_err() {
+        return;
+    }
+    idle.push((connection, sandbox));
+}
+
 fn open_sandboxed(name: &str) -> rusqlite::Result<(Connection, Arc<Sandbox>)> {
     let mut connection = open_shared(name)?;
     connection.pragma_update(None, "max_page_count", DATABASE_PAGES_MAX)?;
     connection.set_prepared_statement_cache_capacity(STATEMENT_CACHE_CAPACITY);
     let sandbox = Sandbox::install(&mut connection)?;
     Ok((connection, sandbox))
-}
-
-fn save_image(from: &Connection) -> Result<Image, Error> {
-    let mut image =
-        Connection::open_in_memory().map_err(|e| Error::sqlite("open an image database", e))?;
-    copy_database(from, &mut image)?;
-    Ok(Image(image))
-}
-
-fn copy_database(from: &Connection, to: &mut Connection) -> Result<(), Error> {
-    let backup =
-        Backup::new(from, to).map_err(|e| Error::sqlite("copy the world's database", e))?;
-    // One step of -1 pages copies the whole database at once.
-    match backup.step(-1) {
-        Ok(rusqlite::backup::StepResult::Done) => Ok(()),
-        Ok(other) => Err(Error::Sqlite {
-            context: "copy the world's database".into(),
-            message: format!("the copy stopped early ({other:?}): is a transaction open?"),
-        }),
-        Err(e) => Err(Error::sqlite("copy the world's database", e)),
-    }
 }
 
 // ----- statements -----
@@ -1193,18 +1272,23 @@ fn discover_tables(connection: &Connection) -> rusqlite::Result<Vec<Table>> {
     for (name, without_rowid) in names {
         let mut columns = Vec::new();
         let mut primary_key = Vec::new();
-        let mut info =
-            connection.prepare("SELECT name, pk FROM pragma_table_info(?1) ORDER BY cid")?;
+        let mut integer_key = false;
+        let mut info = connection.prepare(
+            "SELECT name, pk, upper(type) = 'INTEGER' FROM pragma_table_info(?1) ORDER BY cid",
+        )?;
         let mut rows = info.query([&name])?;
         while let Some(row) = rows.next()? {
             let column: String = row.get(0)?;
             let pk: i64 = row.get(1)?;
             if pk > 0 {
                 primary_key.push((pk, column.clone()));
+                integer_key = row.get(2)?;
             }
             columns.push(column);
         }
         primary_key.sort();
+        // An INTEGER PRIMARY KEY column is the rowid under another name.
+        let rowid_alias = !without_rowid && primary_key.len() == 1 && integer_key;
         let key: Vec<String> = if without_rowid {
             primary_key
                 .into_iter()
@@ -1213,19 +1297,55 @@ fn discover_tables(connection: &Connection) -> rusqlite::Result<Vec<Table>> {
         } else {
             vec!["rowid".to_string()]
         };
+        let quoted: Vec<String> = columns.iter().map(|c| quote_identifier(c)).collect();
+        let table = quote_identifier(&name);
         let select_sql = format!(
-            "SELECT {keys}, * FROM {table} ORDER BY {keys}",
+            "SELECT {keys}, {columns} FROM {table} ORDER BY {keys}",
             keys = key.join(", "),
-            table = quote_identifier(&name)
+            columns = quoted.join(", "),
+        );
+        let insert_with_key = !without_rowid && !rowid_alias;
+        let targets: Vec<String> = if insert_with_key {
+            std::iter::once("rowid".to_string()).chain(quoted).collect()
+        } else {
+            quoted
+        };
+        let insert_sql = format!(
+            "INSERT INTO {table} ({}) VALUES ({})",
+            targets.join(", "),
+            (1..=targets.len())
+                .map(|i| format!("?{i}"))
+                .collect::<Vec<_>>()
+                .join(", ")
         );
         tables.push(Table {
             name,
             columns,
             key_len: key.len(),
             select_sql,
+            insert_sql,
+            insert_with_key,
+            delete_sql: format!("DELETE FROM {table}"),
         });
     }
     Ok(tables)
+}
+
+/// The AUTOINCREMENT counters, if the schema has any.
+fn read_sequences(connection: &Connection) -> rusqlite::Result<Option<Vec<(String, i64)>>> {
+    let exists: bool = connection.query_row(
+        "SELECT count(*) > 0 FROM sqlite_schema WHERE name = 'sqlite_sequence'",
+        [],
+        |row| row.get(0),
+    )?;
+    if !exists {
+        return Ok(None);
+    }
+    connection
+        .prepare("SELECT name, seq FROM sqlite_sequence ORDER BY name")?
+        .query_map([], |row| Ok((row.get(0)?, row.get(1)?)))?
+        .collect::<rusqlite::Result<_>>()
+        .map(Some)
 }
 
 fn snapshot_tables(connection: &Connection, tables: &[Table]) -> rusqlite::Result<Vec<TableRows>> {

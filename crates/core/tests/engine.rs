@@ -170,6 +170,7 @@ fn dangerous_statements_are_refused_with_their_reason() {
         ("ATTACH DATABASE ':memory:' AS other;", "ATTACH"),
         ("DROP TABLE counters;", "DROP TABLE counters is not allowed"),
         ("CREATE TABLE t (x);", "CREATE TABLE t is not allowed"),
+        ("SELECT last_insert_rowid();", "use RETURNING"),
     ];
     for (sql, expected) in cases {
         let error = call_error(sql);
@@ -302,4 +303,41 @@ fn bad_input_is_an_error_not_a_panic() {
         Err(Error::Schema { .. })
     ));
     assert!(world.query("DELETE FROM counters", &Values::new()).is_err());
+}
+
+#[test]
+fn reset_puts_back_rows_counters_and_nothing_a_trigger_would_add() {
+    let schema = "
+CREATE TABLE tokens (token INTEGER PRIMARY KEY AUTOINCREMENT, kind TEXT);
+CREATE TABLE audit (what TEXT);
+CREATE TABLE plain (x);
+CREATE TRIGGER audit_tokens AFTER INSERT ON tokens BEGIN INSERT INTO audit VALUES ('minted'); END;
+INSERT INTO tokens (kind) VALUES ('seed');
+INSERT INTO plain VALUES ('kept'), ('gone');
+DELETE FROM plain WHERE x = 'gone';
+";
+    let mint = Procedure::parse(
+        "mint",
+        "INSERT INTO tokens (kind) VALUES ('mailbox_claim') RETURNING token;\n-- @return token",
+    )
+    .unwrap();
+    let mut world = World::new(schema, [mint], Values::new()).unwrap();
+    let before = world.tables().unwrap();
+    for _ in 0..3 {
+        world.reset().unwrap();
+        assert_eq!(
+            world.tables().unwrap(),
+            before,
+            "rows, rowids and no trigger output"
+        );
+        let a = world.start_process("worker-a").unwrap();
+        let outcome = world.run_call(a, "mint", Values::new()).unwrap();
+        // The AUTOINCREMENT counter starts again after the seed's token 1.
+        assert_eq!(
+            outcome,
+            Outcome::Ok {
+                values: [("token".to_string(), Value::Integer(2))].into()
+            }
+        );
+    }
 }

@@ -17,6 +17,7 @@ const USAGE: &str = "usage: cargo xtask <command>
 commands:
   serve [--port N]   install what is missing, build the playground, serve it on 127.0.0.1 (default port 8080)
   test               install what is missing and run every check CI runs
+  bench              native criterion benchmarks and the same workload timed in wasm (Node)
   setup              only install what is missing";
 
 const DEFAULT_PORT: u16 = 8080;
@@ -42,6 +43,7 @@ fn main() -> ExitCode {
 enum Command {
     Serve { port: u16 },
     Test,
+    Bench,
     Setup,
     Help,
 }
@@ -75,6 +77,7 @@ fn parse(args: &[String]) -> Result<Command, String> {
         )),
         "test" => Ok(Command::Test),
         "setup" => Ok(Command::Setup),
+        "bench" => Ok(Command::Bench),
         "help" | "--help" | "-h" => Ok(Command::Help),
         other => Err(format!("unknown command `{other}`")),
     }
@@ -97,6 +100,11 @@ fn run(command: Command) -> Result<ExitCode, String> {
         Command::Serve { port } => {
             let tools = tools::ensure(&root, tools::Purpose::Serve)?;
             stages::serve(&root, &tools, port)?;
+            Ok(ExitCode::SUCCESS)
+        }
+        Command::Bench => {
+            tools::ensure(&root, tools::Purpose::Serve)?;
+            stages::bench()?;
             Ok(ExitCode::SUCCESS)
         }
         Command::Test => {

@@ -174,6 +174,30 @@ pub fn run_all(_root: &Path, tools: &Tools) -> Summary {
     summary
 }
 
+/// Native criterion benchmarks, then the same workload timed in wasm (Node,
+/// release build), so the figures can be compared as ratios within one run.
+pub fn bench() -> Result<(), String> {
+    cmd::status(&mut cargo(&[
+        "bench",
+        "--locked",
+        "-p",
+        "fencelab-core",
+        "--bench",
+        "engine",
+    ]))?;
+    let mut wasm = wasm_tests(false);
+    wasm.args([
+        "--release",
+        "--features",
+        "bench",
+        "--test",
+        "wasm_bench",
+        "--",
+        "--nocapture",
+    ]);
+    cmd::status(&mut wasm)
+}
+
 pub fn serve(_root: &Path, tools: &Tools, port: u16) -> Result<(), String> {
     let port = port.to_string();
     println!("xtask: building the playground; it will be served at http://127.0.0.1:{port}/");
