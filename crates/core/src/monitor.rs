@@ -112,16 +112,16 @@ impl Monitor {
                 .cloned();
             if let Some(template) = &rule.grants {
                 let resource = render(template, &context)?;
-                let expires_at = match &rule.expires {
-                    Some(name) => {
-                        Some(context.get(name).and_then(Value::as_i64).ok_or_else(|| {
-                            format!(
-                                "{} returned no integer `{name}` (the lease's expiry)",
-                                call.procedure
-                            )
-                        })?)
+                // A NULL expiry is a claim without a lease: it does not lapse.
+                let expires_at = match rule.expires.as_ref().map(|name| (name, context.get(name))) {
+                    None | Some((_, Some(Value::Null))) => None,
+                    Some((_, Some(Value::Integer(at)))) => Some(*at),
+                    Some((name, _)) => {
+                        return Err(format!(
+                            "{} returned no integer `{name}` (the lease's expiry)",
+                            call.procedure
+                        ));
                     }
-                    None => None,
                 };
                 let held = self.position(&resource, call.process);
                 let renewal =

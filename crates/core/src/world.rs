@@ -165,6 +165,14 @@ impl World {
                 message: "the schema left a transaction open".into(),
             });
         }
+        // What the checker's processes believe, for scenario invariants. A
+        // temp table lives on the anchor's connection alone: no process sees it.
+        anchor
+            .execute_batch(
+                "CREATE TEMP TABLE beliefs (resource TEXT, process TEXT, actor TEXT, \
+                 token, expires_at INTEGER)",
+            )
+            .map_err(|e| Error::sqlite("create the beliefs table", e))?;
         sandbox.set_schema_changes_allowed(false);
         let tables =
             discover_tables(&anchor).map_err(|e| Error::sqlite("read the exercise's tables", e))?;

@@ -387,3 +387,82 @@ fn the_world_can_be_queried_as_it_was_after_any_step() {
     );
     assert_eq!(report.initial_tables.len(), 2);
 }
+
+#[test]
+fn two_deferred_transactions_that_both_upgrade_deadlock() {
+    // Each reads inside a deferred transaction (a shared lock), then tries
+    // to write: each waits for the other to let go.
+    let claim = "
+BEGIN;
+SELECT state FROM messages WHERE id = :message_id AND state = 'NEW';
+-- @refuse not_claimable unless returned 1
+UPDATE messages SET state = 'CLAIMED', claim_owner = :actor WHERE id = :message_id
+RETURNING NULL AS token, NULL AS expires_at;
+COMMIT;
+-- @return token, expires_at";
+    let report = check(claim, ONE_WINNER);
+    assert_eq!(report.verdict, Verdict::Failed, "{report:#?}");
+    let failure = report.failure.unwrap();
+    assert_eq!(
+        failure.kind,
+        FailureKind::Deadlock,
+        "{failure:?} {}",
+        report.schedule
+    );
+    assert!(
+        failure.message.contains("a and b each wait"),
+        "{}",
+        failure.message
+    );
+}
+
+#[test]
+fn a_scenario_invariant_is_a_query_over_the_world_and_the_beliefs() {
+    // Whoever believes it holds msg-1 must be its owner on disk.
+    let text = r#"
+name = "the owner on disk is the believer"
+steps = [
+  { start = "a", actor = "worker-a" },
+  { start = "b", actor = "worker-b" },
+  { call = "claim", process = "a", args = { message_id = "msg-1" } },
+  { sql = "UPDATE messages SET claim_owner = 'worker-b'" },
+]
+invariants = [
+  { name = "every believer owns its row", sql = "SELECT b.actor, m.claim_owner FROM beliefs AS b JOIN messages AS m ON b.resource = 'message ' || m.id WHERE m.claim_owner IS NOT b.actor" },
+]
+"#;
+    // worker-a still believes after the direct write handed the row to b.
+    let report = check(CAS_CLAIM, text);
+    assert_eq!(report.verdict, Verdict::Failed, "{report:#?}");
+    let failure = report.failure.unwrap();
+    assert_eq!(failure.kind, FailureKind::Invariant);
+    assert_eq!(
+        failure.message,
+        "every believer owns its row: violated by ('worker-a', 'worker-b')"
+    );
+    // Without the direct write, the invariant holds.
+    let honest = text.replace(
+        r#"  { sql = "UPDATE messages SET claim_owner = 'worker-b'" },
+"#,
+        "",
+    );
+    assert_eq!(check(CAS_CLAIM, &honest).verdict, Verdict::Passed);
+}
+
+#[test]
+fn a_limit_scenario_is_shown_as_a_limit_never_as_a_pass() {
+    // A direct write bypasses every procedure: the fence cannot see it.
+    let text = r#"
+name = "a direct write bypasses the claim"
+limit = true
+steps = [
+  { start = "a", actor = "worker-a" },
+  { call = "claim", process = "a", args = { message_id = "msg-1" }, expect = { outcome = "ok" } },
+  { sql = "UPDATE messages SET claim_owner = 'intruder'" },
+  { query = "SELECT claim_owner FROM messages", rows = [["intruder"]] },
+]
+"#;
+    let report = check(CAS_CLAIM, text);
+    assert_eq!(report.verdict, Verdict::LimitShown, "{report:#?}");
+    assert!(report.passed, "limit shown counts as passing in totals");
+}
