@@ -311,6 +311,8 @@ fn reset_puts_back_rows_counters_and_nothing_a_trigger_would_add() {
 CREATE TABLE tokens (token INTEGER PRIMARY KEY AUTOINCREMENT, kind TEXT);
 CREATE TABLE audit (what TEXT);
 CREATE TABLE plain (x);
+CREATE TABLE keyed (k TEXT PRIMARY KEY, v INTEGER) WITHOUT ROWID;
+INSERT INTO keyed VALUES ('b', 2), ('a', 1);
 CREATE TRIGGER audit_tokens AFTER INSERT ON tokens BEGIN INSERT INTO audit VALUES ('minted'); END;
 INSERT INTO tokens (kind) VALUES ('seed');
 INSERT INTO plain VALUES ('kept'), ('gone');
