@@ -669,8 +669,14 @@ impl Run<'_> {
             Action::Query { sql, rows } => {
                 let got = self
                     .world
-                    .query(sql, &Values::new())
-                    .map_err(engine_error)?;
+                    .query_in_context(sql, self.monitor.beliefs())
+                    .map_err(engine_error)?
+                    .ok_or_else(|| {
+                        scenario_error(format!(
+                            "`{sql}` cannot read the committed rows now: a process is paused \
+                             inside its transaction, holding the write lock"
+                        ))
+                    })?;
                 if &got.rows != rows {
                     return Err(self.failed(
                         FailureKind::Expectation,
@@ -1018,7 +1024,7 @@ impl Run<'_> {
             for invariant in &self.scenario.invariants {
                 let Some(rows) = self
                     .world
-                    .query_with_beliefs(&invariant.sql, self.monitor.beliefs())
+                    .query_in_context(&invariant.sql, self.monitor.beliefs())
                     .map_err(engine_error)?
                 else {
                     // A process holds the write lock; the committed state has

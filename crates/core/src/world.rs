@@ -165,12 +165,15 @@ impl World {
                 message: "the schema left a transaction open".into(),
             });
         }
-        // What the checker's processes believe, for scenario invariants. A
-        // temp table lives on the anchor's connection alone: no process sees it.
+        // What the checker's processes believe and the effects so far, for
+        // scenario queries and invariants. Temp tables live on the anchor's
+        // connection alone: no process sees them.
         anchor
             .execute_batch(
                 "CREATE TEMP TABLE beliefs (resource TEXT, process TEXT, actor TEXT, \
-                 token, expires_at INTEGER)",
+                 token, expires_at INTEGER); \
+                 CREATE TEMP TABLE effects (name TEXT, process TEXT, actor TEXT, \
+                 clock_seconds INTEGER, detail TEXT);",
             )
             .map_err(|e| Error::sqlite("create the beliefs table", e))?;
         sandbox.set_schema_changes_allowed(false);
@@ -236,7 +239,7 @@ impl World {
         let connection = id
             .and_then(|id| self.connection(id).ok())
             .unwrap_or(&self.anchor);
-        query_on(connection, sql, parameters)
+        query_on(connection, sql, parameters).map_err(|f| f.into_error(sql))
     }
 
     /// Replaces (or adds) a procedure, as a learner's edit does.
@@ -577,19 +580,24 @@ impl World {
     /// Runs a read-only query against the world's committed state, binding
     /// `:name` parameters from `parameters`.
     pub fn query(&self, sql: &str, parameters: &Values) -> Result<ResultRows, Error> {
-        query_on(&self.anchor, sql, parameters)
+        query_on(&self.anchor, sql, parameters).map_err(|f| f.into_error(sql))
     }
 
-    /// Runs a read-only query after loading `beliefs` into the `beliefs`
-    /// table it may join. `None` when a process holds the write lock, so the
-    /// committed state cannot be read now.
-    pub fn query_with_beliefs(
+    /// Runs a read-only query that may also read two tables of the run
+    /// itself: `beliefs` (resource, process, actor, token, expires_at), what
+    /// each process believes it holds, and `effects` (name, process, actor,
+    /// clock_seconds, detail as JSON), every external effect so far. `None`
+    /// when a process holds the write lock, so the committed state cannot be
+    /// read now.
+    pub fn query_in_context(
         &self,
         sql: &str,
         beliefs: &[crate::monitor::Belief],
     ) -> Result<Option<ResultRows>, Error> {
         let load = |anchor: &Connection| -> rusqlite::Result<()> {
-            anchor.execute("DELETE FROM temp.beliefs", [])?;
+            anchor
+                .prepare_cached("DELETE FROM temp.beliefs")?
+                .execute([])?;
             let mut insert =
                 anchor.prepare_cached("INSERT INTO temp.beliefs VALUES (?1, ?2, ?3, ?4, ?5)")?;
             for belief in beliefs {
@@ -601,14 +609,28 @@ impl World {
                     belief.expires_at,
                 ])?;
             }
+            anchor
+                .prepare_cached("DELETE FROM temp.effects")?
+                .execute([])?;
+            let mut insert =
+                anchor.prepare_cached("INSERT INTO temp.effects VALUES (?1, ?2, ?3, ?4, ?5)")?;
+            for effect in &self.effects {
+                let detail = serde_json::to_string(&effect.values).unwrap_or_default();
+                insert.execute(rusqlite::params![
+                    effect.name,
+                    effect.process,
+                    effect.actor,
+                    effect.clock_seconds,
+                    detail,
+                ])?;
+            }
             Ok(())
         };
-        load(&self.anchor).map_err(|e| Error::sqlite("load the beliefs table", e))?;
+        load(&self.anchor).map_err(|e| Error::sqlite("load the beliefs and effects tables", e))?;
         match query_on(&self.anchor, sql, &Values::new()) {
-            Err(Error::Query { message, .. }) if message.contains("holds the database lock") => {
-                Ok(None)
-            }
-            other => other.map(Some),
+            Ok(rows) => Ok(Some(rows)),
+            Err(QueryFailure::Locked) => Ok(None),
+            Err(failure) => Err(failure.into_error(sql)),
         }
     }
 
@@ -1204,12 +1226,42 @@ fn execute(
     })
 }
 
-fn query_on(connection: &Connection, sql: &str, parameters: &Values) -> Result<ResultRows, Error> {
-    let fail = |message: String| Error::Query {
-        sql: sql.to_string(),
-        message,
-    };
-    let mut statement = connection.prepare(sql).map_err(|e| fail(e.to_string()))?;
+/// Why a read-only query returned nothing.
+enum QueryFailure {
+    /// A process's open transaction holds the write lock.
+    Locked,
+    Failed(String),
+}
+
+impl QueryFailure {
+    fn from_sqlite(error: rusqlite::Error) -> QueryFailure {
+        if is_busy(&error) {
+            QueryFailure::Locked
+        } else {
+            QueryFailure::Failed(error.to_string())
+        }
+    }
+
+    fn into_error(self, sql: &str) -> Error {
+        Error::Query {
+            sql: sql.to_string(),
+            message: match self {
+                QueryFailure::Locked => {
+                    "a process's open transaction holds the database lock".into()
+                }
+                QueryFailure::Failed(message) => message,
+            },
+        }
+    }
+}
+
+fn query_on(
+    connection: &Connection,
+    sql: &str,
+    parameters: &Values,
+) -> Result<ResultRows, QueryFailure> {
+    let fail = QueryFailure::Failed;
+    let mut statement = connection.prepare(sql).map_err(QueryFailure::from_sqlite)?;
     if !statement.readonly() {
         return Err(fail("only read-only queries are allowed here".into()));
     }
@@ -1224,13 +1276,10 @@ fn query_on(connection: &Connection, sql: &str, parameters: &Values) -> Result<R
             .ok_or_else(|| fail(format!(":{name} has no value")))?;
         statement
             .raw_bind_parameter(i, value)
-            .map_err(|e| fail(e.to_string()))?;
+            .map_err(QueryFailure::from_sqlite)?;
     }
     read_rows(&mut statement).map_err(|e| match e {
-        RowsError::Sqlite(e) if is_busy(&e) => {
-            fail("a process's open transaction holds the database lock".into())
-        }
-        RowsError::Sqlite(e) => fail(e.to_string()),
+        RowsError::Sqlite(e) => QueryFailure::from_sqlite(e),
         RowsError::TooMany => fail(format!(
             "the query returned more than {RESULT_ROWS_MAX} rows"
         )),

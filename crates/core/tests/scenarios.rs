@@ -466,3 +466,29 @@ steps = [
     assert_eq!(report.verdict, Verdict::LimitShown, "{report:#?}");
     assert!(report.passed, "limit shown counts as passing in totals");
 }
+
+#[test]
+fn scenario_queries_can_read_the_effects_and_beliefs_of_the_run() {
+    let claim_and_call = "
+BEGIN IMMEDIATE;
+INSERT INTO lease_tokens(kind) VALUES ('mailbox_claim') RETURNING token;
+UPDATE messages SET state = 'CLAIMED', claim_owner = :actor, fencing_token = :token,
+       claim_expires_at = :now + :lease_seconds
+ WHERE id = :message_id AND state = 'NEW'
+RETURNING claim_expires_at AS expires_at;
+-- @refuse not_claimable unless changed 1
+-- @effect notify_supplier message_id, token
+COMMIT;
+-- @return token, expires_at";
+    let text = r#"
+name = "the call outside the database stays made"
+steps = [
+  { start = "a", actor = "worker-a" },
+  { call = "claim", process = "a", args = { message_id = "msg-1" } },
+  { query = "SELECT name, actor, json_extract(detail, '$.token') FROM effects", rows = [["notify_supplier", "worker-a", 1]] },
+  { query = "SELECT resource, token FROM beliefs", rows = [["message msg-1", 1]] },
+]
+"#;
+    let report = check(claim_and_call, text);
+    assert_eq!(report.verdict, Verdict::Passed, "{report:#?}");
+}
