@@ -7,7 +7,8 @@
 //!
 //! - at most one process believes it holds a given claim at a time (a belief
 //!   lapses when the lease it was granted with expires);
-//! - every minted token is greater than every token minted before it;
+//! - tokens only grow: a fresh grant on a resource carries a greater token
+//!   than any granted on it before, and no two grants share a token;
 //! - no completion is committed under a token other than the current one;
 //! - no external effect comes from a process that does not hold the current
 //!   claim it needs.
@@ -18,7 +19,7 @@
 use crate::history::{Effect, Values};
 use crate::value::Value;
 use serde::{Deserialize, Serialize};
-use std::collections::BTreeMap;
+use std::collections::{BTreeMap, BTreeSet};
 
 /// How a procedure's ok outcome changes what its process believes.
 ///
@@ -75,8 +76,8 @@ pub struct Monitor {
     beliefs: Vec<Belief>,
     /// The most recent token granted for each resource.
     current_token: BTreeMap<String, Value>,
-    /// The greatest token granted so far, for any resource.
-    minted_max: Option<Value>,
+    /// Every token a fresh grant has carried, for any resource.
+    granted: BTreeSet<Value>,
 }
 
 /// A call that finished ok, as the monitor needs to see it.
@@ -127,15 +128,25 @@ impl Monitor {
                 let renewal =
                     token.is_some() && held.is_some_and(|i| self.beliefs[i].token == token);
                 if let (false, Some(token)) = (renewal, &token) {
-                    if let Some(max) = &self.minted_max
-                        && token <= max
+                    // Tokens only grow for one resource; minted from one
+                    // counter, no two grants anywhere share one. (Grants on
+                    // different resources may finish out of mint order: a
+                    // claim that mints outside its transaction is still safe.)
+                    if let Some(current) = self.current_token.get(&resource)
+                        && token <= current
                     {
                         return Err(format!(
                             "{who} was granted {resource} with token {token}, \
-                             but token {max} was already minted: tokens must only grow"
+                             but token {current} was granted for it before: tokens must only grow"
                         ));
                     }
-                    self.minted_max = Some(token.clone());
+                    if !self.granted.insert(token.clone()) {
+                        return Err(format!(
+                            "{who} was granted {resource} with token {token}, \
+                             which an earlier claim was already granted: every claim needs \
+                             a token of its own from the shared counter"
+                        ));
+                    }
                     self.current_token.insert(resource.clone(), token.clone());
                 }
                 let belief = Belief {
@@ -321,6 +332,27 @@ mod tests {
         claim(&mut monitor, "proc-1", 3, 100).unwrap();
         let error = claim(&mut monitor, "proc-2", 3, 200).unwrap_err();
         assert!(error.contains("tokens must only grow"), "{error}");
+    }
+
+    #[test]
+    fn grants_on_different_resources_may_finish_out_of_order_but_never_share_a_token() {
+        let grant = |monitor: &mut Monitor, process: &str, message: &str, token: i64| {
+            monitor.call_ok(
+                &rules(),
+                &OkCall {
+                    process,
+                    actor: "worker",
+                    procedure: "claim",
+                    arguments: &values(&[("message_id", message.into())]),
+                    returned: &values(&[("token", token.into()), ("expires_at", 100.into())]),
+                },
+            )
+        };
+        let mut monitor = Monitor::default();
+        grant(&mut monitor, "proc-2", "msg-2", 6).unwrap();
+        grant(&mut monitor, "proc-1", "msg-1", 5).unwrap();
+        let error = grant(&mut monitor, "proc-3", "msg-3", 5).unwrap_err();
+        assert!(error.contains("a token of its own"), "{error}");
     }
 
     #[test]
