@@ -110,6 +110,18 @@ const FUNCTIONS_DENIED: &[(&str, &str)] = &[
     ),
 ];
 
+/// Restores the sandbox's trust when dropped.
+pub struct Trusted<'a> {
+    sandbox: &'a Sandbox,
+    before: bool,
+}
+
+impl Drop for Trusted<'_> {
+    fn drop(&mut self) {
+        self.sandbox.trusted.store(self.before, Ordering::Relaxed);
+    }
+}
+
 /// The live state of one connection's fence, shared with SQLite's callbacks.
 #[derive(Default)]
 pub struct Sandbox {
@@ -135,6 +147,9 @@ impl Sandbox {
         conn.progress_handler(
             VM_STEPS_PER_CHECK as i32,
             Some(move || {
+                if budget.trusted.load(Ordering::Relaxed) {
+                    return false;
+                }
                 let checks = budget.vm_checks.fetch_add(1, Ordering::Relaxed) + 1;
                 let exceeded = checks * VM_STEPS_PER_CHECK > STATEMENT_VM_STEPS_MAX;
                 if exceeded {
@@ -164,9 +179,14 @@ impl Sandbox {
         self.allow_schema_changes.store(allowed, Ordering::Relaxed);
     }
 
-    /// Lets the engine's own statements through while it resets a world.
-    pub fn set_trusted(&self, trusted: bool) {
-        self.trusted.store(trusted, Ordering::Relaxed);
+    /// Trusts the engine's own statements until the guard is dropped: no
+    /// authorizer and no step budget, which are for learner SQL.
+    pub fn trusted(&self) -> Trusted<'_> {
+        let before = self.trusted.swap(true, Ordering::Relaxed);
+        Trusted {
+            sandbox: self,
+            before,
+        }
     }
 
     /// Call before running a statement: starts its VM budget afresh and

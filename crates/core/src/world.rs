@@ -236,9 +236,8 @@ impl World {
         sql: &str,
         parameters: &Values,
     ) -> Result<ResultRows, Error> {
-        let connection = id
-            .and_then(|id| self.connection(id).ok())
-            .unwrap_or(&self.anchor);
+        let (connection, sandbox) = self.connection_and_sandbox(id);
+        sandbox.begin_statement();
         query_on(connection, sql, parameters).map_err(|f| f.into_error(sql))
     }
 
@@ -280,7 +279,7 @@ impl World {
         // anchor's prepared statements, so only a schema that has them pays.
         let guarded = self.schema_has_guards;
         let sandbox = Arc::clone(&self.anchor_sandbox);
-        sandbox.set_trusted(true);
+        let _trusted = sandbox.trusted();
         let anchor = &self.anchor;
         let result = (|| {
             if guarded {
@@ -322,7 +321,6 @@ impl World {
         } else {
             Ok(())
         };
-        sandbox.set_trusted(false);
         result.and(restored)
     }
 
@@ -554,6 +552,7 @@ impl World {
     /// kind of write no fence can see. Returns the rows it changed.
     pub fn execute_direct(&mut self, sql: &str) -> Result<u64, Error> {
         let before = self.snapshot_if_recording(None);
+        self.anchor_sandbox.begin_statement();
         let total_before = self.anchor.total_changes();
         self.anchor.execute_batch(sql).map_err(|e| Error::Query {
             sql: sql.to_string(),
@@ -580,6 +579,7 @@ impl World {
     /// Runs a read-only query against the world's committed state, binding
     /// `:name` parameters from `parameters`.
     pub fn query(&self, sql: &str, parameters: &Values) -> Result<ResultRows, Error> {
+        self.anchor_sandbox.begin_statement();
         query_on(&self.anchor, sql, parameters).map_err(|f| f.into_error(sql))
     }
 
@@ -626,7 +626,12 @@ impl World {
             }
             Ok(())
         };
-        load(&self.anchor).map_err(|e| Error::sqlite("load the beliefs and effects tables", e))?;
+        {
+            let _trusted = self.anchor_sandbox.trusted();
+            load(&self.anchor)
+                .map_err(|e| Error::sqlite("load the beliefs and effects tables", e))?;
+        }
+        self.anchor_sandbox.begin_statement();
         match query_on(&self.anchor, sql, &Values::new()) {
             Ok(rows) => Ok(Some(rows)),
             Err(QueryFailure::Locked) => Ok(None),
@@ -654,7 +659,7 @@ impl World {
             effects: &'a [Effect],
             processes: Vec<ProcessKey<'a>>,
         }
-        let tables = snapshot_tables(&self.anchor, &self.tables).ok()?;
+        let tables = self.snapshot(None).ok()?;
         let processes = self
             .processes
             .iter()
@@ -680,15 +685,15 @@ impl World {
 
     /// The rows of every exercise table, as the committed state has them.
     pub fn tables(&self) -> Result<Vec<TableRows>, Error> {
-        snapshot_tables(&self.anchor, &self.tables)
+        self.snapshot(None)
             .map_err(|e| Error::sqlite("read the exercise's tables", e))
     }
 
     /// The rows of every exercise table as process `id` sees them, its own
     /// uncommitted writes included.
     pub fn tables_seen_by(&self, id: ProcessId) -> Result<Vec<TableRows>, Error> {
-        let connection = self.connection(id)?;
-        snapshot_tables(connection, &self.tables)
+        self.connection(id)?;
+        self.snapshot(Some(id))
             .map_err(|e| Error::sqlite("read the exercise's tables", e))
     }
 
@@ -743,7 +748,7 @@ impl World {
         sql: &str,
     ) -> Result<StepResult, Error> {
         let before = if self.recording {
-            match snapshot_tables(self.connection(id)?, &self.tables) {
+            match self.snapshot(Some(id)) {
                 Ok(tables) => Some(tables),
                 Err(e) if is_busy(&e) => return Ok(self.blocked(id, call, step, sql)),
                 Err(e) => return Err(Error::sqlite("read the exercise's tables", e)),
@@ -858,14 +863,7 @@ impl World {
             .as_ref()
             .map(|c| c.procedure.name.clone())
             .unwrap_or_default();
-        let before = if self.recording {
-            process
-                .connection
-                .as_ref()
-                .and_then(|c| snapshot_tables(c, &self.tables).ok())
-        } else {
-            None
-        };
+        let before = self.snapshot_if_recording(Some(id));
         let process = &mut self.processes[index(id)];
         let open = process
             .connection
@@ -988,11 +986,7 @@ impl World {
         if !self.recording {
             return None;
         }
-        let connection = match id {
-            Some(id) => self.connection(id).ok()?,
-            None => &self.anchor,
-        };
-        snapshot_tables(connection, &self.tables).ok()
+        self.snapshot(id).ok()
     }
 
     /// The rows that differ between `before` and now, as `id` (or the anchor)
@@ -1020,6 +1014,23 @@ impl World {
         self.processes
             .get_mut(index(id))
             .ok_or_else(|| Error::UnknownProcess { id: id.to_string() })
+    }
+
+    /// The connection and sandbox of process `id`, or the anchor's for `None`
+    /// (or a crashed process).
+    fn connection_and_sandbox(&self, id: Option<ProcessId>) -> (&Connection, &Sandbox) {
+        id.and_then(|id| self.process(id).ok())
+            .and_then(|p| p.connection.as_ref().map(|c| (c, p.sandbox.as_ref())))
+            .unwrap_or((&self.anchor, self.anchor_sandbox.as_ref()))
+    }
+
+    /// The exercise's tables as process `id` (or the anchor) sees them. The
+    /// engine's own reads are trusted: outside the authorizer and the step
+    /// budget, which are for learner SQL.
+    fn snapshot(&self, id: Option<ProcessId>) -> rusqlite::Result<Vec<TableRows>> {
+        let (connection, sandbox) = self.connection_and_sandbox(id);
+        let _trusted = sandbox.trusted();
+        snapshot_tables(connection, &self.tables)
     }
 
     fn connection(&self, id: ProcessId) -> Result<&Connection, Error> {

@@ -343,3 +343,25 @@ DELETE FROM plain WHERE x = 'gone';
         );
     }
 }
+
+#[test]
+fn the_step_budget_is_per_statement_however_long_a_world_lives() {
+    // Each query takes most of a statement's budget; a budget that leaked
+    // from one statement to the next would stop the second one.
+    let mut world = world_with(&[("p", "SELECT 1;")]);
+    let heavy = "WITH RECURSIVE n(i) AS (SELECT 1 UNION ALL SELECT i + 1 FROM n WHERE i < 60000) \
+                 SELECT count(*) FROM n";
+    for _ in 0..3 {
+        let rows = world.query(heavy, &Values::new()).unwrap();
+        assert_eq!(rows.rows[0][0], Value::Integer(60000));
+        world
+            .execute_direct(&format!("UPDATE counters SET value = ({heavy})"))
+            .unwrap();
+        world.reset().unwrap();
+    }
+    // And the engine's own reads never count against a learner's statement.
+    for _ in 0..2000 {
+        world.reset().unwrap();
+        world.tables().unwrap();
+    }
+}
