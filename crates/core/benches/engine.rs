@@ -13,7 +13,7 @@ use std::hint::black_box;
 fn world_reset(c: &mut Criterion) {
     let exercise = &bundled::exercises().unwrap()[0];
     let mut world = World::new(&exercise.schema, [], Values::new()).unwrap();
-    c.bench_function("world reset (backup of the prepared image)", |b| {
+    c.bench_function("world reset (seed rows put back)", |b| {
         b.iter(|| world.reset().unwrap())
     });
 }
