@@ -5,54 +5,70 @@
 //! Run with `cargo xtask bench`, which also runs the wasm benchmark, so both
 //! sets of figures come from one run on one machine.
 
-use criterion::{Criterion, Throughput, criterion_group, criterion_main};
-use fencelab_core::{Checker, Procedure, Values, World, bundled};
-use std::collections::BTreeMap;
-use std::hint::black_box;
+// criterion runs natively only (tests/wasm_bench.rs times the same work in
+// wasm); on wasm32 this target is an empty program, so `--all-targets`
+// builds for wasm32 still compile.
+#[cfg(target_arch = "wasm32")]
+fn main() {}
 
-fn world_reset(c: &mut Criterion) {
-    let exercise = &bundled::exercises().unwrap()[0];
-    let mut world = World::new(&exercise.schema, [], Values::new()).unwrap();
-    c.bench_function("world reset (seed rows put back)", |b| {
-        b.iter(|| world.reset().unwrap())
-    });
+#[cfg(not(target_arch = "wasm32"))]
+fn main() {
+    native::benches();
+    criterion::Criterion::default()
+        .configure_from_args()
+        .final_summary();
 }
 
-fn drive_one_schedule(c: &mut Criterion) {
-    let exercise = &bundled::exercises().unwrap()[0];
-    let procedures = exercise
-        .texts_with(&BTreeMap::new())
-        .into_iter()
-        .map(|(name, text)| Procedure::parse(&name, &text).unwrap());
-    let mut checker = Checker::new(
-        &exercise.schema,
-        procedures,
-        exercise.constants.clone(),
-        exercise.model.clone(),
-    )
-    .unwrap();
-    let scenario = &exercise.scenarios[0];
-    let schedule = checker.check(scenario).schedule;
-    c.bench_function("drive one schedule of `one winner`, with history", |b| {
-        b.iter(|| black_box(checker.replay(scenario, &schedule)))
-    });
-}
+#[cfg(not(target_arch = "wasm32"))]
+mod native {
+    use criterion::{Criterion, Throughput, criterion_group};
+    use fencelab_core::{Checker, Procedure, Values, World, bundled};
+    use std::collections::BTreeMap;
+    use std::hint::black_box;
 
-fn check_exercises(c: &mut Criterion) {
-    let mut group = c.benchmark_group("check every scenario of an exercise");
-    for exercise in bundled::exercises().unwrap() {
-        let edits = BTreeMap::new();
-        let schedules: u64 = exercise
-            .run(&edits)
-            .scenarios
-            .iter()
-            .map(|s| s.exploration.schedules)
-            .sum();
-        group.throughput(Throughput::Elements(schedules));
-        group.bench_function(&exercise.id, |b| b.iter(|| black_box(exercise.run(&edits))));
+    fn world_reset(c: &mut Criterion) {
+        let exercise = &bundled::exercises().unwrap()[0];
+        let mut world = World::new(&exercise.schema, [], Values::new()).unwrap();
+        c.bench_function("world reset (seed rows put back)", |b| {
+            b.iter(|| world.reset().unwrap())
+        });
     }
-    group.finish();
-}
 
-criterion_group!(benches, world_reset, drive_one_schedule, check_exercises);
-criterion_main!(benches);
+    fn drive_one_schedule(c: &mut Criterion) {
+        let exercise = &bundled::exercises().unwrap()[0];
+        let procedures = exercise
+            .texts_with(&BTreeMap::new())
+            .into_iter()
+            .map(|(name, text)| Procedure::parse(&name, &text).unwrap());
+        let mut checker = Checker::new(
+            &exercise.schema,
+            procedures,
+            exercise.constants.clone(),
+            exercise.model.clone(),
+        )
+        .unwrap();
+        let scenario = &exercise.scenarios[0];
+        let schedule = checker.check(scenario).schedule;
+        c.bench_function("drive one schedule of `one winner`, with history", |b| {
+            b.iter(|| black_box(checker.replay(scenario, &schedule)))
+        });
+    }
+
+    fn check_exercises(c: &mut Criterion) {
+        let mut group = c.benchmark_group("check every scenario of an exercise");
+        for exercise in bundled::exercises().unwrap() {
+            let edits = BTreeMap::new();
+            let schedules: u64 = exercise
+                .run(&edits)
+                .scenarios
+                .iter()
+                .map(|s| s.exploration.schedules)
+                .sum();
+            group.throughput(Throughput::Elements(schedules));
+            group.bench_function(&exercise.id, |b| b.iter(|| black_box(exercise.run(&edits))));
+        }
+        group.finish();
+    }
+
+    criterion_group!(benches, world_reset, drive_one_schedule, check_exercises);
+}
