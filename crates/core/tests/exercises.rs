@@ -10,6 +10,11 @@ use fencelab_core::bundled;
 fn every_bundled_reference_passes_and_every_mutant_is_caught() {
     let exercises = bundled::exercises().unwrap_or_else(|e| panic!("{e}"));
     assert_eq!(exercises.len(), bundled::FILES.len());
+    assert_eq!(
+        bundled::catalog().unwrap(),
+        exercises,
+        "the page's catalog is the same"
+    );
     let mut problems = Vec::new();
     for exercise in &exercises {
         let check = exercise.check();
