@@ -77,6 +77,17 @@ export async function runTests(suite, tests) {
       const page = await context.newPage();
       const errors = [];
       page.on("pageerror", (e) => errors.push(String(e)));
+      // The page must keep to its own origin and its Content-Security-Policy.
+      const origin = new URL(site.url).origin;
+      context.on("request", (request) => {
+        const address = new URL(request.url());
+        if (/^https?:$/.test(address.protocol) && address.origin !== origin) {
+          errors.push(`a request left the page's origin: ${request.url()}`);
+        }
+      });
+      page.on("console", (message) => {
+        if (/Content.Security.Policy/i.test(message.text())) errors.push(`CSP: ${message.text()}`);
+      });
       const started = Date.now();
       try {
         await body({ page, url: site.url, context, browser });

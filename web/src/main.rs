@@ -1,7 +1,6 @@
-//! The fencelab playground page: a thin yew shell over fencelab-core.
-
-mod app;
+//! The fencelab playground page. Everything lives in the library crate.
 
 fn main() {
-    yew::Renderer::<app::App>::new().render();
+    fencelab_web::panic::install();
+    fencelab_web::components::app::start();
 }

@@ -16,7 +16,7 @@ use std::time::{Duration, Instant};
 const WASM_TEST_TIMEOUT_SECONDS: &str = "600";
 
 struct Stage {
-    name: &'static str,
+    name: String,
     command: Command,
 }
 
@@ -62,16 +62,41 @@ fn trunk(tools: &Tools, args: &[&str]) -> Command {
     command
 }
 
-fn plan(tools: &Tools) -> Vec<Stage> {
-    let mut e2e = Command::new("node");
-    e2e.arg("tests/e2e/smoke.mjs");
-    vec![
+/// Every browser test file under tests/e2e (all `*.mjs` but the shared
+/// harness), in name order, each its own stage.
+fn e2e_stages(root: &Path) -> Vec<Stage> {
+    let dir = root.join("tests/e2e");
+    let mut files: Vec<String> = std::fs::read_dir(&dir)
+        .map(|entries| {
+            entries
+                .filter_map(|entry| entry.ok())
+                .map(|entry| entry.file_name().to_string_lossy().into_owned())
+                .filter(|name| name.ends_with(".mjs") && name != "harness.mjs")
+                .collect()
+        })
+        .unwrap_or_default();
+    files.sort();
+    files
+        .into_iter()
+        .map(|name| {
+            let mut command = Command::new("node");
+            command.arg(format!("tests/e2e/{name}"));
+            Stage {
+                name: format!("browser end to end: {name}"),
+                command,
+            }
+        })
+        .collect()
+}
+
+fn plan(root: &Path, tools: &Tools) -> Vec<Stage> {
+    let mut stages = vec![
         Stage {
-            name: "format",
+            name: "format".into(),
             command: cargo(&["fmt", "--all", "--", "--check"]),
         },
         Stage {
-            name: "clippy (native)",
+            name: "clippy (native)".into(),
             command: cargo(&[
                 "clippy",
                 "--locked",
@@ -83,7 +108,7 @@ fn plan(tools: &Tools) -> Vec<Stage> {
             ]),
         },
         Stage {
-            name: "clippy (wasm32)",
+            name: "clippy (wasm32)".into(),
             command: cargo(&[
                 "clippy",
                 "--locked",
@@ -100,11 +125,11 @@ fn plan(tools: &Tools) -> Vec<Stage> {
             ]),
         },
         Stage {
-            name: "tests (native)",
+            name: "tests (native)".into(),
             command: cargo(&["test", "--locked", "--workspace"]),
         },
         Stage {
-            name: "exercise checks (fencelab check)",
+            name: "exercise checks (fencelab check)".into(),
             command: cargo(&[
                 "run",
                 "--locked",
@@ -116,27 +141,25 @@ fn plan(tools: &Tools) -> Vec<Stage> {
             ]),
         },
         Stage {
-            name: "core tests (wasm32 in Node)",
+            name: "core tests (wasm32 in Node)".into(),
             command: wasm_tests(false),
         },
         Stage {
-            name: "core tests (wasm32 in headless Chromium)",
+            name: "core tests (wasm32 in headless Chromium)".into(),
             command: wasm_tests(true),
         },
         Stage {
-            name: "playground build (trunk, release)",
+            name: "playground build (trunk, release)".into(),
             command: trunk(tools, &["build", "--offline", "--release"]),
         },
-        Stage {
-            name: "playground in headless Chromium (end to end)",
-            command: e2e,
-        },
-    ]
+    ];
+    stages.extend(e2e_stages(root));
+    stages
 }
 
-pub fn run_all(_root: &Path, tools: &Tools) -> Summary {
-    let mut results: Vec<(&'static str, bool, Duration)> = Vec::new();
-    for mut stage in plan(tools) {
+pub fn run_all(root: &Path, tools: &Tools) -> Summary {
+    let mut results: Vec<(String, bool, Duration)> = Vec::new();
+    for mut stage in plan(root, tools) {
         println!(
             "xtask: stage `{}` starting: {}",
             stage.name,

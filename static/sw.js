@@ -1,0 +1,52 @@
+// fencelab's service worker: keeps a copy of the app so a reload works
+// offline. Network first (a new build is picked up at once), the cache when
+// the network fails. Only same-origin GET requests are ever handled; the page
+// makes no other kind.
+const CACHE = "fencelab-v1";
+const APP = [
+  "./",
+  "./index.html",
+  "./boot.js",
+  "./editor.js",
+  "./style.css",
+  "./fencelab-web.js",
+  "./fencelab-web_bg.wasm",
+  "./worker_loader.js",
+  "./worker.js",
+  "./worker_bg.wasm",
+];
+
+self.addEventListener("install", (event) => {
+  event.waitUntil(
+    caches
+      .open(CACHE)
+      .then((cache) => Promise.all(APP.map((path) => cache.add(path).catch(() => {}))))
+      .then(() => self.skipWaiting()),
+  );
+});
+
+self.addEventListener("activate", (event) => {
+  event.waitUntil(self.clients.claim());
+});
+
+self.addEventListener("fetch", (event) => {
+  const request = event.request;
+  const url = new URL(request.url);
+  if (request.method !== "GET" || url.origin !== self.location.origin) return;
+  event.respondWith(
+    fetch(request)
+      .then((response) => {
+        if (response.ok) {
+          const copy = response.clone();
+          caches.open(CACHE).then((cache) => cache.put(request, copy));
+        }
+        return response;
+      })
+      .catch(() =>
+        caches
+          .match(request, { ignoreSearch: true })
+          .then((hit) => hit ?? (request.mode === "navigate" ? caches.match("./") : undefined))
+          .then((hit) => hit ?? new Response("offline, and not cached", { status: 503 })),
+      ),
+  );
+});

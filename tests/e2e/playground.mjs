@@ -1,0 +1,400 @@
+// The playground as a learner uses it: typing in the editor, clicking,
+// reading the text on the page. Follows the test list of issue 6.
+import assert from "node:assert/strict";
+import { runTests } from "./harness.mjs";
+
+const CLAIM = "claim-compare-and-set";
+const EDITOR = '.editor[data-procedure="claim"] .cm-content';
+
+// The repaired claim, one statement per line so typing needs no care about
+// auto-indentation. CodeMirror closes brackets and quotes as they are typed
+// and steps over the closing one when it is typed too, so the text is typed
+// exactly as it reads.
+const REPAIRED = [
+  "BEGIN IMMEDIATE;",
+  "INSERT INTO lease_tokens (kind) VALUES ('mailbox_claim') RETURNING token;",
+  "UPDATE messages SET state = 'CLAIMED', claim_owner = :actor, fencing_token = :token",
+  "WHERE id = :message_id AND state = 'NEW';",
+  "-- @refuse not_claimable unless changed 1: not claimable",
+  "COMMIT;",
+  "-- @return token",
+];
+
+/** Waits until `locator`'s text matches `pattern`, reporting the last text seen. */
+async function waitForText(locator, pattern, timeout = 30_000) {
+  const deadline = Date.now() + timeout;
+  let text = "";
+  while (Date.now() < deadline) {
+    text = (await locator.first().innerText().catch(() => "")) ?? "";
+    if (pattern.test(text)) return text;
+    await new Promise((ok) => setTimeout(ok, 100));
+  }
+  throw new Error(`timed out waiting for ${pattern}; last text: ${JSON.stringify(text)}`);
+}
+
+async function open(page, url) {
+  await page.goto(url);
+  await waitForText(page.locator("#scenario-summary"), /^\d+ of \d+ scenarios pass$/);
+}
+
+/** Clears the claim editor and types `lines`, closing any completion popup before each newline. */
+async function typeClaim(page, lines) {
+  await page.locator(EDITOR).click();
+  await page.keyboard.press("Control+A");
+  await page.keyboard.press("Delete");
+  for (const [i, line] of lines.entries()) {
+    await page.keyboard.type(line);
+    await page.keyboard.press("Escape");
+    if (i < lines.length - 1) await page.keyboard.press("Enter");
+  }
+}
+
+async function editorText(page) {
+  return page.locator(EDITOR).innerText();
+}
+
+/** Keeps moving the first process offered until the drive finishes. */
+async function driveToTheEnd(page) {
+  for (let i = 0; i < 40; i++) {
+    // Wait for the worker's answer: the finish line, or enabled moves.
+    await page.locator("#drive-finished, .drive-move:not([disabled])").first().waitFor();
+    if (await page.locator("#drive-finished").count()) return;
+    await page.locator(".drive-move:not([disabled])").first().click();
+  }
+  throw new Error("the drive did not finish within 40 moves");
+}
+
+async function verdictOf(page, scenario) {
+  return page.locator(`.scenario[data-scenario="${scenario}"] .verdict`).innerText();
+}
+
+async function summary(page, pattern) {
+  return waitForText(page.locator("#scenario-summary"), pattern);
+}
+
+async function repair(page) {
+  await typeClaim(page, REPAIRED);
+  await summary(page, /^2 of 2 scenarios pass$/);
+}
+
+await runTests("playground", [
+  [
+    "the claim exercise: the starting text fails, the repaired claim passes every scenario",
+    async ({ page, url }) => {
+      await open(page, url);
+      await waitForText(page.locator(".exercise-link.current"), /The claim that reads, then writes/);
+      assert.match(await page.locator(".narrative").innerText(), /compare-and-set/);
+      await summary(page, /^0 of 2 scenarios pass$/);
+      assert.match(await verdictOf(page, "one winner"), /✗ failed/);
+      await repair(page);
+      assert.match(await verdictOf(page, "one winner"), /✓ passed/);
+      assert.match(await verdictOf(page, "first come, first served"), /✓ passed/);
+      assert.match(await page.locator("#announcer").innerText(), /2 of 2 scenarios pass/);
+    },
+  ],
+  [
+    "deleting the state predicate fails one winner, and the timeline shows both workers owning msg-1",
+    async ({ page, url }) => {
+      await open(page, url);
+      await repair(page);
+      // Find " AND state = 'NEW'" with the editor's search (Ctrl+F), then delete it.
+      await page.locator(EDITOR).click();
+      await page.keyboard.press("Control+F");
+      await page.keyboard.type(" AND state = 'NEW'");
+      await page.keyboard.press("Enter");
+      await page.keyboard.press("Escape");
+      await page.keyboard.press("Backspace");
+      assert.doesNotMatch(await editorText(page), /state = 'NEW'/);
+      await waitForText(page.locator('.scenario[data-scenario="one winner"] .verdict'), /✗ failed/);
+      // Both scenarios catch it: the later worker now overwrites the claim too.
+      await summary(page, /^0 of 2 scenarios pass$/);
+      await page.locator('.scenario[data-scenario="one winner"] .scenario-select').click();
+      const failing = page.locator(".lanes tr.event.failing");
+      await waitForText(failing, /worker-a believes it holds message msg-1/);
+      const beliefs = await failing.locator(".beliefs").innerText();
+      assert.match(beliefs, /worker-a believes it holds message msg-1/);
+      assert.match(beliefs, /worker-b believes it holds message msg-1/);
+      assert.match(await page.locator(".failing-note").innerText(), /✗ broke here/);
+    },
+  ],
+  [
+    "Reset restores the starting text, and Ctrl+Z in the editor brings the edit back",
+    async ({ page, url }) => {
+      await open(page, url);
+      await repair(page);
+      await page.locator("#reset").click();
+      await summary(page, /^0 of 2 scenarios pass$/);
+      assert.match(await editorText(page), /Look at the message first/);
+      await page.locator(EDITOR).click();
+      await page.keyboard.press("Control+Z");
+      await summary(page, /^2 of 2 scenarios pass$/);
+      assert.match(await editorText(page), /BEGIN IMMEDIATE/);
+    },
+  ],
+  [
+    "a broken variant loaded by its button is caught, and the exercise list counts it",
+    async ({ page, url }) => {
+      await open(page, url);
+      await repair(page);
+      await page.locator('.variant[data-variant="read, then write"]').click();
+      await waitForText(page.locator("#variant-explanation"), /decides in code/);
+      await summary(page, /^1 of 2 scenarios pass$/);
+      assert.match(await verdictOf(page, "one winner"), /✗ failed/);
+      await waitForText(page.locator('.variant[data-variant="read, then write"]'), /✓ caught/);
+      await waitForText(page.locator(".exercise-link.current .progress"), /1 of 2 broken variants caught/);
+    },
+  ],
+  [
+    "driving one winner step by step to a failure, with undo",
+    async ({ page, url }) => {
+      await open(page, url);
+      await page.locator('.scenario[data-scenario="one winner"] .drive-button').click();
+      const moves = page.locator(".drive-move");
+      await moves.first().waitFor();
+      // Both workers read before either writes: a, b, then each finishes.
+      await page.locator('.drive-move[data-process="a"]').click();
+      await waitForText(page.locator("#drive-schedule"), /^a$/);
+      await page.locator('.drive-move[data-process="b"]').click();
+      await waitForText(page.locator("#drive-schedule"), /^a b$/);
+      await page.locator("#drive-undo").click();
+      await waitForText(page.locator("#drive-schedule"), /^a$/);
+      await page.locator('.drive-move[data-process="b"]').click();
+      await waitForText(page.locator("#drive-schedule"), /^a b$/);
+      await driveToTheEnd(page);
+      await waitForText(page.locator("#drive-finished"), /breaks it: .*both believe they hold message msg-1/);
+      assert.match(await page.locator("#announcer").innerText(), /Your schedule fails/);
+    },
+  ],
+  [
+    "with the repaired claim, a worker that meets the other's lock is shown waiting",
+    async ({ page, url }) => {
+      await open(page, url);
+      await repair(page);
+      await page.locator('.scenario[data-scenario="one winner"] .drive-button').click();
+      await page.locator('.drive-move[data-process="a"]').click();
+      await waitForText(page.locator("#drive-schedule"), /^a$/);
+      await page.locator('.drive-move[data-process="b"]').click();
+      await waitForText(page.locator("#drive-schedule"), /^a b$/);
+      await waitForText(page.locator(".lanes tr.waiting"), /⏳ waits: another process holds the lock/);
+      await driveToTheEnd(page);
+      await waitForText(page.locator("#drive-finished"), /The scenario finished: passed/);
+    },
+  ],
+  [
+    "a share link opened in a fresh browser context restores the edit and the schedule",
+    async ({ page, url, browser }) => {
+      await open(page, url);
+      await page.locator(EDITOR).click();
+      await page.keyboard.press("Control+End");
+      await page.keyboard.press("Enter");
+      await page.keyboard.type("-- shared edit");
+      await page.keyboard.press("Escape");
+      await summary(page, /^0 of 2 scenarios pass$/);
+      await page.locator('.scenario[data-scenario="one winner"] .scenario-select').click();
+      const schedule = await page.locator("#shown-schedule").innerText();
+      assert.ok(schedule.length > 0);
+      await page.locator("#share").click();
+      const link = await page.locator("#share-url").inputValue();
+      assert.match(link, /#s1=/);
+      const fresh = await browser.newContext({ viewport: { width: 1280, height: 800 } });
+      try {
+        const other = await fresh.newPage();
+        await other.goto(link);
+        await waitForText(other.locator(EDITOR), /-- shared edit/);
+        await waitForText(other.locator("#shown-schedule"), new RegExp(`^${schedule}$`));
+        await waitForText(other.locator(".notices"), /version in the link/);
+        await other.screenshot({ path: `${process.cwd()}/tests/artifacts/playground-share-link-opened.png`, fullPage: true });
+      } finally {
+        await fresh.close();
+      }
+    },
+  ],
+  [
+    "a reload brings the autosaved edit back; a link keeps the saved version one click away",
+    async ({ page, url }) => {
+      await open(page, url);
+      await repair(page);
+      await page.reload();
+      await summary(page, /^2 of 2 scenarios pass$/);
+      assert.match(await editorText(page), /BEGIN IMMEDIATE/);
+      // Another version arrives by link; the saved one stays one click away.
+      await page.locator("#reset").click();
+      await summary(page, /^0 of 2 scenarios pass$/);
+      await page.locator("#share").click();
+      const link = await page.locator("#share-url").inputValue();
+      await page.locator(EDITOR).click();
+      await page.keyboard.press("Control+Z");
+      await summary(page, /^2 of 2 scenarios pass$/);
+      await page.goto("about:blank");
+      await page.goto(link);
+      await waitForText(page.locator(EDITOR), /Look at the message first/);
+      // The saved work is untouched until the learner chooses: a reload shows it.
+      await page.reload();
+      await waitForText(page.locator(EDITOR), /BEGIN IMMEDIATE/);
+      await page.goto("about:blank");
+      await page.goto(link);
+      await waitForText(page.locator(EDITOR), /Look at the message first/);
+      await page.locator("#back-to-saved").click();
+      await waitForText(page.locator(EDITOR), /BEGIN IMMEDIATE/);
+      await summary(page, /^2 of 2 scenarios pass$/);
+    },
+  ],
+  [
+    "a malformed link and a corrupt saved entry are reported, and the work stays intact",
+    async ({ page, url }) => {
+      await open(page, url);
+      await repair(page);
+      await page.goto(`${url}#s1=this-is-not-a-link!!`);
+      await waitForText(page.locator(".notices"), /This link could not be opened/);
+      await summary(page, /^2 of 2 scenarios pass$/);
+      assert.match(await editorText(page), /BEGIN IMMEDIATE/);
+      await page.evaluate((id) => localStorage.setItem(`fencelab:work:${id}`, "{not json"), CLAIM);
+      await page.reload();
+      await waitForText(page.locator(".notices"), /could not be read .* set aside/);
+      await summary(page, /^0 of 2 scenarios pass$/);
+      const aside = await page.evaluate(() => Object.keys(localStorage).filter((k) => k.startsWith("fencelab:set-aside:")));
+      assert.equal(aside.length, 1);
+    },
+  ],
+  [
+    "an SQL error is shown as an error verdict with its line marked in the editor",
+    async ({ page, url }) => {
+      await open(page, url);
+      await typeClaim(page, ["SELEC 1;"]);
+      await summary(page, /^0 of 2 scenarios pass$/);
+      assert.match(await verdictOf(page, "one winner"), /⚠ error/);
+      await page.locator(".cm-error-line").waitFor();
+      assert.match(await page.locator(".editor-error").innerText(), /Line 1/);
+    },
+  ],
+  [
+    "the timeline steps with the arrow keys, announces each step, and the console queries that moment",
+    async ({ page, url }) => {
+      await open(page, url);
+      await page.locator('.scenario[data-scenario="one winner"] .scenario-select').click();
+      await page.locator(".timeline-scroll").focus();
+      const selected = async () => Number(await page.locator("tr.event.selected").getAttribute("data-step"));
+      const start = await selected();
+      await page.keyboard.press("ArrowUp");
+      await waitForText(page.locator("#announcer"), new RegExp(`^Step ${start}: `));
+      assert.equal(await selected(), start - 1);
+      await page.keyboard.press("ArrowDown");
+      await waitForText(page.locator("#announcer"), /now believes it holds message msg-1/);
+      // The first step: nothing claimed yet.
+      for (let i = 0; i < 30; i++) await page.keyboard.press("ArrowUp");
+      assert.equal(await selected(), 0);
+      await page.locator("#console-sql").fill("SELECT state FROM messages");
+      await page.locator("#console-run").click();
+      await waitForText(page.locator(".console-result"), /'NEW'/);
+      assert.match(await page.locator(".tables").innerText(), /Tables after step 1/);
+    },
+  ],
+  [
+    "a typed schedule replays into the timeline",
+    async ({ page, url }) => {
+      await open(page, url);
+      await page.locator('.scenario[data-scenario="one winner"] .scenario-select').click();
+      await waitForText(page.locator(".timeline-verdict"), /Verdict: failed/);
+      // worker-a runs its whole claim before worker-b starts: no overlap, no failure.
+      await page.locator("#replay-schedule").fill("a a b");
+      await page.locator("#replay-run").click();
+      await waitForText(page.locator(".timeline-verdict"), /Verdict: passed/);
+      assert.match(await page.locator("#shown-schedule").innerText(), /^a a b$/);
+    },
+  ],
+  [
+    "every bundled exercise is listed by lesson, and another one opens with its own editor",
+    async ({ page, url }) => {
+      await open(page, url);
+      const links = page.locator(".exercise-link");
+      assert.ok((await links.count()) >= 1);
+      assert.ok((await page.locator(".lesson-title").count()) >= 1);
+      if ((await links.count()) < 2) return;
+      const title = await links.nth(1).locator(".exercise-title").innerText();
+      await links.nth(1).click();
+      await waitForText(page.locator("#exercise-title"), new RegExp(title.replace(/[.*+?^${}()|[\]\\]/g, "\\$&")));
+      await summary(page, /^\d+ of \d+ scenarios pass$/);
+      assert.ok((await page.locator(".editor .cm-content").count()) >= 1);
+    },
+  ],
+  [
+    "the editor offers the procedure's parameters and decisions as completions; hints come one at a time",
+    async ({ page, url }) => {
+      await open(page, url);
+      assert.match(await page.locator(".vocabulary").innerText(), /:message_id/);
+      await page.locator(EDITOR).click();
+      await page.keyboard.press("Control+End");
+      await page.keyboard.press("Enter");
+      await page.keyboard.type(":mess");
+      await waitForText(page.locator(".cm-tooltip-autocomplete"), /:message_id/);
+      await page.keyboard.press("Escape");
+      await page.keyboard.press("Enter");
+      await page.keyboard.type("-- @re");
+      await waitForText(page.locator(".cm-tooltip-autocomplete"), /@refuse CATEGORY unless changed 1/);
+      await page.keyboard.press("Escape");
+      assert.equal(await page.locator(".hint").count(), 0);
+      await page.locator("#show-hint").click();
+      assert.equal(await page.locator(".hint").count(), 1);
+      await page.locator("#show-hint").click();
+      assert.equal(await page.locator(".hint").count(), 2);
+      assert.match(await page.locator("#show-hint").innerText(), /Show hint 3 of 3/);
+    },
+  ],
+  [
+    "a scenario that demonstrates a limit shows 'limit shown', distinct from passed",
+    async ({ page, url }) => {
+      await open(page, `${url}?exercise=counterexamples-bound-the-protection`);
+      const limits = page.locator('.scenario[data-verdict="limit-shown"] .verdict');
+      await limits.first().waitFor();
+      assert.match(await limits.first().innerText(), /◆ limit shown/);
+      assert.doesNotMatch(await limits.first().innerText(), /passed/);
+      assert.match(page.url(), /exercise=counterexamples-bound-the-protection/);
+    },
+  ],
+  [
+    "Ctrl+Enter re-runs at once",
+    async ({ page, url }) => {
+      await open(page, url);
+      await page.locator(EDITOR).click();
+      await page.keyboard.press("Control+Enter");
+      await summary(page, /^0 of 2 scenarios pass$/);
+      assert.match(await page.locator("#announcer").innerText(), /0 of 2 scenarios pass/);
+    },
+  ],
+  [
+    "embed mode shows the exercise alone",
+    async ({ page, url }) => {
+      await open(page, `${url}?embed=1&exercise=${CLAIM}`);
+      assert.equal(await page.locator(".exercise-list").count(), 0);
+      assert.equal(await page.locator(".masthead").count(), 0);
+      assert.match(await page.locator("#exercise-title").innerText(), /The claim that reads, then writes/);
+    },
+  ],
+  [
+    "at 390 px wide nothing overflows sideways",
+    async ({ page, url }) => {
+      await page.setViewportSize({ width: 390, height: 844 });
+      await open(page, url);
+      await page.locator('.scenario[data-scenario="one winner"] .scenario-select').click();
+      await page.locator(".timeline").waitFor();
+      const width = await page.evaluate(() => document.documentElement.scrollWidth);
+      assert.ok(width <= 392, `the page is ${width} px wide`);
+    },
+  ],
+  [
+    "the app reloads offline from its service worker",
+    async ({ page, url, context }) => {
+      await open(page, url);
+      await page.evaluate(async () => {
+        await navigator.serviceWorker.ready;
+        for (let i = 0; i < 50 && !navigator.serviceWorker.controller; i++) await new Promise((ok) => setTimeout(ok, 100));
+        const cache = await caches.open("fencelab-v1");
+        for (let i = 0; i < 50 && (await cache.keys()).length < 10; i++) await new Promise((ok) => setTimeout(ok, 100));
+      });
+      await context.setOffline(true);
+      await page.reload();
+      await summary(page, /^0 of 2 scenarios pass$/);
+      await context.setOffline(false);
+    },
+  ],
+]);

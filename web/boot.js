@@ -1,0 +1,13 @@
+// Starts the page's wasm. trunk's own loader would be an inline script,
+// which the Content-Security-Policy refuses, so this file does its job.
+import init from "./fencelab-web.js";
+
+init({ module_or_path: "./fencelab-web_bg.wasm" }).catch((error) => {
+  const boot = document.getElementById("boot");
+  if (boot) boot.textContent = `The playground could not start: ${error}`;
+});
+
+// The service worker keeps a copy of the app so a reload works offline.
+if ("serviceWorker" in navigator) {
+  navigator.serviceWorker.register("./sw.js").catch(() => {});
+}

@@ -1,0 +1,5 @@
+//! The page's Web Worker: runs the engine off the main thread.
+
+fn main() {
+    fencelab_web::worker::start();
+}

@@ -1,0 +1,392 @@
+//! The page's root: owns the state (state.rs), the worker (engine.rs), and
+//! the effects that talk to the outside: sending requests, autosave, the
+//! URL, and the global Ctrl/Cmd+Enter.
+
+use crate::components::console::Console;
+use crate::components::drive_panel::DrivePanel;
+use crate::components::exercise_list::ExerciseList;
+use crate::components::hints::Hints;
+use crate::components::narrative::Narrative;
+use crate::components::notices::Notices;
+use crate::components::procedure_editor::ProcedureEditor;
+use crate::components::scenario_list::ScenarioList;
+use crate::components::share_panel::SharePanel;
+use crate::components::table_view::TableView;
+use crate::components::timeline::Timeline;
+use crate::editor::Word;
+use crate::engine::Engine;
+use crate::protocol::Request;
+use crate::state::{Action, Model, Shown, Start};
+use crate::{beliefs, storage, tables};
+use fencelab_core::{Exercise, Procedure};
+use std::rc::Rc;
+use wasm_bindgen::JsCast;
+use wasm_bindgen::prelude::*;
+use yew::prelude::*;
+
+/// Mounts the app, replacing the "Loading…" line.
+pub fn start() {
+    let Some(document) = web_sys::window().and_then(|w| w.document()) else {
+        return;
+    };
+    if let Some(boot) = document.get_element_by_id("boot") {
+        boot.remove();
+    }
+    yew::Renderer::<App>::new().render();
+}
+
+fn read_start() -> Start {
+    let location = web_sys::window().map(|w| w.location());
+    let search = location
+        .as_ref()
+        .and_then(|l| l.search().ok())
+        .unwrap_or_default();
+    let params = web_sys::UrlSearchParams::new_with_str(&search).ok();
+    let param = |name: &str| params.as_ref().and_then(|p| p.get(name));
+    let fragment = location
+        .as_ref()
+        .and_then(|l| l.hash().ok())
+        .unwrap_or_default();
+    Start {
+        exercise: param("exercise"),
+        embed: param("embed").is_some_and(|v| v == "1"),
+        fragment: fragment.trim_start_matches('#').to_string(),
+    }
+}
+
+/// Removes a share link from the address bar once read, so a reload shows
+/// the autosaved work rather than the link again.
+fn clear_fragment() {
+    let Some(window) = web_sys::window() else {
+        return;
+    };
+    let location = window.location();
+    if location.hash().unwrap_or_default().is_empty() {
+        return;
+    }
+    let url = format!(
+        "{}{}",
+        location.pathname().unwrap_or_default(),
+        location.search().unwrap_or_default()
+    );
+    if let Ok(history) = window.history() {
+        let _ = history.replace_state_with_url(&JsValue::NULL, "", Some(&url));
+    }
+}
+
+const DIRECTIVES: [(&str, &str); 5] = [
+    (
+        "-- @refuse CATEGORY unless changed 1: reason",
+        "refuse unless the statement changed 1 row",
+    ),
+    (
+        "-- @refuse CATEGORY unless returned 1: reason",
+        "refuse unless the statement returned 1 row",
+    ),
+    (
+        "-- @refuse CATEGORY if returned 1: reason",
+        "refuse if the statement returned 1 row",
+    ),
+    ("-- @return NAME", "finish the call, returning these values"),
+    (
+        "-- @effect NAME VALUE",
+        "an external call, never rolled back",
+    ),
+];
+
+/// What a procedure can use: built-in parameters, constants, the
+/// parameters its reference uses, and the decision comments.
+fn vocabulary(exercise: &Exercise, procedure: &str) -> Vec<Word> {
+    let mut words: Vec<Word> = Vec::new();
+    let mut add = |label: String, detail: &str| {
+        if !words.iter().any(|w| w.label == label) {
+            words.push(Word {
+                label,
+                detail: detail.to_string(),
+                kind: "parameter",
+            });
+        }
+    };
+    for (name, detail) in fencelab_core::world::BUILT_IN_PARAMETERS.iter().zip([
+        "the fake clock, in seconds",
+        "the actor this process hosts",
+        "this process's id",
+    ]) {
+        add(format!(":{name}"), detail);
+    }
+    for name in exercise.constants.keys() {
+        add(format!(":{name}"), "a constant of this exercise");
+    }
+    if let Some(spec) = exercise.procedures.iter().find(|p| p.name == procedure)
+        && let Ok(parsed) = Procedure::parse(&spec.name, &spec.reference)
+    {
+        for name in parsed.parameters() {
+            add(
+                format!(":{name}"),
+                "an argument, or a column returned earlier",
+            );
+        }
+    }
+    words.extend(DIRECTIVES.iter().map(|(label, detail)| Word {
+        label: label.to_string(),
+        detail: detail.to_string(),
+        kind: "directive",
+    }));
+    words
+}
+
+#[function_component(App)]
+pub fn app() -> Html {
+    let model = use_reducer(|| Model::new(read_start()));
+    let engine = {
+        let dispatcher = model.dispatcher();
+        use_memo((), move |_| {
+            Engine::start(move |response| dispatcher.dispatch(Action::Worker(Box::new(response))))
+        })
+    };
+    use_effect_with((), |_| clear_fragment());
+    // The address names the open exercise, so a reload comes back to it.
+    {
+        let id = model.exercise().map(|e| e.id.clone());
+        let embed = model.embed;
+        use_effect_with(id, move |id| {
+            if let (Some(id), Some(window)) = (id, web_sys::window()) {
+                let query = format!("?{}exercise={id}", if embed { "embed=1&" } else { "" });
+                let url = format!(
+                    "{}{query}",
+                    window.location().pathname().unwrap_or_default()
+                );
+                if let Ok(history) = window.history() {
+                    let _ = history.replace_state_with_url(&JsValue::NULL, "", Some(&url));
+                }
+            }
+        });
+    }
+
+    // Checks, debounced: a newer edit clears the pending timer.
+    {
+        let engine = engine.clone();
+        let model = model.clone();
+        use_effect_with(model.check_wanted, move |seq| {
+            let request = Request::Check {
+                seq: *seq,
+                exercise: model.exercise().map(|e| e.id.clone()).unwrap_or_default(),
+                edits: model.texts.clone(),
+            };
+            let delay = model.check_delay_ms.max(0) as u32;
+            let timer = gloo_timers::callback::Timeout::new(delay, move || engine.send(request));
+            move || drop(timer)
+        });
+    }
+    // Every other request, sent once each.
+    {
+        let engine = engine.clone();
+        let sent = use_mut_ref(|| 0u64);
+        let outbox = model.outbox.clone();
+        use_effect_with(model.outbox.last().map(|(id, _)| *id), move |_| {
+            for (id, request) in outbox {
+                if id > *sent.borrow() {
+                    *sent.borrow_mut() = id;
+                    engine.send(request);
+                }
+            }
+        });
+    }
+    // Autosave on every change of the work, except while a linked version
+    // is shown over saved work the learner has not chosen to replace.
+    {
+        let id = model
+            .exercise()
+            .filter(|_| model.saved_aside.is_none())
+            .map(|e| e.id.clone());
+        use_effect_with((id, model.saved()), |(id, saved)| {
+            if let Some(id) = id {
+                storage::save(id, saved);
+            }
+        });
+    }
+    // A share link pasted into this tab changes only the fragment, which
+    // loads nothing: reload so it is read like any opened link.
+    use_effect_with((), |_| {
+        let listener = Closure::<dyn FnMut()>::new(|| {
+            if let Some(window) = web_sys::window() {
+                let hash = window.location().hash().unwrap_or_default();
+                if crate::share::is_link(hash.trim_start_matches('#')) {
+                    let _ = window.location().reload();
+                }
+            }
+        });
+        let window = web_sys::window();
+        if let Some(window) = &window {
+            let _ = window
+                .add_event_listener_with_callback("hashchange", listener.as_ref().unchecked_ref());
+        }
+        move || {
+            if let Some(window) = window {
+                let _ = window.remove_event_listener_with_callback(
+                    "hashchange",
+                    listener.as_ref().unchecked_ref(),
+                );
+            }
+        }
+    });
+    // Ctrl/Cmd+Enter anywhere re-runs at once.
+    {
+        let dispatcher = model.dispatcher();
+        use_effect_with((), move |_| {
+            let listener = Closure::<dyn FnMut(web_sys::KeyboardEvent)>::new(
+                move |event: web_sys::KeyboardEvent| {
+                    if event.key() == "Enter" && (event.ctrl_key() || event.meta_key()) {
+                        event.prevent_default();
+                        dispatcher.dispatch(Action::RunNow);
+                    }
+                },
+            );
+            let document = web_sys::window().and_then(|w| w.document());
+            if let Some(document) = &document {
+                let _ = document
+                    .add_event_listener_with_callback("keydown", listener.as_ref().unchecked_ref());
+            }
+            move || {
+                if let Some(document) = document {
+                    let _ = document.remove_event_listener_with_callback(
+                        "keydown",
+                        listener.as_ref().unchecked_ref(),
+                    );
+                }
+            }
+        });
+    }
+
+    let dispatch = |make: fn(String) -> Action| {
+        let dispatcher = model.dispatcher();
+        Callback::from(move |value: String| dispatcher.dispatch(make(value)))
+    };
+    let unit = |action: fn() -> Action| {
+        let dispatcher = model.dispatcher();
+        Callback::from(move |_: ()| dispatcher.dispatch(action()))
+    };
+    let on_open = {
+        let dispatcher = model.dispatcher();
+        Callback::from(move |i: usize| dispatcher.dispatch(Action::Open(i)))
+    };
+    let on_change = {
+        let dispatcher = model.dispatcher();
+        Callback::from(move |(procedure, text): (String, String)| {
+            dispatcher.dispatch(Action::Edited { procedure, text })
+        })
+    };
+    let on_step = {
+        let dispatcher = model.dispatcher();
+        Callback::from(move |i: usize| dispatcher.dispatch(Action::Step(i)))
+    };
+    let on_replay = {
+        let dispatcher = model.dispatcher();
+        Callback::from(move |(scenario, schedule): (String, String)| {
+            dispatcher.dispatch(Action::Replay { scenario, schedule })
+        })
+    };
+    let on_step_by = {
+        let dispatcher = model.dispatcher();
+        Callback::from(move |d: isize| dispatcher.dispatch(Action::StepBy(d)))
+    };
+
+    let Some(exercise) = model.exercise().cloned() else {
+        return html! {
+            <main class="app"><p role="alert">{ format!(
+                "No exercise could be loaded{}",
+                model.load_error.as_ref().map(|e| format!(": {e}")).unwrap_or_default()
+            ) }</p></main>
+        };
+    };
+    let shown = model.shown_report().cloned();
+    let progress = (
+        model.caught.len(),
+        model.report.as_ref().is_some_and(|r| r.failed == 0),
+    );
+    let error_of = |procedure: &str| -> Option<(u32, String)> {
+        model
+            .report
+            .as_ref()?
+            .scenarios
+            .iter()
+            .find(|s| s.error_procedure.as_deref() == Some(procedure) && s.error_position.is_some())
+            .and_then(|s| Some((s.error_position?.line, s.error.clone().unwrap_or_default())))
+    };
+    let drive = model.drive.clone();
+
+    html! {
+        <div class={classes!("app", model.embed.then_some("embed"))}>
+            <a class="skip-link" href="#workspace">{ "Skip to the exercise" }</a>
+            if !model.embed {
+                <header class="masthead">
+                    <h1>{ "fencelab" }</h1>
+                    <p class="tagline">{ "Why authority needs a fence: break a claim, watch the counterexample, repair it." }</p>
+                    <p class="engine-status">
+                        { match &model.sqlite_version {
+                            Some(v) => html! { <>{ "Checking on " }<strong id="sqlite-version">{ format!("SQLite {v}") }</strong>{ ", compiled to WebAssembly, in a worker in this tab." }</> },
+                            None => html! { { "Starting the checking engine…" } },
+                        } }
+                    </p>
+                </header>
+            }
+            <div class="layout">
+                if !model.embed {
+                    <ExerciseList exercises={model.exercises.clone()} current={model.current}
+                        current_progress={progress} on_open={on_open} />
+                }
+                <main id="workspace" class="workspace" tabindex="-1">
+                    <Notices notices={model.notices.clone()} can_go_back={model.saved_aside.is_some()}
+                        on_back={unit(|| Action::BackToSaved)} on_keep={unit(|| Action::KeepLinked)} on_dismiss={unit(|| Action::DismissNotices)} />
+                    <div class="work-columns">
+                        <div class="work-left">
+                            <Narrative title={exercise.title.clone()} markdown={exercise.narrative.clone()} />
+                            { for exercise.procedures.iter().filter(|p| p.editable).map(|p| {
+                                let initial = model.texts.get(&p.name).cloned().unwrap_or_else(|| p.start.clone());
+                                let replace = (model.replace.generation > 0)
+                                    .then(|| model.replace.texts.get(&p.name).map(|t| (model.replace.generation, t.clone())))
+                                    .flatten();
+                                html! {
+                                    <ProcedureEditor key={format!("{}/{}", exercise.id, p.name)}
+                                        exercise={exercise.id.clone()} name={p.name.clone()}
+                                        initial={initial} replace={replace} error={error_of(&p.name)}
+                                        words={Rc::new(vocabulary(&exercise, &p.name))}
+                                        on_change={on_change.clone()} on_run={unit(|| Action::RunNow)} />
+                                }
+                            }) }
+                            <crate::components::variants::Variants mutants={exercise.mutants.clone()}
+                                loaded={model.loaded_mutant.clone()} caught={model.caught.clone()}
+                                on_load={dispatch(Action::LoadMutant)} on_reset={unit(|| Action::Reset)} />
+                            <Hints hints={exercise.hints.clone()} shown={model.hints_shown} on_more={unit(|| Action::ShowHint)} />
+                        </div>
+                        <div class="work-right">
+                            <ScenarioList scenarios={exercise.scenarios.clone()} report={model.report.clone()}
+                                checking={model.checking()} selected={model.selected.clone()}
+                                on_select={dispatch(Action::Select)} on_drive={dispatch(Action::DriveStart)} />
+                            <SharePanel url={model.share_url.clone()} on_share={unit(|| Action::Share)} />
+                        </div>
+                    </div>
+                    if let Some(drive) = drive.filter(|_| model.shown == Shown::Driving) {
+                        <DrivePanel scenario={drive.scenario.clone()} schedule={drive.schedule.clone()}
+                            last={drive.last.as_deref().cloned()} waiting={drive.waiting_for.is_some()}
+                            on_move={dispatch(Action::DriveMove)} on_undo={unit(|| Action::DriveUndo)}
+                            on_restart={unit(|| Action::DriveRestart)} on_stop={unit(|| Action::DriveStop)} />
+                    }
+                    if let Some(report) = shown {
+                        <crate::components::replay_form::ReplayForm scenario={report.name.clone()}
+                            schedule={model.shown_schedule()} on_replay={on_replay} />
+                        <div class="why">
+                            <Timeline beliefs={beliefs::after_each_event(&exercise.model.beliefs, &report.history)}
+                                report={report.clone()} step={model.step} on_step={on_step} on_step_by={on_step_by} />
+                            <div class="why-side">
+                                <TableView tables={tables::after_event(&report.initial_tables, &report.history, model.step)} step={model.step} />
+                                <Console step={model.step} result={model.console.result.clone()} on_query={dispatch(Action::Query)} />
+                            </div>
+                        </div>
+                    }
+                </main>
+            </div>
+            <div id="announcer" class="visually-hidden" aria-live="polite" role="status">{ model.announcement.clone() }</div>
+        </div>
+    }
+}

@@ -1,0 +1,59 @@
+//! Drive it yourself: choose which process moves next, undo, restart, and
+//! watch the timeline grow into your own counterexample.
+
+use fencelab_core::check::Drive;
+use yew::prelude::*;
+
+#[derive(Properties, PartialEq)]
+pub struct DrivePanelProps {
+    pub scenario: AttrValue,
+    pub schedule: Vec<String>,
+    pub last: Option<Drive>,
+    /// A move was asked for and the worker has not answered yet.
+    pub waiting: bool,
+    pub on_move: Callback<String>,
+    pub on_undo: Callback<()>,
+    pub on_restart: Callback<()>,
+    pub on_stop: Callback<()>,
+}
+
+#[function_component(DrivePanel)]
+pub fn drive_panel(props: &DrivePanelProps) -> Html {
+    let undo = props.on_undo.reform(|_: MouseEvent| ());
+    let restart = props.on_restart.reform(|_: MouseEvent| ());
+    let stop = props.on_stop.reform(|_: MouseEvent| ());
+    let options = props
+        .last
+        .as_ref()
+        .map(|d| d.options.clone())
+        .unwrap_or_default();
+    let finished = props.last.as_ref().is_some_and(|d| d.finished);
+    html! {
+        <section class="drive" aria-labelledby="drive-title">
+            <h3 id="drive-title">{ format!("Driving “{}” by hand", props.scenario) }</h3>
+            <p>{ "Your schedule so far: " }<code id="drive-schedule">{ if props.schedule.is_empty() { "(none yet)".to_string() } else { props.schedule.join(" ") } }</code></p>
+            if !finished {
+                <div class="drive-options" role="group" aria-label="Which process moves next" aria-busy={props.waiting.to_string()}>
+                    { for options.iter().map(|name| {
+                        let pick = name.clone();
+                        let on_move = props.on_move.reform(move |_: MouseEvent| pick.clone());
+                        html! { <button class="drive-move" data-process={name.clone()} onclick={on_move} disabled={props.waiting}>{ format!("Move {name}") }</button> }
+                    }) }
+                    if props.last.is_none() { <span class="muted">{ "Starting…" }</span> }
+                </div>
+            } else {
+                <p class="drive-finished" id="drive-finished">
+                    { match props.last.as_ref().and_then(|d| d.report.failure.as_ref()) {
+                        Some(f) => format!("✗ Your schedule breaks it: {}", f.message),
+                        None => format!("The scenario finished: {}", props.last.as_ref().map(|d| crate::state::verdict_word(d.report.verdict)).unwrap_or("")),
+                    } }
+                </p>
+            }
+            <div class="drive-controls">
+                <button id="drive-undo" onclick={undo} disabled={props.schedule.is_empty()}>{ "Undo a step" }</button>
+                <button id="drive-restart" onclick={restart}>{ "Restart" }</button>
+                <button id="drive-stop" onclick={stop}>{ "Stop driving" }</button>
+            </div>
+        </section>
+    }
+}

@@ -1,0 +1,16 @@
+//! One component per file, each with its `...Props`.
+
+pub mod app;
+pub mod console;
+pub mod drive_panel;
+pub mod exercise_list;
+pub mod hints;
+pub mod narrative;
+pub mod notices;
+pub mod procedure_editor;
+pub mod replay_form;
+pub mod scenario_list;
+pub mod share_panel;
+pub mod table_view;
+pub mod timeline;
+pub mod variants;

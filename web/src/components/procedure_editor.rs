@@ -1,0 +1,120 @@
+//! One CodeMirror editor for one editable procedure, with the vocabulary it
+//! can use listed beside it. yew renders only the frame: the editor's own DOM
+//! belongs to CodeMirror, created once per exercise and procedure.
+
+use crate::editor::{EditorView, Word};
+use std::rc::Rc;
+use yew::prelude::*;
+
+#[derive(Properties, PartialEq)]
+pub struct ProcedureEditorProps {
+    pub exercise: AttrValue,
+    pub name: AttrValue,
+    /// The text the editor starts with; later changes come through `replace`.
+    pub initial: AttrValue,
+    /// (generation, text): replace the text as one undoable change.
+    pub replace: Option<(u64, String)>,
+    /// (line, message) of an SQL error to mark.
+    pub error: Option<(u32, String)>,
+    pub words: Rc<Vec<Word>>,
+    pub on_change: Callback<(String, String)>,
+    pub on_run: Callback<()>,
+}
+
+#[function_component(ProcedureEditor)]
+pub fn procedure_editor(props: &ProcedureEditorProps) -> Html {
+    let node = use_node_ref();
+    let view = use_mut_ref(|| None::<EditorView>);
+    let failed = use_state(|| None::<String>);
+    {
+        let node = node.clone();
+        let view = view.clone();
+        let failed = failed.clone();
+        let initial = props.initial.to_string();
+        let words = props.words.clone();
+        let on_change = props.on_change.clone();
+        let on_run = props.on_run.clone();
+        use_effect_with(
+            (props.exercise.clone(), props.name.clone()),
+            move |(_, name)| {
+                let name = name.to_string();
+                if let Some(parent) = node.cast::<web_sys::Element>() {
+                    let label = format!("SQL of the procedure {name}");
+                    let changed_name = name.clone();
+                    match EditorView::create(
+                        &parent,
+                        &initial,
+                        &label,
+                        &words,
+                        move |text| on_change.emit((changed_name.clone(), text)),
+                        move || on_run.emit(()),
+                    ) {
+                        Ok(editor) => *view.borrow_mut() = Some(editor),
+                        Err(message) => failed.set(Some(message)),
+                    }
+                }
+                move || {
+                    view.borrow_mut().take();
+                }
+            },
+        );
+    }
+    {
+        let view = view.clone();
+        use_effect_with(props.replace.clone(), move |replace| {
+            if let (Some((_, text)), Some(editor)) = (replace, view.borrow().as_ref()) {
+                editor.set_text(text);
+            }
+        });
+    }
+    {
+        let view = view.clone();
+        use_effect_with(props.error.clone(), move |error| {
+            if let Some(editor) = view.borrow().as_ref() {
+                match error {
+                    Some((line, message)) => editor.mark_error(*line, message),
+                    None => editor.mark_error(0, ""),
+                }
+            }
+        });
+    }
+    let parameters: Vec<&Word> = props
+        .words
+        .iter()
+        .filter(|w| w.kind == "parameter")
+        .collect();
+    let directives: Vec<&Word> = props
+        .words
+        .iter()
+        .filter(|w| w.kind == "directive")
+        .collect();
+    html! {
+        <section class="procedure" aria-labelledby={format!("procedure-{}", props.name)}>
+            <h3 id={format!("procedure-{}", props.name)}>{ format!("Procedure {}", props.name) }</h3>
+            <div class="procedure-body">
+                <div class="editor" data-procedure={props.name.clone()} ref={node}></div>
+                <aside class="vocabulary" aria-label={format!("What {} can use", props.name)}>
+                    <h4>{ "Parameters" }</h4>
+                    <ul>
+                        { for parameters.iter().map(|w| html! {
+                            <li><code>{ w.label.clone() }</code>{ " " }<span class="muted">{ w.detail.clone() }</span></li>
+                        }) }
+                    </ul>
+                    <h4>{ "Decisions" }</h4>
+                    <ul>
+                        { for directives.iter().map(|w| html! { <li><code>{ w.label.clone() }</code></li> }) }
+                    </ul>
+                    <p class="muted">{ "Type : or -- @ for completions; Ctrl+Enter re-runs." }</p>
+                </aside>
+            </div>
+            if let Some(message) = (*failed).clone() {
+                <p class="error" role="alert">{ message }</p>
+            }
+            if let Some((line, message)) = &props.error {
+                <p class="editor-error" data-error-line={line.to_string()}>
+                    { format!("⚠ Line {line}: {message}") }
+                </p>
+            }
+        </section>
+    }
+}

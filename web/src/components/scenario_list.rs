@@ -1,0 +1,87 @@
+//! Every scenario with its verdict, in words and a symbol, never colour alone.
+
+use crate::state::verdict_word;
+use fencelab_core::{ExerciseReport, Scenario, Verdict};
+use yew::prelude::*;
+
+#[derive(Properties, PartialEq)]
+pub struct ScenarioListProps {
+    pub scenarios: Vec<Scenario>,
+    pub report: Option<ExerciseReport>,
+    pub checking: bool,
+    pub selected: Option<String>,
+    pub on_select: Callback<String>,
+    pub on_drive: Callback<String>,
+}
+
+fn symbol(verdict: Verdict) -> &'static str {
+    match verdict {
+        Verdict::Passed => "✓",
+        Verdict::Failed => "✗",
+        Verdict::Error => "⚠",
+        Verdict::LimitShown => "◆",
+    }
+}
+
+#[function_component(ScenarioList)]
+pub fn scenario_list(props: &ScenarioListProps) -> Html {
+    let summary = match &props.report {
+        Some(report) => format!(
+            "{} of {} scenarios pass",
+            report.passed,
+            report.scenarios.len()
+        ),
+        None => "Checking…".to_string(),
+    };
+    html! {
+        <section class="scenarios" aria-labelledby="scenarios-title">
+            <h2 id="scenarios-title">{ "Scenarios" }</h2>
+            <p class="scenario-summary" id="scenario-summary">
+                { summary }
+                if props.checking && props.report.is_some() { <span class="checking">{ " · checking your latest edit…" }</span> }
+            </p>
+            <ul class="scenario-list">
+                { for props.scenarios.iter().map(|scenario| {
+                    let report = props
+                        .report
+                        .as_ref()
+                        .and_then(|r| r.scenarios.iter().find(|s| s.name == scenario.name));
+                    let name = scenario.name.clone();
+                    let select = props.on_select.reform(move |_: MouseEvent| name.clone());
+                    let name = scenario.name.clone();
+                    let drive = props.on_drive.reform(move |_: MouseEvent| name.clone());
+                    let selected = props.selected.as_ref() == Some(&scenario.name);
+                    let concurrent = scenario.steps.iter().any(|s| s.concurrent.is_some());
+                    let (class, verdict_text) = match report {
+                        Some(r) => (verdict_word(r.verdict).replace(' ', "-"), format!("{} {}", symbol(r.verdict), verdict_word(r.verdict))),
+                        None => ("pending".to_string(), "… checking".to_string()),
+                    };
+                    html! {
+                        <li class={classes!("scenario", class.clone(), selected.then_some("selected"))}
+                            data-scenario={scenario.name.clone()} data-verdict={class.clone()}>
+                            <button class="scenario-select" aria-pressed={selected.to_string()} onclick={select}>
+                                <span class="verdict">{ verdict_text }</span>
+                                <span class="scenario-name">{ scenario.name.clone() }</span>
+                            </button>
+                            <p class="scenario-about">{ scenario.summary.clone() }</p>
+                            if let Some(failure) = report.and_then(|r| r.failure.as_ref()) {
+                                <p class="failure-message">{ failure.message.clone() }</p>
+                            }
+                            if let Some(error) = report.and_then(|r| r.error.as_ref()) {
+                                <p class="error-message">
+                                    { error.clone() }
+                                    if let (Some(p), Some(pos)) = (report.and_then(|r| r.error_procedure.as_ref()), report.and_then(|r| r.error_position)) {
+                                        { format!(" (in {p}, line {})", pos.line) }
+                                    }
+                                </p>
+                            }
+                            if concurrent {
+                                <button class="drive-button" onclick={drive}>{ "Drive it yourself" }</button>
+                            }
+                        </li>
+                    }
+                }) }
+            </ul>
+        </section>
+    }
+}

@@ -1,0 +1,79 @@
+//! The bindings to web/editor/editor.js, the page's one JS module: CodeMirror 6
+//! bundled by esbuild. Every call is `catch`, so a missing or failing editor
+//! bundle becomes an error value, never a panic.
+
+use serde::Serialize;
+use wasm_bindgen::prelude::*;
+
+#[wasm_bindgen]
+extern "C" {
+    #[wasm_bindgen(js_namespace = fencelabEditor, js_name = create, catch)]
+    fn js_create(
+        parent: &web_sys::Element,
+        doc: &str,
+        label: &str,
+        words: JsValue,
+        on_change: &Closure<dyn FnMut(String)>,
+        on_run: &Closure<dyn FnMut()>,
+    ) -> Result<JsValue, JsValue>;
+    #[wasm_bindgen(js_namespace = fencelabEditor, js_name = setText, catch)]
+    fn js_set_text(view: &JsValue, text: &str) -> Result<(), JsValue>;
+    #[wasm_bindgen(js_namespace = fencelabEditor, js_name = markError, catch)]
+    fn js_mark_error(view: &JsValue, line: u32, message: &str) -> Result<(), JsValue>;
+    #[wasm_bindgen(js_namespace = fencelabEditor, js_name = destroy, catch)]
+    fn js_destroy(view: &JsValue) -> Result<(), JsValue>;
+}
+
+/// A completion the editor offers: a `:parameter` or a decision comment.
+#[derive(Clone, Debug, PartialEq, Serialize)]
+pub struct Word {
+    pub label: String,
+    pub detail: String,
+    /// `parameter` or `directive`.
+    pub kind: &'static str,
+}
+
+/// One live CodeMirror view and the closures it calls back into.
+pub struct EditorView {
+    view: JsValue,
+    _on_change: Closure<dyn FnMut(String)>,
+    _on_run: Closure<dyn FnMut()>,
+}
+
+impl EditorView {
+    pub fn create(
+        parent: &web_sys::Element,
+        doc: &str,
+        label: &str,
+        words: &[Word],
+        on_change: impl FnMut(String) + 'static,
+        on_run: impl FnMut() + 'static,
+    ) -> Result<EditorView, String> {
+        let on_change = Closure::<dyn FnMut(String)>::new(on_change);
+        let on_run = Closure::<dyn FnMut()>::new(on_run);
+        let words = serde_wasm_bindgen::to_value(words).map_err(|e| e.to_string())?;
+        let view = js_create(parent, doc, label, words, &on_change, &on_run)
+            .map_err(|e| format!("the editor could not start: {e:?}"))?;
+        Ok(EditorView {
+            view,
+            _on_change: on_change,
+            _on_run: on_run,
+        })
+    }
+
+    /// Replaces the text as one undoable change.
+    pub fn set_text(&self, text: &str) {
+        let _ = js_set_text(&self.view, text);
+    }
+
+    /// Marks `line` (1-based) with `message`; line 0 clears the mark.
+    pub fn mark_error(&self, line: u32, message: &str) {
+        let _ = js_mark_error(&self.view, line, message);
+    }
+}
+
+impl Drop for EditorView {
+    fn drop(&mut self) {
+        let _ = js_destroy(&self.view);
+    }
+}

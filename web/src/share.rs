@@ -1,0 +1,105 @@
+//! Share links: the exercise, the edited procedures and optionally a
+//! scenario and schedule, as JSON, deflated and base64url-encoded into the
+//! URL fragment (`#s1=...`), so nothing is sent to any server.
+//!
+//! A link carries its format twice: in the prefix and in the JSON. Reading
+//! one is bounded: the fragment's length and the inflated size are capped, so
+//! a hostile link cannot exhaust memory. Must never panic on a link.
+
+use crate::protocol::Edits;
+use base64::Engine as _;
+use base64::engine::general_purpose::URL_SAFE_NO_PAD;
+use serde::{Deserialize, Serialize};
+
+/// The link format this build writes and reads.
+pub const LINK_FORMAT: u32 = 1;
+const PREFIX: &str = "s1=";
+/// The most bytes a link's JSON may inflate to.
+pub const LINK_INFLATED_BYTES_MAX: usize = 128 * 1024;
+/// The longest fragment read.
+const LINK_FRAGMENT_CHARS_MAX: usize = 64 * 1024;
+
+#[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
+#[serde(deny_unknown_fields)]
+pub struct Link {
+    pub format: u32,
+    pub exercise: String,
+    pub edits: Edits,
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub scenario: Option<String>,
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub schedule: Option<String>,
+}
+
+/// The fragment (without `#`) that carries `link`.
+pub fn encode(link: &Link) -> String {
+    let json = serde_json::to_vec(link).unwrap_or_default();
+    let deflated = miniz_oxide::deflate::compress_to_vec(&json, 9);
+    format!("{PREFIX}{}", URL_SAFE_NO_PAD.encode(deflated))
+}
+
+/// Whether a fragment is meant as a share link at all.
+pub fn is_link(fragment: &str) -> bool {
+    fragment.starts_with("s") && fragment.contains('=')
+}
+
+/// Reads a fragment (without `#`), or says in one sentence why it cannot.
+pub fn decode(fragment: &str) -> Result<Link, String> {
+    let data = fragment.strip_prefix(PREFIX).ok_or_else(|| {
+        format!("this link is not in a format this page reads (it reads links starting #{PREFIX})")
+    })?;
+    if data.len() > LINK_FRAGMENT_CHARS_MAX {
+        return Err(format!(
+            "this link is {} characters long, more than the {LINK_FRAGMENT_CHARS_MAX} read",
+            data.len()
+        ));
+    }
+    let deflated = URL_SAFE_NO_PAD
+        .decode(data.trim_end_matches('='))
+        .map_err(|_| "this link is damaged: its data is not valid base64url".to_string())?;
+    let json =
+        miniz_oxide::inflate::decompress_to_vec_with_limit(&deflated, LINK_INFLATED_BYTES_MAX)
+            .map_err(|_| {
+                format!(
+                    "this link is damaged or too large: it does not inflate to at most {LINK_INFLATED_BYTES_MAX} bytes"
+                )
+            })?;
+    let link: Link = serde_json::from_slice(&json)
+        .map_err(|e| format!("this link's contents cannot be read: {e}"))?;
+    if link.format != LINK_FORMAT {
+        return Err(format!(
+            "this link is in format {}, and this page reads format {LINK_FORMAT}",
+            link.format
+        ));
+    }
+    Ok(link)
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn a_link_round_trips() {
+        let mut edits = Edits::new();
+        edits.insert("claim".into(), "SELECT 1;\n-- ünïcode".into());
+        let link = Link {
+            format: LINK_FORMAT,
+            exercise: "claim-compare-and-set".into(),
+            edits,
+            scenario: Some("one winner".into()),
+            schedule: Some("a b b a".into()),
+        };
+        assert_eq!(decode(&encode(&link)), Ok(link));
+    }
+
+    #[test]
+    fn damaged_and_oversized_links_are_errors() {
+        assert!(decode("s1=!!!").is_err());
+        assert!(decode("s1=AAAA").is_err());
+        assert!(decode("s9=AAAA").unwrap_err().contains("format"));
+        let bomb = miniz_oxide::deflate::compress_to_vec(&vec![b' '; 1_000_000], 9);
+        let fragment = format!("s1={}", URL_SAFE_NO_PAD.encode(bomb));
+        assert!(decode(&fragment).unwrap_err().contains("too large"));
+    }
+}
