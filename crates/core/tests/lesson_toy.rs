@@ -8,6 +8,9 @@
 #[cfg(target_arch = "wasm32")]
 use wasm_bindgen_test::wasm_bindgen_test as test;
 
+mod common;
+
+use common::{claim_line, complete_line, values};
 use fencelab_core::history::What;
 use fencelab_core::{Outcome, Procedure, ProcessId, StepResult, Value, Values, World};
 
@@ -93,13 +96,6 @@ fn world() -> World {
     World::new(SCHEMA, procedures, constants).unwrap()
 }
 
-fn values(pairs: &[(&str, Value)]) -> Values {
-    pairs
-        .iter()
-        .map(|(k, v)| (k.to_string(), v.clone()))
-        .collect()
-}
-
 fn message(id: &str) -> Values {
     values(&[("message_id", id.into())])
 }
@@ -110,30 +106,6 @@ fn with_token(id: &str, token: i64) -> Values {
 
 fn one_value(world: &World, sql: &str) -> Value {
     world.query(sql, &Values::new()).unwrap().rows[0][0].clone()
-}
-
-/// The lesson's printed line for a claim's outcome.
-fn claim_line(actor: &str, outcome: &Outcome) -> String {
-    match outcome {
-        Outcome::Ok { values } => {
-            let token = &values["token"];
-            match values.get("freshness").and_then(Value::as_str) {
-                Some("same") => format!("{actor}: still mine, SAME token {token}"),
-                Some(_) => format!("{actor}: claimed with FRESH token {token}"),
-                None => format!("{actor}: claimed with token {token}"),
-            }
-        }
-        Outcome::Refused { reason, .. } => format!("{actor}: refused, {reason}"),
-        Outcome::Error(error) => panic!("{actor}: unexpected error {error:?}"),
-    }
-}
-
-fn complete_line(actor: &str, outcome: &Outcome) -> String {
-    match outcome {
-        Outcome::Ok { .. } => format!("{actor}: completed"),
-        Outcome::Refused { reason, .. } => format!("{actor}: refused, {reason}"),
-        Outcome::Error(error) => panic!("{actor}: unexpected error {error:?}"),
-    }
 }
 
 fn token_of(outcome: &Outcome) -> i64 {

@@ -11,6 +11,9 @@
 #[cfg(target_arch = "wasm32")]
 use wasm_bindgen_test::wasm_bindgen_test as test;
 
+mod common;
+
+use common::{claim_line, complete_line, values};
 use fencelab_core::bundled;
 use fencelab_core::{Exercise, Outcome, Procedure, ProcessId, Value, Values, World};
 use serde_json::json;
@@ -33,13 +36,6 @@ fn world(id: &str) -> World {
         .map(|(name, text)| Procedure::parse(&name, &text).unwrap_or_else(|e| panic!("{e}")));
     World::new(&exercise.schema, procedures, exercise.constants.clone())
         .unwrap_or_else(|e| panic!("{id}: {e}"))
-}
-
-fn values(pairs: &[(&str, Value)]) -> Values {
-    pairs
-        .iter()
-        .map(|(k, v)| (k.to_string(), v.clone()))
-        .collect()
 }
 
 fn call(world: &mut World, process: ProcessId, procedure: &str, args: &[(&str, Value)]) -> Outcome {
@@ -73,30 +69,6 @@ fn bare(value: &Value) -> String {
     match value {
         Value::Text(text) => text.clone(),
         other => other.to_string(),
-    }
-}
-
-/// `worker-a: claimed with token 1` / `worker-b: refused, not claimable`.
-fn claim_line(actor: &str, outcome: &Outcome) -> String {
-    match outcome {
-        Outcome::Ok { values } => {
-            let token = &values["token"];
-            match values.get("freshness").and_then(Value::as_str) {
-                Some("same") => format!("{actor}: still mine, SAME token {token}"),
-                Some(_) => format!("{actor}: claimed with FRESH token {token}"),
-                None => format!("{actor}: claimed with token {token}"),
-            }
-        }
-        Outcome::Refused { reason, .. } => format!("{actor}: refused, {reason}"),
-        Outcome::Error(error) => panic!("{actor}: unexpected error {error:?}"),
-    }
-}
-
-fn complete_line(actor: &str, outcome: &Outcome) -> String {
-    match outcome {
-        Outcome::Ok { .. } => format!("{actor}: completed"),
-        Outcome::Refused { reason, .. } => format!("{actor}: refused, {reason}"),
-        Outcome::Error(error) => panic!("{actor}: unexpected error {error:?}"),
     }
 }
 
