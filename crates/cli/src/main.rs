@@ -188,7 +188,18 @@ fn run_exercise(args: &RunArgs) -> Result<bool, BadInput> {
                 exercise.id
             )));
         }
-        edits.insert(procedure.clone(), read(path)?);
+        let text = read(path)?;
+        // A procedure that does not parse is bad input, named by its file.
+        fencelab_core::Procedure::parse(procedure, &text).map_err(|e| {
+            BadInput(format!(
+                "{}:{}:{}: {}",
+                path.display(),
+                e.position.line,
+                e.position.column,
+                e.message
+            ))
+        })?;
+        edits.insert(procedure.clone(), text);
     }
     let mut scenarios = exercise.scenarios.clone();
     for path in &args.scenario_files {

@@ -156,6 +156,15 @@ fn bad_input_exits_2_naming_the_file_and_position() {
     assert_eq!(output.status.code(), Some(2));
     assert!(stderr(&output).contains("missing.toml: cannot read"));
 
+    let claim = dir.join("claim.sql");
+    std::fs::write(&claim, "SELECT 1;\n-- @refuse oops unless changed one\n").unwrap();
+    let set = format!("claim={}", claim.display());
+    let output = fencelab(&["run", "claim-compare-and-set", "--set", &set]);
+    assert_eq!(output.status.code(), Some(2));
+    let message = stderr(&output);
+    assert!(message.contains("claim.sql:2:1"), "{message}");
+    assert!(message.contains("not a row count"), "{message}");
+
     let output = fencelab(&["run", "no-such-exercise"]);
     assert_eq!(output.status.code(), Some(2));
     let output = fencelab(&["frobnicate"]);
