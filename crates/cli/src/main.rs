@@ -148,22 +148,35 @@ fn find_exercise(name: &str) -> Result<Exercise, BadInput> {
         })
 }
 
-/// Extra scenarios from a file of `[[scenarios]]` tables.
+/// Extra scenarios from a file of `[[scenarios]]` tables, each step checked.
 fn scenario_file(path: &Path) -> Result<Vec<Scenario>, BadInput> {
     #[derive(serde::Deserialize)]
     #[serde(deny_unknown_fields)]
     struct File {
-        scenarios: Vec<Scenario>,
+        scenarios: Vec<toml::Spanned<Scenario>>,
     }
     let text = read(path)?;
+    let line_at = |offset: usize| text[..offset.min(text.len())].matches('\n').count() + 1;
     let file: File = toml::from_str(&text).map_err(|e| {
-        let line = e
-            .span()
-            .map(|span| text[..span.start.min(text.len())].matches('\n').count() + 1)
-            .unwrap_or(1);
+        let line = e.span().map_or(1, |span| line_at(span.start));
         BadInput(format!("{}:{line}: {}", path.display(), e.message()))
     })?;
-    Ok(file.scenarios)
+    let mut scenarios = Vec::new();
+    for (i, spanned) in file.scenarios.into_iter().enumerate() {
+        let line = line_at(spanned.span().start);
+        let scenario = spanned.into_inner();
+        for (j, step) in scenario.steps.iter().enumerate() {
+            step.to_action().map_err(|message| {
+                BadInput(format!(
+                    "{}:{line}: scenarios[{i}].steps[{j}] (`{}`): {message}",
+                    path.display(),
+                    scenario.name
+                ))
+            })?;
+        }
+        scenarios.push(scenario);
+    }
+    Ok(scenarios)
 }
 
 fn run_exercise(args: &RunArgs) -> Result<bool, BadInput> {

@@ -165,6 +165,26 @@ fn bad_input_exits_2_naming_the_file_and_position() {
     assert!(message.contains("claim.sql:2:1"), "{message}");
     assert!(message.contains("not a row count"), "{message}");
 
+    let extra = dir.join("extra.toml");
+    std::fs::write(
+        &extra,
+        "\n[[scenarios]]\nname = \"x\"\nsteps = [ { start = \"a\" } ]\n",
+    )
+    .unwrap();
+    let output = fencelab(&[
+        "run",
+        "claim-compare-and-set",
+        "--scenario",
+        extra.to_str().unwrap(),
+    ]);
+    assert_eq!(output.status.code(), Some(2));
+    let message = stderr(&output);
+    assert!(
+        message.contains("extra.toml:2: scenarios[0].steps[0]"),
+        "{message}"
+    );
+    assert!(message.contains("needs `actor`"), "{message}");
+
     let output = fencelab(&["run", "no-such-exercise"]);
     assert_eq!(output.status.code(), Some(2));
     let output = fencelab(&["frobnicate"]);
