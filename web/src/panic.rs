@@ -14,7 +14,8 @@ pub fn install() {
     }));
 }
 
-fn show(message: &str) {
+/// Writes the notice and its reload button at the top of the page, once.
+pub fn show(message: &str) {
     let Some(document) = web_sys::window().and_then(|w| w.document()) else {
         return;
     };

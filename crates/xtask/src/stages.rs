@@ -31,17 +31,12 @@ fn cargo(args: &[&str]) -> Command {
     command
 }
 
-/// `cargo test` for the wasm32 target, run by wasm-bindgen-test-runner in
-/// Node, or in headless Chromium through chromedriver when `browser` is set.
-fn wasm_tests(browser: bool) -> Command {
-    let mut command = cargo(&[
-        "test",
-        "--locked",
-        "-p",
-        "fencelab-core",
-        "--target",
-        WASM_TARGET,
-    ]);
+/// `cargo test` of `targets` for the wasm32 target, run by
+/// wasm-bindgen-test-runner in Node, or in headless Chromium through
+/// chromedriver when `browser` is set.
+fn wasm_tests(targets: &[&str], browser: bool) -> Command {
+    let mut command = cargo(&["test", "--locked", "--target", WASM_TARGET]);
+    command.args(targets);
     command
         .env(
             "CARGO_TARGET_WASM32_UNKNOWN_UNKNOWN_RUNNER",
@@ -142,11 +137,15 @@ fn plan(root: &Path, tools: &Tools) -> Vec<Stage> {
         },
         Stage {
             name: "core tests (wasm32 in Node)".into(),
-            command: wasm_tests(false),
+            command: wasm_tests(&["-p", "fencelab-core"], false),
         },
         Stage {
             name: "core tests (wasm32 in headless Chromium)".into(),
-            command: wasm_tests(true),
+            command: wasm_tests(&["-p", "fencelab-core"], true),
+        },
+        Stage {
+            name: "page tests (wasm32 in headless Chromium)".into(),
+            command: wasm_tests(&["-p", "fencelab-web", "--test", "panic_notice"], true),
         },
         Stage {
             name: "playground build (trunk, release)".into(),
@@ -208,7 +207,7 @@ pub fn bench() -> Result<(), String> {
         "--bench",
         "engine",
     ]))?;
-    let mut wasm = wasm_tests(false);
+    let mut wasm = wasm_tests(&["-p", "fencelab-core"], false);
     wasm.args([
         "--release",
         "--features",
