@@ -6,7 +6,8 @@
 //! for it either way). Must never: touch the DOM, or panic on a request.
 
 use crate::protocol::{Edits, Request, Response};
-use fencelab_core::{Checker, Exercise, ExerciseReport, Procedure, Scenario, ScenarioReport};
+use fencelab_core::exercise::Unusable;
+use fencelab_core::{Checker, Exercise, ExerciseReport, Scenario, ScenarioReport};
 use std::cell::{Cell, RefCell};
 use std::rc::Rc;
 use wasm_bindgen::JsCast;
@@ -77,19 +78,10 @@ fn scenario<'a>(exercise: &'a Exercise, name: &str) -> Result<&'a Scenario, Stri
         .ok_or_else(|| format!("exercise `{}` has no scenario `{name}`", exercise.id))
 }
 
-fn checker(exercise: &Exercise, edits: &Edits) -> Result<Checker, String> {
-    let procedures = exercise
-        .texts_with(edits)
-        .iter()
-        .map(|(name, text)| Procedure::parse(name, text).map_err(|e| e.to_string()))
-        .collect::<Result<Vec<_>, _>>()?;
-    Checker::new(
-        &exercise.schema,
-        procedures,
-        exercise.constants.clone(),
-        exercise.model.clone(),
-    )
-    .map_err(|e| e.to_string())
+/// A checker for the exercise with the learner's edits in place, built once
+/// per request.
+fn checker(exercise: &Exercise, edits: &Edits) -> Result<Checker, Unusable> {
+    exercise.checker(&exercise.texts_with(edits))
 }
 
 fn handle(request: Request) {
@@ -113,11 +105,11 @@ fn answer(request: Request) -> Result<(), String> {
         } => {
             let exercise = find(&exercise)?;
             LATEST_CHECK.with(|latest| latest.set(seq));
-            let texts = exercise.texts_with(&edits);
+            let checker = checker(&exercise, &edits);
             continue_check(CheckJob {
                 seq,
                 exercise,
-                texts,
+                checker,
                 reports: Vec::new(),
             });
         }
@@ -130,9 +122,10 @@ fn answer(request: Request) -> Result<(), String> {
         } => {
             let exercise = find(&exercise)?;
             let scenario = scenario(&exercise, &name)?;
-            let report = checker(&exercise, &edits)
-                .map(|mut c| c.replay(scenario, &schedule))
-                .unwrap_or_else(|message| ScenarioReport::errored(scenario, &message, None));
+            let report = match checker(&exercise, &edits) {
+                Ok(mut checker) => checker.replay(scenario, &schedule),
+                Err(unusable) => unusable.report(scenario),
+            };
             post(&Response::Replayed { seq, report });
         }
         Request::Drive {
@@ -144,7 +137,9 @@ fn answer(request: Request) -> Result<(), String> {
         } => {
             let exercise = find(&exercise)?;
             let scenario = scenario(&exercise, &name)?;
-            let drive = checker(&exercise, &edits)?.drive(scenario, &schedule);
+            let drive = checker(&exercise, &edits)
+                .map_err(|unusable| unusable.message)?
+                .drive(scenario, &schedule);
             post(&Response::Driven { seq, drive });
         }
         Request::Query {
@@ -158,10 +153,12 @@ fn answer(request: Request) -> Result<(), String> {
         } => {
             let exercise = find(&exercise)?;
             let scenario = scenario(&exercise, &name)?;
-            let result = checker(&exercise, &edits).and_then(|mut c| {
-                c.query_after(scenario, &schedule, event_index, &sql)
-                    .map_err(|e| e.to_string())
-            });
+            let result = checker(&exercise, &edits)
+                .map_err(|unusable| unusable.message)
+                .and_then(|mut c| {
+                    c.query_after(scenario, &schedule, event_index, &sql)
+                        .map_err(|e| e.to_string())
+                });
             post(&Response::Queried { seq, result });
         }
     }
@@ -171,7 +168,8 @@ fn answer(request: Request) -> Result<(), String> {
 struct CheckJob {
     seq: u64,
     exercise: Exercise,
-    texts: Vec<(String, String)>,
+    /// Built once per edit; each tick checks one scenario with it.
+    checker: Result<Checker, Unusable>,
     reports: Vec<ScenarioReport>,
 }
 
@@ -183,22 +181,17 @@ fn continue_check(mut job: CheckJob) {
     }
     let next = job.reports.len();
     if let Some(scenario) = job.exercise.scenarios.get(next) {
-        let report = job
-            .exercise
-            .run_texts(&job.texts, std::slice::from_ref(scenario));
-        job.reports.extend(report.scenarios);
+        let report = match &mut job.checker {
+            Ok(checker) => checker.check(scenario),
+            Err(unusable) => unusable.report(scenario),
+        };
+        job.reports.push(report);
         let tick = Closure::once_into_js(move || continue_check(job));
         let _ =
             scope().set_timeout_with_callback_and_timeout_and_arguments_0(tick.unchecked_ref(), 0);
         return;
     }
-    let passed = job.reports.iter().filter(|r| r.passed).count();
-    let report = ExerciseReport {
-        exercise: job.exercise.id.clone(),
-        failed: job.reports.len() - passed,
-        passed,
-        scenarios: job.reports,
-    };
+    let report = ExerciseReport::new(&job.exercise.id, job.reports);
     post(&Response::Checked {
         seq: job.seq,
         report,

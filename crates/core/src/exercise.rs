@@ -413,43 +413,39 @@ impl Exercise {
         scenarios: &[Scenario],
         limits: Limits,
     ) -> ExerciseReport {
-        let mut procedures = Vec::new();
-        for (name, text) in texts {
-            match Procedure::parse(name, text) {
-                Ok(procedure) => procedures.push(procedure),
-                Err(error) => {
-                    let reports = scenarios
-                        .iter()
-                        .map(|s| {
-                            ScenarioReport::errored(
-                                s,
-                                &error.to_string(),
-                                Some((error.procedure.clone(), error.position)),
-                            )
-                        })
-                        .collect();
-                    return ExerciseReport::new(&self.id, reports);
-                }
-            }
-        }
-        let mut checker = match Checker::new(
-            &self.schema,
-            procedures,
-            self.constants.clone(),
-            self.model.clone(),
-        ) {
+        let mut checker = match self.checker(texts) {
             Ok(checker) => checker,
-            Err(error) => {
-                let reports = scenarios
-                    .iter()
-                    .map(|s| ScenarioReport::errored(s, &error.to_string(), None))
-                    .collect();
+            Err(unusable) => {
+                let reports = scenarios.iter().map(|s| unusable.report(s)).collect();
                 return ExerciseReport::new(&self.id, reports);
             }
         };
         checker.set_limits(limits);
         let reports = scenarios.iter().map(|s| checker.check(s)).collect();
         ExerciseReport::new(&self.id, reports)
+    }
+
+    /// A checker for these exact procedure texts, in this exercise's world.
+    /// Build it once per set of texts and check each scenario with it.
+    pub fn checker(&self, texts: &[(String, String)]) -> Result<Checker, Unusable> {
+        let procedures = texts
+            .iter()
+            .map(|(name, text)| Procedure::parse(name, text))
+            .collect::<Result<Vec<_>, _>>()
+            .map_err(|error| Unusable {
+                message: error.to_string(),
+                place: Some((error.procedure.clone(), error.position)),
+            })?;
+        Checker::new(
+            &self.schema,
+            procedures,
+            self.constants.clone(),
+            self.model.clone(),
+        )
+        .map_err(|error| Unusable {
+            message: error.to_string(),
+            place: None,
+        })
     }
 
     /// Checks the exercise itself: the reference passes every scenario, and
@@ -560,8 +556,25 @@ pub struct ExerciseReport {
     pub failed: usize,
 }
 
+/// Why procedure texts cannot be checked at all: one does not parse, or the
+/// world cannot be built. Every scenario's verdict is then this error.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct Unusable {
+    pub message: String,
+    /// The procedure and position, for a text that does not parse.
+    pub place: Option<(String, crate::procedure::Position)>,
+}
+
+impl Unusable {
+    /// The "error" report of `scenario` for these texts.
+    pub fn report(&self, scenario: &Scenario) -> ScenarioReport {
+        ScenarioReport::errored(scenario, &self.message, self.place.clone())
+    }
+}
+
 impl ExerciseReport {
-    fn new(exercise: &str, scenarios: Vec<ScenarioReport>) -> ExerciseReport {
+    /// Counts the passing (passed or limit shown) and failing scenarios.
+    pub fn new(exercise: &str, scenarios: Vec<ScenarioReport>) -> ExerciseReport {
         let passed = scenarios.iter().filter(|s| s.passed).count();
         ExerciseReport {
             exercise: exercise.to_string(),
