@@ -98,9 +98,10 @@ fn random_search_finds_the_naive_race() {
 }
 
 #[test]
-fn the_same_seed_gives_the_same_schedule_everywhere() {
-    // Computed on any platform, these schedules must agree: SplitMix64 is
-    // pure 64-bit arithmetic.
+fn the_same_seed_gives_the_same_schedule_again() {
+    // Within one platform a seed replays; across platforms the sequence is
+    // pinned by the SplitMix64 reference values in src/random.rs, which run
+    // natively and in wasm.
     let first = random_run(CAS_CLAIM, 42, 1);
     let second = random_run(CAS_CLAIM, 42, 1);
     assert_eq!(first.schedule, second.schedule);
