@@ -193,7 +193,7 @@ fn bad_input_exits_2_naming_the_file_and_position() {
 
 #[test]
 fn a_directory_of_exercises_is_checked_file_by_file() {
-    let dir = concat!(env!("CARGO_MANIFEST_DIR"), "/../core/exercises");
+    let dir = concat!(env!("CARGO_MANIFEST_DIR"), "/../model/exercises");
     let output = fencelab(&["check", dir]);
     assert_eq!(output.status.code(), Some(0), "{}", stdout(&output));
     assert!(stdout(&output).contains("with problems"));

@@ -1,413 +1,87 @@
-//! Exercises: course content as data.
+//! Running exercises: loading one with its schema tried on SQLite, and the
+//! engine's side of an [`Exercise`] (a checker for a set of texts, the runs
+//! of every scenario, and the check of the exercise itself).
 //!
-//! An exercise file is TOML. It carries a format version, the narrative the
-//! learner reads, the schema and seed rows of its world, reference
-//! procedures (some editable, with the text the learner starts from), hints,
-//! the rules that say what processes believe, counterexample scenarios, and
-//! named broken variants ("mutants") of procedures, each explained in one
-//! line. Every mutant must be caught by at least one scenario and the
-//! reference must pass every scenario; [`Exercise::check`] verifies both.
-//!
-//! docs/EXERCISES.md documents every field with a complete example. Unknown
-//! fields are rejected, names must be unique, and every error names the file,
-//! the line and the field.
+//! The format and its loader are data and live in `fencelab_model::exercise`.
 
-use crate::check::{Checker, Limits, Model, ScenarioReport, Verdict};
-use crate::history::Values;
-use crate::monitor::{BeliefRule, EffectRule};
-use crate::procedure::Procedure;
-use crate::scenario::Scenario;
-use crate::value::Value;
-use serde::{Deserialize, Serialize};
+use crate::check::{Checker, Limits};
+use crate::world::World;
+use fencelab_model::exercise::{Exercise, LoadError};
+use fencelab_model::procedure::Procedure;
+use fencelab_model::report::{
+    ExerciseCheck, ExerciseReport, MutantCheck, Place, ScenarioError, Unusable, Verdict,
+};
+use fencelab_model::scenario::Scenario;
 use std::collections::BTreeMap;
-use std::fmt;
-use std::ops::Range;
 
-/// The exercise format this build reads.
-pub const FORMAT_VERSION: u32 = 1;
-/// The largest exercise file accepted, in bytes.
-pub const EXERCISE_FILE_BYTES_MAX: usize = 256 * 1024;
-
-/// An exercise, loaded and validated.
-#[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
-pub struct Exercise {
-    pub id: String,
-    pub title: String,
-    /// Which lesson the exercise belongs to, for grouping.
-    pub lesson: String,
-    /// Markdown, in fencelab's own words.
-    pub narrative: String,
-    pub schema: String,
-    pub constants: Values,
-    /// Procedures in file order.
-    pub procedures: Vec<ProcedureSpec>,
-    pub hints: Vec<String>,
-    pub model: Model,
-    pub scenarios: Vec<Scenario>,
-    pub mutants: Vec<Mutant>,
+/// Reads and validates an exercise file, and builds its world once to prove
+/// the schema works. `file` names it in errors.
+pub fn load(file: &str, text: &str) -> Result<Exercise, LoadError> {
+    Exercise::from_toml_checked(file, text, |exercise| {
+        World::new(&exercise.schema, [], exercise.constants.clone())
+            .map(|_| ())
+            .map_err(|e| e.to_string())
+    })
 }
 
-#[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
-pub struct ProcedureSpec {
-    pub name: String,
-    /// The reference text: correct, and what the scenarios are checked against.
-    pub reference: String,
-    /// Whether the learner edits this procedure.
-    pub editable: bool,
-    /// The text the learner starts from (the reference when not given).
-    pub start: String,
-}
-
-#[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
-pub struct Mutant {
-    pub name: String,
-    /// One line: what this variant gets wrong.
-    pub explanation: String,
-    /// Replacement texts, by procedure name.
-    pub procedures: BTreeMap<String, String>,
-}
-
-/// An exercise file that cannot be used, with where and why.
-#[derive(Clone, Debug, PartialEq, Eq, Serialize, Deserialize)]
-pub struct LoadError {
-    pub file: String,
-    pub line: usize,
-    pub column: usize,
-    /// The field at fault, such as `scenarios[2].steps` or `procedures.claim.reference`.
-    pub field: String,
-    pub message: String,
-}
-
-impl fmt::Display for LoadError {
-    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
-        write!(
-            f,
-            "{}:{}:{}: {}: {}",
-            self.file, self.line, self.column, self.field, self.message
-        )
-    }
-}
-
-impl std::error::Error for LoadError {}
-
-// ----- the file, as written -----
-
-#[derive(Deserialize)]
-#[serde(deny_unknown_fields)]
-struct File {
-    format: u32,
-    id: toml::Spanned<String>,
-    title: String,
-    lesson: String,
-    narrative: String,
-    schema: toml::Spanned<String>,
-    #[serde(default)]
-    constants: BTreeMap<String, Value>,
-    procedures: toml::Spanned<BTreeMap<String, toml::Spanned<ProcedureFile>>>,
-    /// Procedure names in the order the learner sees them; defaults to
-    /// editable ones first, then by name.
-    #[serde(default)]
-    order: Vec<String>,
-    #[serde(default)]
-    hints: Vec<String>,
-    #[serde(default)]
-    beliefs: Vec<toml::Spanned<BeliefRule>>,
-    #[serde(default)]
-    effects: Vec<toml::Spanned<EffectRule>>,
-    #[serde(default)]
-    scenarios: Vec<toml::Spanned<Scenario>>,
-    #[serde(default)]
-    mutants: Vec<toml::Spanned<MutantFile>>,
-}
-
-#[derive(Deserialize)]
-#[serde(deny_unknown_fields)]
-struct ProcedureFile {
-    reference: toml::Spanned<String>,
-    #[serde(default)]
-    editable: bool,
-    #[serde(default)]
-    start: Option<toml::Spanned<String>>,
-}
-
-#[derive(Deserialize)]
-#[serde(deny_unknown_fields)]
-struct MutantFile {
-    name: String,
-    explanation: String,
-    procedures: BTreeMap<String, toml::Spanned<String>>,
-}
-
-struct Source<'a> {
-    file: &'a str,
-    text: &'a str,
-}
-
-impl Source<'_> {
-    fn error(&self, span: Range<usize>, field: &str, message: impl Into<String>) -> LoadError {
-        let position = crate::procedure::position_at(self.text, span.start);
-        LoadError {
-            file: self.file.to_string(),
-            line: position.line as usize,
-            column: position.column as usize,
-            field: field.to_string(),
-            message: message.into(),
-        }
-    }
-
-    /// An error inside a procedure text, placed at its line in the file.
-    fn procedure_error(
-        &self,
-        span: Range<usize>,
-        field: &str,
-        error: &crate::procedure::ParseError,
-    ) -> LoadError {
-        let start = crate::procedure::position_at(self.text, span.start);
-        // A multi-line string opens with `"""` and a newline that TOML drops.
-        let opens_with_newline = self.text[span.start..].starts_with("\"\"\"\n")
-            || self.text[span.start..].starts_with("'''\n");
-        let line = start.line as usize + error.position.line as usize - 1
-            + usize::from(opens_with_newline);
-        LoadError {
-            file: self.file.to_string(),
-            line,
-            column: error.position.column as usize,
-            field: field.to_string(),
-            message: error.message.clone(),
-        }
-    }
-}
-
-impl Exercise {
-    /// Reads and validates an exercise file. `file` names it in errors.
-    pub fn from_toml(file: &str, text: &str) -> Result<Exercise, LoadError> {
-        Exercise::load(file, text, true)
-    }
-
-    /// Reads an exercise file and checks everything but its schema, which
-    /// would take a SQLite world to try. For a page's main thread showing
-    /// the bundled exercises, whose schemas the tests and the worker check.
-    pub fn from_toml_unchecked_schema(file: &str, text: &str) -> Result<Exercise, LoadError> {
-        Exercise::load(file, text, false)
-    }
-
-    fn load(file: &str, text: &str, check_schema: bool) -> Result<Exercise, LoadError> {
-        let source = Source { file, text };
-        if text.len() > EXERCISE_FILE_BYTES_MAX {
-            return Err(source.error(
-                0..0,
-                "(file)",
-                format!(
-                    "the file is {} bytes; at most {EXERCISE_FILE_BYTES_MAX} are read",
-                    text.len()
-                ),
-            ));
-        }
-        let parsed: File = toml::from_str(text).map_err(|e| {
-            let span = e.span().unwrap_or(0..0);
-            let message = e.message().to_string();
-            let field = field_of(text, span.start);
-            source.error(span, &field, message)
-        })?;
-        if parsed.format != FORMAT_VERSION {
-            return Err(source.error(
-                0..0,
-                "format",
-                format!(
-                    "this is format {}, and this build of fencelab reads format {FORMAT_VERSION}",
-                    parsed.format
-                ),
-            ));
-        }
-        let id = parsed.id.get_ref().clone();
-        if id.is_empty()
-            || !id
-                .chars()
-                .all(|c| c.is_ascii_lowercase() || c.is_ascii_digit() || c == '-')
-        {
-            return Err(source.error(
-                parsed.id.span(),
-                "id",
-                "an id is lowercase letters, digits and dashes, such as claim-compare-and-set",
-            ));
-        }
-
-        let mut procedures = Vec::new();
-        for (name, spanned) in parsed.procedures.get_ref() {
-            let spec = spanned.get_ref();
-            let field = format!("procedures.{name}.reference");
-            Procedure::parse(name, spec.reference.get_ref())
-                .map_err(|e| source.procedure_error(spec.reference.span(), &field, &e))?;
-            let start = match &spec.start {
-                Some(start) => {
-                    if !spec.editable {
-                        return Err(source.error(
-                            start.span(),
-                            &format!("procedures.{name}.start"),
-                            "only an editable procedure has a starting text (add editable = true)",
-                        ));
-                    }
-                    start.get_ref().clone()
-                }
-                None => spec.reference.get_ref().clone(),
-            };
-            procedures.push(ProcedureSpec {
-                name: name.clone(),
-                reference: spec.reference.get_ref().clone(),
-                editable: spec.editable,
-                start,
-            });
-        }
-        if !procedures.iter().any(|p| p.editable) {
-            return Err(source.error(
-                parsed.procedures.span(),
-                "procedures",
-                "an exercise needs at least one procedure with editable = true",
-            ));
-        }
-        order_procedures(&mut procedures, &parsed.order)
-            .map_err(|message| source.error(0..0, "order", message))?;
-
-        let known = |name: &str| procedures.iter().any(|p| p.name == name);
-        for (i, rule) in parsed.beliefs.iter().enumerate() {
-            if !known(&rule.get_ref().procedure) {
-                return Err(source.error(
-                    rule.span(),
-                    &format!("beliefs[{i}].procedure"),
-                    format!("there is no procedure named `{}`", rule.get_ref().procedure),
-                ));
-            }
-        }
-
-        let mut scenarios: Vec<Scenario> = Vec::new();
-        for (i, spanned) in parsed.scenarios.iter().enumerate() {
-            let scenario = spanned.get_ref();
-            let field = format!("scenarios[{i}]");
-            if scenarios.iter().any(|s| s.name == scenario.name) {
-                return Err(source.error(
-                    spanned.span(),
-                    &format!("{field}.name"),
-                    format!("a second scenario is named `{}`", scenario.name),
-                ));
-            }
-            for (j, step) in scenario.steps.iter().enumerate() {
-                step.to_action().map_err(|message| {
-                    source.error(spanned.span(), &format!("{field}.steps[{j}]"), message)
-                })?;
-                let named = [&step.call, &step.begin].into_iter().flatten().chain(
-                    step.concurrent
-                        .iter()
-                        .flatten()
-                        .filter_map(|c| c.call.as_ref()),
-                );
-                for procedure in named {
-                    if !known(procedure) {
-                        return Err(source.error(
-                            spanned.span(),
-                            &format!("{field}.steps[{j}]"),
-                            format!("there is no procedure named `{procedure}`"),
-                        ));
-                    }
-                }
-            }
-            scenarios.push(scenario.clone());
-        }
-        if scenarios.is_empty() {
-            return Err(source.error(0..0, "scenarios", "an exercise needs at least one scenario"));
-        }
-
-        let mut mutants: Vec<Mutant> = Vec::new();
-        for (i, spanned) in parsed.mutants.iter().enumerate() {
-            let mutant = spanned.get_ref();
-            let field = format!("mutants[{i}]");
-            if mutants.iter().any(|m| m.name == mutant.name) {
-                return Err(source.error(
-                    spanned.span(),
-                    &format!("{field}.name"),
-                    format!("a second mutant is named `{}`", mutant.name),
-                ));
-            }
-            if mutant.procedures.is_empty() {
-                return Err(source.error(
-                    spanned.span(),
-                    &format!("{field}.procedures"),
-                    "a mutant replaces at least one procedure",
-                ));
-            }
-            for (name, text) in &mutant.procedures {
-                let field = format!("{field}.procedures.{name}");
-                if !known(name) {
-                    return Err(source.error(
-                        text.span(),
-                        &field,
-                        format!("there is no procedure named `{name}`"),
-                    ));
-                }
-                Procedure::parse(name, text.get_ref())
-                    .map_err(|e| source.procedure_error(text.span(), &field, &e))?;
-            }
-            mutants.push(Mutant {
-                name: mutant.name.clone(),
-                explanation: mutant.explanation.clone(),
-                procedures: mutant
-                    .procedures
-                    .iter()
-                    .map(|(k, v)| (k.clone(), v.get_ref().clone()))
-                    .collect(),
-            });
-        }
-
-        let exercise = Exercise {
-            id,
-            title: parsed.title,
-            lesson: parsed.lesson,
-            narrative: parsed.narrative,
-            schema: parsed.schema.get_ref().clone(),
-            constants: parsed.constants,
-            procedures,
-            hints: parsed.hints,
-            model: Model {
-                beliefs: parsed.beliefs.into_iter().map(|r| r.into_inner()).collect(),
-                effects: parsed.effects.into_iter().map(|r| r.into_inner()).collect(),
-            },
-            scenarios,
-            mutants,
-        };
-        // The schema must build a world before anything can run in it.
-        if check_schema {
-            crate::world::World::new(&exercise.schema, [], exercise.constants.clone())
-                .map_err(|e| source.error(parsed.schema.span(), "schema", e.to_string()))?;
-        }
-        Ok(exercise)
-    }
-
-    /// The reference texts, with `edits` (by procedure name) in place of
-    /// the editable ones they name.
-    pub fn texts_with(&self, edits: &BTreeMap<String, String>) -> Vec<(String, String)> {
-        self.procedures
-            .iter()
-            .map(|p| {
-                let text = edits
-                    .get(&p.name)
-                    .filter(|_| p.editable)
-                    .unwrap_or(&p.reference);
-                (p.name.clone(), text.clone())
-            })
-            .collect()
-    }
+/// What the engine does with an exercise.
+pub trait ExerciseExt {
+    /// A checker for these exact procedure texts, in this exercise's world.
+    /// Build it once per set of texts and check each scenario with it.
+    fn checker(&self, texts: &[(String, String)]) -> Result<Checker, Unusable>;
 
     /// Runs every scenario with `edits` in place of the named procedures.
-    pub fn run(&self, edits: &BTreeMap<String, String>) -> ExerciseReport {
-        self.run_texts(&self.texts_with(edits), &self.scenarios)
-    }
+    fn run(&self, edits: &BTreeMap<String, String>) -> ExerciseReport;
 
     /// Runs `scenarios` against these exact procedure texts.
-    pub fn run_texts(&self, texts: &[(String, String)], scenarios: &[Scenario]) -> ExerciseReport {
+    fn run_texts(&self, texts: &[(String, String)], scenarios: &[Scenario]) -> ExerciseReport {
         self.run_texts_with_limits(texts, scenarios, Limits::default())
     }
 
-    /// As [`Exercise::run_texts`], with other exploration bounds.
-    pub fn run_texts_with_limits(
+    /// As [`ExerciseExt::run_texts`], with other exploration bounds.
+    fn run_texts_with_limits(
+        &self,
+        texts: &[(String, String)],
+        scenarios: &[Scenario],
+        limits: Limits,
+    ) -> ExerciseReport;
+
+    /// Checks the exercise itself: the reference passes every scenario, and
+    /// every mutant is caught by at least one.
+    fn check(&self) -> ExerciseCheck;
+}
+
+impl ExerciseExt for Exercise {
+    fn checker(&self, texts: &[(String, String)]) -> Result<Checker, Unusable> {
+        let procedures = texts
+            .iter()
+            .map(|(name, text)| Procedure::parse(name, text))
+            .collect::<Result<Vec<_>, _>>()
+            .map_err(|error| Unusable {
+                error: ScenarioError {
+                    message: error.to_string(),
+                    place: Some(Place {
+                        procedure: error.procedure.clone(),
+                        position: Some(error.position),
+                    }),
+                },
+            })?;
+        Checker::new(
+            &self.schema,
+            procedures,
+            self.constants.clone(),
+            self.model.clone(),
+        )
+        .map_err(|error| Unusable {
+            error: ScenarioError::new(error.to_string()),
+        })
+    }
+
+    fn run(&self, edits: &BTreeMap<String, String>) -> ExerciseReport {
+        self.run_texts(&self.texts_with(edits), &self.scenarios)
+    }
+
+    fn run_texts_with_limits(
         &self,
         texts: &[(String, String)],
         scenarios: &[Scenario],
@@ -425,58 +99,23 @@ impl Exercise {
         ExerciseReport::new(&self.id, reports)
     }
 
-    /// A checker for these exact procedure texts, in this exercise's world.
-    /// Build it once per set of texts and check each scenario with it.
-    pub fn checker(&self, texts: &[(String, String)]) -> Result<Checker, Unusable> {
-        let procedures = texts
-            .iter()
-            .map(|(name, text)| Procedure::parse(name, text))
-            .collect::<Result<Vec<_>, _>>()
-            .map_err(|error| Unusable {
-                message: error.to_string(),
-                place: Some((error.procedure.clone(), error.position)),
-            })?;
-        Checker::new(
-            &self.schema,
-            procedures,
-            self.constants.clone(),
-            self.model.clone(),
-        )
-        .map_err(|error| Unusable {
-            message: error.to_string(),
-            place: None,
-        })
-    }
-
-    /// Checks the exercise itself: the reference passes every scenario, and
-    /// every mutant is caught by at least one.
-    pub fn check(&self) -> ExerciseCheck {
-        let no_edits = BTreeMap::new();
-        let reference = self.run(&no_edits);
+    fn check(&self) -> ExerciseCheck {
+        let reference = self.run(&BTreeMap::new());
         let mutants = self
             .mutants
             .iter()
             .map(|mutant| {
-                let texts: Vec<(String, String)> = self
-                    .procedures
-                    .iter()
-                    .map(|p| {
-                        let text = mutant.procedures.get(&p.name).unwrap_or(&p.reference);
-                        (p.name.clone(), text.clone())
-                    })
-                    .collect();
-                let report = self.run_texts(&texts, &self.scenarios);
+                let report = self.run_texts(&self.texts_of_mutant(mutant), &self.scenarios);
                 let caught_by = report
                     .scenarios
                     .iter()
-                    .filter(|s| s.verdict == Verdict::Failed)
+                    .filter(|s| s.verdict() == Verdict::Failed)
                     .map(|s| s.name.clone())
                     .collect::<Vec<_>>();
                 let errored_in = report
                     .scenarios
                     .iter()
-                    .filter(|s| s.verdict == Verdict::Error)
-                    .map(|s| (s.name.clone(), s.error.clone().unwrap_or_default()))
+                    .filter_map(|s| Some((s.name.clone(), s.error()?.to_string())))
                     .collect::<Vec<_>>();
                 MutantCheck {
                     name: mutant.name.clone(),
@@ -496,115 +135,4 @@ impl Exercise {
             ok,
         }
     }
-}
-
-fn order_procedures(procedures: &mut [ProcedureSpec], order: &[String]) -> Result<(), String> {
-    for name in order {
-        if !procedures.iter().any(|p| &p.name == name) {
-            return Err(format!("names `{name}`, which is not a procedure"));
-        }
-    }
-    procedures.sort_by_key(|p| {
-        let position = order
-            .iter()
-            .position(|n| *n == p.name)
-            .unwrap_or(usize::MAX);
-        (position, !p.editable, p.name.clone())
-    });
-    Ok(())
-}
-
-/// The dotted path of the TOML key nearest before `offset`, for errors that
-/// come from the parser: the last table header and key seen.
-fn field_of(text: &str, offset: usize) -> String {
-    let before = text.get(..offset.min(text.len())).unwrap_or(text);
-    let mut table = String::new();
-    let mut key = String::new();
-    for line in before.lines() {
-        let line = line.trim();
-        if let Some(header) = line.strip_prefix("[[").and_then(|l| l.strip_suffix("]]")) {
-            table = header.trim().to_string();
-            key.clear();
-        } else if let Some(header) = line.strip_prefix('[').and_then(|l| l.strip_suffix(']')) {
-            table = header.trim().to_string();
-            key.clear();
-        } else if let Some((name, _)) = line.split_once('=')
-            && !name.trim().is_empty()
-            && name
-                .trim()
-                .chars()
-                .all(|c| c.is_ascii_alphanumeric() || "_-.\"".contains(c))
-        {
-            key = name.trim().to_string();
-        }
-    }
-    match (table.is_empty(), key.is_empty()) {
-        (true, true) => "(top level)".into(),
-        (true, false) => key,
-        (false, true) => table,
-        (false, false) => format!("{table}.{key}"),
-    }
-}
-
-/// Every scenario's verdict for one set of procedure texts.
-#[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
-pub struct ExerciseReport {
-    pub exercise: String,
-    pub scenarios: Vec<ScenarioReport>,
-    /// Scenarios whose verdict is passed or limit shown.
-    pub passed: usize,
-    pub failed: usize,
-}
-
-/// Why procedure texts cannot be checked at all: one does not parse, or the
-/// world cannot be built. Every scenario's verdict is then this error.
-#[derive(Clone, Debug, PartialEq, Eq)]
-pub struct Unusable {
-    pub message: String,
-    /// The procedure and position, for a text that does not parse.
-    pub place: Option<(String, crate::procedure::Position)>,
-}
-
-impl Unusable {
-    /// The "error" report of `scenario` for these texts.
-    pub fn report(&self, scenario: &Scenario) -> ScenarioReport {
-        ScenarioReport::errored(scenario, &self.message, self.place.clone())
-    }
-}
-
-impl ExerciseReport {
-    /// Counts the passing (passed or limit shown) and failing scenarios.
-    pub fn new(exercise: &str, scenarios: Vec<ScenarioReport>) -> ExerciseReport {
-        let passed = scenarios.iter().filter(|s| s.passed).count();
-        ExerciseReport {
-            exercise: exercise.to_string(),
-            failed: scenarios.len() - passed,
-            passed,
-            scenarios,
-        }
-    }
-}
-
-/// The result of checking an exercise file.
-#[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
-pub struct ExerciseCheck {
-    pub title: String,
-    /// The reference's run: `exercise`, `scenarios`, `passed`, `failed`.
-    #[serde(flatten)]
-    pub reference: ExerciseReport,
-    pub mutants: Vec<MutantCheck>,
-    /// The reference passes everything and every mutant is caught.
-    pub ok: bool,
-}
-
-#[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
-pub struct MutantCheck {
-    pub name: String,
-    pub explanation: String,
-    pub caught: bool,
-    /// The scenarios whose verdict was "failed" against this mutant.
-    pub caught_by: Vec<String>,
-    /// Scenarios where the mutant caused an error instead (a flaw in the
-    /// exercise: a mutant should be caught by a counterexample, not crash).
-    pub errored_in: Vec<(String, String)>,
 }

@@ -4,6 +4,9 @@
 //! compare-and-set claims, retry budgets and session incarnations. This crate
 //! is the part that runs them. It owns a real SQLite (bundled, compiled to
 //! wasm32 through sqlite-wasm-rs in the browser) kept entirely in memory.
+//! Everything that is data rather than running (values, procedures,
+//! scenarios, exercises, reports) lives in `fencelab-model`, re-exported
+//! here under the same module names.
 //!
 //! The core knows SQLite and nothing else: it never reads the wall clock,
 //! never names a browser type and never touches a file system. Time reaches it
@@ -14,23 +17,23 @@ pub mod bundled;
 pub mod check;
 mod error;
 pub mod exercise;
-pub mod history;
-pub mod monitor;
-pub mod procedure;
-pub mod random;
 pub mod sandbox;
-pub mod scenario;
+mod sql_value;
 pub mod sqlite;
-pub mod value;
 pub mod world;
 
-pub use check::{Checker, Model, ScenarioReport, Verdict};
+pub use fencelab_model::{history, monitor, procedure, random, report, scenario, schedule, value};
+
+pub use check::{Checker, Limits};
 pub use error::Error;
-pub use exercise::{Exercise, ExerciseCheck, ExerciseReport, LoadError};
-pub use history::{CallError, Effect, ErrorCause, Event, Outcome, Values, What};
-pub use procedure::Procedure;
-pub use scenario::Scenario;
-pub use value::Value;
+pub use exercise::ExerciseExt;
+pub use fencelab_model::exercise::{Exercise, LoadError, Model};
+pub use fencelab_model::history::{CallError, Effect, ErrorCause, Event, Outcome, Values, What};
+pub use fencelab_model::report::{
+    Drive, ExerciseCheck, ExerciseReport, Failure, FailureCause, FailureKind, ScenarioReport,
+    ScenarioResult, Verdict,
+};
+pub use fencelab_model::{Procedure, Scenario, Schedule, Value};
 pub use world::{ProcessId, StepResult, World};
 
 /// The version of the SQLite library linked into this build, such as `3.54.1`.

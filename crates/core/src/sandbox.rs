@@ -110,6 +110,29 @@ const FUNCTIONS_DENIED: &[(&str, &str)] = &[
     ),
 ];
 
+/// Why the sandbox stopped a statement.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub enum Denial {
+    /// The statement ran past [`STATEMENT_VM_STEPS_MAX`] VM steps.
+    StepBudget,
+    /// The authorizer refused something the statement tried; the reason is
+    /// a sentence for the learner.
+    Refused(String),
+}
+
+impl std::fmt::Display for Denial {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        match self {
+            Denial::StepBudget => write!(
+                f,
+                "step budget exceeded: the statement ran more than {STATEMENT_VM_STEPS_MAX} \
+                 SQLite VM steps (a WITH RECURSIVE query that never ends?)"
+            ),
+            Denial::Refused(reason) => f.write_str(reason),
+        }
+    }
+}
+
 /// Restores the sandbox's trust when dropped.
 pub struct Trusted<'a> {
     sandbox: &'a Sandbox,
@@ -201,14 +224,15 @@ impl Sandbox {
 
     /// Why the last statement failed, in the sandbox's words, if the sandbox
     /// stopped it.
-    pub fn explain_failure(&self) -> Option<String> {
+    pub fn explain_failure(&self) -> Option<Denial> {
         if self.budget_exceeded.load(Ordering::Relaxed) {
-            return Some(format!(
-                "step budget exceeded: the statement ran more than {STATEMENT_VM_STEPS_MAX} \
-                 SQLite VM steps (a WITH RECURSIVE query that never ends?)"
-            ));
+            return Some(Denial::StepBudget);
         }
-        self.denial.lock().ok().and_then(|denial| denial.clone())
+        self.denial
+            .lock()
+            .ok()
+            .and_then(|denial| denial.clone())
+            .map(Denial::Refused)
     }
 
     fn judge(&self, context: &AuthContext<'_>) -> Result<(), String> {

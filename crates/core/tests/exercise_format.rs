@@ -3,7 +3,7 @@
 #[cfg(target_arch = "wasm32")]
 use wasm_bindgen_test::wasm_bindgen_test as test;
 
-use fencelab_core::Exercise;
+use fencelab_core::ExerciseExt;
 
 const GOOD: &str = r#"format = 1
 id = "tiny"
@@ -32,12 +32,12 @@ steps = [
 "#;
 
 fn error_for(text: &str) -> fencelab_core::LoadError {
-    Exercise::from_toml("tiny.toml", text).expect_err("the file should be rejected")
+    fencelab_core::exercise::load("tiny.toml", text).expect_err("the file should be rejected")
 }
 
 #[test]
 fn a_good_file_loads_and_runs() {
-    let exercise = Exercise::from_toml("tiny.toml", GOOD).unwrap();
+    let exercise = fencelab_core::exercise::load("tiny.toml", GOOD).unwrap();
     assert_eq!(exercise.id, "tiny");
     let check = exercise.check();
     assert!(check.ok, "{check:#?}");

@@ -4,6 +4,7 @@
 #[cfg(target_arch = "wasm32")]
 use wasm_bindgen_test::wasm_bindgen_test as test;
 
+use fencelab_core::ExerciseExt;
 use fencelab_core::bundled;
 
 #[test]
@@ -19,10 +20,10 @@ fn every_bundled_reference_passes_and_every_mutant_is_caught() {
     for exercise in &exercises {
         let check = exercise.check();
         for scenario in &check.reference.scenarios {
-            if !scenario.passed {
+            if !scenario.passed() {
                 problems.push(format!(
                     "{}: the reference fails `{}`: {:?} {:?}",
-                    exercise.id, scenario.name, scenario.failure, scenario.error
+                    exercise.id, scenario.name, scenario.failure(), scenario.error()
                 ));
             }
         }

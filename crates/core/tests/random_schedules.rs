@@ -74,9 +74,9 @@ fn random_run(claim: &str, seed: u64, runs: u64) -> ScenarioReport {
 fn assert_fence_holds(seed: u64) {
     let report = random_run(CAS_CLAIM, seed, 8);
     assert!(
-        report.passed,
+        report.passed(),
         "seed {seed}: schedule `{}` broke the fence: {:?} {:?}",
-        report.schedule, report.failure, report.error
+        report.schedule, report.failure(), report.error()
     );
     assert_eq!(report.exploration.schedules, 8);
 }
@@ -84,17 +84,17 @@ fn assert_fence_holds(seed: u64) {
 #[test]
 fn random_search_finds_the_naive_race() {
     let report = random_run(NAIVE_CLAIM, 7, 200);
-    assert_eq!(report.verdict, Verdict::Failed, "{report:#?}");
+    assert_eq!(report.verdict(), Verdict::Failed, "{report:#?}");
     // Depending on the order, two workers both believe they hold a message,
     // or a stale mint is granted after a newer one: both are the race.
-    let message = report.failure.unwrap().message;
+    let message = report.failure().unwrap().message();
     assert!(
         message.contains("both believe") || message.contains("tokens must only grow"),
         "{message}"
     );
     // The failing schedule replays to the same verdict.
     let replayed = checker(NAIVE_CLAIM).replay(&crowd(), &report.schedule);
-    assert_eq!(replayed.verdict, Verdict::Failed);
+    assert_eq!(replayed.verdict(), Verdict::Failed);
 }
 
 #[test]
@@ -106,7 +106,7 @@ fn the_same_seed_gives_the_same_schedule_again() {
     let second = random_run(CAS_CLAIM, 42, 1);
     assert_eq!(first.schedule, second.schedule);
     assert!(
-        first.schedule.split_whitespace().count() >= 24,
+        first.schedule.len() >= 24,
         "{}",
         first.schedule
     );

@@ -7,7 +7,7 @@
 #[cfg(target_arch = "wasm32")]
 use wasm_bindgen_test::wasm_bindgen_test as test;
 
-use fencelab_core::check::FailureKind;
+use fencelab_core::{FailureKind, Schedule};
 use fencelab_core::{Checker, Model, Procedure, Scenario, ScenarioReport, Values, Verdict};
 
 const SCHEMA: &str = "
@@ -131,15 +131,15 @@ fn check(claim: &str, text: &str) -> ScenarioReport {
 }
 
 fn assert_race_caught(report: &ScenarioReport) {
-    assert_eq!(report.verdict, Verdict::Failed, "{report:#?}");
-    let failure = report.failure.as_ref().unwrap();
-    assert_eq!(failure.kind, FailureKind::Invariant);
+    assert_eq!(report.verdict(), Verdict::Failed, "{report:#?}");
+    let failure = report.failure().unwrap();
+    assert_eq!(failure.kind(), FailureKind::Invariant);
     assert!(
         failure
-            .message
+            .message()
             .contains("both believe they hold message msg-1"),
         "{}",
-        failure.message
+        failure.message()
     );
 }
 
@@ -148,10 +148,10 @@ fn exploration_finds_both_read_then_both_write_as_the_shortest_counterexample() 
     let report = check(NAIVE_CLAIM, ONE_WINNER);
     assert_race_caught(&report);
     // Both read before either writes: a reads, b reads, a writes, b writes.
-    assert_eq!(report.schedule, "a b a b");
-    assert!(!report.passed);
+    assert_eq!(report.schedule.to_string(), "a b a b");
+    assert!(!report.passed());
     // The history replays that schedule: the failure is flagged on its last event.
-    let flagged = report.failure.as_ref().unwrap().event_index.unwrap();
+    let flagged = report.failure().unwrap().event_index.unwrap();
     assert_eq!(flagged + 1, report.history.len());
     assert_eq!(
         report
@@ -166,8 +166,8 @@ fn exploration_finds_both_read_then_both_write_as_the_shortest_counterexample() 
 #[test]
 fn the_compare_and_set_claim_passes_every_schedule() {
     let report = check(CAS_CLAIM, ONE_WINNER);
-    assert_eq!(report.verdict, Verdict::Passed, "{report:#?}");
-    assert!(report.passed);
+    assert_eq!(report.verdict(), Verdict::Passed, "{report:#?}");
+    assert!(report.passed());
     // Exact figures for this small case, equal natively and in wasm. States
     // are recorded where no process holds the write lock: after a's commit
     // (a first), after b's commit (b first), and at the two ends. Whoever
@@ -190,27 +190,27 @@ fn the_race_is_still_caught_after_adding_a_reread() {
 fn the_race_is_still_caught_after_collapsing_to_one_unconditional_statement() {
     let report = check(UNCONDITIONAL_CLAIM, ONE_WINNER);
     assert_race_caught(&report);
-    assert_eq!(report.schedule, "a b");
+    assert_eq!(report.schedule.to_string(), "a b");
 }
 
 #[test]
 fn a_stale_process_of_the_same_actor_is_refused_by_its_token() {
     let report = check(CAS_CLAIM, STALLED_SAME_ACTOR);
-    assert_eq!(report.verdict, Verdict::Passed, "{report:#?}");
+    assert_eq!(report.verdict(), Verdict::Passed, "{report:#?}");
     // Fence by name only, and the stale completion goes through: the
     // expectation catches it (and so does the current-token invariant).
     let by_name = "UPDATE messages SET state = 'DONE'
  WHERE id = :message_id AND claim_owner = :actor;
 -- @refuse fencing_token_stale unless changed 1";
     let report = checker(CAS_CLAIM, by_name).check(&scenario(STALLED_SAME_ACTOR));
-    assert_eq!(report.verdict, Verdict::Failed, "{report:#?}");
-    let failure = report.failure.unwrap();
+    assert_eq!(report.verdict(), Verdict::Failed, "{report:#?}");
+    let failure = report.failure().unwrap();
     assert!(
         failure
-            .message
+            .message()
             .contains("under token 1, but the current token is 2"),
         "{}",
-        failure.message
+        failure.message()
     );
 }
 
@@ -226,11 +226,11 @@ steps = [
 ]
 "#;
     // The compare-and-set claim has a COMMIT to stop before ...
-    assert_eq!(check(CAS_CLAIM, text).verdict, Verdict::Passed);
+    assert_eq!(check(CAS_CLAIM, text).verdict(), Verdict::Passed);
     // ... the naive one does not: an error, never a silent pass.
     let report = check(NAIVE_CLAIM, text);
-    assert_eq!(report.verdict, Verdict::Error);
-    let error = report.error.unwrap();
+    assert_eq!(report.verdict(), Verdict::Error);
+    let error = report.error().unwrap().to_string();
     assert!(
         error.contains("has no point just before its COMMIT"),
         "{error}"
@@ -255,10 +255,10 @@ steps = [
 ]
 "#;
     let report = check(NAIVE_CLAIM, text);
-    assert_eq!(report.verdict, Verdict::Failed, "{report:#?}");
-    let message = report.failure.unwrap().message;
+    assert_eq!(report.verdict(), Verdict::Failed, "{report:#?}");
+    let message = report.failure().unwrap().message();
     assert!(message.contains("both believe"), "{message}");
-    assert_eq!(check(CAS_CLAIM, text).verdict, Verdict::Passed);
+    assert_eq!(check(CAS_CLAIM, text).verdict(), Verdict::Passed);
 }
 
 #[test]
@@ -276,8 +276,8 @@ steps = [
 ]
 "#;
     let report = check(CAS_CLAIM, text);
-    assert_eq!(report.verdict, Verdict::Error);
-    let error = report.error.unwrap();
+    assert_eq!(report.verdict(), Verdict::Error);
+    let error = report.error().unwrap().to_string();
     assert!(
         error.contains("b is blocked at `BEGIN IMMEDIATE`"),
         "{error}"
@@ -290,24 +290,26 @@ fn a_reported_schedule_replays_exactly() {
     let scenario = scenario(ONE_WINNER);
     let explored = checker.check(&scenario);
     let replayed = checker.replay(&scenario, &explored.schedule);
-    assert_eq!(replayed.verdict, Verdict::Failed);
+    assert_eq!(replayed.verdict(), Verdict::Failed);
     assert_eq!(replayed.history, explored.history);
     // b first, then a: the other order of the same race.
-    let other = checker.replay(&scenario, "b a b a");
-    assert_eq!(other.verdict, Verdict::Failed);
+    let other = checker.replay(&scenario, &schedule("b a b a"));
+    assert_eq!(other.verdict(), Verdict::Failed);
     // A schedule that names a process that cannot move is reported.
-    let bad = checker.replay(&scenario, "a c");
-    assert_eq!(bad.verdict, Verdict::Error);
-    assert!(bad.error.unwrap().contains("names c"));
+    let bad = checker.replay(&scenario, &schedule("a c"));
+    assert_eq!(bad.verdict(), Verdict::Error);
+    assert!(bad.error().unwrap().message.contains("names c"));
 }
 
 #[test]
 fn a_sql_error_in_the_learners_text_is_an_error_verdict_with_a_position() {
     let report = check("SELECT nope FROM messages;", ONE_WINNER);
-    assert_eq!(report.verdict, Verdict::Error);
-    assert_eq!(report.error_procedure.as_deref(), Some("claim"));
-    assert!(report.error.unwrap().contains("no such column: nope"));
-    assert_eq!(report.error_position.map(|p| p.line), Some(1));
+    assert_eq!(report.verdict(), Verdict::Error);
+    let error = report.error().unwrap();
+    let place = error.place.as_ref().unwrap();
+    assert_eq!(place.procedure, "claim");
+    assert!(error.message.contains("no such column: nope"));
+    assert_eq!(place.position.map(|p| p.line), Some(1));
 }
 
 #[test]
@@ -319,11 +321,12 @@ steps = [
 ]
 "#;
     let report = check(CAS_CLAIM, text);
-    assert_eq!(report.verdict, Verdict::Error);
+    assert_eq!(report.verdict(), Verdict::Error);
     assert!(
         report
-            .error
+            .error()
             .unwrap()
+            .message
             .contains("step 1: `start` needs `actor`")
     );
 }
@@ -332,36 +335,36 @@ steps = [
 fn a_learner_can_drive_a_concurrent_section_by_hand() {
     let mut checker = checker(NAIVE_CLAIM, COMPLETE);
     let scenario = scenario(ONE_WINNER);
-    let start = checker.drive(&scenario, &[]);
+    let start = checker.drive(&scenario, &Schedule::new());
     assert!(!start.finished);
     assert_eq!(start.options, ["a", "b"]);
-    let mut schedule: Vec<String> = Vec::new();
+    let mut moves = Schedule::new();
     for name in ["b", "a", "a"] {
-        schedule.push(name.into());
-        let drive = checker.drive(&scenario, &schedule);
-        assert!(!drive.finished, "after {schedule:?}");
+        moves.push(name);
+        let drive = checker.drive(&scenario, &moves);
+        assert!(!drive.finished, "after {moves}");
     }
     // Undo is the same schedule, one step shorter.
-    let undone = checker.drive(&scenario, &schedule[..2]);
+    let undone = checker.drive(&scenario, &moves.moves()[..2].iter().cloned().collect());
     assert_eq!(undone.options, ["a", "b"]);
-    schedule.push("b".into());
-    let done = checker.drive(&scenario, &schedule);
+    moves.push("b");
+    let done = checker.drive(&scenario, &moves);
     assert!(done.finished);
     assert!(done.options.is_empty());
-    assert_eq!(done.report.verdict, Verdict::Failed);
-    assert_eq!(done.report.schedule, "b a a b");
+    assert_eq!(done.report.verdict(), Verdict::Failed);
+    assert_eq!(done.report.schedule.to_string(), "b a a b");
 }
 
 #[test]
 fn the_world_can_be_queried_as_it_was_after_any_step() {
     let mut checker = checker(NAIVE_CLAIM, COMPLETE);
     let scenario = scenario(ONE_WINNER);
-    let report = checker.replay(&scenario, "a b a b");
+    let report = checker.replay(&scenario, &schedule("a b a b"));
     let owner = |index: usize, checker: &mut Checker| {
         checker
             .query_after(
                 &scenario,
-                "a b a b",
+                &schedule("a b a b"),
                 index,
                 "SELECT claim_owner FROM messages",
             )
@@ -381,7 +384,7 @@ fn the_world_can_be_queried_as_it_was_after_any_step() {
     assert_eq!(owner(writes[1], &mut checker), "worker-b".into());
     assert!(
         checker
-            .query_after(&scenario, "a b a b", writes[0], "DELETE FROM messages")
+            .query_after(&scenario, &schedule("a b a b"), writes[0], "DELETE FROM messages")
             .is_err(),
         "the console is read-only"
     );
@@ -401,18 +404,18 @@ RETURNING NULL AS token, NULL AS expires_at;
 COMMIT;
 -- @return token, expires_at";
     let report = check(claim, ONE_WINNER);
-    assert_eq!(report.verdict, Verdict::Failed, "{report:#?}");
-    let failure = report.failure.unwrap();
+    assert_eq!(report.verdict(), Verdict::Failed, "{report:#?}");
+    let failure = report.failure().unwrap();
     assert_eq!(
-        failure.kind,
+        failure.kind(),
         FailureKind::Deadlock,
         "{failure:?} {}",
         report.schedule
     );
     assert!(
-        failure.message.contains("a and b each wait"),
+        failure.message().contains("a and b each wait"),
         "{}",
-        failure.message
+        failure.message()
     );
 }
 
@@ -433,11 +436,11 @@ invariants = [
 "#;
     // worker-a still believes after the direct write handed the row to b.
     let report = check(CAS_CLAIM, text);
-    assert_eq!(report.verdict, Verdict::Failed, "{report:#?}");
-    let failure = report.failure.unwrap();
-    assert_eq!(failure.kind, FailureKind::Invariant);
+    assert_eq!(report.verdict(), Verdict::Failed, "{report:#?}");
+    let failure = report.failure().unwrap();
+    assert_eq!(failure.kind(), FailureKind::Invariant);
     assert_eq!(
-        failure.message,
+        failure.message(),
         "every believer owns its row: violated by ('worker-a', 'worker-b')"
     );
     // Without the direct write, the invariant holds.
@@ -446,7 +449,7 @@ invariants = [
 "#,
         "",
     );
-    assert_eq!(check(CAS_CLAIM, &honest).verdict, Verdict::Passed);
+    assert_eq!(check(CAS_CLAIM, &honest).verdict(), Verdict::Passed);
 }
 
 #[test]
@@ -463,8 +466,8 @@ steps = [
 ]
 "#;
     let report = check(CAS_CLAIM, text);
-    assert_eq!(report.verdict, Verdict::LimitShown, "{report:#?}");
-    assert!(report.passed, "limit shown counts as passing in totals");
+    assert_eq!(report.verdict(), Verdict::LimitShown, "{report:#?}");
+    assert!(report.passed(), "limit shown counts as passing in totals");
 }
 
 #[test]
@@ -490,5 +493,9 @@ steps = [
 ]
 "#;
     let report = check(claim_and_call, text);
-    assert_eq!(report.verdict, Verdict::Passed, "{report:#?}");
+    assert_eq!(report.verdict(), Verdict::Passed, "{report:#?}");
+}
+
+fn schedule(text: &str) -> Schedule {
+    Schedule::parse(text).expect("a schedule of process names")
 }

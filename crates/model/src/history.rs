@@ -8,6 +8,7 @@ use crate::procedure::Position;
 use crate::value::Value;
 use serde::{Deserialize, Serialize};
 use std::collections::BTreeMap;
+use std::fmt;
 
 /// Named values, ordered by name so output is stable.
 pub type Values = BTreeMap<String, Value>;
@@ -156,4 +157,100 @@ pub enum What {
     },
     /// SQL run directly against the world, bypassing every procedure.
     DirectSql { sql: String, changed: u64 },
+}
+
+/// `token = 3, actor = 'worker-a'`.
+pub fn show_values(values: &Values) -> String {
+    values
+        .iter()
+        .map(|(k, v)| format!("{k} = {v}"))
+        .collect::<Vec<_>>()
+        .join(", ")
+}
+
+/// SQL on one line, white space folded.
+pub fn one_line(sql: &str) -> String {
+    sql.split_whitespace().collect::<Vec<_>>().join(" ")
+}
+
+/// An outcome in a few words: `ok`, `ok (token = 3)`, `refused
+/// (not_claimable)`, `error (no such column: x)`.
+impl fmt::Display for Outcome {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        match self {
+            Outcome::Ok { values } if values.is_empty() => f.write_str("ok"),
+            Outcome::Ok { values } => write!(f, "ok ({})", show_values(values)),
+            Outcome::Refused { category, .. } => write!(f, "refused ({category})"),
+            Outcome::Error(error) => write!(f, "error ({})", error.message),
+        }
+    }
+}
+
+/// One line per event, without who acted (the reader adds the lane):
+/// `claim: UPDATE messages SET ... [actor = 'worker-a'] changed 1`.
+impl fmt::Display for Event {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        let procedure = self.procedure.as_deref().unwrap_or("");
+        match &self.what {
+            What::ProcessStarted => {
+                write!(f, "starts, hosting {}", self.actor.as_deref().unwrap_or(""))
+            }
+            What::ProcessCrashed { rolled_back } => write!(
+                f,
+                "crashes{}",
+                if *rolled_back {
+                    ", its transaction rolled back"
+                } else {
+                    ""
+                }
+            ),
+            What::ClockSet {
+                from_seconds,
+                to_seconds,
+            } => write!(f, "clock {from_seconds} s -> {to_seconds} s"),
+            What::CallStarted { arguments } => {
+                write!(f, "calls {procedure}({})", show_values(arguments))
+            }
+            What::Statement {
+                sql,
+                parameters,
+                changed,
+                returned,
+            } => {
+                write!(f, "{procedure}: {}", one_line(sql))?;
+                if !parameters.is_empty() {
+                    write!(f, "  [{}]", show_values(parameters))?;
+                }
+                if *changed > 0 {
+                    write!(f, "  changed {changed}")?;
+                }
+                if !returned.columns.is_empty() {
+                    let n = returned.rows.len();
+                    write!(f, "  returned {n} row{}", if n == 1 { "" } else { "s" })?;
+                }
+                Ok(())
+            }
+            What::Blocked { sql } => {
+                write!(f, "{procedure}: waits for the lock at {}", one_line(sql))
+            }
+            What::Effect { name, values } => {
+                write!(
+                    f,
+                    "{procedure}: external effect {name}({})",
+                    show_values(values)
+                )
+            }
+            What::CallFinished {
+                outcome,
+                rolled_back,
+            } => write!(
+                f,
+                "{procedure} -> {outcome}{}",
+                if *rolled_back { ", rolled back" } else { "" }
+            ),
+            What::DirectSql { sql, changed } => {
+                write!(f, "direct SQL: {}  changed {changed}", one_line(sql))
+            }
+        }
+    }
 }

@@ -1,7 +1,6 @@
 //! SQL values as the engine passes them around: arguments, returned columns,
 //! what a process remembers, and the cells of a table snapshot.
 
-use rusqlite::types::{ToSqlOutput, ValueRef};
 use serde::{Deserialize, Serialize};
 use std::fmt;
 
@@ -49,16 +48,11 @@ pub struct Blob {
 }
 
 impl Value {
-    pub fn from_ref(value: ValueRef<'_>) -> Value {
-        match value {
-            ValueRef::Null => Value::Null,
-            ValueRef::Integer(i) => Value::Integer(i),
-            ValueRef::Real(r) => Value::Real(RealBits::new(r)),
-            ValueRef::Text(t) => Value::Text(String::from_utf8_lossy(t).into_owned()),
-            ValueRef::Blob(b) => Value::Blob(Blob {
-                blob: b.iter().map(|byte| format!("{byte:02x}")).collect(),
-            }),
-        }
+    /// A blob from its bytes.
+    pub fn blob(bytes: &[u8]) -> Value {
+        Value::Blob(Blob {
+            blob: bytes.iter().map(|byte| format!("{byte:02x}")).collect(),
+        })
     }
 
     pub fn as_i64(&self) -> Option<i64> {
@@ -103,24 +97,16 @@ impl From<String> for Value {
     }
 }
 
-impl rusqlite::ToSql for Value {
-    fn to_sql(&self) -> rusqlite::Result<ToSqlOutput<'_>> {
-        Ok(match self {
-            Value::Null => ToSqlOutput::Borrowed(ValueRef::Null),
-            Value::Integer(i) => ToSqlOutput::Borrowed(ValueRef::Integer(*i)),
-            Value::Real(r) => ToSqlOutput::Borrowed(ValueRef::Real(r.get())),
-            Value::Text(t) => ToSqlOutput::Borrowed(ValueRef::Text(t.as_bytes())),
-            Value::Blob(b) => ToSqlOutput::Owned(rusqlite::types::Value::Blob(decode_hex(&b.blob))),
-        })
+impl Blob {
+    /// The bytes; pairs of characters that are not hex digits are skipped.
+    pub fn bytes(&self) -> Vec<u8> {
+        self.blob
+            .as_bytes()
+            .chunks(2)
+            .filter_map(|pair| std::str::from_utf8(pair).ok())
+            .filter_map(|pair| u8::from_str_radix(pair, 16).ok())
+            .collect()
     }
-}
-
-fn decode_hex(hex: &str) -> Vec<u8> {
-    hex.as_bytes()
-        .chunks(2)
-        .filter_map(|pair| std::str::from_utf8(pair).ok())
-        .filter_map(|pair| u8::from_str_radix(pair, 16).ok())
-        .collect()
 }
 
 /// SQL-literal style: `NULL`, `3`, `'worker-a'`, `x'00ff'`.

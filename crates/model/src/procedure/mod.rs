@@ -45,6 +45,12 @@
 //!
 //! This module only parses; it never touches SQLite.
 
+mod directive;
+mod lexer;
+
+use directive::{Directive, parse_directive};
+
+use lexer::TokenKind;
 use serde::{Deserialize, Serialize};
 use std::fmt;
 
@@ -188,6 +194,20 @@ impl Procedure {
                 ),
             ));
         }
+        // A NUL would silently end the statement inside SQLite; other control
+        // characters are invisible in the editor. Tab and line breaks are text.
+        if let Some((offset, c)) = source
+            .char_indices()
+            .find(|(_, c)| c.is_control() && !matches!(c, '\t' | '\n' | '\r'))
+        {
+            return Err(fail(
+                offset,
+                format!(
+                    "the text holds the control character U+{:04X}, which SQL cannot contain here",
+                    u32::from(c)
+                ),
+            ));
+        }
         let mut steps: Vec<Step> = Vec::new();
         for piece in split(source).map_err(|(offset, message)| fail(offset, message))? {
             match piece {
@@ -286,77 +306,48 @@ enum Piece<'a> {
     Directive { start: usize, text: &'a str },
 }
 
-/// Splits SQL text into statements and directive comments, honouring quotes
-/// and comments so a `;` inside a string does not end a statement.
+/// Splits SQL text into statements and directive comments. The lexer keeps
+/// quotes and comments whole, so a `;` inside a string ends nothing.
 fn split(source: &str) -> Result<Vec<Piece<'_>>, (usize, String)> {
-    let bytes = source.as_bytes();
+    let tokens = lexer::tokens(source).map_err(|e| (e.offset, e.message))?;
     let mut pieces = Vec::new();
-    let mut statement_start: Option<usize> = None;
-    let mut i = 0;
-    while i < bytes.len() {
-        let byte = bytes[i];
-        match byte {
-            b'-' if bytes.get(i + 1) == Some(&b'-') => {
-                let end = source[i..].find('\n').map_or(source.len(), |n| i + n);
-                let comment = source[i + 2..end].trim_start();
+    let mut statement: Option<(usize, usize)> = None;
+    for token in tokens {
+        match token.kind {
+            TokenKind::LineComment => {
+                let comment = token.text(source)[2..].trim_start();
                 if let Some(text) = comment.strip_prefix('@') {
-                    if let Some(start) = statement_start {
+                    if let Some((start, _)) = statement {
                         return Err((
                             start,
                             format!(
                                 "this statement needs a `;` before the directive on line {}",
-                                position_at(source, i).line
+                                position_at(source, token.start).line
                             ),
                         ));
                     }
                     pieces.push(Piece::Directive {
-                        start: i,
+                        start: token.start,
                         text: text.trim_end(),
                     });
                 }
-                i = end;
             }
-            b'/' if bytes.get(i + 1) == Some(&b'*') => {
-                let end = source[i + 2..]
-                    .find("*/")
-                    .ok_or((i, "this comment is never closed with */".to_string()))?;
-                i = i + 2 + end + 2;
-            }
-            b'\'' | b'"' | b'`' | b'[' => {
-                let close = if byte == b'[' { b']' } else { byte };
-                statement_start.get_or_insert(i);
-                let mut j = i + 1;
-                loop {
-                    match bytes.get(j) {
-                        None => {
-                            return Err((i, "this quote is never closed".to_string()));
-                        }
-                        // A doubled quote inside a string is an escaped quote.
-                        Some(&b)
-                            if b == close && close != b']' && bytes.get(j + 1) == Some(&close) =>
-                        {
-                            j += 2
-                        }
-                        Some(&b) if b == close => break,
-                        Some(_) => j += 1,
-                    }
+            TokenKind::BlockComment => {}
+            TokenKind::Semicolon => {
+                if let Some((start, _)) = statement.take() {
+                    pieces.push(Piece::Statement {
+                        start,
+                        end: token.start,
+                    });
                 }
-                i = j + 1;
             }
-            b';' => {
-                if let Some(start) = statement_start.take() {
-                    pieces.push(Piece::Statement { start, end: i });
-                }
-                i += 1;
-            }
-            b if b.is_ascii_whitespace() => i += 1,
             _ => {
-                statement_start.get_or_insert(i);
-                i += 1;
+                let start = statement.map_or(token.start, |(start, _)| start);
+                statement = Some((start, token.end));
             }
         }
     }
-    if let Some(start) = statement_start {
+    if let Some((start, _)) = statement {
         pieces.push(Piece::Statement {
             start,
             end: source.len(),
@@ -365,236 +356,61 @@ fn split(source: &str) -> Result<Vec<Piece<'_>>, (usize, String)> {
     Ok(pieces)
 }
 
-enum Directive {
-    Decision(Action, Option<Condition>),
-    Effect { name: String, values: Vec<String> },
-}
-
-fn parse_directive(text: &str) -> Result<Directive, String> {
-    let (keyword, rest) = text.split_once(char::is_whitespace).unwrap_or((text, ""));
-    let rest = rest.trim();
-    match keyword {
-        "refuse" => {
-            let (head, reason) = match rest.split_once(':') {
-                Some((head, reason)) => (head.trim(), reason.trim()),
-                None => (rest, ""),
-            };
-            let (category, condition_text) =
-                head.split_once(char::is_whitespace).unwrap_or((head, ""));
-            if !is_name(category) {
-                return Err(format!(
-                    "@refuse needs a category such as not_claimable, not `{category}`"
-                ));
-            }
-            let condition = parse_condition(condition_text.trim())?;
-            let reason = if reason.is_empty() {
-                category.replace('_', " ")
-            } else {
-                reason.to_string()
-            };
-            Ok(Directive::Decision(
-                Action::Refuse {
-                    category: category.to_string(),
-                    reason,
-                },
-                condition,
-            ))
-        }
-        "return" => {
-            let (names_text, condition_text) = split_condition(rest);
-            let names = parse_names(names_text)?;
-            Ok(Directive::Decision(
-                Action::Return { names },
-                parse_condition(condition_text)?,
-            ))
-        }
-        "effect" => {
-            let (name, values) = rest.split_once(char::is_whitespace).unwrap_or((rest, ""));
-            if !is_name(name) {
-                return Err(format!(
-                    "@effect needs a name such as invoke_provider, not `{name}`"
-                ));
-            }
-            Ok(Directive::Effect {
-                name: name.to_string(),
-                values: parse_names(values)?,
-            })
-        }
-        other => Err(format!(
-            "unknown directive `@{other}`: the directives are @refuse, @return and @effect"
-        )),
-    }
-}
-
-/// Splits `a, b if returned 1` into its names and its condition, at the
-/// first word `if` or `unless`.
-fn split_condition(text: &str) -> (&str, &str) {
-    let at = text
-        .split_whitespace()
-        .find(|word| matches!(*word, "if" | "unless"))
-        .map(|word| word.as_ptr() as usize - text.as_ptr() as usize);
-    match at {
-        Some(at) => (text[..at].trim(), text[at..].trim()),
-        None => (text.trim(), ""),
-    }
-}
-
-fn parse_condition(text: &str) -> Result<Option<Condition>, String> {
-    if text.is_empty() {
-        return Ok(None);
-    }
-    let words: Vec<&str> = text.split_whitespace().collect();
-    let expected = "a condition reads `unless changed N`, `unless returned N`, `if changed N` or `if returned N`";
-    let [when, measure, count] = words.as_slice() else {
-        return Err(format!("{expected}, not `{text}`"));
-    };
-    let negated = match *when {
-        "unless" => true,
-        "if" => false,
-        _ => return Err(format!("{expected}, not `{text}`")),
-    };
-    let measure = match *measure {
-        "changed" => Measure::Changed,
-        "returned" => Measure::Returned,
-        _ => return Err(format!("{expected}, not `{text}`")),
-    };
-    let count = count
-        .parse()
-        .map_err(|_| format!("{expected}: `{count}` is not a row count"))?;
-    Ok(Some(Condition {
-        negated,
-        measure,
-        count,
-    }))
-}
-
-fn parse_names(text: &str) -> Result<Vec<String>, String> {
-    text.split(',')
-        .map(str::trim)
-        .filter(|name| !name.is_empty())
-        .map(|name| {
-            let name = name.strip_prefix(':').unwrap_or(name);
-            if is_name(name) {
-                Ok(name.to_string())
-            } else {
-                Err(format!(
-                    "`{name}` is not a value name (letters, digits and _)"
-                ))
-            }
-        })
-        .collect()
-}
-
-fn is_name(text: &str) -> bool {
-    !text.is_empty()
-        && text.chars().all(|c| c.is_ascii_alphanumeric() || c == '_')
-        && !text.starts_with(|c: char| c.is_ascii_digit())
-}
-
-/// The statement's first keyword, after comments, decides its class; a `WITH`
-/// statement is a write when it has a top-level INSERT, UPDATE, DELETE or
-/// REPLACE.
+/// The statement's first keyword decides its class. A `WITH` statement is
+/// classified by its body: the first keyword outside parentheses that starts
+/// a statement (the common table expressions are all inside parentheses, so
+/// `WITH x AS (...) SELECT replace(a, 'b', 'c') FROM x` is a read).
 fn classify(sql: &str) -> StatementClass {
-    let words = keywords(sql);
-    let first = words.first().map(String::as_str).unwrap_or("");
-    match first {
-        "BEGIN" => StatementClass::Begin,
-        "COMMIT" | "END" => StatementClass::Commit,
-        "ROLLBACK" => StatementClass::Rollback,
-        "SELECT" | "VALUES" => StatementClass::Read,
-        "INSERT" | "UPDATE" | "DELETE" | "REPLACE" => StatementClass::Write,
-        "WITH" => {
-            if words
-                .iter()
-                .any(|w| matches!(w.as_str(), "INSERT" | "UPDATE" | "DELETE" | "REPLACE"))
-            {
-                StatementClass::Write
-            } else {
-                StatementClass::Read
-            }
-        }
-        _ => StatementClass::Other,
+    let Ok(tokens) = lexer::tokens(sql) else {
+        return StatementClass::Other;
+    };
+    let mut code = tokens.iter().filter(|t| !t.is_comment());
+    let Some(first) = code.next() else {
+        return StatementClass::Other;
+    };
+    let class_of = |word: &str| match word.to_ascii_uppercase().as_str() {
+        "BEGIN" => Some(StatementClass::Begin),
+        "COMMIT" | "END" => Some(StatementClass::Commit),
+        "ROLLBACK" => Some(StatementClass::Rollback),
+        "SELECT" | "VALUES" => Some(StatementClass::Read),
+        "INSERT" | "UPDATE" | "DELETE" | "REPLACE" => Some(StatementClass::Write),
+        _ => None,
+    };
+    if first.kind != TokenKind::Word {
+        return StatementClass::Other;
     }
-}
-
-/// The upper-cased bare words of a statement, skipping strings, quoted
-/// identifiers and comments.
-fn keywords(sql: &str) -> Vec<String> {
-    let mut words = Vec::new();
-    let mut chars = sql.char_indices().peekable();
-    while let Some((i, c)) = chars.next() {
-        match c {
-            '\'' | '"' | '`' | '[' => {
-                let close = if c == '[' { ']' } else { c };
-                for (_, d) in chars.by_ref() {
-                    if d == close {
-                        break;
-                    }
+    if !first.is_word(sql, "WITH") {
+        return class_of(first.text(sql)).unwrap_or(StatementClass::Other);
+    }
+    let mut depth = 0usize;
+    for token in code {
+        match token.kind {
+            TokenKind::OpenParen => depth += 1,
+            TokenKind::CloseParen => depth = depth.saturating_sub(1),
+            TokenKind::Word if depth == 0 => {
+                if let Some(class) = class_of(token.text(sql))
+                    .filter(|c| matches!(c, StatementClass::Read | StatementClass::Write))
+                {
+                    return class;
                 }
-            }
-            '-' if sql[i..].starts_with("--") => {
-                for (_, d) in chars.by_ref() {
-                    if d == '\n' {
-                        break;
-                    }
-                }
-            }
-            '/' if sql[i..].starts_with("/*") => {
-                let mut previous = ' ';
-                for (_, d) in chars.by_ref() {
-                    if previous == '*' && d == '/' {
-                        break;
-                    }
-                    previous = d;
-                }
-            }
-            ':' | '@' | '$' => {
-                while chars
-                    .next_if(|(_, d)| d.is_alphanumeric() || *d == '_')
-                    .is_some()
-                {}
-            }
-            c if c.is_alphabetic() || c == '_' => {
-                let mut word = String::from(c);
-                while let Some((_, d)) = chars.next_if(|(_, d)| d.is_alphanumeric() || *d == '_') {
-                    word.push(d);
-                }
-                words.push(word.to_ascii_uppercase());
             }
             _ => {}
         }
     }
-    words
+    StatementClass::Other
 }
 
 /// The `:name` parameters of one statement, outside strings and comments.
 fn parameter_names(sql: &str) -> Vec<String> {
-    let mut names = Vec::new();
-    let mut in_quote: Option<char> = None;
-    let mut chars = sql.char_indices().peekable();
-    while let Some((i, c)) = chars.next() {
-        if let Some(q) = in_quote {
-            if c == q {
-                in_quote = None;
-            }
+    let mut names: Vec<String> = Vec::new();
+    for token in lexer::tokens(sql).unwrap_or_default() {
+        if token.kind != TokenKind::Parameter {
             continue;
         }
-        match c {
-            '\'' | '"' | '`' => in_quote = Some(c),
-            '[' => in_quote = Some(']'),
-            '-' if sql[i..].starts_with("--") => {
-                while chars.next_if(|(_, d)| *d != '\n').is_some() {}
-            }
-            ':' => {
-                let mut name = String::new();
-                while let Some((_, d)) = chars.next_if(|(_, d)| d.is_alphanumeric() || *d == '_') {
-                    name.push(d);
-                }
-                if !name.is_empty() && !names.contains(&name) {
-                    names.push(name);
-                }
-            }
-            _ => {}
+        if let Some(name) = token.text(sql).strip_prefix(':')
+            && !names.iter().any(|n| n == name)
+        {
+            names.push(name.to_string());
         }
     }
     names
@@ -735,5 +551,28 @@ COMMIT;
             classify("/* update */ SELECT 'delete'"),
             StatementClass::Read
         );
+        assert_eq!(
+            classify("WITH x AS (SELECT 1 AS a) SELECT replace(a, 'b', 'c') FROM x"),
+            StatementClass::Read
+        );
+        assert_eq!(
+            classify("WITH RECURSIVE x(n) AS (SELECT 1 UNION SELECT n + 1 FROM x) REPLACE INTO t SELECT n FROM x"),
+            StatementClass::Write
+        );
+    }
+
+    #[test]
+    fn parameters_inside_comments_and_strings_are_not_parameters() {
+        assert_eq!(
+            parameter_names("SELECT :a, ':b' /* :c */ FROM t WHERE x = :d -- :e"),
+            ["a", "d"]
+        );
+    }
+
+    #[test]
+    fn control_characters_are_refused_with_their_position() {
+        let error = Procedure::parse("p", "SELECT 1\n WHERE 1\0 AND 2;").unwrap_err();
+        assert_eq!(error.position, Position { line: 2, column: 9 });
+        assert!(error.message.contains("control character"), "{error}");
     }
 }

@@ -32,10 +32,11 @@
 //! the process remembers from its own earlier calls (a stale process presents
 //! its old token; nothing re-derives it from the row).
 
-use crate::history::Values;
+use crate::history::{Outcome, Values};
 use crate::value::Value;
 use serde::{Deserialize, Serialize};
 use std::collections::BTreeMap;
+use std::fmt;
 
 /// A scenario as written in an exercise file.
 #[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
@@ -146,6 +147,88 @@ pub struct Expect {
     /// Values the call must return (a subset).
     #[serde(default)]
     pub values: Values,
+}
+
+impl Expect {
+    /// How `outcome` differs from this expectation, if it does.
+    pub fn check(&self, outcome: &Outcome) -> Option<Mismatch> {
+        if let Some(kind) = &self.outcome
+            && kind != outcome.kind()
+        {
+            return Some(Mismatch::Outcome {
+                expected: kind.clone(),
+                got: outcome.clone(),
+            });
+        }
+        if let Some(category) = &self.category {
+            match outcome {
+                Outcome::Refused { category: got, .. } if got == category => {}
+                _ => {
+                    return Some(Mismatch::Category {
+                        expected: category.clone(),
+                        got: outcome.clone(),
+                    });
+                }
+            }
+        }
+        if !self.values.is_empty() {
+            let Outcome::Ok { values } = outcome else {
+                return Some(Mismatch::NoValues {
+                    got: outcome.clone(),
+                });
+            };
+            for (name, wanted) in &self.values {
+                if values.get(name) != Some(wanted) {
+                    return Some(Mismatch::Value {
+                        name: name.clone(),
+                        expected: wanted.clone(),
+                        got: values.get(name).cloned(),
+                    });
+                }
+            }
+        }
+        None
+    }
+}
+
+/// How a call's outcome differs from what a scenario expects.
+#[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
+#[serde(tag = "kind", rename_all = "snake_case")]
+pub enum Mismatch {
+    /// Another kind of outcome (`ok`, `refused`, `error`).
+    Outcome { expected: String, got: Outcome },
+    /// Not refused, or refused for another category.
+    Category { expected: String, got: Outcome },
+    /// Values were expected, and the call did not end ok.
+    NoValues { got: Outcome },
+    /// A returned value differs, or is missing.
+    Value {
+        name: String,
+        expected: Value,
+        got: Option<Value>,
+    },
+}
+
+impl fmt::Display for Mismatch {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        match self {
+            Mismatch::Outcome { expected, got } => write!(f, "expected {expected}, got {got}"),
+            Mismatch::Category { expected, got } => {
+                write!(f, "expected refused ({expected}), got {got}")
+            }
+            Mismatch::NoValues { got } => write!(f, "expected ok with values, got {got}"),
+            Mismatch::Value {
+                name,
+                expected,
+                got: Some(got),
+            } => write!(f, "expected {name} = {expected}, got {name} = {got}"),
+            Mismatch::Value {
+                name,
+                expected,
+                got: None,
+            } => write!(f, "expected {name} = {expected}, but it returned no {name}"),
+        }
+    }
 }
 
 /// A point in a call, named by meaning so it survives edits.

@@ -1,0 +1,86 @@
+//! The run's own tables: what scenario queries and invariants may read
+//! beside the exercise's tables.
+//!
+//! - `beliefs` (resource, process, actor, token, expires_at): what each
+//!   process believes it holds, as the checker's monitor sees it;
+//! - `effects` (name, process, actor, clock_seconds, detail as JSON): every
+//!   external effect so far.
+//!
+//! They are temp tables on the world's anchor connection, so no process sees
+//! them and a reset of the exercise's tables leaves them alone. They belong
+//! to the checker: the world only lends its anchor.
+
+use crate::error::Error;
+use crate::history::{Effect, ResultRows};
+use crate::monitor::Belief;
+use crate::sql_value::Bind;
+use crate::value::Value;
+use crate::world::World;
+use rusqlite::Connection;
+
+/// Creates the run's tables on the world's anchor. Once per world.
+pub(super) fn create_tables(world: &World) -> Result<(), Error> {
+    world
+        .with_anchor_trusted(|anchor| {
+            anchor.execute_batch(
+                "CREATE TEMP TABLE beliefs (resource TEXT, process TEXT, actor TEXT, \
+                 token, expires_at INTEGER); \
+                 CREATE TEMP TABLE effects (name TEXT, process TEXT, actor TEXT, \
+                 clock_seconds INTEGER, detail TEXT);",
+            )
+        })
+        .map_err(|e| Error::Sqlite {
+            context: "create the run's beliefs and effects tables".into(),
+            message: e.to_string(),
+        })
+}
+
+/// Runs a read-only query that may read the run's tables as they are now.
+/// `None` when a process holds the write lock, so the committed state
+/// cannot be read now.
+pub(super) fn query(
+    world: &World,
+    sql: &str,
+    beliefs: &[Belief],
+) -> Result<Option<ResultRows>, Error> {
+    world
+        .with_anchor_trusted(|anchor| load(anchor, beliefs, world.effects()))
+        .map_err(|e| Error::Sqlite {
+            context: "load the beliefs and effects tables".into(),
+            message: e.to_string(),
+        })?;
+    world.query_committed(sql)
+}
+
+fn load(anchor: &Connection, beliefs: &[Belief], effects: &[Effect]) -> rusqlite::Result<()> {
+    anchor
+        .prepare_cached("DELETE FROM temp.beliefs")?
+        .execute([])?;
+    let mut insert =
+        anchor.prepare_cached("INSERT INTO temp.beliefs VALUES (?1, ?2, ?3, ?4, ?5)")?;
+    for belief in beliefs {
+        insert.execute(rusqlite::params![
+            belief.resource,
+            belief.process,
+            belief.actor,
+            Bind(belief.token.as_ref().unwrap_or(&Value::Null)),
+            belief.expires_at,
+        ])?;
+    }
+    anchor
+        .prepare_cached("DELETE FROM temp.effects")?
+        .execute([])?;
+    let mut insert =
+        anchor.prepare_cached("INSERT INTO temp.effects VALUES (?1, ?2, ?3, ?4, ?5)")?;
+    for effect in effects {
+        let detail = serde_json::to_string(&effect.values).unwrap_or_default();
+        insert.execute(rusqlite::params![
+            effect.name,
+            effect.process,
+            effect.actor,
+            effect.clock_seconds,
+            detail,
+        ])?;
+    }
+    Ok(())
+}

@@ -1,0 +1,317 @@
+//! The checker: runs scenarios against procedures and explores every
+//! interleaving of their concurrent sections.
+//!
+//! A scenario is deterministic except inside concurrent sections, where the
+//! next process to move is a choice. The checker enumerates those choices
+//! depth first, re-running the scenario from the world's prepared image for
+//! each branch (a step costs microseconds; an open transaction cannot be
+//! copied, so re-running is the honest way back). It prunes a branch when it
+//! reaches a state it has already seen at the same or a smaller depth: the
+//! world's committed rows, every process's position, scope, memory and
+//! transaction, the clock, the effects and the beliefs. What follows a state
+//! depends on nothing else, so pruning loses no failure, and keeping the
+//! smaller depth keeps the shortest one.
+//!
+//! A schedule is the order in which processes moved inside the concurrent
+//! sections, written with the scenario's process names: `a b b a`. It
+//! replays exactly into a history.
+//!
+//! Exploration is bounded by [`Limits`]; a run that hits a bound says so and
+//! is never a pass.
+
+mod context;
+mod explore;
+mod run;
+
+use crate::error::Error;
+use crate::history::{ResultRows, TableRows, Values};
+use crate::monitor::Belief;
+use crate::procedure::Procedure;
+use crate::report::{Drive, Exploration, Lane, ScenarioError, ScenarioReport, ScenarioResult};
+use crate::scenario::{Action, Scenario};
+use crate::schedule::Schedule;
+use crate::world::World;
+use explore::{Chooser, End};
+use fencelab_model::exercise::Model;
+use run::Run;
+use serde::{Deserialize, Serialize};
+use std::collections::BTreeMap;
+
+/// The bounds on one scenario's exploration.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Serialize, Deserialize)]
+pub struct Limits {
+    /// Complete schedules run before exploration stops.
+    pub schedules_max: u64,
+    /// Steps taken inside concurrent sections along one schedule.
+    pub section_steps_max: usize,
+}
+
+impl Default for Limits {
+    fn default() -> Self {
+        Limits {
+            schedules_max: 20_000,
+            section_steps_max: 400,
+        }
+    }
+}
+
+/// Runs scenarios against one set of procedures.
+pub struct Checker {
+    world: World,
+    model: Model,
+    limits: Limits,
+}
+
+impl Checker {
+    pub fn new(
+        schema_sql: &str,
+        procedures: impl IntoIterator<Item = Procedure>,
+        constants: Values,
+        model: Model,
+    ) -> Result<Checker, Error> {
+        let world = World::new(schema_sql, procedures, constants)?;
+        context::create_tables(&world)?;
+        Ok(Checker {
+            world,
+            model,
+            limits: Limits::default(),
+        })
+    }
+
+    pub fn set_limits(&mut self, limits: Limits) {
+        self.limits = limits;
+    }
+
+    pub fn world(&self) -> &World {
+        &self.world
+    }
+
+    /// Checks a scenario over every interleaving of its concurrent sections,
+    /// then replays the schedule it reports to record its history.
+    pub fn check(&mut self, scenario: &Scenario) -> ScenarioReport {
+        let actions = match validate(scenario) {
+            Ok(actions) => actions,
+            Err(error) => return ScenarioReport::errored(scenario, error),
+        };
+        self.world.set_recording(false);
+        let explored = self.explore_all(scenario, &actions);
+        self.world.set_recording(true);
+        match explored {
+            Ok(explored) => {
+                let mut report = self.replay_choices(scenario, &actions, &explored.shown);
+                report.exploration = explored.exploration;
+                report
+            }
+            Err(error) => ScenarioReport::errored(scenario, in_scenario(scenario, error)),
+        }
+    }
+
+    /// Runs `runs` schedules chosen at random from `seed`, for scenarios too
+    /// large to explore exhaustively. The sequence is portable, so a seed
+    /// that fails reproduces the same schedule natively and in wasm. Reports
+    /// the first failing schedule (replayed, with its history), or the last,
+    /// and the seed in its exploration figures.
+    pub fn check_random(&mut self, scenario: &Scenario, seed: u64, runs: u64) -> ScenarioReport {
+        let actions = match validate(scenario) {
+            Ok(actions) => actions,
+            Err(error) => return ScenarioReport::errored(scenario, error),
+        };
+        self.world.set_recording(false);
+        let (last, done) = self.explore_random(scenario, &actions, seed, runs);
+        self.world.set_recording(true);
+        let mut report = self.replay_choices(scenario, &actions, &last);
+        report.exploration.sections = sections(&actions);
+        report.exploration.schedules = done;
+        report.exploration.seed = Some(seed);
+        report
+    }
+
+    /// Replays one schedule and reports its verdict and history.
+    pub fn replay(&mut self, scenario: &Scenario, schedule: &Schedule) -> ScenarioReport {
+        let actions = match validate(scenario) {
+            Ok(actions) => actions,
+            Err(error) => return ScenarioReport::errored(scenario, error),
+        };
+        self.world.set_recording(true);
+        let mut chooser = Chooser::Names {
+            schedule,
+            interactive: false,
+        };
+        let path = self.run_path(scenario, &actions, &mut chooser, None);
+        let mut report = self.report(scenario, path);
+        report.exploration.sections = sections(&actions);
+        report.exploration.schedules = 1;
+        report
+    }
+
+    /// Follows `schedule` and stops at the next choice, reporting which
+    /// processes may move: the learner drives a concurrent section by hand.
+    /// Undo is a shorter schedule.
+    pub fn drive(&mut self, scenario: &Scenario, schedule: &Schedule) -> Drive {
+        let actions = match validate(scenario) {
+            Ok(actions) => actions,
+            Err(error) => {
+                return Drive {
+                    report: ScenarioReport::errored(scenario, error),
+                    options: Vec::new(),
+                    finished: true,
+                };
+            }
+        };
+        self.world.set_recording(true);
+        let mut chooser = Chooser::Names {
+            schedule,
+            interactive: true,
+        };
+        let mut path = self.run_path(scenario, &actions, &mut chooser, None);
+        let options = match std::mem::take(&mut path.end) {
+            End::Awaiting(options) => Some(options),
+            end => {
+                path.end = end;
+                None
+            }
+        };
+        Drive {
+            report: self.report(scenario, path),
+            finished: options.is_none(),
+            options: options.unwrap_or_default(),
+        }
+    }
+
+    /// Replays `schedule` up to the step that recorded history event
+    /// `event_index`, then runs a read-only query against the world as the
+    /// process of that event saw it (its own uncommitted writes included).
+    pub fn query_after(
+        &mut self,
+        scenario: &Scenario,
+        schedule: &Schedule,
+        event_index: usize,
+        sql: &str,
+    ) -> Result<ResultRows, Error> {
+        let actions = validate(scenario).map_err(|error| Error::Query {
+            sql: sql.to_string(),
+            message: error.message,
+        })?;
+        self.world.set_recording(true);
+        let mut chooser = Chooser::Names {
+            schedule,
+            interactive: true,
+        };
+        self.run_path(scenario, &actions, &mut chooser, Some(event_index));
+        let history = self.world.take_history();
+        let process = history
+            .get(event_index)
+            .and_then(|e| e.process.as_deref())
+            .and_then(|p| self.world.process_id(p));
+        self.world.query_as(process, sql, &Values::new())
+    }
+
+    fn replay_choices(
+        &mut self,
+        scenario: &Scenario,
+        actions: &[Action],
+        choices: &[usize],
+    ) -> ScenarioReport {
+        let path = self.run_path(scenario, actions, &mut Chooser::Indices(choices), None);
+        self.report(scenario, path)
+    }
+
+    fn report(&mut self, scenario: &Scenario, path: Path) -> ScenarioReport {
+        let history = self.world.take_history();
+        let result = match path.end {
+            End::Completed if scenario.limit => ScenarioResult::LimitShown,
+            End::Completed => ScenarioResult::Passed,
+            End::Failed(failure) => ScenarioResult::Failed { failure },
+            End::Error(error) => ScenarioResult::Error { error },
+            // A replay follows a fixed schedule and never prunes or waits.
+            End::Pruned | End::Awaiting(_) | End::Stopped => ScenarioResult::Error {
+                error: ScenarioError::new("the replay was cut short"),
+            },
+        };
+        ScenarioReport {
+            name: scenario.name.clone(),
+            summary: scenario.summary.clone(),
+            result,
+            schedule: path.names.into_iter().collect(),
+            exploration: Exploration::default(),
+            lanes: path.lanes,
+            initial_tables: path.initial_tables,
+            history,
+            beliefs: path.beliefs,
+        }
+    }
+
+    /// Runs the scenario once from the prepared image, taking choices from
+    /// `chooser`.
+    fn run_path(
+        &mut self,
+        scenario: &Scenario,
+        actions: &[Action],
+        chooser: &mut Chooser<'_>,
+        stop_after_event: Option<usize>,
+    ) -> Path {
+        let mut run = Run {
+            world: &mut self.world,
+            model: &self.model,
+            scenario,
+            limits: self.limits,
+            processes: BTreeMap::new(),
+            calls: BTreeMap::new(),
+            monitor: Default::default(),
+            effects_seen: 0,
+            stop_after_event,
+            path: Path::default(),
+        };
+        let end = match run.world.reset() {
+            Ok(()) => {
+                if run.world.recording() {
+                    run.path.initial_tables = run.world.tables().unwrap_or_default();
+                }
+                run.run(actions, chooser)
+            }
+            Err(error) => End::Error(ScenarioError::new(error.to_string())),
+        };
+        run.path.end = end;
+        run.path.lanes = run.lanes();
+        run.path
+    }
+}
+
+/// One run's trace.
+#[derive(Default)]
+struct Path {
+    end: End,
+    /// The option index taken at each choice, in order.
+    choices: Vec<usize>,
+    /// The process names taken at each choice: the schedule.
+    names: Vec<String>,
+    lanes: Vec<Lane>,
+    initial_tables: Vec<TableRows>,
+    /// What the processes believe after each recorded event.
+    beliefs: Vec<Vec<Belief>>,
+}
+
+fn validate(scenario: &Scenario) -> Result<Vec<Action>, ScenarioError> {
+    scenario
+        .steps
+        .iter()
+        .enumerate()
+        .map(|(i, step)| step.to_action().map_err(|e| format!("step {}: {e}", i + 1)))
+        .collect::<Result<_, _>>()
+        .map_err(|message| in_scenario(scenario, ScenarioError::new(message)))
+}
+
+/// Names the scenario in an error about the scenario as a whole (a step
+/// that is malformed, an exploration limit).
+fn in_scenario(scenario: &Scenario, error: ScenarioError) -> ScenarioError {
+    ScenarioError::new(format!("scenario `{}`: {}", scenario.name, error.message))
+}
+
+/// The number of concurrent sections among `actions`.
+fn sections(actions: &[Action]) -> u32 {
+    let count = actions
+        .iter()
+        .filter(|a| matches!(a, Action::Concurrent { .. }))
+        .count();
+    u32::try_from(count).unwrap_or(u32::MAX)
+}

@@ -1,0 +1,269 @@
+//! The exercise's tables and its seed image: discovering the tables and a
+//! stable way to read each, taking snapshots, diffing them into row
+//! changes, and putting the seed rows back on reset.
+
+use crate::history::{RowChange, TableRows};
+use crate::sandbox::Sandbox;
+use crate::sql_value::{Bind, value_from_ref};
+use crate::value::Value;
+use rusqlite::Connection;
+use rusqlite::config::DbConfig;
+use std::collections::BTreeMap;
+
+/// One exercise table, and how to read it in a stable order.
+pub(super) struct Table {
+    name: String,
+    columns: Vec<String>,
+    key_len: usize,
+    select_sql: String,
+    /// Puts a row back on reset: the rowid too, unless a column already
+    /// carries it (an INTEGER PRIMARY KEY) or the table has none.
+    insert_sql: String,
+    insert_with_key: bool,
+    delete_sql: String,
+}
+
+/// What a reset puts back: the rows the schema seeded, by table, and the
+/// AUTOINCREMENT counters.
+pub(super) struct SeedImage {
+    tables: Vec<Table>,
+    rows: Vec<TableRows>,
+    /// `None` when no table uses AUTOINCREMENT.
+    sequences: Option<Vec<(String, i64)>>,
+    /// The schema has triggers or foreign keys, which a reset must switch off.
+    has_guards: bool,
+}
+
+impl SeedImage {
+    /// Reads the tables and their rows as the schema left them on `anchor`.
+    pub(super) fn capture(anchor: &Connection) -> Result<SeedImage, (&'static str, rusqlite::Error)> {
+        let tables = discover_tables(anchor).map_err(|e| ("read the exercise's tables", e))?;
+        let rows = snapshot_tables(anchor, &tables).map_err(|e| ("read the seed rows", e))?;
+        let has_guards = anchor
+            .query_row(
+                "SELECT EXISTS (SELECT 1 FROM sqlite_schema WHERE type = 'trigger') \
+                 OR EXISTS (SELECT 1 FROM pragma_table_list AS t, pragma_foreign_key_list(t.name) \
+                            WHERE t.schema = 'main')",
+                [],
+                |row| row.get(0),
+            )
+            .map_err(|e| ("read the exercise's schema", e))?;
+        let sequences =
+            read_sequences(anchor).map_err(|e| ("read the AUTOINCREMENT counters", e))?;
+        Ok(SeedImage {
+            tables,
+            rows,
+            sequences,
+            has_guards,
+        })
+    }
+
+    /// Every exercise table as `connection` sees it.
+    pub(super) fn snapshot(&self, connection: &Connection) -> rusqlite::Result<Vec<TableRows>> {
+        snapshot_tables(connection, &self.tables)
+    }
+
+    /// Puts the seed rows back with plain DML, as one transaction on the
+    /// anchor. The schema is never touched, so no connection has to reload
+    /// it or re-prepare its statements (a byte-for-byte copy of the image
+    /// would make every connection do both, and that cost more than the run).
+    /// Triggers and foreign keys are off meanwhile: the seed is put back as
+    /// it was, not re-derived.
+    pub(super) fn restore(&self, anchor: &Connection, sandbox: &Sandbox) -> rusqlite::Result<()> {
+        // Switching foreign keys or triggers off makes SQLite expire the
+        // anchor's prepared statements, so only a schema that has them pays.
+        let guarded = self.has_guards;
+        let _trusted = sandbox.trusted();
+        let result = (|| {
+            if guarded {
+                anchor.execute_batch("PRAGMA foreign_keys = OFF")?;
+                anchor.set_db_config(DbConfig::SQLITE_DBCONFIG_ENABLE_TRIGGER, false)?;
+            }
+            anchor.prepare_cached("BEGIN IMMEDIATE")?.execute([])?;
+            for (table, seed) in self.tables.iter().zip(&self.rows) {
+                anchor.prepare_cached(&table.delete_sql)?.execute([])?;
+                let mut insert = anchor.prepare_cached(&table.insert_sql)?;
+                for row in &seed.rows {
+                    let values = if table.insert_with_key {
+                        &row[..]
+                    } else {
+                        &row[table.key_len.min(row.len())..]
+                    };
+                    insert.execute(rusqlite::params_from_iter(values.iter().map(Bind)))?;
+                }
+            }
+            if let Some(sequences) = &self.sequences {
+                anchor
+                    .prepare_cached("DELETE FROM sqlite_sequence")?
+                    .execute([])?;
+                let mut insert = anchor
+                    .prepare_cached("INSERT INTO sqlite_sequence (name, seq) VALUES (?1, ?2)")?;
+                for (name, seq) in sequences {
+                    insert.execute(rusqlite::params![name, seq])?;
+                }
+            }
+            anchor.prepare_cached("COMMIT")?.execute([]).map(|_| ())
+        })();
+        if !anchor.is_autocommit() {
+            let _ = anchor.execute_batch("ROLLBACK");
+        }
+        let restored = if guarded {
+            anchor
+                .set_db_config(DbConfig::SQLITE_DBCONFIG_ENABLE_TRIGGER, true)
+                .and_then(|_| anchor.execute_batch("PRAGMA foreign_keys = ON"))
+        } else {
+            Ok(())
+        };
+        result.and(restored)
+    }
+}
+
+fn quote_identifier(name: &str) -> String {
+    format!("\"{}\"", name.replace('"', "\"\""))
+}
+
+fn discover_tables(connection: &Connection) -> rusqlite::Result<Vec<Table>> {
+    let names: Vec<(String, bool)> = connection
+        .prepare(
+            "SELECT name, wr FROM pragma_table_list \
+             WHERE schema = 'main' AND type = 'table' AND name NOT LIKE 'sqlite\\_%' ESCAPE '\\' \
+             ORDER BY name",
+        )?
+        .query_map([], |row| Ok((row.get(0)?, row.get::<_, i64>(1)? != 0)))?
+        .collect::<Result<_, _>>()?;
+    let mut tables = Vec::new();
+    for (name, without_rowid) in names {
+        let mut columns = Vec::new();
+        let mut primary_key = Vec::new();
+        let mut integer_key = false;
+        let mut info = connection.prepare(
+            "SELECT name, pk, upper(type) = 'INTEGER' FROM pragma_table_info(?1) ORDER BY cid",
+        )?;
+        let mut rows = info.query([&name])?;
+        while let Some(row) = rows.next()? {
+            let column: String = row.get(0)?;
+            let pk: i64 = row.get(1)?;
+            if pk > 0 {
+                primary_key.push((pk, column.clone()));
+                integer_key = row.get(2)?;
+            }
+            columns.push(column);
+        }
+        primary_key.sort();
+        // An INTEGER PRIMARY KEY column is the rowid under another name.
+        let rowid_alias = !without_rowid && primary_key.len() == 1 && integer_key;
+        let key: Vec<String> = if without_rowid {
+            primary_key
+                .into_iter()
+                .map(|(_, c)| quote_identifier(&c))
+                .collect()
+        } else {
+            vec!["rowid".to_string()]
+        };
+        let quoted: Vec<String> = columns.iter().map(|c| quote_identifier(c)).collect();
+        let table = quote_identifier(&name);
+        let select_sql = format!(
+            "SELECT {keys}, {columns} FROM {table} ORDER BY {keys}",
+            keys = key.join(", "),
+            columns = quoted.join(", "),
+        );
+        let insert_with_key = !without_rowid && !rowid_alias;
+        let targets: Vec<String> = if insert_with_key {
+            std::iter::once("rowid".to_string()).chain(quoted).collect()
+        } else {
+            quoted
+        };
+        let insert_sql = format!(
+            "INSERT INTO {table} ({}) VALUES ({})",
+            targets.join(", "),
+            (1..=targets.len())
+                .map(|i| format!("?{i}"))
+                .collect::<Vec<_>>()
+                .join(", ")
+        );
+        tables.push(Table {
+            name,
+            columns,
+            key_len: key.len(),
+            select_sql,
+            insert_sql,
+            insert_with_key,
+            delete_sql: format!("DELETE FROM {table}"),
+        });
+    }
+    Ok(tables)
+}
+
+/// The AUTOINCREMENT counters, if the schema has any.
+fn read_sequences(connection: &Connection) -> rusqlite::Result<Option<Vec<(String, i64)>>> {
+    let exists: bool = connection.query_row(
+        "SELECT count(*) > 0 FROM sqlite_schema WHERE name = 'sqlite_sequence'",
+        [],
+        |row| row.get(0),
+    )?;
+    if !exists {
+        return Ok(None);
+    }
+    connection
+        .prepare("SELECT name, seq FROM sqlite_sequence ORDER BY name")?
+        .query_map([], |row| Ok((row.get(0)?, row.get(1)?)))?
+        .collect::<rusqlite::Result<_>>()
+        .map(Some)
+}
+
+fn snapshot_tables(connection: &Connection, tables: &[Table]) -> rusqlite::Result<Vec<TableRows>> {
+    tables
+        .iter()
+        .map(|table| {
+            let mut statement = connection.prepare_cached(&table.select_sql)?;
+            let width = table.key_len + table.columns.len();
+            let rows = statement
+                .query_map([], |row| {
+                    (0..width)
+                        .map(|i| row.get_ref(i).map(value_from_ref))
+                        .collect::<Result<Vec<_>, _>>()
+                })?
+                .collect::<Result<Vec<_>, _>>()?;
+            Ok(TableRows {
+                table: table.name.clone(),
+                columns: table.columns.clone(),
+                rows,
+                key_len: table.key_len,
+            })
+        })
+        .collect()
+}
+
+/// The rows that differ between two snapshots of the same tables, in table
+/// and key order.
+pub fn diff_tables(before: &[TableRows], after: &[TableRows]) -> Vec<RowChange> {
+    let mut changes = Vec::new();
+    for (old, new) in before.iter().zip(after) {
+        let split = |rows: &[Vec<Value>]| -> BTreeMap<Vec<Value>, Vec<Value>> {
+            rows.iter()
+                .map(|row| {
+                    let (key, rest) = row.split_at(old.key_len.min(row.len()));
+                    (key.to_vec(), rest.to_vec())
+                })
+                .collect()
+        };
+        let old_rows = split(&old.rows);
+        let new_rows = split(&new.rows);
+        let mut keys: Vec<&Vec<Value>> = old_rows.keys().chain(new_rows.keys()).collect();
+        keys.sort();
+        keys.dedup();
+        for key in keys {
+            let (b, a) = (old_rows.get(key), new_rows.get(key));
+            if b != a {
+                changes.push(RowChange {
+                    table: old.table.clone(),
+                    key: key.clone(),
+                    before: b.cloned(),
+                    after: a.cloned(),
+                });
+            }
+        }
+    }
+    changes
+}
+

@@ -1,0 +1,211 @@
+//! One statement of learner SQL, run under the sandbox: preparing,
+//! binding `:parameters`, reading what it returned (within the engine's
+//! limits), and turning SQLite's failures into words. This is the boundary
+//! where learner SQL meets SQLite; nothing here knows processes or history.
+
+use super::RESULT_ROWS_MAX;
+use crate::error::Error;
+use crate::history::{ErrorCause, ResultRows, Values};
+use crate::sandbox::{Denial, Sandbox};
+use crate::sql_value::{Bind, value_from_ref};
+use crate::sqlite::is_busy;
+use crate::value::Value;
+use rusqlite::Connection;
+
+
+pub(super) struct Executed {
+    pub(super) parameters: Values,
+    pub(super) changed: u64,
+    pub(super) rows: ResultRows,
+}
+
+pub(super) struct Failure {
+    pub(super) busy: bool,
+    pub(super) cause: ErrorCause,
+    pub(super) message: String,
+    /// Byte offset of the error in the statement, when SQLite gives one.
+    pub(super) offset: Option<usize>,
+}
+
+impl Failure {
+    pub(super) fn new(cause: ErrorCause, message: String) -> Failure {
+        Failure {
+            busy: false,
+            cause,
+            message,
+            offset: None,
+        }
+    }
+
+    pub(super) fn from_sqlite(error: rusqlite::Error, sandbox: &Sandbox) -> Failure {
+        if is_busy(&error) {
+            return Failure {
+                busy: true,
+                ..Failure::new(ErrorCause::Sql, error.to_string())
+            };
+        }
+        if let Some(denial) = sandbox.explain_failure() {
+            let cause = match denial {
+                Denial::StepBudget => ErrorCause::StepBudget,
+                Denial::Refused(_) => ErrorCause::Denied,
+            };
+            return Failure::new(cause, denial.to_string());
+        }
+        let offset = match &error {
+            rusqlite::Error::SqlInputError { offset, .. } => usize::try_from(*offset).ok(),
+            _ => None,
+        };
+        let message = match &error {
+            rusqlite::Error::SqlInputError { msg, .. } => msg.clone(),
+            rusqlite::Error::SqliteFailure(_, Some(msg)) => msg.clone(),
+            other => other.to_string(),
+        };
+        Failure {
+            offset,
+            ..Failure::new(ErrorCause::Sql, message)
+        }
+    }
+}
+
+/// Prepares, binds and runs one statement to completion on `connection`.
+pub(super) fn execute(
+    connection: &Connection,
+    sandbox: &Sandbox,
+    sql: &str,
+    lookup: impl Fn(&str) -> Option<Value>,
+) -> Result<Executed, Failure> {
+    sandbox.begin_statement();
+    let mut statement = connection
+        .prepare_cached(sql)
+        .map_err(|e| Failure::from_sqlite(e, sandbox))?;
+    let mut parameters = Values::new();
+    for i in 1..=statement.parameter_count() {
+        let Some(raw) = statement.parameter_name(i) else {
+            return Err(Failure::new(
+                ErrorCause::Sql,
+                "use named parameters such as :token, not `?`".into(),
+            ));
+        };
+        let Some(name) = raw.strip_prefix(':').map(str::to_string) else {
+            return Err(Failure::new(
+                ErrorCause::Sql,
+                format!("write parameters with a colon, as in :{}", &raw[1..]),
+            ));
+        };
+        let value = lookup(&name).ok_or_else(|| {
+            Failure::new(
+                ErrorCause::MissingParameter,
+                format!(
+                    ":{name} has no value: it is not an argument of this call, not a constant, \
+                     not built in (:now, :actor, :process), and no earlier statement returned \
+                     a column named {name}"
+                ),
+            )
+        })?;
+        statement
+            .raw_bind_parameter(i, Bind(&value))
+            .map_err(|e| Failure::from_sqlite(e, sandbox))?;
+        parameters.insert(name, value);
+    }
+    let read_only = statement.readonly();
+    let rows = read_rows(&mut statement).map_err(|e| match e {
+        RowsError::Sqlite(e) => Failure::from_sqlite(e, sandbox),
+        RowsError::TooMany => Failure::new(
+            ErrorCause::TooLarge,
+            format!("the statement returned more than {RESULT_ROWS_MAX} rows"),
+        ),
+    })?;
+    // The statement's own count: only a statement that writes sets it, so a
+    // read never reports a count left over from an earlier write.
+    let changed = if read_only { 0 } else { connection.changes() };
+    Ok(Executed {
+        parameters,
+        changed,
+        rows,
+    })
+}
+
+/// Why a read-only query returned nothing.
+pub(super) enum QueryFailure {
+    /// A process's open transaction holds the write lock.
+    Locked,
+    Failed(String),
+}
+
+impl QueryFailure {
+    pub(super) fn from_sqlite(error: rusqlite::Error) -> QueryFailure {
+        if is_busy(&error) {
+            QueryFailure::Locked
+        } else {
+            QueryFailure::Failed(error.to_string())
+        }
+    }
+
+    pub(super) fn into_error(self, sql: &str) -> Error {
+        Error::Query {
+            sql: sql.to_string(),
+            message: match self {
+                QueryFailure::Locked => {
+                    "a process's open transaction holds the database lock".into()
+                }
+                QueryFailure::Failed(message) => message,
+            },
+        }
+    }
+}
+
+pub(super) fn query_on(
+    connection: &Connection,
+    sql: &str,
+    parameters: &Values,
+) -> Result<ResultRows, QueryFailure> {
+    let fail = QueryFailure::Failed;
+    let mut statement = connection.prepare(sql).map_err(QueryFailure::from_sqlite)?;
+    if !statement.readonly() {
+        return Err(fail("only read-only queries are allowed here".into()));
+    }
+    for i in 1..=statement.parameter_count() {
+        let name = statement
+            .parameter_name(i)
+            .and_then(|n| n.strip_prefix(':'))
+            .ok_or_else(|| fail("use named parameters such as :token".into()))?
+            .to_string();
+        let value = parameters
+            .get(&name)
+            .ok_or_else(|| fail(format!(":{name} has no value")))?;
+        statement
+            .raw_bind_parameter(i, Bind(value))
+            .map_err(QueryFailure::from_sqlite)?;
+    }
+    read_rows(&mut statement).map_err(|e| match e {
+        RowsError::Sqlite(e) => QueryFailure::from_sqlite(e),
+        RowsError::TooMany => fail(format!(
+            "the query returned more than {RESULT_ROWS_MAX} rows"
+        )),
+    })
+}
+
+enum RowsError {
+    Sqlite(rusqlite::Error),
+    TooMany,
+}
+
+/// Runs a bound statement to completion and keeps what it returned, up to
+/// [`RESULT_ROWS_MAX`] rows.
+fn read_rows(statement: &mut rusqlite::Statement<'_>) -> Result<ResultRows, RowsError> {
+    let columns: Vec<String> = statement.column_names().map(String::from).collect();
+    let mut rows = Vec::new();
+    let mut cursor = statement.raw_query();
+    while let Some(row) = cursor.next().map_err(RowsError::Sqlite)? {
+        if rows.len() == RESULT_ROWS_MAX {
+            return Err(RowsError::TooMany);
+        }
+        let values = (0..columns.len())
+            .map(|i| row.get_ref(i).map(value_from_ref))
+            .collect::<Result<Vec<_>, _>>()
+            .map_err(RowsError::Sqlite)?;
+        rows.push(values);
+    }
+    Ok(ResultRows { columns, rows })
+}
+

@@ -1,0 +1,291 @@
+//! Stepping a process: running the next statement or effect of its call,
+//! judging the result with the step's decisions, and ending the call.
+
+use super::statement::execute;
+use super::{Call, Process, ProcessId, StepResult, World, index};
+use crate::error::Error;
+use crate::history::{CallError, Effect, ErrorCause, Outcome, Values, What};
+use crate::procedure::{Action, Position, Step};
+use crate::sqlite::is_busy;
+use crate::value::Value;
+
+impl World {
+
+    pub(super) fn run_effect(
+        &mut self,
+        id: ProcessId,
+        call: &Call,
+        step: &Step,
+        name: &str,
+        names: &[String],
+    ) -> StepResult {
+        let values = match self.resolve(id, call, names) {
+            Ok(values) => values,
+            Err(missing) => {
+                let error = call_error(
+                    call,
+                    ErrorCause::MissingValue,
+                    format!("@effect {name} names `{missing}`, which has no value in this call"),
+                    Some(step.position),
+                );
+                return StepResult::Finished(self.finish(id, Outcome::Error(error)));
+            }
+        };
+        let process = &self.processes[index(id)];
+        self.effects.push(Effect {
+            name: name.to_string(),
+            process: id.to_string(),
+            actor: process.actor.clone(),
+            values: values.clone(),
+            clock_seconds: self.clock_seconds,
+        });
+        let event = self.step_event(
+            id,
+            call,
+            step,
+            What::Effect {
+                name: name.to_string(),
+                values,
+            },
+        );
+        self.record(event);
+        self.advance(id, call)
+    }
+
+    pub(super) fn run_statement(
+        &mut self,
+        id: ProcessId,
+        call: &Call,
+        step: &Step,
+        sql: &str,
+    ) -> Result<StepResult, Error> {
+        let before = if self.recording {
+            match self.snapshot(Some(id)) {
+                Ok(tables) => Some(tables),
+                Err(e) if is_busy(&e) => return Ok(self.blocked(id, call, step, sql)),
+                Err(e) => return Err(Error::sqlite("read the exercise's tables", e)),
+            }
+        } else {
+            None
+        };
+        let process = &self.processes[index(id)];
+        let connection = process.connection.as_ref().expect("checked by step()");
+        let executed = execute(connection, &process.sandbox, sql, |name| {
+            self.lookup(process, call, name)
+        });
+        let executed = match executed {
+            Ok(executed) => executed,
+            Err(failure) if failure.busy => return Ok(self.blocked(id, call, step, sql)),
+            Err(failure) => {
+                let position = failure
+                    .offset
+                    .map(|offset| {
+                        crate::procedure::position_at(&call.procedure.source, step.offset + offset)
+                    })
+                    .or(Some(step.position));
+                let error = call_error(call, failure.cause, failure.message, position);
+                return Ok(StepResult::Finished(self.finish(id, Outcome::Error(error))));
+            }
+        };
+
+        let row_changes = self.row_changes_since(before, Some(id));
+        let mut call = call.clone();
+        if let Some(first) = executed.rows.rows.first() {
+            for (column, value) in executed.rows.columns.iter().zip(first) {
+                call.scope.insert(column.clone(), value.clone());
+            }
+        }
+        let returned = executed.rows.rows.len() as u64;
+        let changed = executed.changed;
+        let mut event = self.step_event(
+            id,
+            &call,
+            step,
+            What::Statement {
+                sql: sql.to_string(),
+                parameters: executed.parameters,
+                changed,
+                returned: executed.rows,
+            },
+        );
+        event.row_changes = row_changes;
+        self.record(event);
+
+        for decision in &step.decisions {
+            if !decision
+                .condition
+                .is_none_or(|c| c.holds(changed, returned))
+            {
+                continue;
+            }
+            let outcome = match &decision.action {
+                Action::Refuse { category, reason } => Outcome::Refused {
+                    category: category.clone(),
+                    reason: interpolate(reason, &call.scope),
+                },
+                Action::Return { names } => match self.resolve(id, &call, names) {
+                    Ok(values) => ok(values),
+                    Err(missing) => Outcome::Error(call_error(
+                        &call,
+                        ErrorCause::MissingValue,
+                        format!("@return names `{missing}`, which has no value in this call"),
+                        Some(decision.position),
+                    )),
+                },
+            };
+            return Ok(StepResult::Finished(self.finish(id, outcome)));
+        }
+        Ok(self.advance(id, &call))
+    }
+
+    pub(super) fn blocked(&mut self, id: ProcessId, call: &Call, step: &Step, sql: &str) -> StepResult {
+        self.processes[index(id)].blocked = true;
+        let event = self.step_event(
+            id,
+            call,
+            step,
+            What::Blocked {
+                sql: sql.to_string(),
+            },
+        );
+        self.record(event);
+        StepResult::Blocked
+    }
+
+    /// Moves the call past the step just run, finishing it after its last.
+    pub(super) fn advance(&mut self, id: ProcessId, call: &Call) -> StepResult {
+        let mut call = call.clone();
+        call.next_step += 1;
+        let done = call.next_step >= call.procedure.steps.len();
+        self.processes[index(id)].call = Some(call);
+        if done {
+            StepResult::Finished(self.finish(id, ok(Values::new())))
+        } else {
+            StepResult::Ran
+        }
+    }
+
+    /// Ends process `id`'s call with `outcome`, rolling back a transaction
+    /// the call left open. A call that would have succeeded with its
+    /// transaction still open is an error: its writes were never committed.
+    pub(super) fn finish(&mut self, id: ProcessId, outcome: Outcome) -> Outcome {
+        let process = &mut self.processes[index(id)];
+        let call = process.call.take();
+        let procedure = call
+            .as_ref()
+            .map(|c| c.procedure.name.clone())
+            .unwrap_or_default();
+        let before = self.snapshot_if_recording(Some(id));
+        let process = &mut self.processes[index(id)];
+        let open = process
+            .connection
+            .as_ref()
+            .is_some_and(|c| !c.is_autocommit());
+        let mut outcome = outcome;
+        if open {
+            if let Some(connection) = &process.connection {
+                let _ = connection.execute_batch("ROLLBACK");
+            }
+            if matches!(outcome, Outcome::Ok { .. }) {
+                outcome = Outcome::Error(CallError {
+                    cause: ErrorCause::TransactionLeftOpen,
+                    message: format!(
+                        "{procedure} ended inside its transaction (is a COMMIT missing?); \
+                         the transaction was rolled back"
+                    ),
+                    procedure: procedure.clone(),
+                    position: None,
+                });
+            }
+        }
+        if let Outcome::Ok { values } = &outcome {
+            process
+                .memory
+                .extend(values.iter().map(|(k, v)| (k.clone(), v.clone())));
+        }
+        let row_changes = if open {
+            self.row_changes_since(before, Some(id))
+        } else {
+            Vec::new()
+        };
+        let mut event = self.process_event(
+            id,
+            What::CallFinished {
+                outcome: outcome.clone(),
+                rolled_back: open,
+            },
+        );
+        event.procedure = Some(procedure);
+        event.row_changes = row_changes;
+        self.record(event);
+        outcome
+    }
+
+    /// The value of `:name` for a statement of `call`: the built-ins first,
+    /// then the call's arguments and returned columns, then the constants.
+    pub(super) fn lookup(&self, process: &Process, call: &Call, name: &str) -> Option<Value> {
+        match name {
+            "now" => Some(Value::Integer(self.clock_seconds)),
+            "actor" => Some(Value::Text(process.actor.clone())),
+            "process" => Some(Value::Text(process.id.to_string())),
+            _ => call
+                .scope
+                .get(name)
+                .or_else(|| self.constants.get(name))
+                .cloned(),
+        }
+    }
+
+    /// The named values, or the first name without one.
+    pub(super) fn resolve(&self, id: ProcessId, call: &Call, names: &[String]) -> Result<Values, String> {
+        let process = &self.processes[index(id)];
+        names
+            .iter()
+            .map(|name| match self.lookup(process, call, name) {
+                Some(value) => Ok((name.clone(), value)),
+                None => Err(name.clone()),
+            })
+            .collect()
+    }
+
+    pub(super) fn unblock_all(&mut self) {
+        for process in &mut self.processes {
+            process.blocked = false;
+        }
+    }
+
+}
+
+pub(super) fn ok(values: Values) -> Outcome {
+    Outcome::Ok { values }
+}
+
+pub(super) fn call_error(
+    call: &Call,
+    cause: ErrorCause,
+    message: String,
+    position: Option<Position>,
+) -> CallError {
+    CallError {
+        cause,
+        message,
+        procedure: call.procedure.name.clone(),
+        position,
+    }
+}
+
+/// `{name}` in a refusal reason becomes the value of `name` in the call.
+fn interpolate(reason: &str, scope: &Values) -> String {
+    let mut out = reason.to_string();
+    for (name, value) in scope {
+        let pattern = format!("{{{name}}}");
+        if out.contains(&pattern) {
+            let shown = match value {
+                Value::Text(text) => text.clone(),
+                other => other.to_string(),
+            };
+            out = out.replace(&pattern, &shown);
+        }
+    }
+    out
+}

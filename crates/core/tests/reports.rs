@@ -1,0 +1,73 @@
+//! What the checker's reports carry beyond a verdict: the beliefs after
+//! every event, and failures as typed data worded in the exercise's terms.
+
+#[cfg(target_arch = "wasm32")]
+use wasm_bindgen_test::wasm_bindgen_test as test;
+
+use fencelab_core::monitor::Violation;
+use fencelab_core::{ExerciseExt, FailureCause, Verdict, bundled};
+use std::collections::BTreeMap;
+
+#[test]
+fn every_report_carries_the_beliefs_after_each_of_its_events() {
+    for exercise in bundled::exercises().unwrap() {
+        let mut edits = BTreeMap::new();
+        for procedure in exercise.procedures.iter().filter(|p| p.editable) {
+            edits.insert(procedure.name.clone(), procedure.start.clone());
+        }
+        for report in exercise.run(&edits).scenarios {
+            if report.verdict() == Verdict::Error && report.history.is_empty() {
+                continue;
+            }
+            assert_eq!(
+                report.beliefs.len(),
+                report.history.len(),
+                "{} / {}",
+                exercise.id,
+                report.name
+            );
+        }
+    }
+}
+
+#[test]
+fn the_stale_incarnation_is_named_in_the_exercises_words() {
+    let exercise = bundled::exercises()
+        .unwrap()
+        .into_iter()
+        .find(|e| e.id == "session-incarnations")
+        .unwrap();
+    // The starting finish compares everything except the incarnation.
+    let start: BTreeMap<String, String> = exercise
+        .procedures
+        .iter()
+        .filter(|p| p.editable)
+        .map(|p| (p.name.clone(), p.start.clone()))
+        .collect();
+    let report = exercise.run(&start);
+    let failure = report
+        .scenarios
+        .iter()
+        .find_map(|s| s.failure())
+        .expect("the starting finish fails a scenario");
+    let FailureCause::Invariant {
+        violation:
+            Violation::StaleCompletion {
+                presented,
+                current,
+                token_called,
+                ..
+            },
+    } = &failure.cause
+    else {
+        panic!("expected a stale completion, got {failure:?}");
+    };
+    assert_eq!(token_called, "incarnation");
+    let sentence = failure.to_string();
+    assert!(
+        sentence.contains(&format!(
+            "under incarnation {presented}, but the current incarnation is {current}"
+        )),
+        "{sentence}"
+    );
+}

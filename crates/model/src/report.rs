@@ -1,0 +1,412 @@
+//! What the checker found, as data: one [`ScenarioReport`] per scenario, with
+//! its result, the schedule it shows, its history and what every process
+//! believed after each event.
+//!
+//! The checker is the only producer of these reports; the CLI and the page
+//! only read them. Sentences for people are `Display` impls on the typed
+//! results, so every reader words a failure the same way.
+
+use crate::history::{Event, TableRows};
+use crate::monitor::{Belief, Violation};
+use crate::procedure::Position;
+use crate::scenario::{Mismatch, Scenario};
+use crate::schedule::Schedule;
+use crate::value::Value;
+use serde::{Deserialize, Serialize};
+use std::fmt;
+
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Serialize, Deserialize)]
+#[serde(rename_all = "snake_case")]
+pub enum Verdict {
+    Passed,
+    Failed,
+    Error,
+    /// The scenario demonstrates a limit of the protection, as intended.
+    LimitShown,
+}
+
+impl Verdict {
+    /// The verdict in words, for text that must not rely on colour.
+    pub fn word(self) -> &'static str {
+        match self {
+            Verdict::Passed => "passed",
+            Verdict::Failed => "failed",
+            Verdict::Error => "error",
+            Verdict::LimitShown => "limit shown",
+        }
+    }
+}
+
+/// A scenario's result: exactly one of these, so a report cannot say
+/// "passed" and carry a failure.
+#[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
+#[serde(tag = "verdict", rename_all = "snake_case")]
+pub enum ScenarioResult {
+    Passed,
+    /// A `limit` scenario whose expectations held: it shows where the
+    /// protection ends, as intended.
+    LimitShown,
+    /// A counterexample: the schedule shown breaks the failure's guarantee.
+    Failed { failure: Failure },
+    /// The scenario could not be judged: an SQL error, a scenario that no
+    /// longer applies to the text, an exploration limit. Never a pass.
+    Error { error: ScenarioError },
+}
+
+impl ScenarioResult {
+    pub fn verdict(&self) -> Verdict {
+        match self {
+            ScenarioResult::Passed => Verdict::Passed,
+            ScenarioResult::LimitShown => Verdict::LimitShown,
+            ScenarioResult::Failed { .. } => Verdict::Failed,
+            ScenarioResult::Error { .. } => Verdict::Error,
+        }
+    }
+}
+
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Serialize, Deserialize)]
+#[serde(rename_all = "snake_case")]
+pub enum FailureKind {
+    Expectation,
+    Invariant,
+    Deadlock,
+}
+
+/// What broke, as data.
+#[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
+#[serde(tag = "kind", rename_all = "snake_case")]
+pub enum FailureCause {
+    /// A general or scenario invariant broke.
+    Invariant { violation: Violation },
+    /// A call's outcome was not what the scenario expects.
+    Expectation {
+        process: String,
+        procedure: String,
+        mismatch: Mismatch,
+    },
+    /// A `query` step returned other rows than the scenario expects.
+    QueryRows {
+        sql: String,
+        expected: Vec<Vec<Value>>,
+        got: Vec<Vec<Value>>,
+    },
+    /// Every process of a concurrent section waits for a lock another holds.
+    Deadlock { processes: Vec<String> },
+}
+
+/// Why a scenario failed, and after which history event it was seen.
+#[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
+#[serde(into = "FailureJson", from = "FailureJson")]
+pub struct Failure {
+    pub cause: FailureCause,
+    /// The index of the history event after which it was detected.
+    pub event_index: Option<usize>,
+}
+
+/// A failure as JSON: with its sentence, for readers without this crate
+/// (a CI job reading `fencelab run --json`). The sentence is recomputed
+/// from the cause when read back.
+#[derive(Serialize, Deserialize)]
+struct FailureJson {
+    cause: FailureCause,
+    event_index: Option<usize>,
+    #[serde(default)]
+    message: String,
+}
+
+impl From<Failure> for FailureJson {
+    fn from(failure: Failure) -> FailureJson {
+        FailureJson {
+            message: failure.to_string(),
+            cause: failure.cause,
+            event_index: failure.event_index,
+        }
+    }
+}
+
+impl From<FailureJson> for Failure {
+    fn from(json: FailureJson) -> Failure {
+        Failure {
+            cause: json.cause,
+            event_index: json.event_index,
+        }
+    }
+}
+
+impl Failure {
+    pub fn kind(&self) -> FailureKind {
+        match self.cause {
+            FailureCause::Invariant { .. } => FailureKind::Invariant,
+            FailureCause::Expectation { .. } | FailureCause::QueryRows { .. } => {
+                FailureKind::Expectation
+            }
+            FailureCause::Deadlock { .. } => FailureKind::Deadlock,
+        }
+    }
+
+    /// The sentence shown to learners.
+    pub fn message(&self) -> String {
+        self.to_string()
+    }
+}
+
+impl fmt::Display for Failure {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        match &self.cause {
+            FailureCause::Invariant { violation } => write!(f, "{violation}"),
+            FailureCause::Expectation {
+                process,
+                procedure,
+                mismatch,
+            } => write!(f, "{process}'s {procedure}: {mismatch}"),
+            FailureCause::QueryRows { sql, expected, got } => write!(
+                f,
+                "`{sql}` returned {}, expected {}",
+                show_rows(got),
+                show_rows(expected)
+            ),
+            FailureCause::Deadlock { processes } => write!(
+                f,
+                "deadlock: {} each wait for a lock another holds",
+                processes.join(" and ")
+            ),
+        }
+    }
+}
+
+/// `[(1, 'a'), (2, 'b')]`.
+pub fn show_rows(rows: &[Vec<Value>]) -> String {
+    let shown: Vec<String> = rows
+        .iter()
+        .map(|row| {
+            let cells: Vec<String> = row.iter().map(Value::to_string).collect();
+            format!("({})", cells.join(", "))
+        })
+        .collect();
+    format!("[{}]", shown.join(", "))
+}
+
+/// Where in the learner's text an error belongs.
+#[derive(Clone, Debug, PartialEq, Eq, Serialize, Deserialize)]
+pub struct Place {
+    pub procedure: String,
+    pub position: Option<Position>,
+}
+
+/// Why a scenario could not be judged.
+#[derive(Clone, Debug, PartialEq, Eq, Serialize, Deserialize)]
+pub struct ScenarioError {
+    pub message: String,
+    /// The procedure and position, for an error in a procedure's text.
+    pub place: Option<Place>,
+}
+
+impl ScenarioError {
+    pub fn new(message: impl Into<String>) -> ScenarioError {
+        ScenarioError {
+            message: message.into(),
+            place: None,
+        }
+    }
+}
+
+impl fmt::Display for ScenarioError {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        f.write_str(&self.message)?;
+        if let Some(Place {
+            procedure,
+            position: Some(position),
+        }) = &self.place
+        {
+            write!(f, " ({procedure}, {position})")?;
+        }
+        Ok(())
+    }
+}
+
+/// How much exploring a scenario took.
+#[derive(Clone, Copy, Debug, Default, PartialEq, Eq, Serialize, Deserialize)]
+pub struct Exploration {
+    /// Concurrent sections in the scenario.
+    pub sections: u32,
+    /// Schedules run to the scenario's end.
+    pub schedules: u64,
+    /// Branches cut because their state had been reached before.
+    pub pruned: u64,
+    /// Distinct states seen inside concurrent sections, at the points where
+    /// no process holds the write lock (only there can the committed rows be
+    /// read, and only there are states compared).
+    pub states: u64,
+    /// For a random search: the seed its schedules were drawn from, which
+    /// `fencelab explore --random N --seed S` replays.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub seed: Option<u64>,
+}
+
+/// A scenario process's name, id and actor, for the timeline's lanes.
+#[derive(Clone, Debug, PartialEq, Eq, Serialize, Deserialize)]
+pub struct Lane {
+    pub name: String,
+    pub process: String,
+    pub actor: String,
+}
+
+#[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
+pub struct ScenarioReport {
+    pub name: String,
+    pub summary: String,
+    pub result: ScenarioResult,
+    /// The schedule whose history is shown: the shortest failing one, or the
+    /// first one explored.
+    pub schedule: Schedule,
+    pub exploration: Exploration,
+    pub lanes: Vec<Lane>,
+    /// The exercise's tables before the scenario's first step; with each
+    /// event's row changes they give the tables after any step.
+    pub initial_tables: Vec<TableRows>,
+    pub history: Vec<Event>,
+    /// What the processes believe they hold after each event of `history`
+    /// (leases that lapsed by the event's clock left out), as the checker's
+    /// monitor saw it: one entry per event.
+    pub beliefs: Vec<Vec<Belief>>,
+}
+
+impl ScenarioReport {
+    /// The report of a scenario that could not run at all (its procedures do
+    /// not parse, its steps are malformed).
+    pub fn errored(scenario: &Scenario, error: ScenarioError) -> ScenarioReport {
+        ScenarioReport {
+            name: scenario.name.clone(),
+            summary: scenario.summary.clone(),
+            result: ScenarioResult::Error { error },
+            schedule: Schedule::new(),
+            exploration: Exploration::default(),
+            lanes: Vec::new(),
+            initial_tables: Vec::new(),
+            history: Vec::new(),
+            beliefs: Vec::new(),
+        }
+    }
+
+    pub fn verdict(&self) -> Verdict {
+        self.result.verdict()
+    }
+
+    /// True for "passed" and "limit shown".
+    pub fn passed(&self) -> bool {
+        matches!(
+            self.result,
+            ScenarioResult::Passed | ScenarioResult::LimitShown
+        )
+    }
+
+    pub fn failure(&self) -> Option<&Failure> {
+        match &self.result {
+            ScenarioResult::Failed { failure } => Some(failure),
+            _ => None,
+        }
+    }
+
+    pub fn error(&self) -> Option<&ScenarioError> {
+        match &self.result {
+            ScenarioResult::Error { error } => Some(error),
+            _ => None,
+        }
+    }
+
+    /// The failure's or the error's sentence, if there is one.
+    pub fn problem(&self) -> Option<String> {
+        match &self.result {
+            ScenarioResult::Failed { failure } => Some(failure.to_string()),
+            ScenarioResult::Error { error } => Some(error.to_string()),
+            _ => None,
+        }
+    }
+
+    /// The event a reader should look at first: where it broke, or the end.
+    pub fn focus_event(&self) -> usize {
+        self.failure()
+            .and_then(|f| f.event_index)
+            .unwrap_or(self.history.len().saturating_sub(1))
+    }
+
+    /// The scenario's name for the process `process` (`proc-2`), if it has one.
+    pub fn lane_name<'a>(&'a self, process: &'a str) -> &'a str {
+        self.lanes
+            .iter()
+            .find(|l| l.process == process)
+            .map_or(process, |l| l.name.as_str())
+    }
+}
+
+/// A scenario driven by hand, one chosen step at a time.
+#[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
+pub struct Drive {
+    /// The history so far; once finished, the verdict of this schedule.
+    pub report: ScenarioReport,
+    /// The processes that may move next (empty once finished).
+    pub options: Vec<String>,
+    pub finished: bool,
+}
+
+/// Every scenario's verdict for one set of procedure texts.
+#[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
+pub struct ExerciseReport {
+    pub exercise: String,
+    pub scenarios: Vec<ScenarioReport>,
+    /// Scenarios whose verdict is passed or limit shown.
+    pub passed: usize,
+    pub failed: usize,
+}
+
+impl ExerciseReport {
+    /// Counts the passing (passed or limit shown) and failing scenarios.
+    pub fn new(exercise: &str, scenarios: Vec<ScenarioReport>) -> ExerciseReport {
+        let passed = scenarios.iter().filter(|s| s.passed()).count();
+        ExerciseReport {
+            exercise: exercise.to_string(),
+            failed: scenarios.len() - passed,
+            passed,
+            scenarios,
+        }
+    }
+}
+
+/// Why procedure texts cannot be checked at all: one does not parse, or the
+/// world cannot be built. Every scenario's verdict is then this error.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct Unusable {
+    pub error: ScenarioError,
+}
+
+impl Unusable {
+    /// The "error" report of `scenario` for these texts.
+    pub fn report(&self, scenario: &Scenario) -> ScenarioReport {
+        ScenarioReport::errored(scenario, self.error.clone())
+    }
+}
+
+/// The result of checking an exercise file.
+#[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
+pub struct ExerciseCheck {
+    pub title: String,
+    /// The reference's run: `exercise`, `scenarios`, `passed`, `failed`.
+    #[serde(flatten)]
+    pub reference: ExerciseReport,
+    pub mutants: Vec<MutantCheck>,
+    /// The reference passes everything and every mutant is caught.
+    pub ok: bool,
+}
+
+#[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
+pub struct MutantCheck {
+    pub name: String,
+    pub explanation: String,
+    pub caught: bool,
+    /// The scenarios whose verdict was "failed" against this mutant.
+    pub caught_by: Vec<String>,
+    /// Scenarios where the mutant caused an error instead (a flaw in the
+    /// exercise: a mutant should be caught by a counterexample, not crash).
+    pub errored_in: Vec<(String, String)>,
+}
+
