@@ -19,6 +19,9 @@ options (run and explore):
   --set PROCEDURE=SQL_FILE   replace an editable procedure with the text of SQL_FILE, as a learner's edit
   --scenario FILE            add the [[scenarios]] of FILE (run); with explore, a NAME selects one scenario
   --max-schedules N          stop exploring a scenario after N schedules (reported as an error, not a pass)
+  --random N                 explore: instead of every interleaving, N schedules drawn at random
+  --seed S                   explore --random: draw them from seed S (printed with every run, so a
+                             failure found at random replays from the command line)
   --json                     print one JSON document instead of text (also for check)
 
 EXERCISE is a bundled id (see `fencelab list`) or an exercise file.
@@ -41,6 +44,8 @@ pub struct RunArgs {
     pub max_schedules: Option<u64>,
     pub json: bool,
     pub explore: bool,
+    /// explore --random N --seed S: N random schedules from seed S.
+    pub random: Option<(u64, Option<u64>)>,
 }
 
 pub fn parse(args: &[String]) -> Result<Command, BadInput> {
@@ -53,6 +58,12 @@ pub fn parse(args: &[String]) -> Result<Command, BadInput> {
     let mut set = Vec::new();
     let mut scenarios = Vec::new();
     let mut max_schedules = None;
+    let mut random_runs: Option<u64> = None;
+    let mut seed: Option<u64> = None;
+    let number = |flag: &str, text: String| -> Result<u64, BadInput> {
+        text.parse()
+            .map_err(|_| BadInput(format!("{flag} takes a whole number, not `{text}`")))
+    };
     while let Some(arg) = rest.next() {
         let mut value = |flag: &str| {
             rest.next()
@@ -69,6 +80,14 @@ pub fn parse(args: &[String]) -> Result<Command, BadInput> {
                 set.push((procedure.to_string(), PathBuf::from(file)));
             }
             "--scenario" => scenarios.push(value("--scenario")?),
+            "--random" => {
+                let runs = number("--random", value("--random")?)?;
+                if runs == 0 {
+                    return Err(BadInput("--random must be at least 1".into()));
+                }
+                random_runs = Some(runs);
+            }
+            "--seed" => seed = Some(number("--seed", value("--seed")?)?),
             "--max-schedules" => {
                 let text = value("--max-schedules")?;
                 let n: u64 = text.parse().map_err(|_| {
@@ -88,9 +107,14 @@ pub fn parse(args: &[String]) -> Result<Command, BadInput> {
         }
     }
     let no_run_options = |name: &str| {
-        if !set.is_empty() || !scenarios.is_empty() || max_schedules.is_some() {
+        if !set.is_empty()
+            || !scenarios.is_empty()
+            || max_schedules.is_some()
+            || random_runs.is_some()
+            || seed.is_some()
+        {
             Err(BadInput(format!(
-                "`{name}` takes no --set, --scenario or --max-schedules"
+                "`{name}` takes no --set, --scenario, --max-schedules, --random or --seed"
             )))
         } else {
             Ok(())
@@ -117,6 +141,14 @@ pub fn parse(args: &[String]) -> Result<Command, BadInput> {
                     "`{command}` takes one EXERCISE\n\n{USAGE}"
                 )));
             };
+            if !explore && (random_runs.is_some() || seed.is_some()) {
+                return Err(BadInput(
+                    "--random and --seed go with `explore`, not `run`".into(),
+                ));
+            }
+            if seed.is_some() && random_runs.is_none() {
+                return Err(BadInput("--seed goes with --random N".into()));
+            }
             let (scenario_files, only) = if explore {
                 if scenarios.len() > 1 {
                     return Err(BadInput("explore takes at most one --scenario NAME".into()));
@@ -133,6 +165,7 @@ pub fn parse(args: &[String]) -> Result<Command, BadInput> {
                 max_schedules,
                 json,
                 explore,
+                random: random_runs.map(|runs| (runs, seed)),
             }))
         }
         other => Err(BadInput(format!("unknown command `{other}`\n\n{USAGE}"))),

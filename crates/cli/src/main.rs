@@ -12,7 +12,7 @@ mod render;
 
 use args::{Command, RunArgs};
 use fencelab_core::check::Limits;
-use fencelab_core::exercise::{ExerciseCheck, ExerciseReport};
+use fencelab_core::{ExerciseCheck, ExerciseExt, ExerciseReport};
 use fencelab_core::{Exercise, Scenario, bundled};
 use std::collections::BTreeMap;
 use std::path::{Path, PathBuf};
@@ -234,8 +234,26 @@ fn run_exercise(args: &RunArgs) -> Result<bool, BadInput> {
         ..Limits::default()
     };
     let started = std::time::Instant::now();
-    let report: ExerciseReport =
-        exercise.run_texts_with_limits(&exercise.texts_with(&edits), &scenarios, limits);
+    let texts = exercise.texts_with(&edits);
+    let report: ExerciseReport = match args.random {
+        None => exercise.run_texts_with_limits(&texts, &scenarios, limits),
+        Some((runs, seed)) => {
+            // The engine never reads real randomness; the command line may,
+            // and says which seed it drew so the run can be repeated.
+            let seed = seed.unwrap_or_else(seed_from_clock);
+            let reports = match exercise.checker(&texts) {
+                Ok(mut checker) => {
+                    checker.set_limits(limits);
+                    scenarios
+                        .iter()
+                        .map(|s| checker.check_random(s, seed, runs))
+                        .collect()
+                }
+                Err(unusable) => scenarios.iter().map(|s| unusable.report(s)).collect(),
+            };
+            ExerciseReport::new(&exercise.id, reports)
+        }
+    };
     let took = started.elapsed();
     if args.json {
         print_json(&report)?;
@@ -255,6 +273,13 @@ fn run_exercise(args: &RunArgs) -> Result<bool, BadInput> {
         }
     }
     Ok(report.failed == 0)
+}
+
+/// A seed for `explore --random` without `--seed`.
+fn seed_from_clock() -> u64 {
+    std::time::SystemTime::now()
+        .duration_since(std::time::UNIX_EPOCH)
+        .map_or(0, |elapsed| elapsed.as_nanos() as u64)
 }
 
 fn print_json<T: serde::Serialize>(value: &T) -> Result<(), BadInput> {

@@ -74,8 +74,13 @@ fn run_with_a_broken_claim_fails_and_prints_the_schedule() {
     assert_eq!(json["failed"], 1);
     let one_winner = &json["scenarios"][0];
     assert_eq!(one_winner["name"], "one winner");
+    // One verdict, no separate `passed` flag that could disagree with it.
     assert_eq!(one_winner["verdict"], "failed");
-    assert_eq!(one_winner["passed"], false);
+    assert!(one_winner.get("passed").is_none());
+    assert_eq!(
+        one_winner["failure"]["cause"]["violation"]["kind"],
+        "two_holders"
+    );
     assert!(
         one_winner["failure"]["message"]
             .as_str()
@@ -197,4 +202,37 @@ fn a_directory_of_exercises_is_checked_file_by_file() {
     let output = fencelab(&["check", dir]);
     assert_eq!(output.status.code(), Some(0), "{}", stdout(&output));
     assert!(stdout(&output).contains("with problems"));
+}
+
+#[test]
+fn a_random_search_reports_its_seed_and_replays_from_it() {
+    let dir = scratch("random");
+    let claim = dir.join("claim.sql");
+    std::fs::write(&claim, NAIVE_CLAIM).unwrap();
+    let set = format!("claim={}", claim.display());
+    let run = |seed: &str| {
+        let output = fencelab(&[
+            "explore",
+            "claim-compare-and-set",
+            "--set",
+            &set,
+            "--scenario",
+            "one winner",
+            "--random",
+            "50",
+            "--seed",
+            seed,
+            "--json",
+        ]);
+        assert_eq!(output.status.code(), Some(1), "{}", stdout(&output));
+        let json: serde_json::Value = serde_json::from_str(&stdout(&output)).unwrap();
+        json["scenarios"][0].clone()
+    };
+    let first = run("7");
+    assert_eq!(first["verdict"], "failed");
+    assert_eq!(first["exploration"]["seed"], 7);
+    // The same seed finds the same schedule again.
+    assert_eq!(run("7")["schedule"], first["schedule"]);
+    let output = fencelab(&["run", "claim-compare-and-set", "--seed", "7"]);
+    assert_eq!(output.status.code(), Some(2));
 }

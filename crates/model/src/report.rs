@@ -255,6 +255,9 @@ pub struct Lane {
 pub struct ScenarioReport {
     pub name: String,
     pub summary: String,
+    /// In JSON, flattened: `"verdict"` beside the name, with `"failure"` or
+    /// `"error"` when there is one, as a CI job reading `--json` expects.
+    #[serde(flatten)]
     pub result: ScenarioResult,
     /// The schedule whose history is shown: the shortest failing one, or the
     /// first one explored.
