@@ -12,8 +12,8 @@ mod render;
 
 use args::{Command, RunArgs};
 use fencelab_core::check::Limits;
-use fencelab_core::{ExerciseCheck, ExerciseExt, ExerciseReport};
 use fencelab_core::{Exercise, Scenario, bundled};
+use fencelab_core::{ExerciseCheck, ExerciseExt, ExerciseReport};
 use std::collections::BTreeMap;
 use std::path::{Path, PathBuf};
 use std::process::ExitCode;

@@ -23,7 +23,10 @@ fn every_bundled_reference_passes_and_every_mutant_is_caught() {
             if !scenario.passed() {
                 problems.push(format!(
                     "{}: the reference fails `{}`: {:?} {:?}",
-                    exercise.id, scenario.name, scenario.failure(), scenario.error()
+                    exercise.id,
+                    scenario.name,
+                    scenario.failure(),
+                    scenario.error()
                 ));
             }
         }

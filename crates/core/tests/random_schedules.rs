@@ -76,7 +76,9 @@ fn assert_fence_holds(seed: u64) {
     assert!(
         report.passed(),
         "seed {seed}: schedule `{}` broke the fence: {:?} {:?}",
-        report.schedule, report.failure(), report.error()
+        report.schedule,
+        report.failure(),
+        report.error()
     );
     assert_eq!(report.exploration.schedules, 8);
 }
@@ -105,11 +107,7 @@ fn the_same_seed_gives_the_same_schedule_again() {
     let first = random_run(CAS_CLAIM, 42, 1);
     let second = random_run(CAS_CLAIM, 42, 1);
     assert_eq!(first.schedule, second.schedule);
-    assert!(
-        first.schedule.len() >= 24,
-        "{}",
-        first.schedule
-    );
+    assert!(first.schedule.len() >= 24, "{}", first.schedule);
 }
 
 #[cfg(target_arch = "wasm32")]

@@ -7,8 +7,8 @@
 #[cfg(target_arch = "wasm32")]
 use wasm_bindgen_test::wasm_bindgen_test as test;
 
-use fencelab_core::{FailureKind, Schedule};
 use fencelab_core::{Checker, Model, Procedure, Scenario, ScenarioReport, Values, Verdict};
+use fencelab_core::{FailureKind, Schedule};
 
 const SCHEMA: &str = "
 CREATE TABLE messages (
@@ -384,7 +384,12 @@ fn the_world_can_be_queried_as_it_was_after_any_step() {
     assert_eq!(owner(writes[1], &mut checker), "worker-b".into());
     assert!(
         checker
-            .query_after(&scenario, &schedule("a b a b"), writes[0], "DELETE FROM messages")
+            .query_after(
+                &scenario,
+                &schedule("a b a b"),
+                writes[0],
+                "DELETE FROM messages"
+            )
             .is_err(),
         "the console is read-only"
     );

@@ -47,10 +47,14 @@ pub enum ScenarioResult {
     /// protection ends, as intended.
     LimitShown,
     /// A counterexample: the schedule shown breaks the failure's guarantee.
-    Failed { failure: Failure },
+    Failed {
+        failure: Failure,
+    },
     /// The scenario could not be judged: an SQL error, a scenario that no
     /// longer applies to the text, an exploration limit. Never a pass.
-    Error { error: ScenarioError },
+    Error {
+        error: ScenarioError,
+    },
 }
 
 impl ScenarioResult {
@@ -412,4 +416,3 @@ pub struct MutantCheck {
     /// exercise: a mutant should be caught by a counterexample, not crash).
     pub errored_in: Vec<(String, String)>,
 }
-

@@ -149,7 +149,10 @@ mod tests {
     #[test]
     fn anything_but_names_is_refused() {
         let error = Schedule::parse("a b; DROP").unwrap_err();
-        assert!(error.message.contains("`b;` is not a process name"), "{error}");
+        assert!(
+            error.message.contains("`b;` is not a process name"),
+            "{error}"
+        );
         let long = "a ".repeat(SCHEDULE_MOVES_MAX + 1);
         assert!(Schedule::parse(&long).is_err());
     }

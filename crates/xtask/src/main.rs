@@ -6,6 +6,7 @@
 //! build and serve the playground, or run every check CI runs (see [`stages`]).
 
 mod cmd;
+mod sizes;
 mod stages;
 mod tools;
 
@@ -18,6 +19,7 @@ commands:
   serve [--port N]   install what is missing, build the playground, serve it on 127.0.0.1 (default port 8080)
   test               install what is missing and run every check CI runs
   bench              native criterion benchmarks and the same workload timed in wasm (Node)
+  sizes              the built playground's first-load bytes (raw, gzip -9); fails if the page's wasm has SQLite
   setup              only install what is missing";
 
 const DEFAULT_PORT: u16 = 8080;
@@ -44,6 +46,7 @@ enum Command {
     Serve { port: u16 },
     Test,
     Bench,
+    Sizes,
     Setup,
     Help,
 }
@@ -78,6 +81,7 @@ fn parse(args: &[String]) -> Result<Command, String> {
         "test" => Ok(Command::Test),
         "setup" => Ok(Command::Setup),
         "bench" => Ok(Command::Bench),
+        "sizes" => Ok(Command::Sizes),
         "help" | "--help" | "-h" => Ok(Command::Help),
         other => Err(format!("unknown command `{other}`")),
     }
@@ -105,6 +109,17 @@ fn run(command: Command) -> Result<ExitCode, String> {
         Command::Bench => {
             tools::ensure(&root, tools::Purpose::Serve)?;
             stages::bench()?;
+            if root.join("dist/fencelab-web_bg.wasm").exists() {
+                sizes::report(&root)?;
+            } else {
+                println!(
+                    "xtask: no built site in dist/; `cargo xtask test` builds it, then `cargo xtask sizes`"
+                );
+            }
+            Ok(ExitCode::SUCCESS)
+        }
+        Command::Sizes => {
+            sizes::report(&root)?;
             Ok(ExitCode::SUCCESS)
         }
         Command::Test => {

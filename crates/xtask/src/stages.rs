@@ -51,6 +51,13 @@ fn wasm_tests(targets: &[&str], browser: bool) -> Command {
     command
 }
 
+/// This very driver, for checks that are its own subcommands.
+fn xtask(args: &[&str]) -> Command {
+    let mut command = Command::new(std::env::current_exe().unwrap_or_else(|_| "xtask".into()));
+    command.args(args);
+    command
+}
+
 fn trunk(tools: &Tools, args: &[&str]) -> Command {
     let mut command = Command::new("trunk");
     command.args(args).env("PATH", tools.path_var());
@@ -108,9 +115,15 @@ fn plan(root: &Path, tools: &Tools) -> Vec<Stage> {
                 "clippy",
                 "--locked",
                 "-p",
+                "fencelab-model",
+                "-p",
                 "fencelab-core",
                 "-p",
+                "fencelab-protocol",
+                "-p",
                 "fencelab-web",
+                "-p",
+                "fencelab-worker",
                 "--target",
                 WASM_TARGET,
                 "--all-targets",
@@ -136,6 +149,10 @@ fn plan(root: &Path, tools: &Tools) -> Vec<Stage> {
             ]),
         },
         Stage {
+            name: "model and wire tests (wasm32 in Node)".into(),
+            command: wasm_tests(&["-p", "fencelab-model", "-p", "fencelab-protocol"], false),
+        },
+        Stage {
             name: "core tests (wasm32 in Node)".into(),
             command: wasm_tests(&["-p", "fencelab-core"], false),
         },
@@ -150,6 +167,10 @@ fn plan(root: &Path, tools: &Tools) -> Vec<Stage> {
         Stage {
             name: "playground build (trunk, release)".into(),
             command: trunk(tools, &["build", "--offline", "--release"]),
+        },
+        Stage {
+            name: "first-load sizes; the page's wasm has no SQLite".into(),
+            command: xtask(&["sizes"]),
         },
     ];
     stages.extend(e2e_stages(root));

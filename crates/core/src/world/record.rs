@@ -4,11 +4,10 @@
 use super::World;
 use super::seed::diff_tables;
 use crate::history::{Event, RowChange, TableRows, What};
-use crate::world::{Call, ProcessId, index};
 use crate::procedure::Step;
+use crate::world::{Call, ProcessId, index};
 
 impl World {
-
     pub(super) fn record(&mut self, event: Event) {
         if self.recording {
             self.history.push(event);
@@ -66,5 +65,4 @@ impl World {
             _ => Vec::new(),
         }
     }
-
 }

@@ -36,7 +36,9 @@ pub(super) struct SeedImage {
 
 impl SeedImage {
     /// Reads the tables and their rows as the schema left them on `anchor`.
-    pub(super) fn capture(anchor: &Connection) -> Result<SeedImage, (&'static str, rusqlite::Error)> {
+    pub(super) fn capture(
+        anchor: &Connection,
+    ) -> Result<SeedImage, (&'static str, rusqlite::Error)> {
         let tables = discover_tables(anchor).map_err(|e| ("read the exercise's tables", e))?;
         let rows = snapshot_tables(anchor, &tables).map_err(|e| ("read the seed rows", e))?;
         let has_guards = anchor
@@ -266,4 +268,3 @@ pub fn diff_tables(before: &[TableRows], after: &[TableRows]) -> Vec<RowChange> 
     }
     changes
 }
-

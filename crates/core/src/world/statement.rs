@@ -12,7 +12,6 @@ use crate::sqlite::is_busy;
 use crate::value::Value;
 use rusqlite::Connection;
 
-
 pub(super) struct Executed {
     pub(super) parameters: Values,
     pub(super) changed: u64,
@@ -208,4 +207,3 @@ fn read_rows(statement: &mut rusqlite::Statement<'_>) -> Result<ResultRows, Rows
     }
     Ok(ResultRows { columns, rows })
 }
-

@@ -10,7 +10,6 @@ use crate::sqlite::is_busy;
 use crate::value::Value;
 
 impl World {
-
     pub(super) fn run_effect(
         &mut self,
         id: ProcessId,
@@ -138,7 +137,13 @@ impl World {
         Ok(self.advance(id, &call))
     }
 
-    pub(super) fn blocked(&mut self, id: ProcessId, call: &Call, step: &Step, sql: &str) -> StepResult {
+    pub(super) fn blocked(
+        &mut self,
+        id: ProcessId,
+        call: &Call,
+        step: &Step,
+        sql: &str,
+    ) -> StepResult {
         self.processes[index(id)].blocked = true;
         let event = self.step_event(
             id,
@@ -237,7 +242,12 @@ impl World {
     }
 
     /// The named values, or the first name without one.
-    pub(super) fn resolve(&self, id: ProcessId, call: &Call, names: &[String]) -> Result<Values, String> {
+    pub(super) fn resolve(
+        &self,
+        id: ProcessId,
+        call: &Call,
+        names: &[String],
+    ) -> Result<Values, String> {
         let process = &self.processes[index(id)];
         names
             .iter()
@@ -253,7 +263,6 @@ impl World {
             process.blocked = false;
         }
     }
-
 }
 
 pub(super) fn ok(values: Values) -> Outcome {

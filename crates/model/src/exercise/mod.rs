@@ -288,7 +288,10 @@ impl Exercise {
                     format!("there is no procedure named `{}`", rule.get_ref().procedure),
                 ));
             }
-            let templates = [("grants", &rule.get_ref().grants), ("releases", &rule.get_ref().releases)];
+            let templates = [
+                ("grants", &rule.get_ref().grants),
+                ("releases", &rule.get_ref().releases),
+            ];
             for (field, template) in templates {
                 if let Some(template) = template {
                     template_names(template).map_err(|message| {

@@ -129,4 +129,3 @@ fn is_name(text: &str) -> bool {
         && text.chars().all(|c| c.is_ascii_alphanumeric() || c == '_')
         && !text.starts_with(|c: char| c.is_ascii_digit())
 }
-

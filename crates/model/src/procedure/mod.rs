@@ -556,7 +556,9 @@ COMMIT;
             StatementClass::Read
         );
         assert_eq!(
-            classify("WITH RECURSIVE x(n) AS (SELECT 1 UNION SELECT n + 1 FROM x) REPLACE INTO t SELECT n FROM x"),
+            classify(
+                "WITH RECURSIVE x(n) AS (SELECT 1 UNION SELECT n + 1 FROM x) REPLACE INTO t SELECT n FROM x"
+            ),
             StatementClass::Write
         );
     }

@@ -18,9 +18,12 @@
 
 use crate::history::{Effect, Values};
 use crate::value::Value;
+mod violation;
+
+pub use violation::{Holder, RuleError, Violation};
+
 use serde::{Deserialize, Serialize};
 use std::collections::{BTreeMap, BTreeSet};
-use std::fmt;
 
 /// How a procedure's ok outcome changes what its process believes.
 ///
@@ -88,146 +91,6 @@ impl Belief {
 
 fn default_token_word() -> String {
     "token".into()
-}
-
-/// A process as the invariants name it: `proc-2 (worker-b)`.
-#[derive(Clone, Debug, PartialEq, Eq, Serialize, Deserialize)]
-pub struct Holder {
-    pub process: String,
-    pub actor: String,
-}
-
-impl fmt::Display for Holder {
-    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
-        write!(f, "{} ({})", self.process, self.actor)
-    }
-}
-
-/// A broken invariant, as data. The sentence a learner reads is its
-/// `Display`, in the exercise's own word for the token (`token_called`).
-#[derive(Clone, Debug, PartialEq, Eq, Serialize, Deserialize)]
-#[serde(tag = "kind", rename_all = "snake_case")]
-pub enum Violation {
-    /// Two processes believe at once that they hold one resource.
-    TwoHolders {
-        resource: String,
-        first: Holder,
-        first_token: Option<Value>,
-        second: Holder,
-        second_token: Option<Value>,
-    },
-    /// A fresh grant carried a token not greater than an earlier grant on
-    /// the same resource.
-    TokenNotGreater {
-        resource: String,
-        holder: Holder,
-        token: Value,
-        earlier: Value,
-        token_called: String,
-    },
-    /// A fresh grant carried a token that an earlier grant already had.
-    TokenReused {
-        resource: String,
-        holder: Holder,
-        token: Value,
-        token_called: String,
-    },
-    /// A release (a completion) succeeded under a token other than the
-    /// resource's current one.
-    StaleCompletion {
-        resource: String,
-        holder: Holder,
-        presented: Value,
-        current: Value,
-        token_called: String,
-    },
-    /// An external effect from a process that does not hold the current
-    /// claim the effect needs.
-    EffectWithoutClaim {
-        effect: String,
-        holder: Holder,
-        resource: String,
-    },
-    /// A scenario's own invariant query returned rows.
-    ScenarioInvariant {
-        name: String,
-        columns: Vec<String>,
-        rows: Vec<Vec<Value>>,
-    },
-}
-
-impl fmt::Display for Violation {
-    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
-        match self {
-            Violation::TwoHolders {
-                resource,
-                first,
-                second,
-                ..
-            } => write!(f, "{first} and {second} both believe they hold {resource}"),
-            Violation::TokenNotGreater {
-                resource,
-                holder,
-                token,
-                earlier,
-                token_called: word,
-            } => write!(
-                f,
-                "{holder} was granted {resource} with {word} {token}, but {word} {earlier} \
-                 was granted for it before: {word}s must only grow"
-            ),
-            Violation::TokenReused {
-                resource,
-                holder,
-                token,
-                token_called: word,
-            } => write!(
-                f,
-                "{holder} was granted {resource} with {word} {token}, which an earlier claim \
-                 was already granted: every claim needs a {word} of its own from the shared counter"
-            ),
-            Violation::StaleCompletion {
-                resource,
-                holder,
-                presented,
-                current,
-                token_called: word,
-            } => write!(
-                f,
-                "{holder} completed {resource} under {word} {presented}, but the current {word} is {current}"
-            ),
-            Violation::EffectWithoutClaim {
-                effect,
-                holder,
-                resource,
-            } => write!(
-                f,
-                "{holder} caused the external effect {effect} without holding the current claim on {resource}"
-            ),
-            Violation::ScenarioInvariant { name, rows, .. } => {
-                let first: Vec<String> = rows
-                    .first()
-                    .map(|row| row.iter().map(Value::to_string).collect())
-                    .unwrap_or_default();
-                write!(f, "{name}: violated by ({})", first.join(", "))
-            }
-        }
-    }
-}
-
-/// A belief or effect rule that cannot be applied to a call: the exercise's
-/// rules and the procedure disagree (a template names a value the call does
-/// not have, an expiry that is not an integer). An error, never a failure:
-/// it is not a counterexample.
-#[derive(Clone, Debug, PartialEq, Eq, Serialize, Deserialize)]
-pub struct RuleError {
-    pub message: String,
-}
-
-impl fmt::Display for RuleError {
-    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
-        f.write_str(&self.message)
-    }
 }
 
 /// The beliefs of every process and what the monitor remembers of tokens.
@@ -527,15 +390,15 @@ mod tests {
     fn claim(monitor: &mut Monitor, process: &str, token: i64, expires: i64) -> Option<Violation> {
         monitor
             .call_ok(
-            &rules(),
-            &OkCall {
-                process,
-                actor: "worker",
-                procedure: "claim",
-                arguments: &values(&[("message_id", "msg-1".into())]),
-                returned: &values(&[("token", token.into()), ("expires_at", expires.into())]),
-            },
-        )
+                &rules(),
+                &OkCall {
+                    process,
+                    actor: "worker",
+                    procedure: "claim",
+                    arguments: &values(&[("message_id", "msg-1".into())]),
+                    returned: &values(&[("token", token.into()), ("expires_at", expires.into())]),
+                },
+            )
             .expect("the rules apply")
     }
 
@@ -544,7 +407,10 @@ mod tests {
         let mut monitor = Monitor::default();
         assert_eq!(claim(&mut monitor, "proc-1", 1, 100), None);
         assert_eq!(claim(&mut monitor, "proc-2", 2, 200), None);
-        let error = monitor.check_exclusive(50).expect("a violation").to_string();
+        let error = monitor
+            .check_exclusive(50)
+            .expect("a violation")
+            .to_string();
         assert!(
             error.contains("both believe they hold message msg-1"),
             "{error}"
@@ -645,7 +511,10 @@ mod tests {
         };
         assert_eq!(claim(&mut monitor, "proc-1", 1), Ok(None));
         assert_eq!(claim(&mut monitor, "proc-2", 3), Ok(None));
-        assert_eq!(monitor.beliefs()[0].describe(), "message s-1 (incarnation 1)");
+        assert_eq!(
+            monitor.beliefs()[0].describe(),
+            "message s-1 (incarnation 1)"
+        );
         let finish = OkCall {
             process: "proc-1",
             actor: "host",

@@ -1,0 +1,125 @@
+//! Reading and writing the world from outside any call: direct SQL (the
+//! write no fence sees), queries, the tables as anyone sees them, and the
+//! fingerprint exploration compares states by.
+
+use super::statement::{QueryFailure, query_on};
+use super::{Effect, ProcessId, TableRows, World};
+use crate::error::Error;
+use crate::history::{Event, ResultRows, Values, What};
+use crate::sqlite::is_busy;
+use rusqlite::Connection;
+use serde::Serialize;
+
+impl World {
+    /// Runs SQL directly against the world, bypassing every procedure: the
+    /// kind of write no fence can see. Returns the rows it changed.
+    pub fn execute_direct(&mut self, sql: &str) -> Result<u64, Error> {
+        let before = self.snapshot_if_recording(None);
+        self.anchor_sandbox.begin_statement();
+        let total_before = self.anchor.total_changes();
+        self.anchor.execute_batch(sql).map_err(|e| Error::Query {
+            sql: sql.to_string(),
+            message: if is_busy(&e) {
+                "a process's open transaction holds the database lock".into()
+            } else {
+                e.to_string()
+            },
+        })?;
+        let changed = self.anchor.total_changes() - total_before;
+        let row_changes = self.row_changes_since(before, None);
+        self.record(Event {
+            what: What::DirectSql {
+                sql: sql.to_string(),
+                changed,
+            },
+            row_changes,
+            ..self.world_event()
+        });
+        self.unblock_all();
+        Ok(changed)
+    }
+
+    /// Runs a read-only query against the world's committed state, binding
+    /// `:name` parameters from `parameters`.
+    pub fn query(&self, sql: &str, parameters: &Values) -> Result<ResultRows, Error> {
+        self.anchor_sandbox.begin_statement();
+        query_on(&self.anchor, sql, parameters).map_err(|f| f.into_error(sql))
+    }
+
+    /// Runs `f` on the anchor's connection as the engine itself, outside
+    /// the sandbox: for the checker's own setup and bookkeeping (its temp
+    /// tables), never for learner SQL.
+    pub(crate) fn with_anchor_trusted<R>(&self, f: impl FnOnce(&Connection) -> R) -> R {
+        let _trusted = self.anchor_sandbox.trusted();
+        f(&self.anchor)
+    }
+
+    /// Runs a read-only query against the committed state, or `None` when a
+    /// process holds the write lock, so the committed rows cannot be read now.
+    pub(crate) fn query_committed(&self, sql: &str) -> Result<Option<ResultRows>, Error> {
+        self.anchor_sandbox.begin_statement();
+        match query_on(&self.anchor, sql, &Values::new()) {
+            Ok(rows) => Ok(Some(rows)),
+            Err(QueryFailure::Locked) => Ok(None),
+            Err(failure) => Err(failure.into_error(sql)),
+        }
+    }
+
+    /// Everything later steps can depend on, as bytes: the committed rows,
+    /// the clock, the effects, and every process's position, scope, memory
+    /// and transaction. `None` when a process holds the write lock (the
+    /// committed rows cannot be read then).
+    pub fn fingerprint(&self) -> Option<Vec<u8>> {
+        #[derive(Serialize)]
+        struct ProcessKey<'a> {
+            crashed: bool,
+            blocked: bool,
+            in_transaction: bool,
+            call: Option<(&'a str, usize, &'a Values)>,
+            memory: &'a Values,
+        }
+        #[derive(Serialize)]
+        struct Key<'a> {
+            clock: i64,
+            tables: Vec<TableRows>,
+            effects: &'a [Effect],
+            processes: Vec<ProcessKey<'a>>,
+        }
+        let tables = self.snapshot(None).ok()?;
+        let processes = self
+            .processes
+            .iter()
+            .map(|p| ProcessKey {
+                crashed: p.connection.is_none(),
+                blocked: p.blocked,
+                in_transaction: p.connection.as_ref().is_some_and(|c| !c.is_autocommit()),
+                call: p
+                    .call
+                    .as_ref()
+                    .map(|c| (c.procedure.name.as_str(), c.next_step, &c.scope)),
+                memory: &p.memory,
+            })
+            .collect();
+        serde_json::to_vec(&Key {
+            clock: self.clock_seconds,
+            tables,
+            effects: &self.effects,
+            processes,
+        })
+        .ok()
+    }
+
+    /// The rows of every exercise table, as the committed state has them.
+    pub fn tables(&self) -> Result<Vec<TableRows>, Error> {
+        self.snapshot(None)
+            .map_err(|e| Error::sqlite("read the exercise's tables", e))
+    }
+
+    /// The rows of every exercise table as process `id` sees them, its own
+    /// uncommitted writes included.
+    pub fn tables_seen_by(&self, id: ProcessId) -> Result<Vec<TableRows>, Error> {
+        self.connection(id)?;
+        self.snapshot(Some(id))
+            .map_err(|e| Error::sqlite("read the exercise's tables", e))
+    }
+}
