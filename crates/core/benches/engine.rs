@@ -22,7 +22,7 @@ fn main() {
 #[cfg(not(target_arch = "wasm32"))]
 mod native {
     use criterion::{Criterion, Throughput, criterion_group};
-    use fencelab_core::{Checker, Procedure, Values, World, bundled};
+    use fencelab_core::{Checker, ExerciseExt, Procedure, Values, World, bundled};
     use std::collections::BTreeMap;
     use std::hint::black_box;
 

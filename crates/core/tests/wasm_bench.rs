@@ -8,7 +8,7 @@
 
 #![cfg(target_arch = "wasm32")]
 
-use fencelab_core::bundled;
+use fencelab_core::{ExerciseExt, bundled};
 use std::collections::BTreeMap;
 use wasm_bindgen_test::{console_log, wasm_bindgen_test};
 

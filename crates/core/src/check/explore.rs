@@ -18,7 +18,7 @@ pub(super) enum End {
     Completed,
     /// Cut: the state reached had been reached before at no greater depth.
     Pruned,
-    Failed(Failure),
+    Failed(Box<Failure>),
     Error(ScenarioError),
     /// Driving by hand: the schedule ran out where these processes may move.
     Awaiting(Vec<String>),

@@ -221,7 +221,7 @@ impl Checker {
         let result = match path.end {
             End::Completed if scenario.limit => ScenarioResult::LimitShown,
             End::Completed => ScenarioResult::Passed,
-            End::Failed(failure) => ScenarioResult::Failed { failure },
+            End::Failed(failure) => ScenarioResult::Failed { failure: *failure },
             End::Error(error) => ScenarioResult::Error { error },
             // A replay follows a fixed schedule and never prunes or waits.
             End::Pruned | End::Awaiting(_) | End::Stopped => ScenarioResult::Error {

@@ -500,10 +500,10 @@ impl Run<'_> {
 
     /// A failure seen after the latest history event.
     fn failed(&self, cause: FailureCause) -> End {
-        End::Failed(Failure {
+        End::Failed(Box::new(Failure {
             cause,
             event_index: self.world.history().len().checked_sub(1),
-        })
+        }))
     }
 
     fn violated(&self, violation: Violation) -> End {
