@@ -51,7 +51,10 @@ impl EditorView {
     ) -> Result<EditorView, String> {
         let on_change = Closure::<dyn FnMut(String)>::new(on_change);
         let on_run = Closure::<dyn FnMut()>::new(on_run);
-        let words = serde_wasm_bindgen::to_value(words).map_err(|e| e.to_string())?;
+        // The words cross as JSON, parsed into plain JS objects.
+        let json = serde_json::to_string(words).map_err(|e| e.to_string())?;
+        let words = js_sys::JSON::parse(&json)
+            .map_err(|e| format!("the editor's words could not be read: {e:?}"))?;
         let view = js_create(parent, doc, label, words, &on_change, &on_run)
             .map_err(|e| format!("the editor could not start: {e:?}"))?;
         Ok(EditorView {

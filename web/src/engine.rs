@@ -1,8 +1,9 @@
 //! The page's side of the worker: starts it, holds requests until it says
-//! "ready", and hands every answer to one callback. Must never run the engine
-//! itself: the main thread only renders.
+//! "ready", and hands every answer to one callback. Messages cross as JSON
+//! text through `fencelab_protocol::encode`/`decode`, the only codec either
+//! side uses. Must never run the engine itself: the main thread only renders.
 
-use crate::protocol::{Request, Response};
+use fencelab_protocol::{Request, Response, decode, encode};
 use std::cell::RefCell;
 use std::rc::Rc;
 use wasm_bindgen::JsCast;
@@ -54,30 +55,34 @@ impl Engine {
         let on_response = Rc::new(on_response);
         let weak = Rc::downgrade(&engine.inner);
         let deliver = on_response.clone();
-        let on_message =
-            Closure::<dyn FnMut(MessageEvent)>::new(move |event: MessageEvent| {
-                let response = serde_wasm_bindgen::from_value::<Response>(event.data())
-                    .unwrap_or_else(|error| Response::Failed {
-                        seq: 0,
-                        message: format!("the page could not read the worker's answer: {error}"),
-                    });
-                if matches!(response, Response::Ready { .. })
-                    && let Some(inner) = weak.upgrade()
-                {
-                    let waiting = match inner.borrow_mut().as_mut() {
-                        Some(inner) => {
-                            inner.ready = true;
-                            std::mem::take(&mut inner.waiting)
-                        }
-                        None => Vec::new(),
-                    };
-                    let engine = Engine { inner };
-                    for request in waiting {
-                        engine.send(request);
+        let on_message = Closure::<dyn FnMut(MessageEvent)>::new(move |event: MessageEvent| {
+            let response = match event.data().as_string() {
+                Some(text) => decode::<Response>(&text).unwrap_or_else(|error| Response::Failed {
+                    seq: 0,
+                    message: format!("the page could not read the worker's answer: {error}"),
+                }),
+                None => Response::Failed {
+                    seq: 0,
+                    message: "the worker sent an answer that is not text".into(),
+                },
+            };
+            if matches!(response, Response::Ready { .. })
+                && let Some(inner) = weak.upgrade()
+            {
+                let waiting = match inner.borrow_mut().as_mut() {
+                    Some(inner) => {
+                        inner.ready = true;
+                        std::mem::take(&mut inner.waiting)
                     }
+                    None => Vec::new(),
+                };
+                let engine = Engine { inner };
+                for request in waiting {
+                    engine.send(request);
                 }
-                deliver(response);
-            });
+            }
+            deliver(response);
+        });
         let on_error = Closure::<dyn FnMut(web_sys::Event)>::new(move |_event: web_sys::Event| {
             on_response(Response::Failed {
                 seq: 0,
@@ -111,8 +116,8 @@ impl Engine {
             inner.waiting.push(request);
             return;
         }
-        if let Ok(value) = serde_wasm_bindgen::to_value(&request) {
-            let _ = inner.worker.post_message(&value);
-        }
+        let _ = inner
+            .worker
+            .post_message(&JsValue::from_str(&encode(&request)));
     }
 }

@@ -1,24 +1,27 @@
-//! The fencelab playground page: a thin yew shell over fencelab-core.
+//! The fencelab playground page: a thin yew shell over fencelab's reports.
 //!
-//! The page never runs the engine on its own thread. Every check, replay,
-//! hand-driven step and console query goes to a Web Worker (`src/bin/worker.rs`,
-//! `worker.rs`) as a [`protocol::Request`], and its answers come back as the
-//! core's own serializable reports, which the components render. The UI is a
-//! reducer over those reports (`state.rs`): one component per file under
-//! `components/`, state changes through [`state::Action`].
+//! The page never runs the engine, and does not even link it: it depends on
+//! `fencelab-model` (exercises, reports) and `fencelab-protocol` only, so its
+//! wasm carries no SQLite. Every check, replay, hand-driven step and console
+//! query goes to the Web Worker (web/worker) as a
+//! [`fencelab_protocol::Request`], and its answers come back as the checker's
+//! own reports, which the components render. The UI is a reducer over those
+//! reports (`state/`): one component per file under `components/`, every
+//! state change an [`state::Action`], and everything that reads the outside
+//! world (storage, the URL, the clock) an effect in `components/app.rs` that
+//! dispatches what it read.
 //!
-//! Must never: contain engine logic, panic on untrusted input (saved state,
+//! Must never: contain engine logic, compute what a report already carries
+//! (beliefs, failure sentences), panic on untrusted input (saved state,
 //! links, exercise data), or load anything from another origin.
 
-pub mod beliefs;
 pub mod components;
 pub mod editor;
 pub mod engine;
 pub mod markdown;
 pub mod panic;
-pub mod protocol;
 pub mod share;
 pub mod state;
 pub mod storage;
 pub mod tables;
-pub mod worker;
+pub mod vocabulary;

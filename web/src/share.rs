@@ -6,9 +6,10 @@
 //! one is bounded: the fragment's length and the inflated size are capped, so
 //! a hostile link cannot exhaust memory. Must never panic on a link.
 
-use crate::protocol::Edits;
 use base64::Engine as _;
 use base64::engine::general_purpose::URL_SAFE_NO_PAD;
+use fencelab_model::Schedule;
+use fencelab_protocol::Edits;
 use serde::{Deserialize, Serialize};
 
 /// The link format this build writes and reads.
@@ -27,8 +28,9 @@ pub struct Link {
     pub edits: Edits,
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub scenario: Option<String>,
+    /// Written as its text (`"a b b a"`), as links always were.
     #[serde(default, skip_serializing_if = "Option::is_none")]
-    pub schedule: Option<String>,
+    pub schedule: Option<Schedule>,
 }
 
 /// The fragment (without `#`) that carries `link`.
@@ -88,9 +90,34 @@ mod tests {
             exercise: "claim-compare-and-set".into(),
             edits,
             scenario: Some("one winner".into()),
-            schedule: Some("a b b a".into()),
+            schedule: Some(Schedule::parse("a b b a").unwrap()),
         };
         assert_eq!(decode(&encode(&link)), Ok(link));
+    }
+
+    /// A link written before schedules were typed: the same JSON, with the
+    /// schedule as a string. It must keep opening.
+    #[test]
+    fn a_link_in_the_first_format_still_opens() {
+        let json = r#"{"format":1,"exercise":"claim-compare-and-set","edits":{"claim":"SELECT 1;"},"scenario":"one winner","schedule":"a b b a"}"#;
+        let deflated = miniz_oxide::deflate::compress_to_vec(json.as_bytes(), 9);
+        let fragment = format!("s1={}", URL_SAFE_NO_PAD.encode(deflated));
+        let link = decode(&fragment).expect("the link opens");
+        assert_eq!(
+            link.schedule.map(|s| s.to_string()).as_deref(),
+            Some("a b b a")
+        );
+        assert_eq!(link.scenario.as_deref(), Some("one winner"));
+        let mut again = Link {
+            format: LINK_FORMAT,
+            exercise: "claim-compare-and-set".into(),
+            edits: Edits::from([("claim".to_string(), "SELECT 1;".to_string())]),
+            scenario: Some("one winner".into()),
+            schedule: Some(Schedule::parse("a b b a").unwrap()),
+        };
+        assert_eq!(serde_json::to_string(&again).unwrap(), json);
+        again.schedule = None;
+        assert!(!serde_json::to_string(&again).unwrap().contains("schedule"));
     }
 
     #[test]

@@ -2,11 +2,15 @@
 //!
 //! An entry this build cannot read (corrupt, or from another format) is
 //! moved aside under a `set-aside` key, never deleted, and reported once;
-//! the exercise then starts from its starting text. Must never panic.
+//! the exercise then starts from its starting text.
+//!
+//! These functions are the page's effects on storage: the app's effects call
+//! them and dispatch what they read; the reducer (state/) never does. Must
+//! never panic.
 
-use crate::protocol::Edits;
+use fencelab_protocol::Edits;
 use serde::{Deserialize, Serialize};
-use std::collections::BTreeSet;
+use std::collections::{BTreeMap, BTreeSet};
 
 /// The format of saved entries this build writes and reads.
 pub const SAVE_FORMAT: u32 = 1;
@@ -26,6 +30,23 @@ pub struct Saved {
     pub caught: BTreeSet<String>,
     /// Whether the saved text passed every scenario when last checked.
     #[serde(default)]
+    pub passing: bool,
+}
+
+impl Saved {
+    pub fn progress(&self) -> Progress {
+        Progress {
+            caught: self.caught.len(),
+            passing: self.passing,
+        }
+    }
+}
+
+/// What the exercise list shows for an exercise: broken variants caught,
+/// and whether the saved text passed every scenario.
+#[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
+pub struct Progress {
+    pub caught: usize,
     pub passing: bool,
 }
 
@@ -88,6 +109,14 @@ pub fn peek(exercise: &str) -> Option<Saved> {
         .get_item(&format!("{WORK_PREFIX}{exercise}"))
         .ok()??;
     parse(&text).ok()
+}
+
+/// The progress saved for each of `exercises` that has a readable entry.
+pub fn progress<'a>(exercises: impl IntoIterator<Item = &'a str>) -> BTreeMap<String, Progress> {
+    exercises
+        .into_iter()
+        .filter_map(|id| Some((id.to_string(), peek(id)?.progress())))
+        .collect()
 }
 
 pub fn save(exercise: &str, saved: &Saved) {

@@ -2,8 +2,8 @@
 //! with every event's row changes applied in order, and which cells the
 //! chosen step itself changed.
 
-use fencelab_core::history::{Event, TableRows};
-use fencelab_core::value::Value;
+use fencelab_model::history::{Event, TableRows};
+use fencelab_model::value::Value;
 
 /// One table as shown: column names, rows (without their key) and, per
 /// row, which cells the selected step changed (`None`: the row is new).

@@ -58,8 +58,9 @@ impl ExerciseExt for Exercise {
             .map(|(name, text)| Procedure::parse(name, text))
             .collect::<Result<Vec<_>, _>>()
             .map_err(|error| Unusable {
+                // The place is carried apart, not repeated in the sentence.
                 error: ScenarioError {
-                    message: error.to_string(),
+                    message: error.message.clone(),
                     place: Some(Place {
                         procedure: error.procedure.clone(),
                         position: Some(error.position),

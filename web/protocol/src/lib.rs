@@ -1,15 +1,31 @@
-//! The messages between the page and its Web Worker, sent through
-//! serde-wasm-bindgen. Every request names its exercise and the learner's
-//! texts, so the worker keeps no state a page reload could lose.
+//! The messages between the page and its Web Worker, and the one codec both
+//! sides use.
+//!
+//! Every request names its exercise and the learner's texts, so the worker
+//! keeps no state a page reload could lose, and carries a `seq` that its
+//! answer repeats, so the page can route every answer to the request that
+//! asked for it (and drop answers to requests it has since replaced).
+//!
+//! The wire format is the JSON text of a message, posted as a JS string.
+//! It is exact where a structured clone of JS values is not: integers keep
+//! all 64 bits (a JS number keeps 53), and a real that happens to be whole
+//! stays a real (`3.0`; as a JS number it would come back as the integer 3).
+//! `encode` and `decode` are the only way messages cross, and a test
+//! round-trips a report through them natively and in wasm.
+//!
+//! Must never: depend on the engine (the page links this crate).
 
-use fencelab_core::check::Drive;
-use fencelab_core::history::ResultRows;
-use fencelab_core::{ExerciseReport, ScenarioReport};
+use fencelab_model::history::ResultRows;
+use fencelab_model::{Drive, ExerciseReport, ScenarioReport, Schedule};
+use serde::de::DeserializeOwned;
 use serde::{Deserialize, Serialize};
 use std::collections::BTreeMap;
 
 /// The procedure texts the learner has edited, by procedure name.
 pub type Edits = BTreeMap<String, String>;
+
+/// The largest message either side decodes, in bytes of JSON text.
+pub const MESSAGE_BYTES_MAX: usize = 64 * 1024 * 1024;
 
 #[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
 pub enum Request {
@@ -26,7 +42,7 @@ pub enum Request {
         exercise: String,
         edits: Edits,
         scenario: String,
-        schedule: String,
+        schedule: Schedule,
     },
     /// Follow a hand-chosen schedule and stop at the next choice.
     Drive {
@@ -34,7 +50,7 @@ pub enum Request {
         exercise: String,
         edits: Edits,
         scenario: String,
-        schedule: Vec<String>,
+        schedule: Schedule,
     },
     /// A read-only query against the world after one history event.
     Query {
@@ -42,10 +58,21 @@ pub enum Request {
         exercise: String,
         edits: Edits,
         scenario: String,
-        schedule: String,
+        schedule: Schedule,
         event_index: usize,
         sql: String,
     },
+}
+
+impl Request {
+    pub fn seq(&self) -> u64 {
+        match self {
+            Request::Check { seq, .. }
+            | Request::Replay { seq, .. }
+            | Request::Drive { seq, .. }
+            | Request::Query { seq, .. } => *seq,
+        }
+    }
 }
 
 #[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
@@ -71,9 +98,74 @@ pub enum Response {
         seq: u64,
         result: Result<ResultRows, String>,
     },
-    /// A request that could not be served (an unknown exercise or scenario).
+    /// The request `seq` could not be served (an unknown exercise or
+    /// scenario, texts that do not parse). `seq` 0 is no request: the
+    /// worker itself failed, or a message could not be read.
     Failed {
         seq: u64,
         message: String,
     },
+}
+
+/// A message that could not be decoded.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct DecodeError {
+    pub message: String,
+}
+
+impl std::fmt::Display for DecodeError {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        f.write_str(&self.message)
+    }
+}
+
+/// The text sent for `message`.
+///
+/// Limitation: JSON has no infinite numbers, and serde_json writes a
+/// non-finite real (`SELECT 1e999` is +Inf in SQLite) as `null`, so it
+/// arrives as NULL. SQLite itself stores NaN as NULL.
+pub fn encode<T: Serialize>(message: &T) -> String {
+    // Serializing these types cannot fail (every map key is a string), but
+    // a failure would be a message the other side never gets: say so rather
+    // than panic.
+    serde_json::to_string(message).unwrap_or_else(|error| {
+        serde_json::to_string(&Response::Failed {
+            seq: 0,
+            message: format!("a message could not be encoded: {error}"),
+        })
+        .unwrap_or_default()
+    })
+}
+
+/// Reads a message back from its text.
+pub fn decode<T: DeserializeOwned>(text: &str) -> Result<T, DecodeError> {
+    if text.len() > MESSAGE_BYTES_MAX {
+        return Err(DecodeError {
+            message: format!(
+                "a message of {} bytes is larger than the {MESSAGE_BYTES_MAX} read",
+                text.len()
+            ),
+        });
+    }
+    serde_json::from_str(text).map_err(|error| DecodeError {
+        message: error.to_string(),
+    })
+}
+
+/// The `seq` of a request that could not be decoded, so the worker can still
+/// answer it with `Failed` (0 when the text carries none). Every request is
+/// `{"Kind": {"seq": N, ...}}`.
+pub fn seq_of_request(text: &str) -> u64 {
+    if text.len() > MESSAGE_BYTES_MAX {
+        return 0;
+    }
+    let Ok(serde_json::Value::Object(outer)) = serde_json::from_str(text) else {
+        return 0;
+    };
+    outer
+        .values()
+        .next()
+        .and_then(|inner| inner.get("seq"))
+        .and_then(serde_json::Value::as_u64)
+        .unwrap_or(0)
 }

@@ -1,6 +1,8 @@
-//! The page's root: owns the state (state.rs), the worker (engine.rs), and
-//! the effects that talk to the outside: sending requests, autosave, the
-//! URL, and the global Ctrl/Cmd+Enter.
+//! The page's root: owns the state (state/), the worker (engine.rs), and
+//! the effects that talk to the outside: sending requests, reading and
+//! writing saved work, the URL, and the global Ctrl/Cmd+Enter. Whatever an
+//! effect reads (saved work, progress, the page's address) it dispatches as
+//! an action; the reducer and the render read nothing themselves.
 
 use crate::components::console::Console;
 use crate::components::drive_panel::DrivePanel;
@@ -13,12 +15,11 @@ use crate::components::scenario_list::ScenarioList;
 use crate::components::share_panel::SharePanel;
 use crate::components::table_view::TableView;
 use crate::components::timeline::Timeline;
-use crate::editor::Word;
 use crate::engine::Engine;
-use crate::protocol::Request;
-use crate::state::{Action, Model, Shown, Start};
-use crate::{beliefs, storage, tables};
-use fencelab_core::{Exercise, Procedure};
+use crate::state::{Action, Model, Start, View};
+use crate::vocabulary::vocabulary;
+use crate::{storage, tables};
+use std::collections::BTreeMap;
 use std::rc::Rc;
 use wasm_bindgen::JsCast;
 use wasm_bindgen::prelude::*;
@@ -74,70 +75,11 @@ fn clear_fragment() {
     }
 }
 
-const DIRECTIVES: [(&str, &str); 5] = [
-    (
-        "-- @refuse CATEGORY unless changed 1: reason",
-        "refuse unless the statement changed 1 row",
-    ),
-    (
-        "-- @refuse CATEGORY unless returned 1: reason",
-        "refuse unless the statement returned 1 row",
-    ),
-    (
-        "-- @refuse CATEGORY if returned 1: reason",
-        "refuse if the statement returned 1 row",
-    ),
-    ("-- @return NAME", "finish the call, returning these values"),
-    (
-        "-- @effect NAME VALUE",
-        "an external call, never rolled back",
-    ),
-];
-
-/// What a procedure can use: built-in parameters, constants, the
-/// parameters its reference uses, and the decision comments.
-fn vocabulary(exercise: &Exercise, procedure: &str) -> Vec<Word> {
-    let mut words: Vec<Word> = Vec::new();
-    let mut add = |label: String, detail: &str| {
-        if !words.iter().any(|w| w.label == label) {
-            words.push(Word {
-                label,
-                detail: detail.to_string(),
-                kind: "parameter",
-            });
-        }
-    };
-    for (name, detail) in fencelab_core::world::BUILT_IN_PARAMETERS.iter().zip([
-        "the fake clock, in seconds",
-        "the actor this process hosts",
-        "this process's id",
-    ]) {
-        add(format!(":{name}"), detail);
-    }
-    for name in exercise.constants.keys() {
-        add(format!(":{name}"), "a constant of this exercise");
-    }
-    if let Some(spec) = exercise.procedures.iter().find(|p| p.name == procedure)
-        && let Ok(parsed) = Procedure::parse(&spec.name, &spec.reference)
-    {
-        for name in parsed.parameters() {
-            add(
-                format!(":{name}"),
-                "an argument, or a column returned earlier",
-            );
-        }
-    }
-    words.extend(DIRECTIVES.iter().map(|(label, detail)| Word {
-        label: label.to_string(),
-        detail: detail.to_string(),
-        kind: "directive",
-    }));
-    words
-}
-
 #[function_component(App)]
 pub fn app() -> Html {
-    let model = use_reducer(|| Model::new(read_start()));
+    // The address is read once, as the first state is made; everything
+    // later that the reducer needs from outside arrives as an action.
+    let model = use_reducer(|| Model::new(fencelab_model::bundled::catalog(), read_start()));
     let engine = {
         let dispatcher = model.dispatcher();
         use_memo((), move |_| {
@@ -162,19 +104,36 @@ pub fn app() -> Html {
             }
         });
     }
-
+    // The saved work of the exercise being opened (an unreadable entry is
+    // set aside here, named by the clock).
+    {
+        let dispatcher = model.dispatcher();
+        let opening = model.opening.as_ref().map(|o| o.exercise.clone());
+        use_effect_with(opening, move |opening| {
+            if let Some(exercise) = opening.clone() {
+                let loaded = storage::load(&exercise);
+                dispatcher.dispatch(Action::SavedWorkRead { exercise, loaded });
+            }
+        });
+    }
+    // Every exercise's saved progress, for the exercise list.
+    {
+        let dispatcher = model.dispatcher();
+        let exercises = model.exercises.clone();
+        use_effect_with((), move |_| {
+            let ids = exercises.iter().map(|e| e.id.as_str());
+            dispatcher.dispatch(Action::ProgressRead(storage::progress(ids)));
+        });
+    }
     // Checks, debounced: a newer edit clears the pending timer.
     {
         let engine = engine.clone();
-        let model = model.clone();
-        use_effect_with(model.check_wanted, move |seq| {
-            let request = Request::Check {
-                seq: *seq,
-                exercise: model.exercise().map(|e| e.id.clone()).unwrap_or_default(),
-                edits: model.texts.clone(),
-            };
-            let delay = model.check_delay_ms.max(0) as u32;
-            let timer = gloo_timers::callback::Timeout::new(delay, move || engine.send(request));
+        let request = model.check_request();
+        let delay_ms = u32::try_from(model.check_delay_ms).unwrap_or(0);
+        use_effect_with(model.check_wanted, move |_| {
+            let timer = request.map(|request| {
+                gloo_timers::callback::Timeout::new(delay_ms, move || engine.send(request))
+            });
             move || drop(timer)
         });
     }
@@ -183,25 +142,23 @@ pub fn app() -> Html {
         let engine = engine.clone();
         let sent = use_mut_ref(|| 0u64);
         let outbox = model.outbox.clone();
-        use_effect_with(model.outbox.last().map(|(id, _)| *id), move |_| {
-            for (id, request) in outbox {
-                if id > *sent.borrow() {
-                    *sent.borrow_mut() = id;
-                    engine.send(request);
+        use_effect_with(model.outbox.last().map(|r| r.seq()), move |_| {
+            for request in outbox {
+                if request.seq() > *sent.borrow() {
+                    *sent.borrow_mut() = request.seq();
+                    engine.send((*request).clone());
                 }
             }
         });
     }
-    // Autosave on every change of the work, except while a linked version
-    // is shown over saved work the learner has not chosen to replace.
+    // Autosave on every change of the work, then the progress it saved.
     {
-        let id = model
-            .exercise()
-            .filter(|_| model.saved_aside.is_none())
-            .map(|e| e.id.clone());
-        use_effect_with((id, model.saved()), |(id, saved)| {
+        let dispatcher = model.dispatcher();
+        let id = model.autosaved_exercise().map(str::to_string);
+        use_effect_with((id, model.saved()), move |(id, saved)| {
             if let Some(id) = id {
                 storage::save(id, saved);
+                dispatcher.dispatch(Action::ProgressRead(storage::progress([id.as_str()])));
             }
         });
     }
@@ -290,8 +247,33 @@ pub fn app() -> Html {
         let dispatcher = model.dispatcher();
         Callback::from(move |d: isize| dispatcher.dispatch(Action::StepBy(d)))
     };
+    // A share link names this page's own address, which is read here.
+    let on_share = {
+        let dispatcher = model.dispatcher();
+        Callback::from(move |_: ()| {
+            dispatcher.dispatch(Action::Share {
+                base: page_address(),
+            })
+        })
+    };
+    // What each procedure can use, worked out once per exercise.
+    let words = {
+        let exercises = model.exercises.clone();
+        use_memo(model.current, move |current| {
+            exercises
+                .get(*current)
+                .map(|exercise| {
+                    exercise
+                        .procedures
+                        .iter()
+                        .map(|p| (p.name.clone(), Rc::new(vocabulary(exercise, &p.name))))
+                        .collect::<BTreeMap<_, _>>()
+                })
+                .unwrap_or_default()
+        })
+    };
 
-    let Some(exercise) = model.exercise().cloned() else {
+    let Some(exercise) = model.exercise() else {
         return html! {
             <main class="app"><p role="alert">{ format!(
                 "No exercise could be loaded{}",
@@ -299,21 +281,20 @@ pub fn app() -> Html {
             ) }</p></main>
         };
     };
-    let shown = model.shown_report().cloned();
-    let progress = (
-        model.caught.len(),
-        model.report.as_ref().is_some_and(|r| r.failed == 0),
-    );
+    let shown = model.shown();
+    let step = model.view.step();
+    let console = model
+        .view
+        .at()
+        .map(|at| at.console.result.clone())
+        .unwrap_or_default();
     let error_of = |procedure: &str| -> Option<(u32, String)> {
-        model
-            .report
-            .as_ref()?
-            .scenarios
-            .iter()
-            .find(|s| s.error_procedure.as_deref() == Some(procedure) && s.error_position.is_some())
-            .and_then(|s| Some((s.error_position?.line, s.error.clone().unwrap_or_default())))
+        model.report.as_ref()?.scenarios.iter().find_map(|s| {
+            let error = s.error()?;
+            let place = error.place.as_ref().filter(|p| p.procedure == procedure)?;
+            Some((place.position?.line, error.message.clone()))
+        })
     };
-    let drive = model.drive.clone();
 
     html! {
         <div class={classes!("app", model.embed.then_some("embed"))}>
@@ -333,7 +314,7 @@ pub fn app() -> Html {
             <div class="layout">
                 if !model.embed {
                     <ExerciseList exercises={model.exercises.clone()} current={model.current}
-                        current_progress={progress} on_open={on_open} />
+                        current_progress={model.current_progress()} progress={model.progress.clone()} on_open={on_open} />
                 }
                 <main id="workspace" class="workspace" tabindex="-1">
                     <Notices notices={model.notices.clone()} can_go_back={model.saved_aside.is_some()}
@@ -341,19 +322,23 @@ pub fn app() -> Html {
                     <div class="work-columns">
                         <div class="work-left">
                             <Narrative title={exercise.title.clone()} markdown={exercise.narrative.clone()} />
-                            { for exercise.procedures.iter().filter(|p| p.editable).map(|p| {
-                                let initial = model.texts.get(&p.name).cloned().unwrap_or_else(|| p.start.clone());
-                                let replace = (model.replace.generation > 0)
-                                    .then(|| model.replace.texts.get(&p.name).map(|t| (model.replace.generation, t.clone())))
-                                    .flatten();
-                                html! {
-                                    <ProcedureEditor key={format!("{}/{}", exercise.id, p.name)}
-                                        exercise={exercise.id.clone()} name={p.name.clone()}
-                                        initial={initial} replace={replace} error={error_of(&p.name)}
-                                        words={Rc::new(vocabulary(&exercise, &p.name))}
-                                        on_change={on_change.clone()} on_run={unit(|| Action::RunNow)} />
-                                }
-                            }) }
+                            if model.opening.is_some() {
+                                <p class="muted">{ "Reading your saved work…" }</p>
+                            } else {
+                                { for exercise.procedures.iter().filter(|p| p.editable).map(|p| {
+                                    let initial = model.texts.get(&p.name).cloned().unwrap_or_else(|| p.start.clone());
+                                    let replace = (model.replace.generation > 0)
+                                        .then(|| model.replace.texts.get(&p.name).map(|t| (model.replace.generation, t.clone())))
+                                        .flatten();
+                                    html! {
+                                        <ProcedureEditor key={format!("{}/{}", exercise.id, p.name)}
+                                            exercise={exercise.id.clone()} name={p.name.clone()}
+                                            initial={initial} replace={replace} error={error_of(&p.name)}
+                                            words={words.get(&p.name).cloned().unwrap_or_default()}
+                                            on_change={on_change.clone()} on_run={unit(|| Action::RunNow)} />
+                                    }
+                                }) }
+                            }
                             <crate::components::variants::Variants mutants={exercise.mutants.clone()}
                                 loaded={model.loaded_mutant.clone()} caught={model.caught.clone()}
                                 on_load={dispatch(Action::LoadMutant)} on_reset={unit(|| Action::Reset)} />
@@ -361,26 +346,25 @@ pub fn app() -> Html {
                         </div>
                         <div class="work-right">
                             <ScenarioList scenarios={exercise.scenarios.clone()} report={model.report.clone()}
-                                checking={model.checking()} selected={model.selected.clone()}
+                                checking={model.checking()} selected={model.view.scenario().map(str::to_string)}
                                 on_select={dispatch(Action::Select)} on_drive={dispatch(Action::DriveStart)} />
-                            <SharePanel url={model.share_url.clone()} on_share={unit(|| Action::Share)} />
+                            <SharePanel url={model.share_url.clone()} on_share={on_share} />
                         </div>
                     </div>
-                    if let Some(drive) = drive.filter(|_| model.shown == Shown::Driving) {
+                    if let View::Driving(drive) = &model.view {
                         <DrivePanel scenario={drive.scenario.clone()} schedule={drive.schedule.clone()}
-                            last={drive.last.as_deref().cloned()} waiting={drive.waiting_for.is_some()}
+                            last={drive.last.clone()} waiting={drive.waiting_for.is_some()} failed={drive.failed.clone()}
                             on_move={dispatch(Action::DriveMove)} on_undo={unit(|| Action::DriveUndo)}
                             on_restart={unit(|| Action::DriveRestart)} on_stop={unit(|| Action::DriveStop)} />
                     }
                     if let Some(report) = shown {
                         <crate::components::replay_form::ReplayForm scenario={report.name.clone()}
-                            schedule={model.shown_schedule()} on_replay={on_replay} />
+                            schedule={model.shown_schedule().to_string()} on_replay={on_replay} />
                         <div class="why">
-                            <Timeline beliefs={beliefs::after_each_event(&exercise.model.beliefs, &report.history)}
-                                report={report.clone()} step={model.step} on_step={on_step} on_step_by={on_step_by} />
+                            <Timeline report={report.clone()} step={step} on_step={on_step} on_step_by={on_step_by} />
                             <div class="why-side">
-                                <TableView tables={tables::after_event(&report.initial_tables, &report.history, model.step)} step={model.step} />
-                                <Console step={model.step} result={model.console.result.clone()} on_query={dispatch(Action::Query)} />
+                                <TableView tables={tables::after_event(&report.initial_tables, &report.history, step)} step={step} />
+                                <Console step={step} result={console} on_query={dispatch(Action::Query)} />
                             </div>
                         </div>
                     }
@@ -389,4 +373,18 @@ pub fn app() -> Html {
             <div id="announcer" class="visually-hidden" aria-live="polite" role="status">{ model.announcement.clone() }</div>
         </div>
     }
+}
+
+/// The page's address without its fragment, for share links.
+fn page_address() -> String {
+    web_sys::window()
+        .and_then(|window| {
+            let location = window.location();
+            Some(format!(
+                "{}{}",
+                location.origin().ok()?,
+                location.pathname().ok()?
+            ))
+        })
+        .unwrap_or_default()
 }

@@ -1,7 +1,7 @@
 //! A read-only SQL console against the world as it was after the selected
 //! step (the worker replays the schedule up to it).
 
-use fencelab_core::history::ResultRows;
+use fencelab_model::history::ResultRows;
 use web_sys::HtmlInputElement;
 use yew::prelude::*;
 

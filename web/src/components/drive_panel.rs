@@ -1,16 +1,19 @@
 //! Drive it yourself: choose which process moves next, undo, restart, and
 //! watch the timeline grow into your own counterexample.
 
-use fencelab_core::check::Drive;
+use fencelab_model::{Drive, Schedule};
+use std::rc::Rc;
 use yew::prelude::*;
 
 #[derive(Properties, PartialEq)]
 pub struct DrivePanelProps {
     pub scenario: AttrValue,
-    pub schedule: Vec<String>,
-    pub last: Option<Drive>,
+    pub schedule: Schedule,
+    pub last: Option<Rc<Drive>>,
     /// A move was asked for and the worker has not answered yet.
     pub waiting: bool,
+    /// Why the worker could not take the last move asked for.
+    pub failed: Option<String>,
     pub on_move: Callback<String>,
     pub on_undo: Callback<()>,
     pub on_restart: Callback<()>,
@@ -31,7 +34,7 @@ pub fn drive_panel(props: &DrivePanelProps) -> Html {
     html! {
         <section class="drive" aria-labelledby="drive-title">
             <h3 id="drive-title">{ format!("Driving “{}” by hand", props.scenario) }</h3>
-            <p>{ "Your schedule so far: " }<code id="drive-schedule">{ if props.schedule.is_empty() { "(none yet)".to_string() } else { props.schedule.join(" ") } }</code></p>
+            <p>{ "Your schedule so far: " }<code id="drive-schedule">{ if props.schedule.is_empty() { "(none yet)".to_string() } else { props.schedule.to_string() } }</code></p>
             if !finished {
                 <div class="drive-options" role="group" aria-label="Which process moves next" aria-busy={props.waiting.to_string()}>
                     { for options.iter().map(|name| {
@@ -39,14 +42,23 @@ pub fn drive_panel(props: &DrivePanelProps) -> Html {
                         let on_move = props.on_move.reform(move |_: MouseEvent| pick.clone());
                         html! { <button class="drive-move" data-process={name.clone()} onclick={on_move} disabled={props.waiting}>{ format!("Move {name}") }</button> }
                     }) }
-                    if props.last.is_none() { <span class="muted">{ "Starting…" }</span> }
+                    if props.last.is_none() && props.failed.is_none() { <span class="muted">{ "Starting…" }</span> }
                 </div>
             } else {
                 <p class="drive-finished" id="drive-finished">
-                    { match props.last.as_ref().and_then(|d| d.report.failure.as_ref()) {
-                        Some(f) => format!("✗ Your schedule breaks it: {}", f.message),
-                        None => format!("The scenario finished: {}", props.last.as_ref().map(|d| crate::state::verdict_word(d.report.verdict)).unwrap_or("")),
+                    { match props.last.as_ref().map(|d| &d.report) {
+                        Some(report) => match (report.failure(), report.error()) {
+                            (Some(failure), _) => format!("✗ Your schedule breaks it: {failure}"),
+                            (None, Some(error)) => format!("The scenario finished: {} — {error}", report.verdict().word()),
+                            (None, None) => format!("The scenario finished: {}", report.verdict().word()),
+                        },
+                        None => String::new(),
                     } }
+                </p>
+            }
+            if let Some(message) = &props.failed {
+                <p class="error-message drive-failed" id="drive-failed" role="alert">
+                    { format!("⚠ This step could not be taken: {message}") }
                 </p>
             }
             <div class="drive-controls">

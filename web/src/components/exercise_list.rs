@@ -1,7 +1,9 @@
 //! The exercises, grouped by lesson, with the learner's progress.
 
 use crate::state;
-use fencelab_core::Exercise;
+use crate::storage::Progress;
+use fencelab_model::Exercise;
+use std::collections::BTreeMap;
 use std::rc::Rc;
 use yew::prelude::*;
 
@@ -9,8 +11,10 @@ use yew::prelude::*;
 pub struct ExerciseListProps {
     pub exercises: Rc<Vec<Exercise>>,
     pub current: usize,
-    /// The open exercise's progress: broken variants caught, and passing.
-    pub current_progress: (usize, bool),
+    /// The open exercise's progress, from the page's own state.
+    pub current_progress: Progress,
+    /// Every other exercise's progress, as saved.
+    pub progress: BTreeMap<String, Progress>,
     pub on_open: Callback<usize>,
 }
 
@@ -25,10 +29,10 @@ pub fn exercise_list(props: &ExerciseListProps) -> Html {
                     <ol>
                         { for indices.into_iter().map(|i| {
                             let exercise = &props.exercises[i];
-                            let (caught, passing) = if i == props.current {
+                            let Progress { caught, passing } = if i == props.current {
                                 props.current_progress
                             } else {
-                                state::progress_of(exercise)
+                                props.progress.get(&exercise.id).copied().unwrap_or_default()
                             };
                             let open = props.on_open.reform(move |_: MouseEvent| i);
                             let current = i == props.current;

@@ -1,13 +1,13 @@
 //! Every scenario with its verdict, in words and a symbol, never colour alone.
 
-use crate::state::verdict_word;
-use fencelab_core::{ExerciseReport, Scenario, Verdict};
+use fencelab_model::{ExerciseReport, Scenario, Verdict};
+use std::rc::Rc;
 use yew::prelude::*;
 
 #[derive(Properties, PartialEq)]
 pub struct ScenarioListProps {
     pub scenarios: Vec<Scenario>,
-    pub report: Option<ExerciseReport>,
+    pub report: Option<Rc<ExerciseReport>>,
     pub checking: bool,
     pub selected: Option<String>,
     pub on_select: Callback<String>,
@@ -53,7 +53,7 @@ pub fn scenario_list(props: &ScenarioListProps) -> Html {
                     let selected = props.selected.as_ref() == Some(&scenario.name);
                     let concurrent = scenario.steps.iter().any(|s| s.concurrent.is_some());
                     let (class, verdict_text) = match report {
-                        Some(r) => (verdict_word(r.verdict).replace(' ', "-"), format!("{} {}", symbol(r.verdict), verdict_word(r.verdict))),
+                        Some(r) => (r.verdict().word().replace(' ', "-"), format!("{} {}", symbol(r.verdict()), r.verdict().word())),
                         None => ("pending".to_string(), "… checking".to_string()),
                     };
                     html! {
@@ -64,14 +64,14 @@ pub fn scenario_list(props: &ScenarioListProps) -> Html {
                                 <span class="scenario-name">{ scenario.name.clone() }</span>
                             </button>
                             <p class="scenario-about">{ scenario.summary.clone() }</p>
-                            if let Some(failure) = report.and_then(|r| r.failure.as_ref()) {
-                                <p class="failure-message">{ failure.message.clone() }</p>
+                            if let Some(failure) = report.and_then(|r| r.failure()) {
+                                <p class="failure-message">{ failure.to_string() }</p>
                             }
-                            if let Some(error) = report.and_then(|r| r.error.as_ref()) {
+                            if let Some(error) = report.and_then(|r| r.error()) {
                                 <p class="error-message">
-                                    { error.clone() }
-                                    if let (Some(p), Some(pos)) = (report.and_then(|r| r.error_procedure.as_ref()), report.and_then(|r| r.error_position)) {
-                                        { format!(" (in {p}, line {})", pos.line) }
+                                    { error.message.clone() }
+                                    if let Some((procedure, Some(position))) = error.place.as_ref().map(|p| (&p.procedure, p.position)) {
+                                        { format!(" (in {procedure}, line {})", position.line) }
                                     }
                                 </p>
                             }

@@ -2,29 +2,24 @@
 //! process, one row per step. Blocked steps show as waits; the step where an
 //! expectation or invariant broke is marked in words as well as colour. The
 //! arrow keys step backward and forward.
+//!
+//! Who believes what after each step is the report's own record
+//! (`ScenarioReport::beliefs`), and the failure's sentence is the report's.
 
-use crate::beliefs;
-use crate::state::verdict_word;
-use fencelab_core::ScenarioReport;
-use fencelab_core::history::{Event, Outcome, ResultRows, Values, What};
-use fencelab_core::monitor::Belief;
+use crate::state::SharedReport;
+use fencelab_model::history::{Event, Outcome, ResultRows, Values, What, show_values};
 use yew::prelude::*;
 
 #[derive(Properties, PartialEq)]
 pub struct TimelineProps {
-    pub report: ScenarioReport,
-    pub beliefs: Vec<Vec<Belief>>,
+    pub report: SharedReport,
     pub step: usize,
     pub on_step: Callback<usize>,
     pub on_step_by: Callback<isize>,
 }
 
 fn values(values: &Values) -> String {
-    values
-        .iter()
-        .map(|(k, v)| format!("{k} = {v}"))
-        .collect::<Vec<_>>()
-        .join(", ")
+    show_values(values)
 }
 
 fn returned(rows: &ResultRows) -> Option<String> {
@@ -110,7 +105,7 @@ fn cell(event: &Event) -> Html {
 #[function_component(Timeline)]
 pub fn timeline(props: &TimelineProps) -> Html {
     let report = &props.report;
-    let failing = report.failure.as_ref().and_then(|f| f.event_index);
+    let failing = report.failure().and_then(|f| f.event_index);
     let has_world = report.history.iter().any(|e| e.process.is_none());
     let on_key = {
         let on_step_by = props.on_step_by.clone();
@@ -137,12 +132,11 @@ pub fn timeline(props: &TimelineProps) -> Html {
         <section class="timeline" aria-labelledby="timeline-title">
             <h3 id="timeline-title">{ format!("Timeline of “{}”", report.name) }</h3>
             <p class="timeline-verdict">
-                { format!("Verdict: {}", verdict_word(report.verdict)) }
-                if let Some(f) = &report.failure { { format!(" — {}", f.message) } }
-                if let Some(e) = &report.error { { format!(" — {e}") } }
+                { format!("Verdict: {}", report.verdict().word()) }
+                if let Some(problem) = report.problem() { { format!(" — {problem}") } }
             </p>
             if !report.schedule.is_empty() {
-                <p class="schedule">{ "Schedule: " }<code id="shown-schedule">{ report.schedule.clone() }</code></p>
+                <p class="schedule">{ "Schedule: " }<code id="shown-schedule">{ report.schedule.to_string() }</code></p>
             }
             <p class="muted">{ "Click a step, or focus the timeline and use the arrow keys to step." }</p>
             <div class="timeline-scroll" tabindex="0" role="group" aria-label="Timeline steps; arrow keys move between steps" onkeydown={on_key}>
@@ -165,7 +159,7 @@ pub fn timeline(props: &TimelineProps) -> Html {
                             let broke = failing == Some(i);
                             let blocked = matches!(event.what, What::Blocked { .. });
                             let pick = props.on_step.reform(move |_: MouseEvent| i);
-                            let held = props.beliefs.get(i).cloned().unwrap_or_default();
+                            let held = report.beliefs.get(i).map(Vec::as_slice).unwrap_or_default();
                             html! {
                                 <>
                                 <tr class={classes!("event", selected.then_some("selected"), broke.then_some("failing"), blocked.then_some("waiting"))}
@@ -181,14 +175,14 @@ pub fn timeline(props: &TimelineProps) -> Html {
                                     }) }
                                     <td class="beliefs">
                                         { for held.iter().map(|b| html! {
-                                            <div class="belief">{ format!("{} believes it holds {}", b.actor, beliefs::describe(b)) }</div>
+                                            <div class="belief">{ format!("{} believes it holds {}", b.actor, b.describe()) }</div>
                                         }) }
                                     </td>
                                 </tr>
                                 if broke {
                                     <tr class="failing-note">
                                         <td colspan={(columns + 3).to_string()}>
-                                            { format!("✗ broke here: {}", report.failure.as_ref().map(|f| f.message.clone()).unwrap_or_default()) }
+                                            { format!("✗ broke here: {}", report.failure().map(ToString::to_string).unwrap_or_default()) }
                                         </td>
                                     </tr>
                                 }

@@ -2,7 +2,7 @@
 //! one-line explanation, and Reset. Both go through the editor as one
 //! undoable change.
 
-use fencelab_core::exercise::Mutant;
+use fencelab_model::exercise::Mutant;
 use std::collections::BTreeSet;
 use yew::prelude::*;
 

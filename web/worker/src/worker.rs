@@ -1,13 +1,15 @@
-//! The worker side: answers [`Request`]s with the core's reports.
+//! The worker's glue to JS: reads requests from its message port, posts the
+//! answers `serve.rs` gives, and runs a check one scenario per task of the
+//! event loop, so a newer check that arrives meanwhile is seen between
+//! scenarios and the stale one is dropped (a scenario's own exploration is
+//! short; the page never waits for it either way).
 //!
-//! A check runs one scenario per task of the worker's event loop, so a newer
-//! check that arrives meanwhile is seen between scenarios and the stale one
-//! is dropped (a scenario's own exploration is short; the page never waits
-//! for it either way). Must never: touch the DOM, or panic on a request.
+//! Messages are JSON text both ways (`fencelab_protocol::encode`/`decode`).
+//! Must never: touch the DOM, or leave a request unanswered.
 
-use crate::protocol::{Edits, Request, Response};
-use fencelab_core::exercise::Unusable;
-use fencelab_core::{Checker, Exercise, ExerciseReport, Scenario, ScenarioReport};
+use crate::serve::{CheckJob, Served, serve};
+use fencelab_core::Exercise;
+use fencelab_protocol::{Request, Response, decode, encode, seq_of_request};
 use std::cell::{Cell, RefCell};
 use std::rc::Rc;
 use wasm_bindgen::JsCast;
@@ -18,19 +20,37 @@ thread_local! {
     static EXERCISES: RefCell<Option<Rc<Vec<Exercise>>>> = const { RefCell::new(None) };
     /// The newest check asked for; older ones stop at their next scenario.
     static LATEST_CHECK: Cell<u64> = const { Cell::new(0) };
+    /// The request being served, so a panic can still answer it.
+    static SERVING: Cell<u64> = const { Cell::new(0) };
 }
 
 fn scope() -> DedicatedWorkerGlobalScope {
     js_sys::global().unchecked_into()
 }
 
-/// Installs the message handler, then says "ready".
+/// Installs the panic hook and the message handler, then says "ready".
 pub fn start() {
+    // A panic is a bug, but the page must hear of it: answer the request
+    // being served (the worker's wasm is unusable afterwards, and the page
+    // also sees the worker's error event).
+    std::panic::set_hook(Box::new(|info| {
+        post(&Response::Failed {
+            seq: SERVING.with(Cell::get),
+            message: format!("the checking worker failed: {info}"),
+        });
+    }));
     let on_message = Closure::<dyn FnMut(MessageEvent)>::new(|event: MessageEvent| {
-        match serde_wasm_bindgen::from_value::<Request>(event.data()) {
+        let Some(text) = event.data().as_string() else {
+            post(&Response::Failed {
+                seq: 0,
+                message: "the worker was sent a message that is not text".into(),
+            });
+            return;
+        };
+        match decode::<Request>(&text) {
             Ok(request) => handle(request),
             Err(error) => post(&Response::Failed {
-                seq: 0,
+                seq: seq_of_request(&text),
                 message: format!("the worker could not read a request: {error}"),
             }),
         }
@@ -43,15 +63,7 @@ pub fn start() {
 }
 
 fn post(response: &Response) {
-    let value = serde_wasm_bindgen::to_value(response).or_else(|error| {
-        serde_wasm_bindgen::to_value(&Response::Failed {
-            seq: 0,
-            message: format!("the worker could not send its answer: {error}"),
-        })
-    });
-    if let Ok(value) = value {
-        let _ = scope().post_message(&value);
-    }
+    let _ = scope().post_message(&JsValue::from_str(&encode(response)));
 }
 
 fn exercises() -> Rc<Vec<Exercise>> {
@@ -62,138 +74,35 @@ fn exercises() -> Rc<Vec<Exercise>> {
     })
 }
 
-fn find(id: &str) -> Result<Exercise, String> {
-    exercises()
-        .iter()
-        .find(|e| e.id == id)
-        .cloned()
-        .ok_or_else(|| format!("there is no exercise `{id}`"))
-}
-
-fn scenario<'a>(exercise: &'a Exercise, name: &str) -> Result<&'a Scenario, String> {
-    exercise
-        .scenarios
-        .iter()
-        .find(|s| s.name == name)
-        .ok_or_else(|| format!("exercise `{}` has no scenario `{name}`", exercise.id))
-}
-
-/// A checker for the exercise with the learner's edits in place, built once
-/// per request.
-fn checker(exercise: &Exercise, edits: &Edits) -> Result<Checker, Unusable> {
-    exercise.checker(&exercise.texts_with(edits))
-}
-
 fn handle(request: Request) {
-    let seq = match &request {
-        Request::Check { seq, .. }
-        | Request::Replay { seq, .. }
-        | Request::Drive { seq, .. }
-        | Request::Query { seq, .. } => *seq,
-    };
-    if let Err(message) = answer(request) {
-        post(&Response::Failed { seq, message });
+    let seq = request.seq();
+    if let Request::Check { .. } = request {
+        LATEST_CHECK.with(|latest| latest.set(seq));
     }
-}
-
-fn answer(request: Request) -> Result<(), String> {
-    match request {
-        Request::Check {
-            seq,
-            exercise,
-            edits,
-        } => {
-            let exercise = find(&exercise)?;
-            LATEST_CHECK.with(|latest| latest.set(seq));
-            let checker = checker(&exercise, &edits);
-            continue_check(CheckJob {
-                seq,
-                exercise,
-                checker,
-                reports: Vec::new(),
-            });
-        }
-        Request::Replay {
-            seq,
-            exercise,
-            edits,
-            scenario: name,
-            schedule,
-        } => {
-            let exercise = find(&exercise)?;
-            let scenario = scenario(&exercise, &name)?;
-            let report = match checker(&exercise, &edits) {
-                Ok(mut checker) => checker.replay(scenario, &schedule),
-                Err(unusable) => unusable.report(scenario),
-            };
-            post(&Response::Replayed { seq, report });
-        }
-        Request::Drive {
-            seq,
-            exercise,
-            edits,
-            scenario: name,
-            schedule,
-        } => {
-            let exercise = find(&exercise)?;
-            let scenario = scenario(&exercise, &name)?;
-            let drive = checker(&exercise, &edits)
-                .map_err(|unusable| unusable.message)?
-                .drive(scenario, &schedule);
-            post(&Response::Driven { seq, drive });
-        }
-        Request::Query {
-            seq,
-            exercise,
-            edits,
-            scenario: name,
-            schedule,
-            event_index,
-            sql,
-        } => {
-            let exercise = find(&exercise)?;
-            let scenario = scenario(&exercise, &name)?;
-            let result = checker(&exercise, &edits)
-                .map_err(|unusable| unusable.message)
-                .and_then(|mut c| {
-                    c.query_after(scenario, &schedule, event_index, &sql)
-                        .map_err(|e| e.to_string())
-                });
-            post(&Response::Queried { seq, result });
-        }
+    match serving(seq, || serve(&exercises(), request)) {
+        Served::Answer(response) => post(&response),
+        Served::Check(job) => continue_check(job),
     }
-    Ok(())
-}
-
-struct CheckJob {
-    seq: u64,
-    exercise: Exercise,
-    /// Built once per edit; each tick checks one scenario with it.
-    checker: Result<Checker, Unusable>,
-    reports: Vec<ScenarioReport>,
 }
 
 /// Runs the job's next scenario, then yields to the event loop so a newer
 /// request can arrive before the one after.
-fn continue_check(mut job: CheckJob) {
+fn continue_check(mut job: Box<CheckJob>) {
     if LATEST_CHECK.with(Cell::get) != job.seq {
         return;
     }
-    let next = job.reports.len();
-    if let Some(scenario) = job.exercise.scenarios.get(next) {
-        let report = match &mut job.checker {
-            Ok(checker) => checker.check(scenario),
-            Err(unusable) => unusable.report(scenario),
-        };
-        job.reports.push(report);
-        let tick = Closure::once_into_js(move || continue_check(job));
-        let _ =
-            scope().set_timeout_with_callback_and_timeout_and_arguments_0(tick.unchecked_ref(), 0);
+    if let Some(response) = serving(job.seq, || job.next()) {
+        post(&response);
         return;
     }
-    let report = ExerciseReport::new(&job.exercise.id, job.reports);
-    post(&Response::Checked {
-        seq: job.seq,
-        report,
-    });
+    let tick = Closure::once_into_js(move || continue_check(job));
+    let _ = scope().set_timeout_with_callback_and_timeout_and_arguments_0(tick.unchecked_ref(), 0);
+}
+
+/// Runs `work` for request `seq`, which the panic hook answers if it panics.
+fn serving<T>(seq: u64, work: impl FnOnce() -> T) -> T {
+    SERVING.with(|serving| serving.set(seq));
+    let result = work();
+    SERVING.with(|serving| serving.set(0));
+    result
 }

@@ -53,7 +53,7 @@ const DATABASE_PAGES_MAX: u32 = 16_384;
 /// Prepared statements each connection keeps.
 const STATEMENT_CACHE_CAPACITY: usize = 64;
 /// Parameters every procedure can use without passing them.
-pub const BUILT_IN_PARAMETERS: [&str; 3] = ["now", "actor", "process"];
+pub use crate::procedure::BUILT_IN_PARAMETERS;
 
 /// Names each world's shared database uniquely within this program.
 static WORLDS_OPENED: AtomicU64 = AtomicU64::new(0);
@@ -506,7 +506,10 @@ fn index(id: ProcessId) -> usize {
 }
 
 fn check_argument_name(name: &str) -> Result<(), Error> {
-    if BUILT_IN_PARAMETERS.contains(&name) {
+    if BUILT_IN_PARAMETERS
+        .iter()
+        .any(|(built_in, _)| *built_in == name)
+    {
         return Err(Error::BadArgument {
             name: name.to_string(),
             message: format!(

@@ -58,6 +58,13 @@ use std::fmt;
 pub const PROCEDURE_TEXT_BYTES_MAX: usize = 16 * 1024;
 /// The most steps one procedure may have.
 pub const PROCEDURE_STEPS_MAX: usize = 64;
+/// The parameters every procedure can use without passing them, with what
+/// they hold. The engine binds them; the editor offers them.
+pub const BUILT_IN_PARAMETERS: [(&str, &str); 3] = [
+    ("now", "the fake clock, in seconds"),
+    ("actor", "the actor this process hosts"),
+    ("process", "this process's id"),
+];
 
 /// A parsed procedure.
 #[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]

@@ -1,0 +1,191 @@
+//! Opening an exercise: from the page's address at start (its `?exercise=`
+//! and a share link in the fragment), or from the exercise list.
+//!
+//! Opening takes two actions, because the learner's saved work is in
+//! storage, which only an effect reads: `Open` (or [`Model::new`]) names the
+//! exercise and leaves an [`Opening`] in the model; the app's effect reads
+//! that exercise's saved work and dispatches `SavedWorkRead`, which puts it
+//! (and then a link's version, if one was opened) in the editors and asks
+//! for the first check.
+
+use super::{At, Model, Replace, View};
+use crate::share::{self, Link};
+use crate::storage::Loaded;
+use fencelab_model::procedure::PROCEDURE_TEXT_BYTES_MAX;
+use fencelab_model::{Exercise, LoadError};
+use fencelab_protocol::{Edits, Request};
+use std::collections::{BTreeMap, BTreeSet};
+use std::rc::Rc;
+
+/// The longest text accepted for one procedure from a link.
+const LINK_PROCEDURE_BYTES_MAX: usize = PROCEDURE_TEXT_BYTES_MAX;
+
+/// The address the page was opened with, as the app read it.
+#[derive(Clone, Debug, Default, PartialEq)]
+pub struct Start {
+    /// `?exercise=ID`.
+    pub exercise: Option<String>,
+    /// `?embed=1`: the exercise alone, without the list and the masthead.
+    pub embed: bool,
+    /// The fragment, without `#`: a share link, or nothing.
+    pub fragment: String,
+}
+
+/// An exercise whose saved work is being read.
+#[derive(Clone, Debug, PartialEq)]
+pub struct Opening {
+    pub exercise: String,
+    /// The link it was opened from, applied over the saved work once read.
+    pub link: Option<Link>,
+}
+
+impl Model {
+    /// The page's first state: the bundled exercises (or why they could not
+    /// be loaded) and the address it was opened with.
+    pub fn new(catalog: Result<Vec<Exercise>, LoadError>, start: Start) -> Model {
+        let (exercises, load_error) = match catalog {
+            Ok(list) => (list, None),
+            Err(error) => (Vec::new(), Some(error.to_string())),
+        };
+        let mut model = Model {
+            exercises: Rc::new(exercises),
+            load_error,
+            embed: start.embed,
+            current: 0,
+            opening: None,
+            texts: Edits::new(),
+            replace: Replace::default(),
+            check_wanted: 0,
+            check_delay_ms: 0,
+            check_failed: false,
+            report: None,
+            report_seq: 0,
+            sqlite_version: None,
+            view: View::Nothing,
+            hints_shown: 0,
+            loaded_mutant: None,
+            caught: BTreeSet::new(),
+            progress: BTreeMap::new(),
+            notices: Vec::new(),
+            saved_aside: None,
+            share_url: None,
+            announcement: String::new(),
+            outbox: Vec::new(),
+            next_seq: 0,
+        };
+        let by_id = |id: &str| model.exercises.iter().position(|e| e.id == id);
+        if share::is_link(&start.fragment) {
+            match share::decode(&start.fragment) {
+                Ok(link) => match by_id(&link.exercise) {
+                    Some(index) => {
+                        model.open(index, Some(link));
+                        return model;
+                    }
+                    None => model.notices.push(format!(
+                        "This link names an exercise this page does not have (`{}`); your own work is shown instead.",
+                        link.exercise
+                    )),
+                },
+                Err(message) => model.notices.push(format!(
+                    "This link could not be opened: {message}. Your own work is shown instead."
+                )),
+            }
+        }
+        let index = start.exercise.as_deref().and_then(by_id).unwrap_or(0);
+        model.open(index, None);
+        model
+    }
+
+    /// Shows exercise `index` with its starting texts and asks for its saved
+    /// work. Answers to requests about the exercise before are dropped: no
+    /// view waits for them, and no check is wanted until the work is read.
+    pub(super) fn open(&mut self, index: usize, link: Option<Link>) {
+        self.current = index.min(self.exercises.len().saturating_sub(1));
+        self.report = None;
+        self.report_seq = 0;
+        self.check_wanted = 0;
+        self.check_failed = false;
+        self.view = View::Nothing;
+        self.hints_shown = 0;
+        self.loaded_mutant = None;
+        self.share_url = None;
+        self.saved_aside = None;
+        self.caught.clear();
+        // Editors of the newly opened exercise start from `texts`; a pending
+        // replacement belongs to the exercise before.
+        self.replace.texts.clear();
+        self.texts = self.starts();
+        self.opening = self.exercise().map(|e| Opening {
+            exercise: e.id.clone(),
+            link,
+        });
+    }
+
+    /// The saved work of the exercise being opened has been read.
+    pub(super) fn restore(&mut self, exercise: &str, loaded: Loaded) {
+        if self.opening.as_ref().is_none_or(|o| o.exercise != exercise) {
+            return; // read for an exercise opened before this one
+        }
+        let link = self.opening.take().and_then(|o| o.link);
+        match loaded {
+            Loaded::Nothing => {}
+            Loaded::Saved(saved) => {
+                self.texts = self.complete(&saved.edits);
+                self.caught = saved.caught;
+            }
+            Loaded::SetAside { message, aside_key } => self.notices.push(format!(
+                "Your saved work for this exercise could not be read ({message}). It was set aside under the key `{aside_key}` in this browser's storage, and the exercise starts from its starting text."
+            )),
+        }
+        if let Some(link) = link {
+            self.show_link(link);
+        }
+        self.want_check(0);
+    }
+
+    /// Puts a link's version in the editors, its saved work one click away.
+    fn show_link(&mut self, link: Link) {
+        let edits: Edits = link
+            .edits
+            .into_iter()
+            .filter(|(_, text)| text.len() <= LINK_PROCEDURE_BYTES_MAX)
+            .collect();
+        let linked = self.complete(&edits);
+        if linked != self.texts {
+            if self.texts != self.starts() {
+                self.saved_aside = Some(self.texts.clone());
+            }
+            self.texts = linked;
+        }
+        self.notices.push(
+            "You are looking at the version in the link you opened.".to_string()
+                + if self.saved_aside.is_some() {
+                    " Your own saved version is one click away: \"Back to my saved version\". \
+                     Until you choose \"Keep this version\", your saved work is left as it was."
+                } else {
+                    ""
+                },
+        );
+        let Some(scenario) = link.scenario else {
+            return;
+        };
+        let Some(schedule) = link.schedule else {
+            self.view = View::checked(&scenario, 0);
+            return;
+        };
+        let seq = self.seq();
+        self.view = View::Replay {
+            scenario: scenario.clone(),
+            waiting_for: Some(seq),
+            report: None,
+            at: At::default(),
+        };
+        self.send(Request::Replay {
+            seq,
+            exercise: self.exercise_id(),
+            edits: self.texts.clone(),
+            scenario,
+            schedule,
+        });
+    }
+}

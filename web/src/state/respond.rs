@@ -1,0 +1,156 @@
+//! The worker's answers, each routed by its seq to the request that asked
+//! for it: the newest check (`check_wanted`), the replay or drive the view
+//! waits for, the query its console waits for. An answer to anything else
+//! (a request since replaced, a view since left) is stale and dropped.
+//! `Failed` is routed the same way and said where its request was made; seq
+//! 0 is no request (the worker itself failed) and becomes a notice.
+
+use super::{At, Model, View};
+use fencelab_model::{Drive, ExerciseReport, ScenarioReport, Verdict};
+use fencelab_protocol::Response;
+use std::rc::Rc;
+
+impl Model {
+    pub(super) fn respond(&mut self, response: Response) {
+        match response {
+            Response::Ready { sqlite_version } => self.sqlite_version = Some(sqlite_version),
+            Response::Checked { seq, report } => self.checked(seq, report),
+            Response::Replayed { seq, report } => self.replayed(seq, report),
+            Response::Driven { seq, drive } => self.driven(seq, drive),
+            Response::Queried { seq, result } => {
+                if let Some(at) = self.view.at_mut()
+                    && at.console.waiting_for == Some(seq)
+                {
+                    at.console.waiting_for = None;
+                    at.console.result = Some(result);
+                }
+            }
+            Response::Failed { seq, message } => self.failed(seq, message),
+        }
+    }
+
+    fn checked(&mut self, seq: u64, report: ExerciseReport) {
+        if seq != self.check_wanted
+            || Some(report.exercise.as_str()) != self.exercise().map(|e| e.id.as_str())
+        {
+            return; // a stale check: a newer edit superseded it
+        }
+        self.report_seq = seq;
+        let total = report.scenarios.len();
+        self.announcement = format!(
+            "{} of {total} scenario{} pass",
+            report.passed,
+            if total == 1 { "" } else { "s" }
+        );
+        if self.showing_mutant()
+            && report
+                .scenarios
+                .iter()
+                .any(|s| s.verdict() == Verdict::Failed)
+        {
+            self.caught.extend(self.loaded_mutant.clone());
+        }
+        let first_failing = report
+            .scenarios
+            .iter()
+            .find(|s| !s.passed())
+            .map(|s| s.name.clone());
+        let has = |name: &str| report.scenarios.iter().any(|s| s.name == name);
+        self.view = match std::mem::replace(&mut self.view, View::Nothing) {
+            View::Checked { scenario, .. } if has(&scenario) => View::checked(&scenario, 0),
+            View::Checked { .. } | View::Nothing => match &first_failing {
+                Some(scenario) => View::checked(scenario, 0),
+                None => View::Nothing,
+            },
+            other => other,
+        };
+        self.report = Some(Rc::new(report));
+        if matches!(self.view, View::Checked { .. }) {
+            self.focus();
+        }
+    }
+
+    fn replayed(&mut self, seq: u64, report: ScenarioReport) {
+        let View::Replay {
+            waiting_for,
+            report: shown,
+            at,
+            ..
+        } = &mut self.view
+        else {
+            return;
+        };
+        if *waiting_for != Some(seq) {
+            return;
+        }
+        *waiting_for = None;
+        *at = At::step(report.focus_event());
+        self.announcement = format!(
+            "Replayed the schedule {}: {}",
+            report.schedule,
+            report.verdict().word()
+        );
+        *shown = Some(Rc::new(report));
+    }
+
+    fn driven(&mut self, seq: u64, drive: Drive) {
+        let View::Driving(state) = &mut self.view else {
+            return;
+        };
+        if state.waiting_for != Some(seq) || state.scenario != drive.report.name {
+            return;
+        }
+        state.waiting_for = None;
+        state.at = At::step(drive.report.history.len().saturating_sub(1));
+        let finished = drive.finished.then(|| match drive.report.failure() {
+            Some(failure) => format!("Your schedule fails: {failure}"),
+            None => format!("Your schedule finished: {}", drive.report.verdict().word()),
+        });
+        state.last = Some(Rc::new(drive));
+        match finished {
+            Some(text) => self.announcement = text,
+            None => self.announce_step(),
+        }
+    }
+
+    fn failed(&mut self, seq: u64, message: String) {
+        if seq == 0 {
+            self.notices.push(message);
+            return;
+        }
+        if seq == self.check_wanted {
+            self.check_failed = true;
+            self.notices
+                .push(format!("Your procedures could not be checked: {message}"));
+            return;
+        }
+        match &mut self.view {
+            View::Driving(drive) if drive.waiting_for == Some(seq) => {
+                drive.waiting_for = None;
+                self.announcement = format!("This step could not be taken: {message}");
+                drive.failed = Some(message);
+            }
+            View::Replay {
+                scenario,
+                waiting_for,
+                ..
+            } if *waiting_for == Some(seq) => {
+                let scenario = std::mem::take(scenario);
+                self.view = View::checked(&scenario, 0);
+                self.focus();
+                let text = format!("The schedule could not be replayed: {message}");
+                self.announcement.clone_from(&text);
+                self.notices.push(text);
+            }
+            view => {
+                if let Some(at) = view.at_mut()
+                    && at.console.waiting_for == Some(seq)
+                {
+                    at.console.waiting_for = None;
+                    at.console.result = Some(Err(message));
+                }
+                // Anything else answers a request since replaced: dropped.
+            }
+        }
+    }
+}

@@ -1,0 +1,198 @@
+//! Reports as the worker would send them for the bundled claim exercise,
+//! built once from fencelab-model's types (the page cannot run the engine).
+//! "one winner" failing is the naive claim's counterexample: both workers
+//! claim msg-1, and after the last step both believe they hold it.
+
+use fencelab_model::history::{Event, Outcome, ResultRows, Values, What};
+use fencelab_model::monitor::{Belief, Holder, Violation};
+use fencelab_model::report::{Exploration, Lane};
+use fencelab_model::{Drive, ExerciseReport, Failure, FailureCause, ScenarioReport};
+use fencelab_model::{ScenarioResult, Schedule, Value};
+
+pub const CLAIM: &str = "claim-compare-and-set";
+pub const ONE_WINNER: &str = "one winner";
+pub const FIRST_COME: &str = "first come, first served";
+/// The step of the failing "one winner" where it broke: worker-b's claim
+/// returns ok while worker-a still believes it holds msg-1.
+pub const BROKE_AT: usize = 7;
+
+fn event(process: &str, what: What) -> Event {
+    let actor = match process {
+        "proc-1" => "worker-a",
+        _ => "worker-b",
+    };
+    Event {
+        clock_seconds: 0,
+        process: Some(process.into()),
+        actor: Some(actor.into()),
+        // Every event but a start belongs to the claim.
+        procedure: (!matches!(what, What::ProcessStarted)).then(|| "claim".into()),
+        step: None,
+        position: None,
+        what,
+        row_changes: Vec::new(),
+    }
+}
+
+fn values(pairs: &[(&str, Value)]) -> Values {
+    pairs
+        .iter()
+        .map(|(k, v)| (k.to_string(), v.clone()))
+        .collect()
+}
+
+fn belief(process: &str, actor: &str, token: i64) -> Belief {
+    Belief {
+        resource: "message msg-1".into(),
+        process: process.into(),
+        actor: actor.into(),
+        token: Some(Value::Integer(token)),
+        expires_at: None,
+        token_called: "token".into(),
+    }
+}
+
+fn claim_steps(process: &str, token: i64) -> Vec<Event> {
+    vec![
+        event(
+            process,
+            What::CallStarted {
+                arguments: values(&[("message_id", "msg-1".into())]),
+            },
+        ),
+        event(
+            process,
+            What::Statement {
+                sql: "UPDATE messages SET claim_owner = :actor WHERE id = :message_id".into(),
+                parameters: values(&[("message_id", "msg-1".into())]),
+                changed: 1,
+                returned: ResultRows::default(),
+            },
+        ),
+        event(
+            process,
+            What::CallFinished {
+                outcome: Outcome::Ok {
+                    values: values(&[("token", token.into())]),
+                },
+                rolled_back: false,
+            },
+        ),
+    ]
+}
+
+/// Both workers start, worker-a claims, then worker-b claims over it.
+fn history() -> Vec<Event> {
+    let mut history = vec![
+        event("proc-1", What::ProcessStarted),
+        event("proc-2", What::ProcessStarted),
+    ];
+    history.extend(claim_steps("proc-1", 1));
+    history.extend(claim_steps("proc-2", 2));
+    history
+}
+
+/// What the processes believe after each event of [`history`].
+fn beliefs() -> Vec<Vec<Belief>> {
+    (0..history().len())
+        .map(|i| match i {
+            0..=3 => Vec::new(),
+            4..=6 => vec![belief("proc-1", "worker-a", 1)],
+            _ => vec![
+                belief("proc-1", "worker-a", 1),
+                belief("proc-2", "worker-b", 2),
+            ],
+        })
+        .collect()
+}
+
+fn scenario(name: &str, result: ScenarioResult, schedule: &str) -> ScenarioReport {
+    ScenarioReport {
+        name: name.into(),
+        summary: String::new(),
+        result,
+        schedule: Schedule::parse(schedule).expect("a schedule"),
+        exploration: Exploration::default(),
+        lanes: vec![
+            Lane {
+                name: "a".into(),
+                process: "proc-1".into(),
+                actor: "worker-a".into(),
+            },
+            Lane {
+                name: "b".into(),
+                process: "proc-2".into(),
+                actor: "worker-b".into(),
+            },
+        ],
+        initial_tables: Vec::new(),
+        history: history(),
+        beliefs: beliefs(),
+    }
+}
+
+pub fn two_holders() -> Failure {
+    Failure {
+        cause: FailureCause::Invariant {
+            violation: Violation::TwoHolders {
+                resource: "message msg-1".into(),
+                first: Holder {
+                    process: "proc-1".into(),
+                    actor: "worker-a".into(),
+                },
+                first_token: Some(1.into()),
+                second: Holder {
+                    process: "proc-2".into(),
+                    actor: "worker-b".into(),
+                },
+                second_token: Some(2.into()),
+            },
+        },
+        event_index: Some(BROKE_AT),
+    }
+}
+
+pub fn one_winner_failing() -> ScenarioReport {
+    scenario(
+        ONE_WINNER,
+        ScenarioResult::Failed {
+            failure: two_holders(),
+        },
+        "a a b b",
+    )
+}
+
+pub fn passing(name: &str, schedule: &str) -> ScenarioReport {
+    scenario(name, ScenarioResult::Passed, schedule)
+}
+
+/// The claim exercise's report: "one winner" fails or passes, "first come,
+/// first served" passes.
+pub fn claim_report(one_winner_fails: bool) -> ExerciseReport {
+    let one_winner = if one_winner_fails {
+        one_winner_failing()
+    } else {
+        passing(ONE_WINNER, "a a b b")
+    };
+    ExerciseReport::new(CLAIM, vec![one_winner, passing(FIRST_COME, "")])
+}
+
+/// A drive of "one winner" after `events` events of its history.
+pub fn drive(events: usize, finished: bool) -> Drive {
+    let mut report = if finished {
+        one_winner_failing()
+    } else {
+        passing(ONE_WINNER, "")
+    };
+    report.history.truncate(events);
+    report.beliefs.truncate(events);
+    Drive {
+        report,
+        options: if finished {
+            Vec::new()
+        } else {
+            vec!["a".into(), "b".into()]
+        },
+        finished,
+    }
+}

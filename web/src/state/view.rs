@@ -1,0 +1,358 @@
+//! What the timeline shows: one [`View`] at a time, the step in view and the
+//! console about that moment, and the sentence announced for each step.
+//!
+//! Everything said about a step comes from the report: its event, and what
+//! the checker recorded every process believing after it
+//! (`ScenarioReport::beliefs`). Nothing here recomputes either.
+
+use super::Model;
+use fencelab_model::history::{ResultRows, What};
+use fencelab_model::{Drive, ExerciseReport, ScenarioReport, Schedule};
+use fencelab_protocol::Request;
+use std::ops::Deref;
+use std::rc::Rc;
+
+/// The console's state for the step in view.
+#[derive(Clone, Debug, Default, PartialEq)]
+pub struct Console {
+    /// The seq of the query whose answer is awaited.
+    pub waiting_for: Option<u64>,
+    pub result: Option<Result<ResultRows, String>>,
+}
+
+/// The step in view, and the console about the world after it. A new step
+/// is a new moment: the console starts empty.
+#[derive(Clone, Debug, Default, PartialEq)]
+pub struct At {
+    pub step: usize,
+    pub console: Console,
+}
+
+impl At {
+    pub fn step(step: usize) -> At {
+        At {
+            step,
+            console: Console::default(),
+        }
+    }
+}
+
+/// A scenario driven by hand.
+#[derive(Clone, Debug, PartialEq)]
+pub struct DriveState {
+    pub scenario: String,
+    /// The moves chosen so far.
+    pub schedule: Schedule,
+    /// The worker's answer to the newest move it has answered.
+    pub last: Option<Rc<Drive>>,
+    /// The seq of the move whose answer is awaited.
+    pub waiting_for: Option<u64>,
+    /// Why the worker could not take the last move asked for.
+    pub failed: Option<String>,
+    pub at: At,
+}
+
+impl DriveState {
+    pub fn new(scenario: String) -> DriveState {
+        DriveState {
+            scenario,
+            schedule: Schedule::new(),
+            last: None,
+            waiting_for: None,
+            failed: None,
+            at: At::default(),
+        }
+    }
+}
+
+/// What the timeline shows.
+#[derive(Clone, Debug, PartialEq)]
+pub enum View {
+    /// No scenario (before the first report, or every scenario passes).
+    Nothing,
+    /// A scenario's report from the latest check.
+    Checked {
+        scenario: String,
+        at: At,
+    },
+    /// A schedule replayed on request. Until the worker answers (`report`
+    /// is `None`), the scenario's checked report stays in view.
+    Replay {
+        scenario: String,
+        waiting_for: Option<u64>,
+        report: Option<Rc<ScenarioReport>>,
+        at: At,
+    },
+    Driving(DriveState),
+}
+
+impl View {
+    pub fn checked(scenario: &str, step: usize) -> View {
+        View::Checked {
+            scenario: scenario.to_string(),
+            at: At::step(step),
+        }
+    }
+
+    /// The scenario in view.
+    pub fn scenario(&self) -> Option<&str> {
+        match self {
+            View::Nothing => None,
+            View::Checked { scenario, .. } | View::Replay { scenario, .. } => Some(scenario),
+            View::Driving(drive) => Some(&drive.scenario),
+        }
+    }
+
+    pub fn at(&self) -> Option<&At> {
+        match self {
+            View::Nothing => None,
+            View::Checked { at, .. } | View::Replay { at, .. } => Some(at),
+            View::Driving(drive) => Some(&drive.at),
+        }
+    }
+
+    pub fn at_mut(&mut self) -> Option<&mut At> {
+        match self {
+            View::Nothing => None,
+            View::Checked { at, .. } | View::Replay { at, .. } => Some(at),
+            View::Driving(drive) => Some(&mut drive.at),
+        }
+    }
+
+    /// The step in view (0 when there is none).
+    pub fn step(&self) -> usize {
+        self.at().map_or(0, |at| at.step)
+    }
+}
+
+/// A report in view, shared with the model rather than copied: a scenario of
+/// the latest check, a replay, or a drive. Two are equal when they are the
+/// same report, so components re-render only when the report changed.
+#[derive(Clone, Debug)]
+pub enum SharedReport {
+    Checked {
+        exercise: Rc<ExerciseReport>,
+        /// The scenario's index in `exercise.scenarios`, always valid: it
+        /// was found there, and the report behind an `Rc` never changes.
+        index: usize,
+    },
+    Replay(Rc<ScenarioReport>),
+    Drive(Rc<Drive>),
+}
+
+impl Deref for SharedReport {
+    type Target = ScenarioReport;
+    fn deref(&self) -> &ScenarioReport {
+        match self {
+            SharedReport::Checked { exercise, index } => &exercise.scenarios[*index],
+            SharedReport::Replay(report) => report,
+            SharedReport::Drive(drive) => &drive.report,
+        }
+    }
+}
+
+impl PartialEq for SharedReport {
+    fn eq(&self, other: &SharedReport) -> bool {
+        match (self, other) {
+            (
+                SharedReport::Checked { exercise, index },
+                SharedReport::Checked {
+                    exercise: other,
+                    index: other_index,
+                },
+            ) => Rc::ptr_eq(exercise, other) && index == other_index,
+            (SharedReport::Replay(report), SharedReport::Replay(other)) => {
+                Rc::ptr_eq(report, other)
+            }
+            (SharedReport::Drive(drive), SharedReport::Drive(other)) => Rc::ptr_eq(drive, other),
+            _ => false,
+        }
+    }
+}
+
+impl Model {
+    /// The checked report of `scenario`, shared.
+    fn checked_report(&self, scenario: &str) -> Option<SharedReport> {
+        let exercise = self.report.as_ref()?;
+        let index = exercise.scenarios.iter().position(|s| s.name == scenario)?;
+        Some(SharedReport::Checked {
+            exercise: exercise.clone(),
+            index,
+        })
+    }
+
+    /// The report the timeline draws, if any.
+    pub fn shown(&self) -> Option<SharedReport> {
+        match &self.view {
+            View::Nothing => None,
+            View::Checked { scenario, .. } => self.checked_report(scenario),
+            View::Replay {
+                report: Some(report),
+                ..
+            } => Some(SharedReport::Replay(report.clone())),
+            View::Replay { scenario, .. } => self.checked_report(scenario),
+            View::Driving(drive) => drive.last.clone().map(SharedReport::Drive),
+        }
+    }
+
+    /// The report the timeline draws, borrowed.
+    pub fn shown_report(&self) -> Option<&ScenarioReport> {
+        let checked = |scenario: &str| {
+            self.report
+                .as_ref()?
+                .scenarios
+                .iter()
+                .find(|s| s.name == scenario)
+        };
+        match &self.view {
+            View::Nothing => None,
+            View::Checked { scenario, .. } => checked(scenario),
+            View::Replay {
+                report: Some(report),
+                ..
+            } => Some(report),
+            View::Replay { scenario, .. } => checked(scenario),
+            View::Driving(drive) => drive.last.as_ref().map(|d| &d.report),
+        }
+    }
+
+    /// The schedule in view (for links and the console): the moves chosen
+    /// so far when driving, else the shown report's.
+    pub fn shown_schedule(&self) -> Schedule {
+        match &self.view {
+            View::Driving(drive) => drive.schedule.clone(),
+            _ => self
+                .shown_report()
+                .map(|r| r.schedule.clone())
+                .unwrap_or_default(),
+        }
+    }
+
+    /// Puts the shown report's focus event (where it broke, or its end) in
+    /// view.
+    pub(super) fn focus(&mut self) {
+        let step = self.shown_report().map_or(0, ScenarioReport::focus_event);
+        if let Some(at) = self.view.at_mut() {
+            *at = At::step(step);
+        }
+    }
+
+    pub(super) fn select(&mut self, name: String) {
+        if matches!(&self.view, View::Checked { scenario, .. } if *scenario == name) {
+            return;
+        }
+        self.view = View::checked(&name, 0);
+        self.focus();
+        self.announce_step();
+    }
+
+    pub(super) fn go_to_step(&mut self, index: usize) {
+        let len = self.shown_report().map_or(0, |r| r.history.len());
+        if let Some(at) = self.view.at_mut()
+            && index < len
+        {
+            *at = At::step(index);
+            self.announce_step();
+        }
+    }
+
+    pub(super) fn step_by(&mut self, delta: isize) {
+        let len = self.shown_report().map_or(0, |r| r.history.len());
+        let Some(at) = self.view.at_mut() else {
+            return;
+        };
+        if len == 0 {
+            return;
+        }
+        let last = len - 1;
+        let step = at.step.min(last);
+        *at = At::step(match delta {
+            d if d < 0 => step.saturating_sub(d.unsigned_abs()),
+            d => step.saturating_add(d.unsigned_abs()).min(last),
+        });
+        self.announce_step();
+    }
+
+    pub(super) fn announce_step(&mut self) {
+        if let Some(text) = self.describe_step() {
+            self.announcement = text;
+        }
+    }
+
+    /// "Step 4: worker-b: claim, UPDATE changed 1 row, now believes it holds
+    /// message msg-1 (token 2)".
+    pub fn describe_step(&self) -> Option<String> {
+        let report = self.shown_report()?;
+        let step = self.view.step();
+        let event = report.history.get(step)?;
+        let who = event
+            .actor
+            .clone()
+            .or(event.process.clone())
+            .unwrap_or_else(|| "the world".into());
+        let what = match &event.what {
+            What::ProcessStarted => "starts".to_string(),
+            What::ProcessCrashed { .. } => "crashes".to_string(),
+            What::ClockSet { to_seconds, .. } => format!("the clock is set to {to_seconds} s"),
+            What::CallStarted { .. } => "calls it".to_string(),
+            What::Statement { sql, changed, .. } => {
+                let verb = sql.split_whitespace().next().unwrap_or("statement");
+                format!(
+                    "{verb} changed {changed} row{}",
+                    if *changed == 1 { "" } else { "s" }
+                )
+            }
+            What::Blocked { .. } => "waits for the lock".to_string(),
+            What::Effect { name, .. } => format!("effect {name}"),
+            What::CallFinished { outcome, .. } => format!("the call ends {}", outcome.kind()),
+            What::DirectSql { changed, .. } => format!("direct SQL changed {changed} rows"),
+        };
+        let procedure = event
+            .procedure
+            .as_ref()
+            .map(|p| format!("{p}, "))
+            .unwrap_or_default();
+        let mut text = format!("Step {}: {who}: {procedure}{what}", step + 1);
+        if let Some(process) = &event.process {
+            let held: Vec<String> = report
+                .beliefs
+                .get(step)
+                .into_iter()
+                .flatten()
+                .filter(|belief| &belief.process == process)
+                .map(|belief| belief.describe())
+                .collect();
+            if !held.is_empty() {
+                text += &format!(", now believes it holds {}", held.join(", "));
+            }
+        }
+        Some(text)
+    }
+
+    /// Changes the hand-chosen schedule and asks the worker to follow it.
+    pub(super) fn change_drive(&mut self, change: impl FnOnce(&mut Schedule)) {
+        if let View::Driving(drive) = &mut self.view {
+            change(&mut drive.schedule);
+            self.request_drive();
+        }
+    }
+
+    pub(super) fn request_drive(&mut self) {
+        let seq = self.seq();
+        let exercise = self.exercise_id();
+        let edits = self.texts.clone();
+        let View::Driving(drive) = &mut self.view else {
+            return;
+        };
+        drive.waiting_for = Some(seq);
+        drive.failed = None;
+        let request = Request::Drive {
+            seq,
+            exercise,
+            edits,
+            scenario: drive.scenario.clone(),
+            schedule: drive.schedule.clone(),
+        };
+        self.send(request);
+    }
+}
