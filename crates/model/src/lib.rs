@@ -18,6 +18,7 @@ pub mod bundled;
 pub mod exercise;
 pub mod history;
 pub mod monitor;
+pub mod mutate;
 pub mod procedure;
 pub mod random;
 pub mod report;

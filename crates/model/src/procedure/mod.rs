@@ -46,7 +46,7 @@
 //! This module only parses; it never touches SQLite.
 
 mod directive;
-mod lexer;
+pub mod lexer;
 
 use directive::{Directive, parse_directive};
 
