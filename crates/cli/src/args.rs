@@ -13,9 +13,13 @@ commands:
   run EXERCISE               run an exercise's scenarios and print each verdict; for failures, the
                              shortest failing schedule and its history
   explore EXERCISE           like run, with exploration figures for every scenario
+  mutate [EXERCISE|DIR ...]  run every scenario against generated mutants of each editable procedure
+                             (the bundled exercises when none is given); prints the mutation score and
+                             each survivor as a diff; exits 1 when a mutant not declared equivalent
+                             survives
   version                    fencelab's version and its SQLite
 
-options (run and explore):
+options (run, explore; --json also for check and mutate):
   --set PROCEDURE=SQL_FILE   replace an editable procedure with the text of SQL_FILE, as a learner's edit
   --scenario FILE            add the [[scenarios]] of FILE (run); with explore, a NAME selects one scenario
   --max-schedules N          stop exploring a scenario after N schedules (reported as an error, not a pass)
@@ -32,6 +36,7 @@ pub enum Command {
     Version,
     List,
     Check { paths: Vec<PathBuf>, json: bool },
+    Mutate { exercises: Vec<String>, json: bool },
     Run(RunArgs),
 }
 
@@ -131,6 +136,13 @@ pub fn parse(args: &[String]) -> Result<Command, BadInput> {
             no_run_options("check")?;
             Ok(Command::Check {
                 paths: positional.into_iter().map(PathBuf::from).collect(),
+                json,
+            })
+        }
+        "mutate" => {
+            no_run_options("mutate")?;
+            Ok(Command::Mutate {
+                exercises: positional,
                 json,
             })
         }

@@ -56,6 +56,7 @@ fn run(command: Command) -> Result<bool, BadInput> {
             Ok(true)
         }
         Command::Check { paths, json } => check(&paths, json),
+        Command::Mutate { exercises, json } => mutate(&exercises, json),
         Command::Run(run) => run_exercise(&run),
     }
 }
@@ -99,7 +100,8 @@ fn exercise_files(paths: &[PathBuf]) -> Result<Vec<PathBuf>, BadInput> {
 
 fn load(path: &Path) -> Result<Exercise, BadInput> {
     let text = read(path)?;
-    Exercise::from_toml(&path.display().to_string(), &text).map_err(|e| BadInput(e.to_string()))
+    fencelab_core::exercise::load(&path.display().to_string(), &text)
+        .map_err(|e| BadInput(e.to_string()))
 }
 
 fn check(paths: &[PathBuf], json: bool) -> Result<bool, BadInput> {
@@ -126,6 +128,61 @@ fn check(paths: &[PathBuf], json: bool) -> Result<bool, BadInput> {
         );
     }
     Ok(checks.iter().all(|c| c.ok))
+}
+
+/// Runs every exercise's suite against its generated mutants.
+fn mutate(names: &[String], json: bool) -> Result<bool, BadInput> {
+    let exercises = if names.is_empty() {
+        bundled_exercises()?
+    } else {
+        let mut found = Vec::new();
+        for name in names {
+            let path = Path::new(name);
+            if path.is_dir() {
+                for file in exercise_files(&[path.to_path_buf()])? {
+                    found.push(load(&file)?);
+                }
+            } else {
+                found.push(find_exercise(name)?);
+            }
+        }
+        found
+    };
+    let mut runs = Vec::new();
+    for exercise in &exercises {
+        let started = std::time::Instant::now();
+        let run = fencelab_core::mutation::run(exercise);
+        runs.push((run, started.elapsed().as_secs_f64()));
+    }
+    if json {
+        #[derive(serde::Serialize)]
+        struct Json<'a> {
+            #[serde(flatten)]
+            run: &'a fencelab_core::mutate::ExerciseMutation,
+            counts: fencelab_core::mutate::Counts,
+            score_percent: f64,
+            seconds: f64,
+            ok: bool,
+        }
+        let documents: Vec<Json<'_>> = runs
+            .iter()
+            .map(|(run, seconds)| Json {
+                run,
+                counts: run.counts(),
+                score_percent: run.score_percent(),
+                seconds: *seconds,
+                ok: run.ok(),
+            })
+            .collect();
+        print_json(&documents)?;
+    } else {
+        for (run, seconds) in &runs {
+            let exercise = exercises.iter().find(|e| e.id == run.exercise);
+            print!("{}", render::mutation(run, exercise, *seconds));
+        }
+        print!("{}", render::mutation_totals(&runs));
+    }
+    Ok(runs.iter().all(|(run, _)| run.ok()))
 }
 
 /// Finds an exercise by bundled id, or loads it from a file.

@@ -61,6 +61,9 @@ pub fn check(check: &ExerciseCheck) -> String {
             let _ = writeln!(out, "        ERROR in {scenario}: {error}");
         }
     }
+    for stale in &check.stale_equivalents {
+        let _ = writeln!(out, "  STALE [[equivalent]]: {stale}");
+    }
     out.push('\n');
     out
 }
@@ -99,6 +102,102 @@ fn history(report: &ScenarioReport) -> String {
             "      {mark} {index:>3}  t={:<6} {who} {event}",
             event.clock_seconds
         );
+    }
+    out
+}
+
+/// One exercise's mutation run: its score, then every survivor as a diff.
+pub fn mutation(
+    run: &fencelab_core::mutate::ExerciseMutation,
+    exercise: Option<&fencelab_core::Exercise>,
+    seconds: f64,
+) -> String {
+    use fencelab_core::mutate::MutantVerdict;
+    let mut out = String::new();
+    if let Some(error) = &run.error {
+        let _ = writeln!(out, "{}  ERROR: {error}", run.exercise);
+        return out;
+    }
+    let c = run.counts();
+    let _ = writeln!(
+        out,
+        "{}  mutation score {:.1}%: {} generated, {} killed, {} survived, {} only error, \
+         {} equivalent; dropped {} unparsable, {} duplicate ({seconds:.1} s)",
+        run.exercise,
+        run.score_percent(),
+        c.generated,
+        c.killed,
+        c.survived,
+        c.errors_only,
+        c.equivalent,
+        c.dropped_unparsable,
+        c.dropped_duplicate,
+    );
+    for result in &run.results {
+        if result.verdict != MutantVerdict::Survived {
+            continue;
+        }
+        let mutant = &result.mutant;
+        let _ = writeln!(out, "  SURVIVED {}: {}", mutant.id, mutant.description);
+        let original = exercise
+            .and_then(|e| e.procedures.iter().find(|p| p.name == mutant.procedure))
+            .map(|p| p.reference.as_str())
+            .unwrap_or("");
+        out.push_str(&diff(original, &mutant.text));
+    }
+    for stale in &run.stale_equivalents {
+        let _ = writeln!(out, "  STALE [[equivalent]]: {stale}");
+    }
+    out
+}
+
+/// The totals over every exercise of a mutation run.
+pub fn mutation_totals(runs: &[(fencelab_core::mutate::ExerciseMutation, f64)]) -> String {
+    let mut total = fencelab_core::mutate::Counts::default();
+    let mut seconds = 0.0;
+    for (run, took) in runs {
+        let c = run.counts();
+        total.generated += c.generated;
+        total.killed += c.killed;
+        total.survived += c.survived;
+        total.errors_only += c.errors_only;
+        total.equivalent += c.equivalent;
+        total.dropped_unparsable += c.dropped_unparsable;
+        total.dropped_duplicate += c.dropped_duplicate;
+        seconds += took;
+    }
+    format!(
+        "mutated {} exercises: {} generated, {} killed, {} survived, {} only error, {} equivalent; \
+         dropped {} unparsable, {} duplicate ({seconds:.1} s)\n",
+        runs.len(),
+        total.generated,
+        total.killed,
+        total.survived,
+        total.errors_only,
+        total.equivalent,
+        total.dropped_unparsable,
+        total.dropped_duplicate,
+    )
+}
+
+/// The lines that differ between two texts, `-` then `+`, with the line
+/// number of the first: a mutant changes one place, so one hunk.
+fn diff(before: &str, after: &str) -> String {
+    let old: Vec<&str> = before.lines().collect();
+    let new: Vec<&str> = after.lines().collect();
+    let prefix = old.iter().zip(&new).take_while(|(a, b)| a == b).count();
+    let suffix = old[prefix..]
+        .iter()
+        .rev()
+        .zip(new[prefix..].iter().rev())
+        .take_while(|(a, b)| a == b)
+        .count();
+    let mut out = format!("    @@ line {}\n", prefix + 1);
+    for line in &old[prefix..old.len() - suffix] {
+        let _ = writeln!(out, "    - {line}");
+    }
+    for line in &new[prefix..new.len() - suffix] {
+        let _ = writeln!(out, "    + {line}");
     }
     out
 }

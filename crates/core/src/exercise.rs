@@ -127,12 +127,28 @@ impl ExerciseExt for Exercise {
                 }
             })
             .collect::<Vec<_>>();
-        let ok =
-            reference.failed == 0 && mutants.iter().all(|m| m.caught && m.errored_in.is_empty());
+        // A declaration of an equivalent mutant must still name one: the
+        // reference may have changed since it was written.
+        let stale_equivalents = match crate::mutation::context(self) {
+            Ok(context) => {
+                let base = crate::mutation::reference_texts(self);
+                let generated = crate::mutation::generate(self, &base, &context);
+                self.equivalents
+                    .iter()
+                    .filter(|e| !generated.mutants.iter().any(|m| m.id == e.mutant))
+                    .map(|e| format!("`{}` matches no generated mutant", e.mutant))
+                    .collect()
+            }
+            Err(error) => vec![format!("the mutants could not be generated: {error}")],
+        };
+        let ok = reference.failed == 0
+            && mutants.iter().all(|m| m.caught && m.errored_in.is_empty())
+            && stale_equivalents.is_empty();
         ExerciseCheck {
             title: self.title.clone(),
             reference,
             mutants,
+            stale_equivalents,
             ok,
         }
     }

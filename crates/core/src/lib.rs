@@ -17,12 +17,15 @@ pub mod bundled;
 pub mod check;
 mod error;
 pub mod exercise;
+pub mod mutation;
 pub mod sandbox;
 mod sql_value;
 pub mod sqlite;
 pub mod world;
 
-pub use fencelab_model::{history, monitor, procedure, random, report, scenario, schedule, value};
+pub use fencelab_model::{
+    history, monitor, mutate, procedure, random, report, scenario, schedule, value,
+};
 
 pub use check::{Checker, Limits};
 pub use error::Error;

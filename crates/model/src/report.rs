@@ -401,7 +401,11 @@ pub struct ExerciseCheck {
     #[serde(flatten)]
     pub reference: ExerciseReport,
     pub mutants: Vec<MutantCheck>,
-    /// The reference passes everything and every mutant is caught.
+    /// `[[equivalent]]` declarations that match no generated mutant.
+    #[serde(default, skip_serializing_if = "Vec::is_empty")]
+    pub stale_equivalents: Vec<String>,
+    /// The reference passes everything, every mutant is caught, and every
+    /// equivalent declaration names a generated mutant.
     pub ok: bool,
 }
 

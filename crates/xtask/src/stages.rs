@@ -149,6 +149,19 @@ fn plan(root: &Path, tools: &Tools) -> Vec<Stage> {
             ]),
         },
         Stage {
+            name: "mutation testing of the bundled suites (fencelab mutate)".into(),
+            command: cargo(&[
+                "run",
+                "--locked",
+                "--quiet",
+                "--release",
+                "-p",
+                "fencelab-cli",
+                "--",
+                "mutate",
+            ]),
+        },
+        Stage {
             name: "model and wire tests (wasm32 in Node)".into(),
             command: wasm_tests(&["-p", "fencelab-model", "-p", "fencelab-protocol"], false),
         },

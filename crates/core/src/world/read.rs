@@ -6,6 +6,7 @@ use super::statement::{QueryFailure, query_on};
 use super::{Effect, ProcessId, TableRows, World};
 use crate::error::Error;
 use crate::history::{Event, ResultRows, Values, What};
+use crate::mutate::TableColumns;
 use crate::sqlite::is_busy;
 use rusqlite::Connection;
 use serde::Serialize;
@@ -121,5 +122,31 @@ impl World {
         self.connection(id)?;
         self.snapshot(Some(id))
             .map_err(|e| Error::sqlite("read the exercise's tables", e))
+    }
+
+    /// Every exercise table's columns with their declared types, upper-cased:
+    /// what the column mutation operator needs to know of the schema.
+    pub fn table_columns(&self) -> Result<Vec<TableColumns>, Error> {
+        self.with_anchor_trusted(|anchor| {
+            let names: Vec<String> = anchor
+                .prepare(
+                    "SELECT name FROM pragma_table_list \
+                     WHERE schema = 'main' AND type = 'table' AND name NOT LIKE 'sqlite\\_%' ESCAPE '\\' \
+                     ORDER BY name",
+                )?
+                .query_map([], |row| row.get(0))?
+                .collect::<rusqlite::Result<_>>()?;
+            names
+                .into_iter()
+                .map(|table| {
+                    let columns = anchor
+                        .prepare("SELECT name, upper(type) FROM pragma_table_info(?1) ORDER BY cid")?
+                        .query_map([&table], |row| Ok((row.get(0)?, row.get(1)?)))?
+                        .collect::<rusqlite::Result<_>>()?;
+                    Ok(TableColumns { table, columns })
+                })
+                .collect::<rusqlite::Result<Vec<_>>>()
+        })
+        .map_err(|e| Error::sqlite("read the exercise's columns", e))
     }
 }

@@ -54,6 +54,9 @@ pub struct Exercise {
     pub model: Model,
     pub scenarios: Vec<Scenario>,
     pub mutants: Vec<Mutant>,
+    /// Generated mutants (`fencelab mutate`) declared equivalent to the
+    /// reference: no scenario can tell them apart, and why.
+    pub equivalents: Vec<Equivalent>,
 }
 
 #[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
@@ -74,6 +77,18 @@ pub struct Mutant {
     pub explanation: String,
     /// Replacement texts, by procedure name.
     pub procedures: BTreeMap<String, String>,
+}
+
+/// A generated mutant that behaves like the reference, by declaration.
+#[derive(Clone, Debug, PartialEq, Eq, Serialize, Deserialize)]
+#[serde(deny_unknown_fields)]
+pub struct Equivalent {
+    /// The mutant's id, as `fencelab mutate` prints it
+    /// (`claim:4:38:drop-conjunct`).
+    pub mutant: String,
+    /// One sentence a learner could check: why no schedule can tell this
+    /// mutant from the reference.
+    pub reason: String,
 }
 
 /// An exercise file that cannot be used, with where and why.
@@ -127,6 +142,8 @@ struct File {
     scenarios: Vec<toml::Spanned<Scenario>>,
     #[serde(default)]
     mutants: Vec<toml::Spanned<MutantFile>>,
+    #[serde(default)]
+    equivalent: Vec<toml::Spanned<Equivalent>>,
 }
 
 #[derive(Deserialize)]
@@ -384,6 +401,26 @@ impl Exercise {
             });
         }
 
+        let mut equivalents: Vec<Equivalent> = Vec::new();
+        for (i, spanned) in parsed.equivalent.iter().enumerate() {
+            let equivalent = spanned.get_ref();
+            let field = format!("equivalent[{i}]");
+            if equivalent.reason.trim().is_empty() {
+                return Err(source.error(
+                    spanned.span(),
+                    &format!("{field}.reason"),
+                    "an equivalent mutant needs a reason a learner could check",
+                ));
+            }
+            if equivalents.iter().any(|e| e.mutant == equivalent.mutant) {
+                return Err(source.error(
+                    spanned.span(),
+                    &format!("{field}.mutant"),
+                    format!("`{}` is declared equivalent twice", equivalent.mutant),
+                ));
+            }
+            equivalents.push(equivalent.clone());
+        }
         let schema_span = parsed.schema.span();
         let exercise = Exercise {
             id,
@@ -400,6 +437,7 @@ impl Exercise {
             },
             scenarios,
             mutants,
+            equivalents,
         };
         check_schema(&exercise).map_err(|message| source.error(schema_span, "schema", message))?;
         Ok(exercise)

@@ -14,6 +14,9 @@
 //! engine; nothing here runs SQL. Must never panic on any text.
 
 mod operators;
+mod report;
+
+pub use report::{Counts, ExerciseMutation, Kill, MutantResult, MutantVerdict};
 
 use crate::procedure::{Position, Procedure};
 use serde::{Deserialize, Serialize};

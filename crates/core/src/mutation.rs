@@ -1,0 +1,205 @@
+//! Mutation testing of an exercise's scenario suite: every generated mutant
+//! of every editable procedure's reference is run against the whole suite
+//! and judged killed, survived, erroring only, or declared equivalent.
+//!
+//! The mutants come from `fencelab_model::mutate` (pure text work); this
+//! module gives the operators the schema's columns and runs the suite. One
+//! checker is built per mutant text and reused across the scenarios. Natively
+//! the mutants are spread over the machine's cores; in wasm (one thread)
+//! they run in order.
+
+use crate::exercise::ExerciseExt;
+use crate::mutate::{
+    Context, ExerciseMutation, Kill, Mutant, MutantResult, MutantVerdict, Mutants, mutants,
+};
+use crate::report::Verdict;
+use crate::world::World;
+use fencelab_model::exercise::Exercise;
+use std::collections::BTreeSet;
+
+/// What the operators may know of an exercise: its tables' columns and
+/// types, and its constants.
+pub fn context(exercise: &Exercise) -> Result<Context, String> {
+    let world =
+        World::new(&exercise.schema, [], exercise.constants.clone()).map_err(|e| e.to_string())?;
+    Ok(Context {
+        tables: world.table_columns().map_err(|e| e.to_string())?,
+        constants: exercise.constants.keys().cloned().collect(),
+    })
+}
+
+/// The reference texts of every procedure, by name, in the exercise's order.
+pub fn reference_texts(exercise: &Exercise) -> Vec<(String, String)> {
+    exercise.texts_with(&Default::default())
+}
+
+/// Every mutant of the editable procedures of `texts` (the references, or a
+/// learner's texts).
+pub fn generate(exercise: &Exercise, texts: &[(String, String)], context: &Context) -> Mutants {
+    let mut all = Mutants::default();
+    for (name, text) in texts {
+        if !exercise
+            .procedures
+            .iter()
+            .any(|p| &p.name == name && p.editable)
+        {
+            continue;
+        }
+        let generated = mutants(name, text, context);
+        all.mutants.extend(generated.mutants);
+        all.dropped_unparsable += generated.dropped_unparsable;
+        all.dropped_duplicate += generated.dropped_duplicate;
+    }
+    all
+}
+
+/// Runs the exercise's suite against every generated mutant.
+pub fn run(exercise: &Exercise) -> ExerciseMutation {
+    let context = match context(exercise) {
+        Ok(context) => context,
+        Err(error) => {
+            return ExerciseMutation {
+                exercise: exercise.id.clone(),
+                error: Some(error),
+                ..ExerciseMutation::default()
+            };
+        }
+    };
+    let base = reference_texts(exercise);
+    let generated = generate(exercise, &base, &context);
+    let verdicts = judge_all(exercise, &base, &generated.mutants);
+    let mut results: Vec<MutantResult> = generated
+        .mutants
+        .into_iter()
+        .zip(verdicts)
+        .map(|(mutant, verdict)| MutantResult { mutant, verdict })
+        .collect();
+    let ids: BTreeSet<&str> = results.iter().map(|r| r.mutant.id.as_str()).collect();
+    let mut stale: Vec<String> = exercise
+        .equivalents
+        .iter()
+        .filter(|e| !ids.contains(e.mutant.as_str()))
+        .map(|e| format!("`{}` matches no generated mutant", e.mutant))
+        .collect();
+    for result in &mut results {
+        let Some(declared) = exercise
+            .equivalents
+            .iter()
+            .find(|e| e.mutant == result.mutant.id)
+        else {
+            continue;
+        };
+        match &result.verdict {
+            MutantVerdict::Killed { by } => stale.push(format!(
+                "`{}` is declared equivalent, but `{}` kills it",
+                declared.mutant, by[0].scenario
+            )),
+            _ => {
+                result.verdict = MutantVerdict::Equivalent {
+                    reason: declared.reason.clone(),
+                }
+            }
+        }
+    }
+    ExerciseMutation {
+        exercise: exercise.id.clone(),
+        results,
+        dropped_unparsable: generated.dropped_unparsable,
+        dropped_duplicate: generated.dropped_duplicate,
+        stale_equivalents: stale,
+        error: None,
+    }
+}
+
+/// The texts with `mutant` in place of its procedure.
+pub fn texts_with_mutant(base: &[(String, String)], mutant: &Mutant) -> Vec<(String, String)> {
+    base.iter()
+        .map(|(name, text)| {
+            let text = if *name == mutant.procedure {
+                &mutant.text
+            } else {
+                text
+            };
+            (name.clone(), text.clone())
+        })
+        .collect()
+}
+
+/// The suite's verdict on one mutant of `base` (the procedure texts it was
+/// generated from).
+pub fn judge(exercise: &Exercise, base: &[(String, String)], mutant: &Mutant) -> MutantVerdict {
+    let texts = texts_with_mutant(base, mutant);
+    let report = exercise.run_texts(&texts, &exercise.scenarios);
+    let by: Vec<Kill> = report
+        .scenarios
+        .iter()
+        .filter_map(|s| {
+            Some(Kill {
+                scenario: s.name.clone(),
+                sentence: s.failure()?.to_string(),
+                schedule: s.schedule.to_string(),
+            })
+        })
+        .collect();
+    if !by.is_empty() {
+        return MutantVerdict::Killed { by };
+    }
+    let errors: Vec<(String, String)> = report
+        .scenarios
+        .iter()
+        .filter(|s| s.verdict() == Verdict::Error)
+        .filter_map(|s| Some((s.name.clone(), s.error()?.to_string())))
+        .collect();
+    if errors.is_empty() {
+        MutantVerdict::Survived
+    } else {
+        MutantVerdict::ErrorsOnly { errors }
+    }
+}
+
+#[cfg(not(target_arch = "wasm32"))]
+fn judge_all(
+    exercise: &Exercise,
+    base: &[(String, String)],
+    mutants: &[Mutant],
+) -> Vec<MutantVerdict> {
+    let workers = std::thread::available_parallelism()
+        .map_or(1, |n| n.get())
+        .min(mutants.len().max(1));
+    let chunk = mutants.len().div_ceil(workers).max(1);
+    std::thread::scope(|scope| {
+        let handles: Vec<_> = mutants
+            .chunks(chunk)
+            .map(|part| {
+                let handle = scope.spawn(move || {
+                    part.iter()
+                        .map(|m| judge(exercise, base, m))
+                        .collect::<Vec<_>>()
+                });
+                (part.len(), handle)
+            })
+            .collect();
+        handles
+            .into_iter()
+            .flat_map(|(len, handle)| {
+                // The engine does not panic on any input; if it ever did, the
+                // mutants of that thread are reported, not lost or shifted.
+                handle.join().unwrap_or_else(|_| {
+                    let panicked = MutantVerdict::ErrorsOnly {
+                        errors: vec![("(engine)".into(), "a checking thread panicked".into())],
+                    };
+                    vec![panicked; len]
+                })
+            })
+            .collect()
+    })
+}
+
+#[cfg(target_arch = "wasm32")]
+fn judge_all(
+    exercise: &Exercise,
+    base: &[(String, String)],
+    mutants: &[Mutant],
+) -> Vec<MutantVerdict> {
+    mutants.iter().map(|m| judge(exercise, base, m)).collect()
+}

@@ -1,0 +1,102 @@
+//! What running an exercise's scenarios against its generated mutants
+//! found: each mutant killed (by which scenarios, with the sentence),
+//! survived, only erroring, or declared equivalent.
+
+use super::Mutant;
+use serde::{Deserialize, Serialize};
+
+/// A scenario that caught a mutant, and why it failed.
+#[derive(Clone, Debug, PartialEq, Eq, Serialize, Deserialize)]
+pub struct Kill {
+    pub scenario: String,
+    /// The failure's sentence.
+    pub sentence: String,
+    /// The failing schedule, which shows the counterexample.
+    pub schedule: String,
+}
+
+/// What the suite did to one mutant.
+#[derive(Clone, Debug, PartialEq, Eq, Serialize, Deserialize)]
+#[serde(tag = "verdict", rename_all = "snake_case")]
+pub enum MutantVerdict {
+    /// At least one scenario failed: a counterexample.
+    Killed { by: Vec<Kill> },
+    /// Every scenario passed: the suite cannot tell it from the reference.
+    Survived,
+    /// No scenario failed, and some errored: an error is not a
+    /// counterexample, so this mutant is not counted as killed.
+    ErrorsOnly { errors: Vec<(String, String)> },
+    /// Declared equivalent by the exercise, and indeed not killed.
+    Equivalent { reason: String },
+}
+
+#[derive(Clone, Debug, PartialEq, Eq, Serialize, Deserialize)]
+pub struct MutantResult {
+    pub mutant: Mutant,
+    #[serde(flatten)]
+    pub verdict: MutantVerdict,
+}
+
+/// The mutation run of one exercise.
+#[derive(Clone, Debug, Default, PartialEq, Eq, Serialize, Deserialize)]
+pub struct ExerciseMutation {
+    pub exercise: String,
+    pub results: Vec<MutantResult>,
+    pub dropped_unparsable: usize,
+    pub dropped_duplicate: usize,
+    /// `[[equivalent]]` declarations that match no generated mutant, or
+    /// whose mutant a scenario kills: each is an error in the exercise.
+    pub stale_equivalents: Vec<String>,
+    /// Why the run could not happen at all (the reference does not build).
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub error: Option<String>,
+}
+
+/// The counts of an exercise's mutation run.
+#[derive(Clone, Copy, Debug, Default, PartialEq, Eq, Serialize, Deserialize)]
+pub struct Counts {
+    pub generated: usize,
+    pub killed: usize,
+    pub survived: usize,
+    pub errors_only: usize,
+    pub equivalent: usize,
+    pub dropped_unparsable: usize,
+    pub dropped_duplicate: usize,
+}
+
+impl ExerciseMutation {
+    pub fn counts(&self) -> Counts {
+        let count = |f: fn(&MutantVerdict) -> bool| self.results.iter().filter(|r| f(&r.verdict)).count();
+        Counts {
+            generated: self.results.len(),
+            killed: count(|v| matches!(v, MutantVerdict::Killed { .. })),
+            survived: count(|v| matches!(v, MutantVerdict::Survived)),
+            errors_only: count(|v| matches!(v, MutantVerdict::ErrorsOnly { .. })),
+            equivalent: count(|v| matches!(v, MutantVerdict::Equivalent { .. })),
+            dropped_unparsable: self.dropped_unparsable,
+            dropped_duplicate: self.dropped_duplicate,
+        }
+    }
+
+    /// Killed over every mutant not declared equivalent, in percent.
+    pub fn score_percent(&self) -> f64 {
+        let counts = self.counts();
+        let judged = counts.generated - counts.equivalent;
+        if judged == 0 {
+            100.0
+        } else {
+            counts.killed as f64 * 100.0 / judged as f64
+        }
+    }
+
+    /// The suite is strong enough: no survivor, no stale declaration, and
+    /// the run happened.
+    pub fn ok(&self) -> bool {
+        self.error.is_none()
+            && self.stale_equivalents.is_empty()
+            && !self
+                .results
+                .iter()
+                .any(|r| matches!(r.verdict, MutantVerdict::Survived))
+    }
+}
