@@ -30,6 +30,10 @@ pub const STATEMENT_VM_STEPS_MAX: u64 = 2_000_000;
 const VM_STEPS_PER_CHECK: u64 = 1_000;
 /// The largest string or blob a statement may build, in bytes.
 pub const VALUE_BYTES_MAX: i32 = 64 * 1024;
+/// The longest LIKE or GLOB pattern, in bytes. One LIKE counts as one VM
+/// step however long it runs, and matching a long pattern against a long
+/// text takes seconds: the step budget alone would not bound it.
+pub const LIKE_PATTERN_BYTES_MAX: i32 = 256;
 /// The longest SQL statement accepted, in bytes.
 pub const SQL_BYTES_MAX: i32 = 32 * 1024;
 
@@ -163,6 +167,10 @@ impl Sandbox {
         conn.set_db_config(DbConfig::SQLITE_DBCONFIG_DEFENSIVE, true)?;
         conn.set_db_config(DbConfig::SQLITE_DBCONFIG_TRUSTED_SCHEMA, false)?;
         conn.set_limit(Limit::SQLITE_LIMIT_LENGTH, VALUE_BYTES_MAX)?;
+        conn.set_limit(
+            Limit::SQLITE_LIMIT_LIKE_PATTERN_LENGTH,
+            LIKE_PATTERN_BYTES_MAX,
+        )?;
         conn.set_limit(Limit::SQLITE_LIMIT_SQL_LENGTH, SQL_BYTES_MAX)?;
         conn.set_limit(Limit::SQLITE_LIMIT_ATTACHED, 0)?;
 

@@ -365,3 +365,18 @@ fn the_step_budget_is_per_statement_however_long_a_world_lives() {
         world.tables().unwrap();
     }
 }
+
+#[test]
+fn a_long_like_pattern_is_refused_before_it_can_run_for_seconds() {
+    // One LIKE is one VM step however long it matches, so the step budget
+    // cannot bound it; the pattern's length is capped instead.
+    let error = call_error(
+        "SELECT printf('%.*c', 60000, 'a') LIKE printf('%.*c', 30000, '%') || 'b' AS matched;",
+    );
+    assert_eq!(error.cause, ErrorCause::Sql, "{}", error.message);
+    assert!(
+        error.message.contains("LIKE or GLOB pattern too complex"),
+        "{}",
+        error.message
+    );
+}

@@ -251,7 +251,22 @@ pub fn bench() -> Result<(), String> {
         "--",
         "--nocapture",
     ]);
-    cmd::status(&mut wasm)
+    cmd::status(&mut wasm)?;
+    // The mutation run's figures: mutants generated, killed, survived,
+    // equivalent, and the seconds each exercise took (release, all cores).
+    // A survivor is a test failure, not a benchmark's concern: the figures
+    // are printed either way.
+    let _ = cmd::status(&mut cargo(&[
+        "run",
+        "--locked",
+        "--quiet",
+        "--release",
+        "-p",
+        "fencelab-cli",
+        "--",
+        "mutate",
+    ]));
+    Ok(())
 }
 
 pub fn serve(_root: &Path, tools: &Tools, port: u16) -> Result<(), String> {

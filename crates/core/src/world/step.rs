@@ -283,18 +283,76 @@ pub(super) fn call_error(
     }
 }
 
-/// `{name}` in a refusal reason becomes the value of `name` in the call.
+/// The longest refusal reason, in bytes, after its `{name}`s are filled in.
+pub const REASON_BYTES_MAX: usize = 1024;
+
+/// `{name}` in a refusal reason becomes the value of `name` in the call, in
+/// one pass over the template: a value is never read again as a template
+/// (a value holding `{b}` stays `{b}`), and the result is cut at
+/// [`REASON_BYTES_MAX`], so no text a learner's SQL returns can blow it up.
 fn interpolate(reason: &str, scope: &Values) -> String {
-    let mut out = reason.to_string();
-    for (name, value) in scope {
-        let pattern = format!("{{{name}}}");
-        if out.contains(&pattern) {
-            let shown = match value {
-                Value::Text(text) => text.clone(),
-                other => other.to_string(),
-            };
-            out = out.replace(&pattern, &shown);
+    let mut out = String::new();
+    let mut rest = reason;
+    while out.len() < REASON_BYTES_MAX {
+        let Some(open) = rest.find('{') else {
+            out.push_str(rest);
+            break;
+        };
+        out.push_str(&rest[..open]);
+        let after = &rest[open + 1..];
+        match after.find('}').map(|close| (&after[..close], close)) {
+            Some((name, close)) if scope.contains_key(name) => {
+                match &scope[name] {
+                    Value::Text(text) => out.push_str(text),
+                    other => out.push_str(&other.to_string()),
+                }
+                rest = &after[close + 1..];
+            }
+            _ => {
+                out.push('{');
+                rest = after;
+            }
         }
     }
+    if out.len() > REASON_BYTES_MAX {
+        let mut cut = REASON_BYTES_MAX;
+        while !out.is_char_boundary(cut) {
+            cut -= 1;
+        }
+        out.truncate(cut);
+        out.push('…');
+    }
     out
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    #[cfg(target_arch = "wasm32")]
+    use wasm_bindgen_test::wasm_bindgen_test as test;
+
+    fn scope(pairs: &[(&str, &str)]) -> Values {
+        pairs
+            .iter()
+            .map(|(k, v)| (k.to_string(), Value::from(*v)))
+            .collect()
+    }
+
+    #[test]
+    fn values_are_filled_in_once_and_never_read_as_templates() {
+        let scope = scope(&[("a", "{b}{b}"), ("b", "x")]);
+        assert_eq!(
+            interpolate("got {a} and {b}, not {c}", &scope),
+            "got {b}{b} and x, not {c}"
+        );
+    }
+
+    #[test]
+    fn a_huge_value_is_cut_at_the_limit() {
+        let big = "y".repeat(1 << 20);
+        let scope = scope(&[("a", big.as_str())]);
+        let reason = interpolate(&"{a}".repeat(10), &scope);
+        assert!(reason.len() <= REASON_BYTES_MAX + '…'.len_utf8());
+        assert!(reason.ends_with('…'));
+    }
 }
