@@ -79,9 +79,10 @@ pub struct Mutant {
     pub procedures: BTreeMap<String, String>,
 }
 
-/// A generated mutant that behaves like the reference, by declaration.
+/// A generated mutant that behaves like the reference, by declaration. In
+/// the file one `[[equivalent]]` may name several mutants that share one
+/// reason (`mutants = [...]`); loaded, each is its own `Equivalent`.
 #[derive(Clone, Debug, PartialEq, Eq, Serialize, Deserialize)]
-#[serde(deny_unknown_fields)]
 pub struct Equivalent {
     /// The mutant's id, as `fencelab mutate` prints it
     /// (`claim:4:38:drop-conjunct`).
@@ -143,7 +144,17 @@ struct File {
     #[serde(default)]
     mutants: Vec<toml::Spanned<MutantFile>>,
     #[serde(default)]
-    equivalent: Vec<toml::Spanned<Equivalent>>,
+    equivalent: Vec<toml::Spanned<EquivalentFile>>,
+}
+
+#[derive(Deserialize)]
+#[serde(deny_unknown_fields)]
+struct EquivalentFile {
+    #[serde(default)]
+    mutant: Option<String>,
+    #[serde(default)]
+    mutants: Vec<String>,
+    reason: String,
 }
 
 #[derive(Deserialize)]
@@ -403,23 +414,36 @@ impl Exercise {
 
         let mut equivalents: Vec<Equivalent> = Vec::new();
         for (i, spanned) in parsed.equivalent.iter().enumerate() {
-            let equivalent = spanned.get_ref();
+            let declared = spanned.get_ref();
             let field = format!("equivalent[{i}]");
-            if equivalent.reason.trim().is_empty() {
+            if declared.reason.trim().is_empty() {
                 return Err(source.error(
                     spanned.span(),
                     &format!("{field}.reason"),
                     "an equivalent mutant needs a reason a learner could check",
                 ));
             }
-            if equivalents.iter().any(|e| e.mutant == equivalent.mutant) {
+            let ids: Vec<&String> = declared.mutant.iter().chain(&declared.mutants).collect();
+            if ids.is_empty() {
                 return Err(source.error(
                     spanned.span(),
-                    &format!("{field}.mutant"),
-                    format!("`{}` is declared equivalent twice", equivalent.mutant),
+                    &field,
+                    "name the mutant (`mutant = \"ID\"`) or mutants (`mutants = [...]`), as `fencelab mutate` prints their ids",
                 ));
             }
-            equivalents.push(equivalent.clone());
+            for id in ids {
+                if equivalents.iter().any(|e| &e.mutant == id) {
+                    return Err(source.error(
+                        spanned.span(),
+                        &format!("{field}.mutants"),
+                        format!("`{id}` is declared equivalent twice"),
+                    ));
+                }
+                equivalents.push(Equivalent {
+                    mutant: id.clone(),
+                    reason: declared.reason.clone(),
+                });
+            }
         }
         let schema_span = parsed.schema.span();
         let exercise = Exercise {
