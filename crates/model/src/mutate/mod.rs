@@ -10,7 +10,7 @@
 //! WHERE"). Mutants whose text does not parse as a procedure, or equals the
 //! original's or an earlier mutant's, are dropped and counted.
 //!
-//! Pure text work: the schema's columns come in as [`Schema`], read by the
+//! Pure text work: the schema's columns come in as [`Context`], read by the
 //! engine; nothing here runs SQL. Must never panic on any text.
 
 mod operators;
@@ -58,7 +58,8 @@ pub enum Operator {
     FlipDecision,
     /// The count a decision compares, one more or one less.
     ShiftDecisionCount,
-    /// Delete one statement, with the decisions that judge it.
+    /// Delete one statement, with the decisions that judge it (never a
+    /// BEGIN, COMMIT or ROLLBACK: `DropTransaction` covers those).
     DeleteStatement,
     /// Swap two adjacent statements, each with its decisions.
     SwapStatements,

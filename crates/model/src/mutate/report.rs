@@ -66,7 +66,8 @@ pub struct Counts {
 
 impl ExerciseMutation {
     pub fn counts(&self) -> Counts {
-        let count = |f: fn(&MutantVerdict) -> bool| self.results.iter().filter(|r| f(&r.verdict)).count();
+        let count =
+            |f: fn(&MutantVerdict) -> bool| self.results.iter().filter(|r| f(&r.verdict)).count();
         Counts {
             generated: self.results.len(),
             killed: count(|v| matches!(v, MutantVerdict::Killed { .. })),
