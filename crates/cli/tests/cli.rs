@@ -236,3 +236,39 @@ fn a_random_search_reports_its_seed_and_replays_from_it() {
     let output = fencelab(&["run", "claim-compare-and-set", "--seed", "7"]);
     assert_eq!(output.status.code(), Some(2));
 }
+
+#[test]
+fn mutate_prints_the_score_and_each_survivor_as_a_diff_and_fails_on_one() {
+    let weak = concat!(
+        env!("CARGO_MANIFEST_DIR"),
+        "/../core/tests/data/mutation-one-winner.toml"
+    );
+    let output = fencelab(&["mutate", weak]);
+    assert_eq!(output.status.code(), Some(1), "{}", stdout(&output));
+    let text = stdout(&output);
+    assert!(
+        text.contains("mutation-one-winner  mutation score"),
+        "{text}"
+    );
+    assert!(
+        text.contains("SURVIVED claim:2:2:negate-condition"),
+        "{text}"
+    );
+    assert!(
+        text.contains("    +  WHERE NOT (id = :message_id AND state = 'NEW');"),
+        "{text}"
+    );
+    let output = fencelab(&["mutate", weak, "--json"]);
+    let json: serde_json::Value = serde_json::from_str(&stdout(&output)).unwrap();
+    let run = &json[0];
+    assert_eq!(run["ok"], false);
+    assert!(run["counts"]["killed"].as_u64().unwrap() >= 3);
+    assert!(run["seconds"].as_f64().is_some());
+    let killed = run["results"]
+        .as_array()
+        .unwrap()
+        .iter()
+        .find(|r| r["verdict"] == "killed")
+        .unwrap();
+    assert_eq!(killed["by"][0]["scenario"], "one winner");
+}

@@ -1,0 +1,100 @@
+//! The mutation runner on a deliberately weak suite (tests/data): what it
+//! kills, what survives, and how equivalence declarations are judged.
+
+#[cfg(target_arch = "wasm32")]
+use wasm_bindgen_test::wasm_bindgen_test as test;
+
+use fencelab_core::mutate::MutantVerdict;
+use fencelab_core::{Exercise, ExerciseExt, exercise, mutation};
+
+const WEAK: &str = include_str!("data/mutation-one-winner.toml");
+
+fn load(extra: &str) -> Exercise {
+    exercise::load("mutation-one-winner.toml", &format!("{WEAK}\n{extra}")).unwrap()
+}
+
+fn verdict_of<'a>(run: &'a fencelab_core::mutate::ExerciseMutation, id: &str) -> &'a MutantVerdict {
+    &run.results
+        .iter()
+        .find(|r| r.mutant.id == id)
+        .unwrap_or_else(|| panic!("no mutant {id}"))
+        .verdict
+}
+
+#[test]
+fn dropping_the_state_predicate_is_killed_and_a_negated_where_survives_a_weak_suite() {
+    let run = mutation::run(&load(""));
+    let MutantVerdict::Killed { by } = verdict_of(&run, "claim:2:25:drop-conjunct") else {
+        panic!("dropping `AND state = 'NEW'` must be killed");
+    };
+    assert_eq!(by[0].scenario, "one winner");
+    assert!(
+        by[0].sentence.contains("both believe"),
+        "{}",
+        by[0].sentence
+    );
+    assert!(!by[0].schedule.is_empty());
+    // Both claims refused breaks nothing this suite checks.
+    assert_eq!(
+        verdict_of(&run, "claim:2:2:negate-condition"),
+        &MutantVerdict::Survived
+    );
+    let counts = run.counts();
+    assert_eq!(counts.generated, run.results.len());
+    assert!(counts.killed >= 3 && counts.survived > 0, "{counts:?}");
+    assert!(!run.ok());
+}
+
+#[test]
+fn a_declared_equivalent_is_reported_with_its_reason() {
+    let run = mutation::run(&load(
+        "[[equivalent]]\nmutants = [\"claim:2:2:negate-condition\"]\nreason = \"For this test only.\"\n",
+    ));
+    assert_eq!(
+        verdict_of(&run, "claim:2:2:negate-condition"),
+        &MutantVerdict::Equivalent {
+            reason: "For this test only.".into()
+        }
+    );
+    assert!(run.stale_equivalents.is_empty());
+}
+
+#[test]
+fn a_declaration_that_a_scenario_refutes_or_that_names_nothing_is_stale() {
+    let exercise = load(
+        "[[equivalent]]\nmutant = \"claim:2:25:drop-conjunct\"\nreason = \"Wrong on purpose.\"\n\n\
+         [[equivalent]]\nmutant = \"claim:9:9:weaken-begin\"\nreason = \"Names no mutant.\"\n",
+    );
+    let run = mutation::run(&exercise);
+    assert_eq!(
+        run.stale_equivalents.len(),
+        2,
+        "{:?}",
+        run.stale_equivalents
+    );
+    assert!(run.stale_equivalents[0].contains("matches no generated mutant"));
+    assert!(run.stale_equivalents[1].contains("`one winner` kills it"));
+    assert!(!run.ok());
+    // `fencelab check` sees the one that names nothing without running mutants.
+    let check = exercise.check();
+    assert_eq!(check.stale_equivalents.len(), 1);
+    assert!(!check.ok);
+}
+
+#[test]
+fn an_equivalent_needs_a_reason_and_an_id() {
+    let error = exercise::load(
+        "x.toml",
+        &format!(
+            "{WEAK}\n[[equivalent]]\nmutant = \"claim:2:2:negate-condition\"\nreason = \" \"\n"
+        ),
+    )
+    .unwrap_err();
+    assert_eq!(error.field, "equivalent[0].reason");
+    let error = exercise::load(
+        "x.toml",
+        &format!("{WEAK}\n[[equivalent]]\nreason = \"why\"\n"),
+    )
+    .unwrap_err();
+    assert_eq!(error.field, "equivalent[0]");
+}
