@@ -18,6 +18,28 @@ use std::collections::BTreeMap;
 use std::path::{Path, PathBuf};
 use std::process::ExitCode;
 
+/// Writes to standard output. A reader that stops early (`| head`) closes
+/// the pipe; that ends the output quietly instead of panicking.
+fn emit(text: &str) {
+    use std::io::Write;
+    let mut stdout = std::io::stdout().lock();
+    if stdout
+        .write_all(text.as_bytes())
+        .and_then(|()| stdout.flush())
+        .is_err()
+    {
+        std::process::exit(0);
+    }
+}
+
+macro_rules! out {
+    ($($arg:tt)*) => { emit(&format!($($arg)*)) };
+}
+
+macro_rules! outln {
+    ($($arg:tt)*) => { emit(&format!("{}\n", format!($($arg)*))) };
+}
+
 /// Bad input: the message says which file and where.
 struct BadInput(String);
 
@@ -38,11 +60,11 @@ fn main() -> ExitCode {
 fn run(command: Command) -> Result<bool, BadInput> {
     match command {
         Command::Help => {
-            println!("{}", args::USAGE);
+            outln!("{}", args::USAGE);
             Ok(true)
         }
         Command::Version => {
-            println!(
+            outln!(
                 "fencelab {} (SQLite {})",
                 env!("CARGO_PKG_VERSION"),
                 fencelab_core::sqlite_version()
@@ -51,7 +73,7 @@ fn run(command: Command) -> Result<bool, BadInput> {
         }
         Command::List => {
             for exercise in bundled_exercises()? {
-                println!("{:<36} {}", exercise.id, exercise.title);
+                outln!("{:<36} {}", exercise.id, exercise.title);
             }
             Ok(true)
         }
@@ -118,10 +140,10 @@ fn check(paths: &[PathBuf], json: bool) -> Result<bool, BadInput> {
         print_json(&checks)?;
     } else {
         for check in &checks {
-            print!("{}", render::check(check));
+            out!("{}", render::check(check));
         }
         let ok = checks.iter().filter(|c| c.ok).count();
-        println!(
+        outln!(
             "checked {} exercises: {ok} sound, {} with problems",
             checks.len(),
             checks.len() - ok
@@ -178,9 +200,9 @@ fn mutate(names: &[String], json: bool) -> Result<bool, BadInput> {
     } else {
         for (run, seconds) in &runs {
             let exercise = exercises.iter().find(|e| e.id == run.exercise);
-            print!("{}", render::mutation(run, exercise, *seconds));
+            out!("{}", render::mutation(run, exercise, *seconds));
         }
-        print!("{}", render::mutation_totals(&runs));
+        out!("{}", render::mutation_totals(&runs));
     }
     Ok(runs.iter().all(|(run, _)| run.ok()))
 }
@@ -315,14 +337,14 @@ fn run_exercise(args: &RunArgs) -> Result<bool, BadInput> {
     if args.json {
         print_json(&report)?;
     } else {
-        print!("{}", render::run(&report, args.explore));
+        out!("{}", render::run(&report, args.explore));
         if args.explore {
             let schedules: u64 = report
                 .scenarios
                 .iter()
                 .map(|s| s.exploration.schedules)
                 .sum();
-            println!(
+            outln!(
                 "explored {schedules} schedules in {:.1} ms ({:.0} schedules per second)",
                 took.as_secs_f64() * 1000.0,
                 schedules as f64 / took.as_secs_f64().max(1e-9)
@@ -342,6 +364,6 @@ fn seed_from_clock() -> u64 {
 fn print_json<T: serde::Serialize>(value: &T) -> Result<(), BadInput> {
     let text = serde_json::to_string_pretty(value)
         .map_err(|e| BadInput(format!("cannot write JSON: {e}")))?;
-    println!("{text}");
+    outln!("{text}");
     Ok(())
 }
