@@ -241,6 +241,9 @@ pub enum Point {
     AfterLastRead,
     /// Just before COMMIT.
     BeforeCommit,
+    /// Just before its BEGIN: the transaction has not started, and nothing
+    /// the call read before it is protected by it.
+    BeforeBegin,
 }
 
 impl Point {
@@ -249,6 +252,7 @@ impl Point {
             Point::BeforeFirstWrite => "just before its first write",
             Point::AfterLastRead => "just after its last read",
             Point::BeforeCommit => "just before its COMMIT",
+            Point::BeforeBegin => "just before its BEGIN",
         }
     }
 }
@@ -370,7 +374,7 @@ impl StepSpec {
             "run" => Action::Run {
                 process: self.run.clone().unwrap_or_default(),
                 until: self.until.ok_or(
-                    "`run` needs `until`: before_first_write, after_last_read or before_commit",
+                    "`run` needs `until`: before_first_write, after_last_read, before_begin or before_commit",
                 )?,
             },
             "finish" => Action::Finish {

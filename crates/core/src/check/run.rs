@@ -273,6 +273,9 @@ impl Run<'_> {
             Point::BeforeFirstWrite => classes
                 .iter()
                 .position(|c| *c == Some(StatementClass::Write)),
+            Point::BeforeBegin => classes
+                .iter()
+                .position(|c| *c == Some(StatementClass::Begin)),
             Point::BeforeCommit => classes
                 .iter()
                 .position(|c| *c == Some(StatementClass::Commit)),
