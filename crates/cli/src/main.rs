@@ -18,6 +18,9 @@ use std::collections::BTreeMap;
 use std::path::{Path, PathBuf};
 use std::process::ExitCode;
 
+use fencelab_core::EXERCISE_FILE_BYTES_MAX;
+use fencelab_core::procedure::PROCEDURE_TEXT_BYTES_MAX;
+
 /// Writes to standard output. A reader that stops early (`| head`) closes
 /// the pipe; that ends the output quietly instead of panicking.
 fn emit(text: &str) {
@@ -87,9 +90,24 @@ fn bundled_exercises() -> Result<Vec<Exercise>, BadInput> {
     bundled::exercises().map_err(|e| BadInput(format!("a bundled exercise is broken: {e}")))
 }
 
-fn read(path: &Path) -> Result<String, BadInput> {
-    std::fs::read_to_string(path)
-        .map_err(|e| BadInput(format!("{}: cannot read: {e}", path.display())))
+/// Reads a text file of at most `bytes_max` bytes: a larger one (or an
+/// endless one, such as /dev/zero) is bad input, never read whole.
+fn read(path: &Path, bytes_max: usize) -> Result<String, BadInput> {
+    use std::io::Read;
+    let cannot = |e: std::io::Error| BadInput(format!("{}: cannot read: {e}", path.display()));
+    let file = std::fs::File::open(path).map_err(cannot)?;
+    let mut bytes = Vec::new();
+    file.take(bytes_max as u64 + 1)
+        .read_to_end(&mut bytes)
+        .map_err(cannot)?;
+    if bytes.len() > bytes_max {
+        return Err(BadInput(format!(
+            "{}: the file is larger than {bytes_max} bytes, the most fencelab reads for it",
+            path.display()
+        )));
+    }
+    String::from_utf8(bytes)
+        .map_err(|_| BadInput(format!("{}: the file is not UTF-8 text", path.display())))
 }
 
 /// The exercise files named by `paths`: files as they are, directories by
@@ -121,7 +139,7 @@ fn exercise_files(paths: &[PathBuf]) -> Result<Vec<PathBuf>, BadInput> {
 }
 
 fn load(path: &Path) -> Result<Exercise, BadInput> {
-    let text = read(path)?;
+    let text = read(path, EXERCISE_FILE_BYTES_MAX)?;
     fencelab_core::exercise::load(&path.display().to_string(), &text)
         .map_err(|e| BadInput(e.to_string()))
 }
@@ -234,7 +252,7 @@ fn scenario_file(path: &Path) -> Result<Vec<Scenario>, BadInput> {
     struct File {
         scenarios: Vec<toml::Spanned<Scenario>>,
     }
-    let text = read(path)?;
+    let text = read(path, EXERCISE_FILE_BYTES_MAX)?;
     let line_at = |offset: usize| text[..offset.min(text.len())].matches('\n').count() + 1;
     let file: File = toml::from_str(&text).map_err(|e| {
         let line = e.span().map_or(1, |span| line_at(span.start));
@@ -280,7 +298,7 @@ fn run_exercise(args: &RunArgs) -> Result<bool, BadInput> {
                 exercise.id
             )));
         }
-        let text = read(path)?;
+        let text = read(path, PROCEDURE_TEXT_BYTES_MAX)?;
         // A procedure that does not parse is bad input, named by its file.
         fencelab_core::Procedure::parse(procedure, &text).map_err(|e| {
             BadInput(format!(

@@ -272,3 +272,16 @@ fn mutate_prints_the_score_and_each_survivor_as_a_diff_and_fails_on_one() {
         .unwrap();
     assert_eq!(killed["by"][0]["scenario"], "one winner");
 }
+
+#[test]
+fn an_endless_or_oversized_input_file_is_bad_input_not_read_whole() {
+    let output = fencelab(&["check", "/dev/zero"]);
+    assert_eq!(output.status.code(), Some(2));
+    let error = String::from_utf8_lossy(&output.stderr).to_string();
+    assert!(
+        error.contains("/dev/zero: the file is larger than"),
+        "{error}"
+    );
+    let output = fencelab(&["run", "claim-compare-and-set", "--set", "claim=/dev/zero"]);
+    assert_eq!(output.status.code(), Some(2));
+}

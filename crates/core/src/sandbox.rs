@@ -307,6 +307,8 @@ impl Sandbox {
     }
 }
 
+/// The statement an authorizer action stands for, in SQL's words (never a
+/// Rust name such as `CreateTrigger`).
 fn describe(action: &AuthAction<'_>) -> String {
     match action {
         AuthAction::CreateTable { table_name } | AuthAction::CreateTempTable { table_name } => {
@@ -317,10 +319,30 @@ fn describe(action: &AuthAction<'_>) -> String {
         }
         AuthAction::AlterTable { table_name, .. } => format!("ALTER TABLE {table_name}"),
         AuthAction::CreateVtable { table_name, .. } => format!("CREATE VIRTUAL TABLE {table_name}"),
-        other => {
-            let debug = format!("{other:?}");
-            let name = debug.split([' ', '{']).next().unwrap_or("this operation");
-            format!("the operation {name}")
+        AuthAction::DropVtable { table_name, .. } => format!("DROP TABLE {table_name}"),
+        AuthAction::CreateIndex { index_name, .. }
+        | AuthAction::CreateTempIndex { index_name, .. } => format!("CREATE INDEX {index_name}"),
+        AuthAction::DropIndex { index_name, .. } | AuthAction::DropTempIndex { index_name, .. } => {
+            format!("DROP INDEX {index_name}")
         }
+        AuthAction::CreateTrigger { trigger_name, .. }
+        | AuthAction::CreateTempTrigger { trigger_name, .. } => {
+            format!("CREATE TRIGGER {trigger_name}")
+        }
+        AuthAction::DropTrigger { trigger_name, .. }
+        | AuthAction::DropTempTrigger { trigger_name, .. } => {
+            format!("DROP TRIGGER {trigger_name}")
+        }
+        AuthAction::CreateView { view_name } | AuthAction::CreateTempView { view_name } => {
+            format!("CREATE VIEW {view_name}")
+        }
+        AuthAction::DropView { view_name } | AuthAction::DropTempView { view_name } => {
+            format!("DROP VIEW {view_name}")
+        }
+        AuthAction::Reindex { .. } => "REINDEX".into(),
+        AuthAction::Analyze { .. } => "ANALYZE".into(),
+        AuthAction::Attach { .. } => "ATTACH".into(),
+        AuthAction::Detach { .. } => "DETACH".into(),
+        _ => "this kind of statement".into(),
     }
 }

@@ -504,3 +504,40 @@ steps = [
 fn schedule(text: &str) -> Schedule {
     Schedule::parse(text).expect("a schedule of process names")
 }
+
+#[test]
+fn direct_sql_and_queries_explain_what_they_may_not_do() {
+    let cases = [
+        (
+            r#"{ sql = "BEGIN IMMEDIATE" }"#,
+            "direct SQL must end every transaction it begins",
+        ),
+        (
+            r#"{ sql = "PRAGMA journal_mode = OFF" }"#,
+            "PRAGMA journal_mode is not allowed",
+        ),
+        (
+            r#"{ sql = "CREATE TRIGGER t AFTER UPDATE ON messages BEGIN SELECT 1; END" }"#,
+            "CREATE TRIGGER t is not allowed",
+        ),
+        (
+            r#"{ query = "SELECT random()", rows = [] }"#,
+            "random() is not available",
+        ),
+    ];
+    for (step, expected) in cases {
+        let text = format!("name = \"direct\"\nsteps = [\n  {step},\n]\n");
+        let report = check(CAS_CLAIM, &text);
+        let error = report
+            .error()
+            .unwrap_or_else(|| panic!("{step}: {report:?}"));
+        assert!(
+            error.message.contains(expected),
+            "{step}: {}",
+            error.message
+        );
+    }
+    // After a refused BEGIN the world is whole again: the next run resets.
+    let report = check(CAS_CLAIM, ONE_WINNER);
+    assert_ne!(report.verdict(), Verdict::Error, "{:?}", report.error());
+}

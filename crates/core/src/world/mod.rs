@@ -201,7 +201,7 @@ impl World {
     ) -> Result<ResultRows, Error> {
         let (connection, sandbox) = self.connection_and_sandbox(id);
         sandbox.begin_statement();
-        query_on(connection, sql, parameters).map_err(|f| f.into_error(sql))
+        query_on(connection, sandbox, sql, parameters).map_err(|f| f.into_error(sql))
     }
 
     /// Replaces (or adds) a procedure, as a learner's edit does.

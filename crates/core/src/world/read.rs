@@ -2,7 +2,7 @@
 //! write no fence sees), queries, the tables as anyone sees them, and the
 //! fingerprint exploration compares states by.
 
-use super::statement::{QueryFailure, query_on};
+use super::statement::{QueryFailure, query_on, sqlite_message};
 use super::{Effect, ProcessId, TableRows, World};
 use crate::error::Error;
 use crate::history::{Event, ResultRows, Values, What};
@@ -18,14 +18,31 @@ impl World {
         let before = self.snapshot_if_recording(None);
         self.anchor_sandbox.begin_statement();
         let total_before = self.anchor.total_changes();
-        self.anchor.execute_batch(sql).map_err(|e| Error::Query {
+        let ran = self.anchor.execute_batch(sql).map_err(|e| Error::Query {
             sql: sql.to_string(),
             message: if is_busy(&e) {
                 "a process's open transaction holds the database lock".into()
             } else {
-                e.to_string()
+                match self.anchor_sandbox.explain_failure() {
+                    Some(denial) => denial.to_string(),
+                    None => sqlite_message(&e),
+                }
             },
-        })?;
+        });
+        // Direct SQL is the world's own, outside every process: it may not
+        // leave a transaction open behind it (a lone BEGIN would hold the
+        // lock for the rest of the scenario and stop the next reset).
+        if !self.anchor.is_autocommit() {
+            let _ = self.anchor.execute_batch("ROLLBACK");
+            ran?;
+            return Err(Error::Query {
+                sql: sql.to_string(),
+                message: "direct SQL must end every transaction it begins (a COMMIT is \
+                          missing); it was rolled back"
+                    .into(),
+            });
+        }
+        ran?;
         let changed = self.anchor.total_changes() - total_before;
         let row_changes = self.row_changes_since(before, None);
         self.record(Event {
@@ -44,7 +61,7 @@ impl World {
     /// `:name` parameters from `parameters`.
     pub fn query(&self, sql: &str, parameters: &Values) -> Result<ResultRows, Error> {
         self.anchor_sandbox.begin_statement();
-        query_on(&self.anchor, sql, parameters).map_err(|f| f.into_error(sql))
+        query_on(&self.anchor, &self.anchor_sandbox, sql, parameters).map_err(|f| f.into_error(sql))
     }
 
     /// Runs `f` on the anchor's connection as the engine itself, outside
@@ -59,7 +76,7 @@ impl World {
     /// process holds the write lock, so the committed rows cannot be read now.
     pub(crate) fn query_committed(&self, sql: &str) -> Result<Option<ResultRows>, Error> {
         self.anchor_sandbox.begin_statement();
-        match query_on(&self.anchor, sql, &Values::new()) {
+        match query_on(&self.anchor, &self.anchor_sandbox, sql, &Values::new()) {
             Ok(rows) => Ok(Some(rows)),
             Err(QueryFailure::Locked) => Ok(None),
             Err(failure) => Err(failure.into_error(sql)),

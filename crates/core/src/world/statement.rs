@@ -132,12 +132,16 @@ pub(super) enum QueryFailure {
 }
 
 impl QueryFailure {
-    pub(super) fn from_sqlite(error: rusqlite::Error) -> QueryFailure {
+    /// In the sandbox's words when the sandbox stopped the query (never a
+    /// bare "not authorized").
+    pub(super) fn from_sqlite(error: rusqlite::Error, sandbox: &Sandbox) -> QueryFailure {
         if is_busy(&error) {
-            QueryFailure::Locked
-        } else {
-            QueryFailure::Failed(error.to_string())
+            return QueryFailure::Locked;
         }
+        QueryFailure::Failed(match sandbox.explain_failure() {
+            Some(denial) => denial.to_string(),
+            None => sqlite_message(&error),
+        })
     }
 
     pub(super) fn into_error(self, sql: &str) -> Error {
@@ -153,13 +157,25 @@ impl QueryFailure {
     }
 }
 
+/// SQLite's own message, without rusqlite's wrapping.
+pub(super) fn sqlite_message(error: &rusqlite::Error) -> String {
+    match error {
+        rusqlite::Error::SqlInputError { msg, .. } => msg.clone(),
+        rusqlite::Error::SqliteFailure(_, Some(msg)) => msg.clone(),
+        other => other.to_string(),
+    }
+}
+
 pub(super) fn query_on(
     connection: &Connection,
+    sandbox: &Sandbox,
     sql: &str,
     parameters: &Values,
 ) -> Result<ResultRows, QueryFailure> {
     let fail = QueryFailure::Failed;
-    let mut statement = connection.prepare(sql).map_err(QueryFailure::from_sqlite)?;
+    let mut statement = connection
+        .prepare(sql)
+        .map_err(|e| QueryFailure::from_sqlite(e, sandbox))?;
     if !statement.readonly() {
         return Err(fail("only read-only queries are allowed here".into()));
     }
@@ -174,10 +190,10 @@ pub(super) fn query_on(
             .ok_or_else(|| fail(format!(":{name} has no value")))?;
         statement
             .raw_bind_parameter(i, Bind(value))
-            .map_err(QueryFailure::from_sqlite)?;
+            .map_err(|e| QueryFailure::from_sqlite(e, sandbox))?;
     }
     read_rows(&mut statement).map_err(|e| match e {
-        RowsError::Sqlite(e) => QueryFailure::from_sqlite(e),
+        RowsError::Sqlite(e) => QueryFailure::from_sqlite(e, sandbox),
         RowsError::TooMany => fail(format!(
             "the query returned more than {RESULT_ROWS_MAX} rows"
         )),
