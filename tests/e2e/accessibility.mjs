@@ -2,7 +2,7 @@
 // no serious or critical violations.
 import assert from "node:assert/strict";
 import { AxeBuilder } from "@axe-core/playwright";
-import { runTests } from "./harness.mjs";
+import { REPAIRED, runTests, typeClaim } from "./harness.mjs";
 
 async function ready(page, url) {
   await page.goto(url);
@@ -38,6 +38,19 @@ await runTests("accessibility", [
       await page.locator("#share").click();
       await page.locator("#share-url").waitFor();
       await assertNoSeriousViolations(page, "driving");
+    },
+  ],
+  [
+    "the solved claim's line marks and a counterexample, in light and in dark",
+    async ({ page, url }) => {
+      await ready(page, url);
+      await typeClaim(page, REPAIRED);
+      await page.locator(".line-marks .mark-button").first().waitFor({ timeout: 90_000 });
+      await page.locator(".line-marks .mark-button").first().click();
+      await page.locator(".timeline.counterexample .lanes").waitFor();
+      await assertNoSeriousViolations(page, "line marks and counterexample, light");
+      await page.emulateMedia({ colorScheme: "dark" });
+      await assertNoSeriousViolations(page, "line marks and counterexample, dark");
     },
   ],
   [

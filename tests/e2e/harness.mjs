@@ -1,6 +1,7 @@
 // Shared pieces of the browser end-to-end tests: a static server for the
 // trunk-built site on 127.0.0.1, Debian's Chromium through playwright-core,
-// and a tiny test runner that reports like the other stages.
+// a tiny test runner that reports like the other stages, and what a learner
+// does on the claim exercise (typing the repaired claim), for every test file.
 import { createServer } from "node:http";
 import { readFile, mkdir } from "node:fs/promises";
 import { extname, join, normalize, resolve } from "node:path";
@@ -109,4 +110,53 @@ export async function runTests(suite, tests) {
   }
   console.log(`${suite}: ${passed} passed, ${failed} failed`);
   if (failed > 0) process.exitCode = 1;
+}
+
+// ----- acting as a learner on the claim exercise -----
+
+export const CLAIM = "claim-compare-and-set";
+export const EDITOR = '.editor[data-procedure="claim"] .cm-content';
+
+// The repaired claim, one statement per line so typing needs no care about
+// auto-indentation. CodeMirror closes brackets and quotes as they are typed
+// and steps over the closing one when it is typed too, so the text is typed
+// exactly as it reads.
+export const REPAIRED = [
+  "BEGIN IMMEDIATE;",
+  "INSERT INTO lease_tokens (kind) VALUES ('mailbox_claim') RETURNING token;",
+  "UPDATE messages SET state = 'CLAIMED', claim_owner = :actor, fencing_token = :token",
+  "WHERE id = :message_id AND state = 'NEW';",
+  "-- @refuse not_claimable unless changed 1: not claimable",
+  "COMMIT;",
+  "-- @return token",
+];
+
+/** Waits until `locator`'s text matches `pattern`, reporting the last text seen. */
+export async function waitForText(locator, pattern, timeout = 30_000) {
+  const deadline = Date.now() + timeout;
+  let text = "";
+  while (Date.now() < deadline) {
+    text = (await locator.first().innerText().catch(() => "")) ?? "";
+    if (pattern.test(text)) return text;
+    await new Promise((ok) => setTimeout(ok, 100));
+  }
+  throw new Error(`timed out waiting for ${pattern}; last text: ${JSON.stringify(text)}`);
+}
+
+/** Opens the page at `url` and waits for its first verdicts. */
+export async function open(page, url) {
+  await page.goto(url);
+  await waitForText(page.locator("#scenario-summary"), /^\d+ of \d+ scenarios pass$/);
+}
+
+/** Clears the claim editor and types `lines`, closing any completion popup before each newline. */
+export async function typeClaim(page, lines) {
+  await page.locator(EDITOR).click();
+  await page.keyboard.press("Control+A");
+  await page.keyboard.press("Delete");
+  for (const [i, line] of lines.entries()) {
+    await page.keyboard.type(line);
+    await page.keyboard.press("Escape");
+    if (i < lines.length - 1) await page.keyboard.press("Enter");
+  }
 }

@@ -1,53 +1,7 @@
 // The playground as a learner uses it: typing in the editor, clicking,
 // reading the text on the page. Follows the test list of issue 6.
 import assert from "node:assert/strict";
-import { runTests } from "./harness.mjs";
-
-const CLAIM = "claim-compare-and-set";
-const EDITOR = '.editor[data-procedure="claim"] .cm-content';
-
-// The repaired claim, one statement per line so typing needs no care about
-// auto-indentation. CodeMirror closes brackets and quotes as they are typed
-// and steps over the closing one when it is typed too, so the text is typed
-// exactly as it reads.
-const REPAIRED = [
-  "BEGIN IMMEDIATE;",
-  "INSERT INTO lease_tokens (kind) VALUES ('mailbox_claim') RETURNING token;",
-  "UPDATE messages SET state = 'CLAIMED', claim_owner = :actor, fencing_token = :token",
-  "WHERE id = :message_id AND state = 'NEW';",
-  "-- @refuse not_claimable unless changed 1: not claimable",
-  "COMMIT;",
-  "-- @return token",
-];
-
-/** Waits until `locator`'s text matches `pattern`, reporting the last text seen. */
-async function waitForText(locator, pattern, timeout = 30_000) {
-  const deadline = Date.now() + timeout;
-  let text = "";
-  while (Date.now() < deadline) {
-    text = (await locator.first().innerText().catch(() => "")) ?? "";
-    if (pattern.test(text)) return text;
-    await new Promise((ok) => setTimeout(ok, 100));
-  }
-  throw new Error(`timed out waiting for ${pattern}; last text: ${JSON.stringify(text)}`);
-}
-
-async function open(page, url) {
-  await page.goto(url);
-  await waitForText(page.locator("#scenario-summary"), /^\d+ of \d+ scenarios pass$/);
-}
-
-/** Clears the claim editor and types `lines`, closing any completion popup before each newline. */
-async function typeClaim(page, lines) {
-  await page.locator(EDITOR).click();
-  await page.keyboard.press("Control+A");
-  await page.keyboard.press("Delete");
-  for (const [i, line] of lines.entries()) {
-    await page.keyboard.type(line);
-    await page.keyboard.press("Escape");
-    if (i < lines.length - 1) await page.keyboard.press("Enter");
-  }
-}
+import { CLAIM, EDITOR, REPAIRED, open, runTests, typeClaim, waitForText } from "./harness.mjs";
 
 async function editorText(page) {
   return page.locator(EDITOR).innerText();
@@ -74,7 +28,7 @@ async function summary(page, pattern) {
 
 async function repair(page) {
   await typeClaim(page, REPAIRED);
-  await summary(page, /^2 of 2 scenarios pass$/);
+  await summary(page, /^3 of 3 scenarios pass$/);
 }
 
 await runTests("playground", [
@@ -84,12 +38,12 @@ await runTests("playground", [
       await open(page, url);
       await waitForText(page.locator(".exercise-link.current"), /The claim that reads, then writes/);
       assert.match(await page.locator(".narrative").innerText(), /compare-and-set/);
-      await summary(page, /^0 of 2 scenarios pass$/);
+      await summary(page, /^0 of 3 scenarios pass$/);
       assert.match(await verdictOf(page, "one winner"), /✗ failed/);
       await repair(page);
       assert.match(await verdictOf(page, "one winner"), /✓ passed/);
       assert.match(await verdictOf(page, "first come, first served"), /✓ passed/);
-      assert.match(await page.locator("#announcer").innerText(), /2 of 2 scenarios pass/);
+      assert.match(await page.locator("#announcer").innerText(), /3 of 3 scenarios pass/);
     },
   ],
   [
@@ -106,8 +60,8 @@ await runTests("playground", [
       await page.keyboard.press("Backspace");
       assert.doesNotMatch(await editorText(page), /state = 'NEW'/);
       await waitForText(page.locator('.scenario[data-scenario="one winner"] .verdict'), /✗ failed/);
-      // Both scenarios catch it: the later worker now overwrites the claim too.
-      await summary(page, /^0 of 2 scenarios pass$/);
+      // Every scenario catches it: the later worker now overwrites the claim too.
+      await summary(page, /^0 of 3 scenarios pass$/);
       await page.locator('.scenario[data-scenario="one winner"] .scenario-select').click();
       const failing = page.locator(".lanes tr.event.failing");
       await waitForText(failing, /worker-a believes it holds message msg-1/);
@@ -123,11 +77,11 @@ await runTests("playground", [
       await open(page, url);
       await repair(page);
       await page.locator("#reset").click();
-      await summary(page, /^0 of 2 scenarios pass$/);
+      await summary(page, /^0 of 3 scenarios pass$/);
       assert.match(await editorText(page), /Look at the message first/);
       await page.locator(EDITOR).click();
       await page.keyboard.press("Control+Z");
-      await summary(page, /^2 of 2 scenarios pass$/);
+      await summary(page, /^3 of 3 scenarios pass$/);
       assert.match(await editorText(page), /BEGIN IMMEDIATE/);
     },
   ],
@@ -138,7 +92,7 @@ await runTests("playground", [
       await repair(page);
       await page.locator('.variant[data-variant="read, then write"]').click();
       await waitForText(page.locator("#variant-explanation"), /decides in code/);
-      await summary(page, /^1 of 2 scenarios pass$/);
+      await summary(page, /^2 of 3 scenarios pass$/);
       assert.match(await verdictOf(page, "one winner"), /✗ failed/);
       await waitForText(page.locator('.variant[data-variant="read, then write"]'), /✓ caught/);
       await waitForText(page.locator(".exercise-link.current .progress"), /1 of 2 broken variants caught/);
@@ -189,7 +143,7 @@ await runTests("playground", [
       await page.keyboard.press("Enter");
       await page.keyboard.type("-- shared edit");
       await page.keyboard.press("Escape");
-      await summary(page, /^0 of 2 scenarios pass$/);
+      await summary(page, /^0 of 3 scenarios pass$/);
       await page.locator('.scenario[data-scenario="one winner"] .scenario-select').click();
       const schedule = await page.locator("#shown-schedule").innerText();
       assert.ok(schedule.length > 0);
@@ -215,16 +169,16 @@ await runTests("playground", [
       await open(page, url);
       await repair(page);
       await page.reload();
-      await summary(page, /^2 of 2 scenarios pass$/);
+      await summary(page, /^3 of 3 scenarios pass$/);
       assert.match(await editorText(page), /BEGIN IMMEDIATE/);
       // Another version arrives by link; the saved one stays one click away.
       await page.locator("#reset").click();
-      await summary(page, /^0 of 2 scenarios pass$/);
+      await summary(page, /^0 of 3 scenarios pass$/);
       await page.locator("#share").click();
       const link = await page.locator("#share-url").inputValue();
       await page.locator(EDITOR).click();
       await page.keyboard.press("Control+Z");
-      await summary(page, /^2 of 2 scenarios pass$/);
+      await summary(page, /^3 of 3 scenarios pass$/);
       await page.goto("about:blank");
       await page.goto(link);
       await waitForText(page.locator(EDITOR), /Look at the message first/);
@@ -236,7 +190,7 @@ await runTests("playground", [
       await waitForText(page.locator(EDITOR), /Look at the message first/);
       await page.locator("#back-to-saved").click();
       await waitForText(page.locator(EDITOR), /BEGIN IMMEDIATE/);
-      await summary(page, /^2 of 2 scenarios pass$/);
+      await summary(page, /^3 of 3 scenarios pass$/);
     },
   ],
   [
@@ -246,12 +200,12 @@ await runTests("playground", [
       await repair(page);
       await page.goto(`${url}#s1=this-is-not-a-link!!`);
       await waitForText(page.locator(".notices"), /This link could not be opened/);
-      await summary(page, /^2 of 2 scenarios pass$/);
+      await summary(page, /^3 of 3 scenarios pass$/);
       assert.match(await editorText(page), /BEGIN IMMEDIATE/);
       await page.evaluate((id) => localStorage.setItem(`fencelab:work:${id}`, "{not json"), CLAIM);
       await page.reload();
       await waitForText(page.locator(".notices"), /could not be read .* set aside/);
-      await summary(page, /^0 of 2 scenarios pass$/);
+      await summary(page, /^0 of 3 scenarios pass$/);
       const aside = await page.evaluate(() => Object.keys(localStorage).filter((k) => k.startsWith("fencelab:set-aside:")));
       assert.equal(aside.length, 1);
     },
@@ -261,7 +215,7 @@ await runTests("playground", [
     async ({ page, url }) => {
       await open(page, url);
       await typeClaim(page, ["SELEC 1;"]);
-      await summary(page, /^0 of 2 scenarios pass$/);
+      await summary(page, /^0 of 3 scenarios pass$/);
       assert.match(await verdictOf(page, "one winner"), /⚠ error/);
       await page.locator(".cm-error-line").waitFor();
       assert.match(await page.locator(".editor-error").innerText(), /Line 1/);
@@ -357,8 +311,8 @@ await runTests("playground", [
       await open(page, url);
       await page.locator(EDITOR).click();
       await page.keyboard.press("Control+Enter");
-      await summary(page, /^0 of 2 scenarios pass$/);
-      assert.match(await page.locator("#announcer").innerText(), /0 of 2 scenarios pass/);
+      await summary(page, /^0 of 3 scenarios pass$/);
+      assert.match(await page.locator("#announcer").innerText(), /0 of 3 scenarios pass/);
     },
   ],
   [
@@ -393,7 +347,7 @@ await runTests("playground", [
       });
       await context.setOffline(true);
       await page.reload();
-      await summary(page, /^0 of 2 scenarios pass$/);
+      await summary(page, /^0 of 3 scenarios pass$/);
       await context.setOffline(false);
     },
   ],

@@ -2,11 +2,51 @@
 // file with its npm imports into target/editor/editor.js (a trunk pre_build
 // hook), and the page reaches it as the global `fencelabEditor`. Rust owns
 // every decision; this module only creates editors, reports their text,
-// replaces it as one undoable change, and marks an error line.
+// replaces it as one undoable change, marks an error line, and shows the
+// line marks Rust computed (which lines the scenarios protect).
 import { basicSetup } from "codemirror";
-import { EditorView, Decoration, WidgetType, keymap } from "@codemirror/view";
-import { StateField, StateEffect, Prec } from "@codemirror/state";
+import { EditorView, Decoration, WidgetType, GutterMarker, gutter, keymap } from "@codemirror/view";
+import { StateField, StateEffect, Prec, RangeSet, Compartment } from "@codemirror/state";
+import { HighlightStyle, syntaxHighlighting } from "@codemirror/language";
+import { tags } from "@lezer/highlight";
 import { sql, SQLite } from "@codemirror/lang-sql";
+
+// Syntax colours from the page's stylesheet (--code-*), which picks them for
+// light and dark with 4.5:1 against the editor's backgrounds, the line marks
+// included. CodeMirror's own default highlighting is for light pages only.
+const highlight = HighlightStyle.define([
+  { tag: tags.meta, color: "var(--code-meta)" },
+  { tag: tags.link, textDecoration: "underline" },
+  { tag: tags.heading, textDecoration: "underline", fontWeight: "bold" },
+  { tag: tags.emphasis, fontStyle: "italic" },
+  { tag: tags.strong, fontWeight: "bold" },
+  { tag: tags.strikethrough, textDecoration: "line-through" },
+  { tag: tags.keyword, color: "var(--code-keyword)" },
+  { tag: [tags.atom, tags.bool, tags.url, tags.contentSeparator, tags.labelName], color: "var(--code-atom)" },
+  { tag: [tags.literal, tags.inserted], color: "var(--code-literal)" },
+  { tag: [tags.string, tags.deleted], color: "var(--code-string)" },
+  { tag: [tags.regexp, tags.escape, tags.special(tags.string)], color: "var(--code-special)" },
+  { tag: tags.definition(tags.variableName), color: "var(--code-definition)" },
+  { tag: tags.local(tags.variableName), color: "var(--code-local)" },
+  { tag: [tags.typeName, tags.namespace], color: "var(--code-type)" },
+  { tag: tags.className, color: "var(--code-class)" },
+  { tag: [tags.special(tags.variableName), tags.macroName], color: "var(--code-macro)" },
+  { tag: tags.definition(tags.propertyName), color: "var(--code-property)" },
+  { tag: tags.comment, color: "var(--code-comment)" },
+  { tag: tags.invalid, color: "var(--code-invalid)" },
+]);
+
+// The editor's chrome (gutters, tooltips, panels, selection) follows the
+// page's colour scheme; the active line uses the page's own colour, so the
+// syntax colours keep their contrast on it.
+const dark = window.matchMedia ? window.matchMedia("(prefers-color-scheme: dark)") : null;
+const scheme = new Compartment();
+const chrome = EditorView.theme({
+  ".cm-activeLine": { backgroundColor: "var(--code-active-line)" },
+  ".cm-activeLineGutter": { backgroundColor: "var(--code-active-line)" },
+  ".cm-content": { caretColor: "var(--ink)" },
+  ".cm-cursor, .cm-dropCursor": { borderLeftColor: "var(--ink)" },
+});
 
 const setError = StateEffect.define();
 
@@ -50,6 +90,82 @@ const errorField = StateField.define({
   provide: (field) => EditorView.decorations.from(field),
 });
 
+const setMarks = StateEffect.define();
+
+// The symbol beside a marked line, so a mark is never colour alone. The
+// gutter is hidden from assistive technology (CodeMirror sets aria-hidden),
+// which reads the same sentences in the list Rust renders under the editor.
+class LineMark extends GutterMarker {
+  constructor(kind, title) {
+    super();
+    this.kind = kind;
+    this.title = title;
+  }
+  eq(other) {
+    return other.kind === this.kind && other.title === this.title;
+  }
+  toDOM() {
+    const mark = document.createElement("span");
+    // The spacer only gives the gutter its width; it is never a mark.
+    mark.className = this.kind === "spacer" ? "mark-spacer" : `mark-symbol mark-${this.kind}`;
+    mark.textContent = this.kind === "protected" ? "\u2713" : "?";
+    mark.title = this.title;
+    return mark;
+  }
+}
+
+const spacer = new LineMark("spacer", "");
+
+// Line marks: a class and a title on each marked line, and a gutter symbol.
+// `marks` is [{line, kind, title}] from Rust, kind "protected" or
+// "unprotected". Marks belong to the text they were computed for, so any
+// change to the text drops them at once (Rust clears them too).
+const marksField = StateField.define({
+  create: () => ({ lines: Decoration.none, gutter: RangeSet.empty, kinds: new Map() }),
+  update(marks, tr) {
+    if (tr.docChanged) marks = { lines: Decoration.none, gutter: RangeSet.empty, kinds: new Map() };
+    for (const effect of tr.effects) {
+      if (!effect.is(setMarks)) continue;
+      const lines = [];
+      const symbols = [];
+      const kinds = new Map();
+      for (const { line, kind, title } of effect.value) {
+        if (!line || line > tr.state.doc.lines) continue;
+        const from = tr.state.doc.line(line).from;
+        kinds.set(line, kind);
+        lines.push(
+          Decoration.line({
+            class: `mark-${kind}`,
+            attributes: { title, "data-mark-line": String(line) },
+          }).range(from),
+        );
+        symbols.push(new LineMark(kind, title).range(from));
+      }
+      marks = { lines: Decoration.set(lines, true), gutter: RangeSet.of(symbols, true), kinds };
+    }
+    return marks;
+  },
+  provide: (field) => EditorView.decorations.from(field, (marks) => marks.lines),
+});
+
+// The gutter of the line marks; a click on a protected line's symbol asks
+// Rust for its counterexample.
+function marksGutter(onMark) {
+  return gutter({
+    class: "cm-marks-gutter",
+    markers: (view) => view.state.field(marksField).gutter,
+    initialSpacer: () => spacer,
+    domEventHandlers: {
+      click(view, block) {
+        const line = view.state.doc.lineAt(block.from).number;
+        if (view.state.field(marksField).kinds.get(line) !== "protected") return false;
+        onMark(line);
+        return true;
+      },
+    },
+  });
+}
+
 // Completions for the procedure vocabulary: `:parameter` names and the
 // decision comments. `words` is [{label, detail, kind}] from Rust.
 function vocabulary(words) {
@@ -77,15 +193,20 @@ function vocabulary(words) {
 }
 
 globalThis.fencelabEditor = {
-  create(parent, doc, label, words, onChange, onRun) {
+  create(parent, doc, label, words, onChange, onRun, onMark) {
     const view = new EditorView({
       parent,
       doc,
       extensions: [
         basicSetup,
+        syntaxHighlighting(highlight),
+        chrome,
+        scheme.of(EditorView.darkTheme.of(Boolean(dark?.matches))),
         sql({ dialect: SQLite, upperCaseKeywords: true }),
         SQLite.language.data.of({ autocomplete: vocabulary(words) }),
         errorField,
+        marksField,
+        marksGutter(onMark),
         // Wrapped lines keep the editor from scrolling sideways, so it never
         // becomes a scroll region that the keyboard cannot reach.
         EditorView.lineWrapping,
@@ -106,6 +227,9 @@ globalThis.fencelabEditor = {
         }),
       ],
     });
+    // A change of the colour scheme while the page is open.
+    view.fencelabScheme = () => view.dispatch({ effects: scheme.reconfigure(EditorView.darkTheme.of(Boolean(dark?.matches))) });
+    dark?.addEventListener("change", view.fencelabScheme);
     return view;
   },
   text(view) {
@@ -119,7 +243,12 @@ globalThis.fencelabEditor = {
   markError(view, line, message) {
     view.dispatch({ effects: setError.of({ line, message }) });
   },
+  // Replaces the line marks; an empty list clears them.
+  setMarks(view, marks) {
+    view.dispatch({ effects: setMarks.of(marks) });
+  },
   destroy(view) {
+    dark?.removeEventListener("change", view.fencelabScheme);
     view.destroy();
   },
 };

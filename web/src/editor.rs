@@ -15,11 +15,14 @@ extern "C" {
         words: JsValue,
         on_change: &Closure<dyn FnMut(String)>,
         on_run: &Closure<dyn FnMut()>,
+        on_mark: &Closure<dyn FnMut(u32)>,
     ) -> Result<JsValue, JsValue>;
     #[wasm_bindgen(js_namespace = fencelabEditor, js_name = setText, catch)]
     fn js_set_text(view: &JsValue, text: &str) -> Result<(), JsValue>;
     #[wasm_bindgen(js_namespace = fencelabEditor, js_name = markError, catch)]
     fn js_mark_error(view: &JsValue, line: u32, message: &str) -> Result<(), JsValue>;
+    #[wasm_bindgen(js_namespace = fencelabEditor, js_name = setMarks, catch)]
+    fn js_set_marks(view: &JsValue, marks: JsValue) -> Result<(), JsValue>;
     #[wasm_bindgen(js_namespace = fencelabEditor, js_name = destroy, catch)]
     fn js_destroy(view: &JsValue) -> Result<(), JsValue>;
 }
@@ -33,11 +36,23 @@ pub struct Word {
     pub kind: &'static str,
 }
 
+/// A line mark as the editor draws it: a class (`mark-protected` or
+/// `mark-unprotected`) and a symbol, with `title` as the line's tooltip.
+#[derive(Clone, Debug, PartialEq, Serialize)]
+pub struct Mark {
+    /// 1-based.
+    pub line: u32,
+    /// `protected` or `unprotected`.
+    pub kind: &'static str,
+    pub title: String,
+}
+
 /// One live CodeMirror view and the closures it calls back into.
 pub struct EditorView {
     view: JsValue,
     _on_change: Closure<dyn FnMut(String)>,
     _on_run: Closure<dyn FnMut()>,
+    _on_mark: Closure<dyn FnMut(u32)>,
 }
 
 impl EditorView {
@@ -48,20 +63,28 @@ impl EditorView {
         words: &[Word],
         on_change: impl FnMut(String) + 'static,
         on_run: impl FnMut() + 'static,
+        on_mark: impl FnMut(u32) + 'static,
     ) -> Result<EditorView, String> {
         let on_change = Closure::<dyn FnMut(String)>::new(on_change);
         let on_run = Closure::<dyn FnMut()>::new(on_run);
-        // The words cross as JSON, parsed into plain JS objects.
-        let json = serde_json::to_string(words).map_err(|e| e.to_string())?;
-        let words = js_sys::JSON::parse(&json)
-            .map_err(|e| format!("the editor's words could not be read: {e:?}"))?;
-        let view = js_create(parent, doc, label, words, &on_change, &on_run)
+        let on_mark = Closure::<dyn FnMut(u32)>::new(on_mark);
+        let words = plain_js(words)?;
+        let view = js_create(parent, doc, label, words, &on_change, &on_run, &on_mark)
             .map_err(|e| format!("the editor could not start: {e:?}"))?;
         Ok(EditorView {
             view,
             _on_change: on_change,
             _on_run: on_run,
+            _on_mark: on_mark,
         })
+    }
+
+    /// Shows `marks` in place of any before; none clears them. A click on a
+    /// protected line's symbol calls `on_mark` with its line.
+    pub fn set_marks(&self, marks: &[Mark]) {
+        if let Ok(marks) = plain_js(marks) {
+            let _ = js_set_marks(&self.view, marks);
+        }
     }
 
     /// Replaces the text as one undoable change.
@@ -73,6 +96,12 @@ impl EditorView {
     pub fn mark_error(&self, line: u32, message: &str) {
         let _ = js_mark_error(&self.view, line, message);
     }
+}
+
+/// `value` as plain JS objects: it crosses as JSON.
+fn plain_js<T: Serialize + ?Sized>(value: &T) -> Result<JsValue, String> {
+    let json = serde_json::to_string(value).map_err(|e| e.to_string())?;
+    js_sys::JSON::parse(&json).map_err(|e| format!("the editor could not read {json}: {e:?}"))
 }
 
 impl Drop for EditorView {

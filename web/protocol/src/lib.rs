@@ -62,6 +62,15 @@ pub enum Request {
         event_index: usize,
         sql: String,
     },
+    /// Which lines of these texts (which pass every scenario) the scenarios
+    /// protect: every generated mutant of the editable procedures is run
+    /// against the whole suite. Slow, so the worker judges one mutant at a
+    /// time and drops the job when any newer `Check` or `Protect` arrives.
+    Protect {
+        seq: u64,
+        exercise: String,
+        edits: Edits,
+    },
 }
 
 impl Request {
@@ -70,7 +79,8 @@ impl Request {
             Request::Check { seq, .. }
             | Request::Replay { seq, .. }
             | Request::Drive { seq, .. }
-            | Request::Query { seq, .. } => *seq,
+            | Request::Query { seq, .. }
+            | Request::Protect { seq, .. } => *seq,
         }
     }
 }
@@ -98,6 +108,10 @@ pub enum Response {
         seq: u64,
         result: Result<ResultRows, String>,
     },
+    Protection {
+        seq: u64,
+        report: ProtectionReport,
+    },
     /// The request `seq` could not be served (an unknown exercise or
     /// scenario, texts that do not parse). `seq` 0 is no request: the
     /// worker itself failed, or a message could not be read.
@@ -105,6 +119,81 @@ pub enum Response {
         seq: u64,
         message: String,
     },
+}
+
+/// What the scenarios make of a change to each line of the texts a
+/// `Protect` named: the worker judges every generated mutant and ships one
+/// mark per line that has any, so the page renders marks and never reads a
+/// mutant's verdict itself.
+#[derive(Clone, Debug, Default, PartialEq, Serialize, Deserialize)]
+pub struct ProtectionReport {
+    /// The marks of each editable procedure, in the exercise's order; a
+    /// procedure with no mutants has none.
+    pub procedures: Vec<ProcedureMarks>,
+    /// Mutants judged (declared equivalents included).
+    pub mutants: usize,
+}
+
+impl ProtectionReport {
+    /// The marks of `procedure` (none when it has none).
+    pub fn marks(&self, procedure: &str) -> &[LineMark] {
+        self.procedures
+            .iter()
+            .find(|p| p.procedure == procedure)
+            .map_or(&[], |p| p.lines.as_slice())
+    }
+
+    /// The mark on `line` of `procedure`.
+    pub fn mark(&self, procedure: &str, line: u32) -> Option<&LineMark> {
+        self.marks(procedure).iter().find(|m| m.line == line)
+    }
+}
+
+#[derive(Clone, Debug, Default, PartialEq, Serialize, Deserialize)]
+pub struct ProcedureMarks {
+    pub procedure: String,
+    /// By line, ascending; only lines some mutant changed.
+    pub lines: Vec<LineMark>,
+}
+
+/// One line's mark: a scenario catches a change here, or none does.
+#[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
+pub struct LineMark {
+    /// 1-based, in the texts the `Protect` named.
+    pub line: u32,
+    pub status: LineStatus,
+}
+
+#[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
+#[serde(tag = "status", rename_all = "snake_case")]
+pub enum LineStatus {
+    /// A scenario fails when this line changes.
+    Protected {
+        /// Every removal from this line that a scenario caught (each
+        /// predicate, statement or decision on it), in the order they stand;
+        /// when no removal is caught, the first change that is. Never empty.
+        caught: Vec<Caught>,
+        /// Changes to this line that no scenario caught, by description.
+        uncaught: Vec<String>,
+    },
+    /// Every change to this line passes every scenario: either the line is
+    /// not needed, or the suite has a gap.
+    Unprotected { descriptions: Vec<String> },
+}
+
+/// A change to a line that a scenario caught, with what shows it: replaying
+/// `schedule` of `scenario` on the texts with `mutant_text` in place of the
+/// procedure is the counterexample.
+#[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
+pub struct Caught {
+    pub scenario: String,
+    /// The failure's sentence.
+    pub sentence: String,
+    pub schedule: Schedule,
+    /// What the change was: "drop `AND state = 'NEW'` from the WHERE".
+    pub description: String,
+    /// The whole procedure text with the change.
+    pub mutant_text: String,
 }
 
 /// A message that could not be decoded.

@@ -15,7 +15,10 @@ use fencelab_model::report::{
     ScenarioReport, ScenarioResult,
 };
 use fencelab_model::value::{RealBits, Value};
-use fencelab_protocol::{Edits, Request, Response, decode, encode, seq_of_request};
+use fencelab_protocol::{
+    Caught, Edits, LineMark, LineStatus, ProcedureMarks, ProtectionReport, Request, Response,
+    decode, encode, seq_of_request,
+};
 #[cfg(target_arch = "wasm32")]
 use wasm_bindgen_test::wasm_bindgen_test as test;
 
@@ -290,6 +293,46 @@ fn exercise_report() -> ExerciseReport {
     )
 }
 
+/// Marks of both kinds, with text JSON must escape.
+fn protection_report() -> ProtectionReport {
+    ProtectionReport {
+        procedures: vec![ProcedureMarks {
+            procedure: "claim".into(),
+            lines: vec![
+                LineMark {
+                    line: 4,
+                    status: LineStatus::Protected {
+                        caught: vec![
+                            Caught {
+                                scenario: "one winner".into(),
+                                sentence: AWKWARD_TEXT.into(),
+                                schedule: Schedule::parse("a b a b").expect("a schedule"),
+                                description: "drop `AND state = 'NEW'` from the WHERE".into(),
+                                mutant_text: format!("SELECT 1;\n-- {AWKWARD_TEXT}"),
+                            },
+                            Caught {
+                                scenario: AWKWARD_TEXT.into(),
+                                sentence: String::new(),
+                                schedule: Schedule::new(),
+                                description: "delete `UPDATE messages SET ...`".into(),
+                                mutant_text: String::new(),
+                            },
+                        ],
+                        uncaught: vec!["swap `=` for `<>`".into()],
+                    },
+                },
+                LineMark {
+                    line: u32::MAX,
+                    status: LineStatus::Unprotected {
+                        descriptions: vec![AWKWARD_TEXT.into()],
+                    },
+                },
+            ],
+        }],
+        mutants: 2,
+    }
+}
+
 /// Encodes, decodes, and checks the message came back equal.
 fn round_trip<T>(message: &T) -> T
 where
@@ -387,6 +430,10 @@ fn every_response_and_request_round_trips() {
             seq: 11,
             message: AWKWARD_TEXT.into(),
         },
+        Response::Protection {
+            seq: 12,
+            report: protection_report(),
+        },
     ];
     for response in &responses {
         round_trip(response);
@@ -414,11 +461,16 @@ fn every_response_and_request_round_trips() {
         Request::Query {
             seq: u64::MAX,
             exercise: "claim-compare-and-set".into(),
-            edits,
+            edits: edits.clone(),
             scenario: "one winner".into(),
             schedule,
             event_index: 4,
             sql: "SELECT * FROM messages".into(),
+        },
+        Request::Protect {
+            seq: 13,
+            exercise: "claim-compare-and-set".into(),
+            edits,
         },
     ];
     for request in &requests {

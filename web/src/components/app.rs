@@ -187,6 +187,18 @@ pub fn app() -> Html {
             }
         }
     });
+    // A counterexample the learner asked for has arrived: the timeline takes
+    // the keyboard focus, so its steps are one arrow key away.
+    use_effect_with(model.focus_timeline, |count| {
+        if *count > 0
+            && let Some(timeline) = web_sys::window()
+                .and_then(|w| w.document())
+                .and_then(|d| d.query_selector(".timeline-scroll").ok().flatten())
+                .and_then(|e| e.dyn_into::<web_sys::HtmlElement>().ok())
+        {
+            let _ = timeline.focus();
+        }
+    });
     // Ctrl/Cmd+Enter anywhere re-runs at once.
     {
         let dispatcher = model.dispatcher();
@@ -231,6 +243,16 @@ pub fn app() -> Html {
         let dispatcher = model.dispatcher();
         Callback::from(move |(procedure, text): (String, String)| {
             dispatcher.dispatch(Action::Edited { procedure, text })
+        })
+    };
+    let on_counterexample = {
+        let dispatcher = model.dispatcher();
+        Callback::from(move |(procedure, line, change): (String, u32, usize)| {
+            dispatcher.dispatch(Action::ShowCounterexample {
+                procedure,
+                line,
+                change,
+            })
         })
     };
     let on_step = {
@@ -335,7 +357,9 @@ pub fn app() -> Html {
                                             exercise={exercise.id.clone()} name={p.name.clone()}
                                             initial={initial} replace={replace} error={error_of(&p.name)}
                                             words={words.get(&p.name).cloned().unwrap_or_default()}
-                                            on_change={on_change.clone()} on_run={unit(|| Action::RunNow)} />
+                                            protection={model.protection.clone()}
+                                            on_change={on_change.clone()} on_run={unit(|| Action::RunNow)}
+                                            on_counterexample={on_counterexample.clone()} />
                                     }
                                 }) }
                             }
@@ -361,12 +385,17 @@ pub fn app() -> Html {
                         <crate::components::replay_form::ReplayForm scenario={report.name.clone()}
                             schedule={model.shown_schedule().to_string()} on_replay={on_replay} />
                         <div class="why">
-                            <Timeline report={report.clone()} step={step} on_step={on_step} on_step_by={on_step_by} />
+                            <Timeline report={report.clone()} step={step} without={model.view.without().cloned()}
+                                on_step={on_step} on_step_by={on_step_by} />
                             <div class="why-side">
                                 <TableView tables={tables::after_event(&report.initial_tables, &report.history, step)} step={step} />
                                 <Console step={step} result={console} on_query={dispatch(Action::Query)} />
                             </div>
                         </div>
+                    } else if let Some(without) = model.view.without() {
+                        <p class="muted counterexample-waiting">
+                            { format!("Running the counterexample without line {} of {}…", without.line, without.procedure) }
+                        </p>
                     }
                 </main>
             </div>

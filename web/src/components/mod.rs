@@ -5,6 +5,7 @@ pub mod console;
 pub mod drive_panel;
 pub mod exercise_list;
 pub mod hints;
+pub mod line_marks;
 pub mod narrative;
 pub mod notices;
 pub mod procedure_editor;

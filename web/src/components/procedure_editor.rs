@@ -1,8 +1,12 @@
 //! One CodeMirror editor for one editable procedure, with the vocabulary it
-//! can use listed beside it. yew renders only the frame: the editor's own DOM
-//! belongs to CodeMirror, created once per exercise and procedure.
+//! can use listed beside it and, once the texts pass, why each line is here
+//! (the line marks, in the editor and as a list under it). yew renders only
+//! the frame: the editor's own DOM belongs to CodeMirror, created once per
+//! exercise and procedure.
 
+use crate::components::line_marks::{LineMarks, editor_marks};
 use crate::editor::{EditorView, Word};
+use crate::state::Protection;
 use std::rc::Rc;
 use yew::prelude::*;
 
@@ -17,8 +21,12 @@ pub struct ProcedureEditorProps {
     /// (line, message) of an SQL error to mark.
     pub error: Option<(u32, String)>,
     pub words: Rc<Vec<Word>>,
+    /// Which lines the scenarios protect (every procedure's).
+    pub protection: Protection,
     pub on_change: Callback<(String, String)>,
     pub on_run: Callback<()>,
+    /// Show the counterexample of (procedure, line, caught change).
+    pub on_counterexample: Callback<(String, u32, usize)>,
 }
 
 #[function_component(ProcedureEditor)]
@@ -34,6 +42,7 @@ pub fn procedure_editor(props: &ProcedureEditorProps) -> Html {
         let words = props.words.clone();
         let on_change = props.on_change.clone();
         let on_run = props.on_run.clone();
+        let on_counterexample = props.on_counterexample.clone();
         use_effect_with(
             (props.exercise.clone(), props.name.clone()),
             move |(_, name)| {
@@ -41,6 +50,7 @@ pub fn procedure_editor(props: &ProcedureEditorProps) -> Html {
                 if let Some(parent) = node.cast::<web_sys::Element>() {
                     let label = format!("SQL of the procedure {name}");
                     let changed_name = name.clone();
+                    let marked_name = name.clone();
                     match EditorView::create(
                         &parent,
                         &initial,
@@ -48,6 +58,8 @@ pub fn procedure_editor(props: &ProcedureEditorProps) -> Html {
                         &words,
                         move |text| on_change.emit((changed_name.clone(), text)),
                         move || on_run.emit(()),
+                        // A click on a line's ✓ shows its first caught change.
+                        move |line| on_counterexample.emit((marked_name.clone(), line, 0)),
                     ) {
                         Ok(editor) => *view.borrow_mut() = Some(editor),
                         Err(message) => failed.set(Some(message)),
@@ -78,6 +90,21 @@ pub fn procedure_editor(props: &ProcedureEditorProps) -> Html {
             }
         });
     }
+    {
+        let view = view.clone();
+        let marks = editor_marks(&props.protection, &props.name);
+        use_effect_with(marks, move |marks| {
+            if let Some(editor) = view.borrow().as_ref() {
+                editor.set_marks(marks);
+            }
+        });
+    }
+    let on_show = {
+        let name = props.name.to_string();
+        props
+            .on_counterexample
+            .reform(move |(line, change): (u32, usize)| (name.clone(), line, change))
+    };
     let parameters: Vec<&Word> = props
         .words
         .iter()
@@ -115,6 +142,7 @@ pub fn procedure_editor(props: &ProcedureEditorProps) -> Html {
                     { format!("⚠ Line {line}: {message}") }
                 </p>
             }
+            <LineMarks procedure={props.name.clone()} protection={props.protection.clone()} on_show={on_show} />
         </section>
     }
 }

@@ -6,13 +6,18 @@
 //! Who believes what after each step is the report's own record
 //! (`ScenarioReport::beliefs`), and the failure's sentence is the report's.
 
-use crate::state::SharedReport;
+use crate::components::line_marks::with_code;
+use crate::state::{SharedReport, Without};
 use fencelab_model::history::{Event, Outcome, ResultRows, Values, What, show_values};
+use std::rc::Rc;
 use yew::prelude::*;
 
 #[derive(Properties, PartialEq)]
 pub struct TimelineProps {
     pub report: SharedReport,
+    /// The line changed, when the report is a line mark's counterexample
+    /// rather than a run of the learner's own texts.
+    pub without: Option<Rc<Without>>,
     pub step: usize,
     pub on_step: Callback<usize>,
     pub on_step_by: Callback<isize>,
@@ -128,9 +133,24 @@ pub fn timeline(props: &TimelineProps) -> Html {
             .position(|l| Some(&l.process) == event.process.as_ref())
     };
     let columns = report.lanes.len() + usize::from(has_world);
+    let title = match &props.without {
+        Some(without) => format!(
+            "Counterexample: “{}” without line {} of {}",
+            report.name, without.line, without.procedure
+        ),
+        None => format!("Timeline of “{}”", report.name),
+    };
     html! {
-        <section class="timeline" aria-labelledby="timeline-title">
-            <h3 id="timeline-title">{ format!("Timeline of “{}”", report.name) }</h3>
+        <section class={classes!("timeline", props.without.is_some().then_some("counterexample"))} aria-labelledby="timeline-title">
+            <h3 id="timeline-title">{ title.clone() }</h3>
+            if let Some(without) = &props.without {
+                <p class="counterexample-note">
+                    { with_code(&format!(
+                        "This is not your text: it is {} with line {} changed ({}). Your own {} passes “{}”; this run shows what that line prevents.",
+                        without.procedure, without.line, without.description, without.procedure, report.name
+                    )) }
+                </p>
+            }
             <p class="timeline-verdict">
                 { format!("Verdict: {}", report.verdict().word()) }
                 if let Some(problem) = report.problem() { { format!(" — {problem}") } }
@@ -139,7 +159,7 @@ pub fn timeline(props: &TimelineProps) -> Html {
                 <p class="schedule">{ "Schedule: " }<code id="shown-schedule">{ report.schedule.to_string() }</code></p>
             }
             <p class="muted">{ "Click a step, or focus the timeline and use the arrow keys to step." }</p>
-            <div class="timeline-scroll" tabindex="0" role="group" aria-label="Timeline steps; arrow keys move between steps" onkeydown={on_key}>
+            <div class="timeline-scroll" tabindex="0" role="group" aria-label={format!("{title}: steps; arrow keys move between steps")} onkeydown={on_key}>
                 <table class="lanes">
                     <thead>
                         <tr>

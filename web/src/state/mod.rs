@@ -16,6 +16,7 @@
 //! (`respond.rs`); an answer to a request since replaced is dropped.
 
 mod open;
+mod protect;
 mod respond;
 mod view;
 
@@ -23,6 +24,7 @@ mod view;
 mod tests;
 
 pub use open::{Opening, Start};
+pub use protect::{Protection, Without};
 pub use view::{At, Console, DriveState, SharedReport, View};
 
 use crate::share::{self, Link};
@@ -79,6 +81,16 @@ pub struct Model {
     pub saved_aside: Option<Edits>,
     pub share_url: Option<String>,
     pub announcement: String,
+    /// Which lines of the learner's passing texts the scenarios protect.
+    pub protection: Protection,
+    /// Counts the times the timeline should take the keyboard focus (a
+    /// counterexample the learner asked for has arrived); the app's effect
+    /// moves it when this changes.
+    pub focus_timeline: u64,
+    /// The replay whose answer takes the focus: a counterexample the learner
+    /// asked for from a line mark (a schedule typed in its replay form does
+    /// not move the focus from the form).
+    focus_on_replay: Option<u64>,
     /// Requests for the worker, oldest first; the app sends each once.
     pub outbox: Vec<Rc<Request>>,
     next_seq: u64,
@@ -127,6 +139,13 @@ pub enum Action {
     KeepLinked,
     Query(String),
     DismissNotices,
+    /// Show the counterexample of one caught change (by its index) of the
+    /// protected mark on this line.
+    ShowCounterexample {
+        procedure: String,
+        line: u32,
+        change: usize,
+    },
 }
 
 impl Model {
@@ -281,16 +300,30 @@ impl Model {
             None => View::Nothing,
         };
         self.share_url = None;
+        self.protection = Protection::Nothing;
         self.want_check(delay_ms);
+    }
+
+    /// The texts the view is about: a counterexample's, else the editors'.
+    fn view_texts(&self) -> &Edits {
+        match &self.view {
+            View::Replay {
+                without: Some(without),
+                ..
+            } => &without.texts,
+            _ => &self.texts,
+        }
     }
 
     fn share(&mut self, base: &str) {
         let scenario = self.view.scenario().map(str::to_string);
         let schedule = Some(self.shown_schedule()).filter(|s| !s.is_empty());
+        // The link shows what is in view: a counterexample's schedule with
+        // the texts it fails on.
         let link = Link {
             format: share::LINK_FORMAT,
             exercise: self.exercise_id(),
-            edits: self.texts.clone(),
+            edits: self.view_texts().clone(),
             schedule: scenario.as_ref().and(schedule),
             scenario,
         };
@@ -310,14 +343,20 @@ impl Model {
         };
         let seq = self.seq();
         // A replay of the same scenario keeps the last one in view until
-        // the answer arrives; otherwise the checked report is shown.
-        let report = match &self.view {
+        // the answer arrives (and a counterexample stays one: the schedule
+        // replays on its texts); otherwise the checked report is shown.
+        let (report, without) = match &self.view {
             View::Replay {
                 scenario: shown,
                 report,
+                without,
                 ..
-            } if *shown == scenario => report.clone(),
-            _ => None,
+            } if *shown == scenario => (report.clone(), without.clone()),
+            _ => (None, None),
+        };
+        let edits = match &without {
+            Some(without) => without.texts.clone(),
+            None => self.texts.clone(),
         };
         let at = self.view.at().cloned().unwrap_or_default();
         self.view = View::Replay {
@@ -325,11 +364,12 @@ impl Model {
             waiting_for: Some(seq),
             report,
             at,
+            without,
         };
         self.send(Request::Replay {
             seq,
             exercise: self.exercise_id(),
-            edits: self.texts.clone(),
+            edits,
             scenario,
             schedule,
         });
@@ -343,7 +383,7 @@ impl Model {
         let schedule = self.shown_schedule();
         let seq = self.seq();
         let exercise = self.exercise_id();
-        let edits = self.texts.clone();
+        let edits = self.view_texts().clone();
         let Some(at) = self.view.at_mut() else {
             return;
         };
@@ -434,6 +474,11 @@ pub fn reduce(model: &mut Model, action: Action) {
         }
         Action::Query(sql) => model.query(sql),
         Action::DismissNotices => model.notices.clear(),
+        Action::ShowCounterexample {
+            procedure,
+            line,
+            change,
+        } => model.show_counterexample(&procedure, line, change),
     }
 }
 

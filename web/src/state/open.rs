@@ -8,7 +8,7 @@
 //! (and then a link's version, if one was opened) in the editors and asks
 //! for the first check.
 
-use super::{At, Model, Replace, View};
+use super::{At, Model, Protection, Replace, View};
 use crate::share::{self, Link};
 use crate::storage::Loaded;
 use fencelab_model::procedure::PROCEDURE_TEXT_BYTES_MAX;
@@ -70,6 +70,9 @@ impl Model {
             saved_aside: None,
             share_url: None,
             announcement: String::new(),
+            protection: Protection::Nothing,
+            focus_timeline: 0,
+            focus_on_replay: None,
             outbox: Vec::new(),
             next_seq: 0,
         };
@@ -111,6 +114,7 @@ impl Model {
         self.share_url = None;
         self.saved_aside = None;
         self.caught.clear();
+        self.protection = Protection::Nothing;
         // Editors of the newly opened exercise start from `texts`; a pending
         // replacement belongs to the exercise before.
         self.replace.texts.clear();
@@ -179,6 +183,7 @@ impl Model {
             waiting_for: Some(seq),
             report: None,
             at: At::default(),
+            without: None,
         };
         self.send(Request::Replay {
             seq,

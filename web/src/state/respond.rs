@@ -26,6 +26,7 @@ impl Model {
                 }
             }
             Response::Failed { seq, message } => self.failed(seq, message),
+            Response::Protection { seq, report } => self.protected(seq, report),
         }
     }
 
@@ -68,6 +69,7 @@ impl Model {
         if matches!(self.view, View::Checked { .. }) {
             self.focus();
         }
+        self.after_check();
     }
 
     fn replayed(&mut self, seq: u64, report: ScenarioReport) {
@@ -75,6 +77,7 @@ impl Model {
             waiting_for,
             report: shown,
             at,
+            without,
             ..
         } = &mut self.view
         else {
@@ -85,11 +88,23 @@ impl Model {
         }
         *waiting_for = None;
         *at = At::step(report.focus_event());
-        self.announcement = format!(
-            "Replayed the schedule {}: {}",
-            report.schedule,
-            report.verdict().word()
-        );
+        if self.focus_on_replay.take() == Some(seq) {
+            // The learner asked to see it: the timeline takes the focus.
+            self.focus_timeline += 1;
+        }
+        self.announcement = match (without, report.failure()) {
+            (Some(without), Some(failure)) => {
+                format!(
+                    "Counterexample: without line {} of {} as written ({}), “{}” fails: {failure}",
+                    without.line, without.procedure, without.description, report.name
+                )
+            }
+            _ => format!(
+                "Replayed the schedule {}: {}",
+                report.schedule,
+                report.verdict().word()
+            ),
+        };
         *shown = Some(Rc::new(report));
     }
 
@@ -116,6 +131,9 @@ impl Model {
     fn failed(&mut self, seq: u64, message: String) {
         if seq == 0 {
             self.notices.push(message);
+            return;
+        }
+        if self.protection_failed(seq, &message) {
             return;
         }
         if seq == self.check_wanted {

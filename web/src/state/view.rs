@@ -5,7 +5,7 @@
 //! the checker recorded every process believing after it
 //! (`ScenarioReport::beliefs`). Nothing here recomputes either.
 
-use super::Model;
+use super::{Model, Without};
 use fencelab_model::history::{ResultRows, What};
 use fencelab_model::{Drive, ExerciseReport, ScenarioReport, Schedule};
 use fencelab_protocol::Request;
@@ -76,12 +76,16 @@ pub enum View {
         at: At,
     },
     /// A schedule replayed on request. Until the worker answers (`report`
-    /// is `None`), the scenario's checked report stays in view.
+    /// is `None`), the scenario's checked report stays in view, unless the
+    /// replay is a counterexample (`without`): the learner's own passing run
+    /// is not that.
     Replay {
         scenario: String,
         waiting_for: Option<u64>,
         report: Option<Rc<ScenarioReport>>,
         at: At,
+        /// The line changed, when this is the counterexample of a line mark.
+        without: Option<Rc<Without>>,
     },
     Driving(DriveState),
 }
@@ -91,6 +95,14 @@ impl View {
         View::Checked {
             scenario: scenario.to_string(),
             at: At::step(step),
+        }
+    }
+
+    /// The counterexample in view, if the view is one.
+    pub fn without(&self) -> Option<&Rc<Without>> {
+        match self {
+            View::Replay { without, .. } => without.as_ref(),
+            _ => None,
         }
     }
 
@@ -190,6 +202,9 @@ impl Model {
                 report: Some(report),
                 ..
             } => Some(SharedReport::Replay(report.clone())),
+            View::Replay {
+                without: Some(_), ..
+            } => None,
             View::Replay { scenario, .. } => self.checked_report(scenario),
             View::Driving(drive) => drive.last.clone().map(SharedReport::Drive),
         }
@@ -211,6 +226,9 @@ impl Model {
                 report: Some(report),
                 ..
             } => Some(report),
+            View::Replay {
+                without: Some(_), ..
+            } => None,
             View::Replay { scenario, .. } => checked(scenario),
             View::Driving(drive) => drive.last.as_ref().map(|d| &d.report),
         }

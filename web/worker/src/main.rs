@@ -4,13 +4,15 @@
 //! [`fencelab_protocol::Request`]s as JSON text; it answers each with a
 //! [`fencelab_protocol::Response`] carrying the core's own reports, and
 //! `Ready` before anything else. `serve.rs` decides every answer and runs
-//! natively in tests; `worker.rs` is the glue to the worker's message port
-//! and event loop.
+//! natively in tests, `protect.rs` turns the verdicts on a learner's mutants
+//! into one mark per line, and `worker.rs` is the glue to the worker's
+//! message port and event loop.
 //!
 //! Must never: touch the DOM, keep state a page reload could lose, or leave
 //! a request unanswered (whatever cannot be served answers `Failed` with the
 //! request's seq).
 
+mod protect;
 mod serve;
 mod worker;
 

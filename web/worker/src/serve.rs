@@ -1,20 +1,51 @@
-//! What the worker answers to each request, apart from any JS: a pure
-//! function of the bundled exercises and the request (the engine runs here),
-//! so it is tested natively.
+//! What the worker answers to each request, apart from any JS: plain code
+//! over the bundled exercises, the request, and which job is the newest (the
+//! engine runs here), so it is tested natively.
 //!
-//! A check is not answered at once: it becomes a [`CheckJob`] that checks
-//! one scenario per call, so the event loop can deliver a newer check between
-//! scenarios. Must never panic on a request.
+//! A check and a protection run are not answered at once: each becomes a
+//! [`Job`] that does one piece per call (one scenario, one mutant), so the
+//! event loop can deliver a newer request between pieces. Must never panic
+//! on a request.
 
+use crate::protect::ProtectJob;
+use fencelab_core::mutate::Context;
 use fencelab_core::report::Unusable;
-use fencelab_core::{Checker, Exercise, ExerciseExt, ExerciseReport, Scenario, ScenarioReport};
+use fencelab_core::{
+    Checker, Exercise, ExerciseExt, ExerciseReport, Scenario, ScenarioReport, mutation,
+};
 use fencelab_protocol::{Edits, Request, Response};
+use std::collections::BTreeMap;
 
-/// What serving a request gives: an answer now, or a check to run. (Both
-/// are large, and moved around once each: boxed.)
+/// What serving a request gives: an answer now, or a job to run.
 pub enum Served {
+    /// Large, and moved around once: boxed.
     Answer(Box<Response>),
+    Job(Job),
+}
+
+/// Work done one piece per [`Job::next`], so a newer request can arrive in
+/// between. (Each job is large, and moved from task to task: boxed.)
+pub enum Job {
     Check(Box<CheckJob>),
+    Protect(Box<ProtectJob>),
+}
+
+impl Job {
+    /// The seq of the request the job answers.
+    pub fn seq(&self) -> u64 {
+        match self {
+            Job::Check(job) => job.seq,
+            Job::Protect(job) => job.seq,
+        }
+    }
+
+    /// Does the next piece; the answer once every piece is done.
+    pub fn next(&mut self) -> Option<Response> {
+        match self {
+            Job::Check(job) => job.next(),
+            Job::Protect(job) => job.next(),
+        }
+    }
 }
 
 /// A check in progress: one scenario per [`CheckJob::next`].
@@ -47,84 +78,131 @@ impl CheckJob {
     }
 }
 
-/// Serves `request` with `exercises`; every failure is `Failed` with the
-/// request's seq.
-pub fn serve(exercises: &[Exercise], request: Request) -> Served {
-    let seq = request.seq();
-    match answer(exercises, request) {
-        Ok(served) => served,
-        Err(message) => Served::Answer(Box::new(Response::Failed { seq, message })),
-    }
+/// The bundled exercises, what the mutation operators know of each (read
+/// from its schema once, on the first `Protect` that names it), and which
+/// job is still wanted.
+pub struct Server {
+    exercises: Vec<Exercise>,
+    contexts: BTreeMap<String, Context>,
+    /// The seq of the newest `Check` or `Protect`: every job but its own is
+    /// stale, and is dropped before its next piece.
+    latest_job: u64,
 }
 
-fn answer(exercises: &[Exercise], request: Request) -> Result<Served, String> {
-    Ok(match request {
-        Request::Check {
-            seq,
-            exercise,
-            edits,
-        } => {
-            let exercise = find(exercises, &exercise)?;
-            let checker = checker(exercise, &edits);
-            Served::Check(Box::new(CheckJob {
+impl Server {
+    pub fn new(exercises: Vec<Exercise>) -> Server {
+        Server {
+            exercises,
+            contexts: BTreeMap::new(),
+            latest_job: 0,
+        }
+    }
+
+    /// Whether `job` is still wanted: no `Check` or `Protect` came after it.
+    /// (Replays, drives and queries are answered between its pieces.)
+    pub fn wants(&self, job: &Job) -> bool {
+        job.seq() == self.latest_job
+    }
+
+    /// Serves `request`; every failure is `Failed` with the request's seq.
+    pub fn serve(&mut self, request: Request) -> Served {
+        let seq = request.seq();
+        if let Request::Check { .. } | Request::Protect { .. } = request {
+            self.latest_job = seq;
+        }
+        match self.answer(request) {
+            Ok(served) => served,
+            Err(message) => Served::Answer(Box::new(Response::Failed { seq, message })),
+        }
+    }
+
+    fn answer(&mut self, request: Request) -> Result<Served, String> {
+        let exercises = &self.exercises;
+        Ok(match request {
+            Request::Check {
                 seq,
-                exercise: exercise.clone(),
-                checker,
-                reports: Vec::new(),
-            }))
-        }
-        Request::Replay {
-            seq,
-            exercise,
-            edits,
-            scenario,
-            schedule,
-        } => {
-            let exercise = find(exercises, &exercise)?;
-            let scenario = scenario_of(exercise, &scenario)?;
-            // Texts that cannot run still give a report: its verdict is the
-            // error, shown in the timeline like any other.
-            let report = match checker(exercise, &edits) {
-                Ok(mut checker) => checker.replay(scenario, &schedule),
-                Err(unusable) => unusable.report(scenario),
-            };
-            Served::Answer(Box::new(Response::Replayed { seq, report }))
-        }
-        Request::Drive {
-            seq,
-            exercise,
-            edits,
-            scenario,
-            schedule,
-        } => {
-            let exercise = find(exercises, &exercise)?;
-            let scenario = scenario_of(exercise, &scenario)?;
-            let drive = checker(exercise, &edits)
-                .map_err(|unusable| unusable.error.message)?
-                .drive(scenario, &schedule);
-            Served::Answer(Box::new(Response::Driven { seq, drive }))
-        }
-        Request::Query {
-            seq,
-            exercise,
-            edits,
-            scenario,
-            schedule,
-            event_index,
-            sql,
-        } => {
-            let exercise = find(exercises, &exercise)?;
-            let scenario = scenario_of(exercise, &scenario)?;
-            let result = checker(exercise, &edits)
-                .map_err(|unusable| unusable.error.message)
-                .and_then(|mut checker| {
-                    checker
-                        .query_after(scenario, &schedule, event_index, &sql)
-                        .map_err(|error| error.to_string())
-                });
-            Served::Answer(Box::new(Response::Queried { seq, result }))
-        }
-    })
+                exercise,
+                edits,
+            } => {
+                let exercise = find(exercises, &exercise)?;
+                let checker = checker(exercise, &edits);
+                Served::Job(Job::Check(Box::new(CheckJob {
+                    seq,
+                    exercise: exercise.clone(),
+                    checker,
+                    reports: Vec::new(),
+                })))
+            }
+            Request::Replay {
+                seq,
+                exercise,
+                edits,
+                scenario,
+                schedule,
+            } => {
+                let exercise = find(exercises, &exercise)?;
+                let scenario = scenario_of(exercise, &scenario)?;
+                // Texts that cannot run still give a report: its verdict is the
+                // error, shown in the timeline like any other.
+                let report = match checker(exercise, &edits) {
+                    Ok(mut checker) => checker.replay(scenario, &schedule),
+                    Err(unusable) => unusable.report(scenario),
+                };
+                Served::Answer(Box::new(Response::Replayed { seq, report }))
+            }
+            Request::Drive {
+                seq,
+                exercise,
+                edits,
+                scenario,
+                schedule,
+            } => {
+                let exercise = find(exercises, &exercise)?;
+                let scenario = scenario_of(exercise, &scenario)?;
+                let drive = checker(exercise, &edits)
+                    .map_err(|unusable| unusable.error.message)?
+                    .drive(scenario, &schedule);
+                Served::Answer(Box::new(Response::Driven { seq, drive }))
+            }
+            Request::Query {
+                seq,
+                exercise,
+                edits,
+                scenario,
+                schedule,
+                event_index,
+                sql,
+            } => {
+                let exercise = find(exercises, &exercise)?;
+                let scenario = scenario_of(exercise, &scenario)?;
+                let result = checker(exercise, &edits)
+                    .map_err(|unusable| unusable.error.message)
+                    .and_then(|mut checker| {
+                        checker
+                            .query_after(scenario, &schedule, event_index, &sql)
+                            .map_err(|error| error.to_string())
+                    });
+                Served::Answer(Box::new(Response::Queried { seq, result }))
+            }
+            Request::Protect {
+                seq,
+                exercise,
+                edits,
+            } => {
+                let exercise = find(exercises, &exercise)?;
+                let context = match self.contexts.get(&exercise.id) {
+                    Some(context) => context,
+                    None => {
+                        let context = mutation::context(exercise)?;
+                        self.contexts.entry(exercise.id.clone()).or_insert(context)
+                    }
+                };
+                Served::Job(Job::Protect(Box::new(ProtectJob::new(
+                    seq, exercise, &edits, context,
+                ))))
+            }
+        })
+    }
 }
 
 fn find<'a>(exercises: &'a [Exercise], id: &str) -> Result<&'a Exercise, String> {
@@ -174,27 +252,41 @@ mod tests {
             .collect()
     }
 
-    fn answer_of(exercises: &[Exercise], request: Request) -> Response {
-        match serve(exercises, request) {
+    fn claim() -> Exercise {
+        exercises()
+            .into_iter()
+            .find(|e| e.id == CLAIM)
+            .expect("the claim exercise")
+    }
+
+    fn answer_of(server: &mut Server, request: Request) -> Response {
+        match server.serve(request) {
             Served::Answer(response) => *response,
-            Served::Check(_) => panic!("a check is not answered at once"),
+            Served::Job(_) => panic!("only checks and protections are jobs"),
+        }
+    }
+
+    fn job_of(server: &mut Server, request: Request) -> Job {
+        match server.serve(request) {
+            Served::Job(job) => job,
+            Served::Answer(response) => panic!("a job, not {response:?}"),
         }
     }
 
     #[test]
     fn a_check_runs_one_scenario_per_call_and_reports_them_all() {
-        let exercises = exercises();
-        let Served::Check(mut job) = serve(
-            &exercises,
+        let mut server = Server::new(exercises());
+        let mut job = job_of(
+            &mut server,
             Request::Check {
                 seq: 4,
                 exercise: CLAIM.into(),
-                edits: starts(&exercises[0]),
+                edits: starts(&claim()),
             },
-        ) else {
-            panic!("a check is a job");
-        };
-        let scenarios = exercises[0].scenarios.len();
+        );
+        assert!(matches!(job, Job::Check(_)));
+        assert_eq!(job.seq(), 4);
+        let scenarios = claim().scenarios.len();
         for _ in 0..scenarios {
             assert_eq!(job.next(), None);
         }
@@ -209,9 +301,9 @@ mod tests {
 
     #[test]
     fn texts_that_do_not_parse_fail_a_drive_and_a_query_with_their_seq() {
-        let exercises = exercises();
+        let mut server = Server::new(exercises());
         let drive = answer_of(
-            &exercises,
+            &mut server,
             Request::Drive {
                 seq: 9,
                 exercise: CLAIM.into(),
@@ -225,7 +317,7 @@ mod tests {
             "{drive:?}"
         );
         let query = answer_of(
-            &exercises,
+            &mut server,
             Request::Query {
                 seq: 10,
                 exercise: CLAIM.into(),
@@ -248,9 +340,9 @@ mod tests {
 
     #[test]
     fn a_replay_of_texts_that_do_not_parse_is_an_error_verdict() {
-        let exercises = exercises();
+        let mut server = Server::new(exercises());
         let replay = answer_of(
-            &exercises,
+            &mut server,
             Request::Replay {
                 seq: 3,
                 exercise: CLAIM.into(),
@@ -267,15 +359,12 @@ mod tests {
 
     #[test]
     fn an_unknown_exercise_or_scenario_fails_the_request_that_named_it() {
-        let exercises = exercises();
-        let check = serve(
-            &exercises,
-            Request::Check {
-                seq: 1,
-                exercise: "no-such-exercise".into(),
-                edits: Edits::new(),
-            },
-        );
+        let mut server = Server::new(exercises());
+        let check = server.serve(Request::Check {
+            seq: 1,
+            exercise: "no-such-exercise".into(),
+            edits: Edits::new(),
+        });
         let Served::Answer(response) = check else {
             panic!("a check of no exercise is answered at once");
         };
@@ -284,7 +373,7 @@ mod tests {
         };
         assert!(message.contains("no-such-exercise"), "{message}");
         let replay = answer_of(
-            &exercises,
+            &mut server,
             Request::Replay {
                 seq: 2,
                 exercise: CLAIM.into(),
@@ -300,5 +389,129 @@ mod tests {
             message.contains("no scenario `no such scenario`"),
             "{message}"
         );
+    }
+
+    /// The reference texts of the claim's editable procedures: they pass
+    /// every scenario, as a learner's solved exercise does.
+    fn references(exercise: &Exercise) -> Edits {
+        exercise
+            .procedures
+            .iter()
+            .filter(|p| p.editable)
+            .map(|p| (p.name.clone(), p.reference.clone()))
+            .collect()
+    }
+
+    #[test]
+    fn a_protection_is_a_job_that_answers_with_the_marks_of_its_seq() {
+        let mut server = Server::new(exercises());
+        let mut job = job_of(
+            &mut server,
+            Request::Protect {
+                seq: 21,
+                exercise: CLAIM.into(),
+                edits: references(&claim()),
+            },
+        );
+        assert!(matches!(job, Job::Protect(_)));
+        let answer = std::iter::from_fn(|| Some(job.next()))
+            .flatten()
+            .next()
+            .expect("an answer once every mutant is judged");
+        let Response::Protection { seq: 21, report } = answer else {
+            panic!("the marks for protect 21: {answer:?}");
+        };
+        assert_eq!(
+            report
+                .procedures
+                .iter()
+                .map(|p| p.procedure.as_str())
+                .collect::<Vec<_>>(),
+            ["claim"],
+            "the editable procedures, each once"
+        );
+    }
+
+    #[test]
+    fn a_newer_check_or_protection_drops_the_job_before_its_next_piece_and_nothing_else_does() {
+        let mut server = Server::new(exercises());
+        let protect = |seq| Request::Protect {
+            seq,
+            exercise: CLAIM.into(),
+            edits: references(&claim()),
+        };
+        let first = job_of(&mut server, protect(1));
+        assert!(server.wants(&first));
+        // A replay and a query are answered between the job's pieces.
+        answer_of(
+            &mut server,
+            Request::Replay {
+                seq: 2,
+                exercise: CLAIM.into(),
+                edits: references(&claim()),
+                scenario: "one winner".into(),
+                schedule: Schedule::new(),
+            },
+        );
+        answer_of(
+            &mut server,
+            Request::Query {
+                seq: 3,
+                exercise: CLAIM.into(),
+                edits: references(&claim()),
+                scenario: "one winner".into(),
+                schedule: Schedule::new(),
+                event_index: 0,
+                sql: "SELECT 1".into(),
+            },
+        );
+        assert!(server.wants(&first));
+        let check = job_of(
+            &mut server,
+            Request::Check {
+                seq: 4,
+                exercise: CLAIM.into(),
+                edits: references(&claim()),
+            },
+        );
+        assert!(
+            !server.wants(&first),
+            "an edit's check drops the protection"
+        );
+        assert!(server.wants(&check));
+        let second = job_of(&mut server, protect(5));
+        assert!(!server.wants(&check));
+        assert!(server.wants(&second));
+        // Even a request that fails supersedes: the page has moved on.
+        let failed = server.serve(Request::Protect {
+            seq: 6,
+            exercise: "no-such-exercise".into(),
+            edits: Edits::new(),
+        });
+        let Served::Answer(response) = failed else {
+            panic!("no job for no exercise");
+        };
+        assert!(
+            matches!(*response, Response::Failed { seq: 6, ref message } if message.contains("no-such-exercise")),
+            "{response:?}"
+        );
+        assert!(!server.wants(&second));
+    }
+
+    #[test]
+    fn an_exercises_mutation_context_is_read_from_its_schema_once() {
+        let mut server = Server::new(exercises());
+        for seq in 1..=3 {
+            job_of(
+                &mut server,
+                Request::Protect {
+                    seq,
+                    exercise: CLAIM.into(),
+                    edits: references(&claim()),
+                },
+            );
+        }
+        assert_eq!(server.contexts.len(), 1);
+        assert!(server.contexts.contains_key(CLAIM));
     }
 }

@@ -1,25 +1,25 @@
 //! The worker's glue to JS: reads requests from its message port, posts the
-//! answers `serve.rs` gives, and runs a check one scenario per task of the
-//! event loop, so a newer check that arrives meanwhile is seen between
-//! scenarios and the stale one is dropped (a scenario's own exploration is
-//! short; the page never waits for it either way).
+//! answers `serve.rs` gives, and runs a job one piece per task of the event
+//! loop (a check one scenario, a protection one mutant), so a newer request
+//! that arrives meanwhile is seen between pieces: a replay or a query is
+//! answered at once, and a newer check or protection drops the stale job (a
+//! piece is short; the page never waits for it either way).
 //!
 //! Messages are JSON text both ways (`fencelab_protocol::encode`/`decode`).
-//! Must never: touch the DOM, or leave a request unanswered.
+//! Must never: touch the DOM, or leave unanswered a request the page still
+//! waits for (a job superseded by a newer check or protection is dropped
+//! unanswered: the page has stopped waiting for it).
 
-use crate::serve::{CheckJob, Served, serve};
-use fencelab_core::Exercise;
+use crate::serve::{Job, Served, Server};
 use fencelab_protocol::{Request, Response, decode, encode, seq_of_request};
 use std::cell::{Cell, RefCell};
-use std::rc::Rc;
 use wasm_bindgen::JsCast;
 use wasm_bindgen::prelude::*;
 use web_sys::{DedicatedWorkerGlobalScope, MessageEvent};
 
 thread_local! {
-    static EXERCISES: RefCell<Option<Rc<Vec<Exercise>>>> = const { RefCell::new(None) };
-    /// The newest check asked for; older ones stop at their next scenario.
-    static LATEST_CHECK: Cell<u64> = const { Cell::new(0) };
+    /// Built on the first request; it also knows which job is still wanted.
+    static SERVER: RefCell<Option<Server>> = const { RefCell::new(None) };
     /// The request being served, so a panic can still answer it.
     static SERVING: Cell<u64> = const { Cell::new(0) };
 }
@@ -66,36 +66,37 @@ fn post(response: &Response) {
     let _ = scope().post_message(&JsValue::from_str(&encode(response)));
 }
 
-fn exercises() -> Rc<Vec<Exercise>> {
-    EXERCISES.with(|cell| {
-        cell.borrow_mut()
-            .get_or_insert_with(|| Rc::new(fencelab_core::bundled::exercises().unwrap_or_default()))
-            .clone()
+/// Runs `work` with the server, built from the bundled exercises on first
+/// use. Never held across a task of the event loop.
+fn with_server<T>(work: impl FnOnce(&mut Server) -> T) -> T {
+    SERVER.with(|cell| {
+        let mut server = cell.borrow_mut();
+        work(server.get_or_insert_with(|| {
+            Server::new(fencelab_core::bundled::exercises().unwrap_or_default())
+        }))
     })
 }
 
 fn handle(request: Request) {
     let seq = request.seq();
-    if let Request::Check { .. } = request {
-        LATEST_CHECK.with(|latest| latest.set(seq));
-    }
-    match serving(seq, || serve(&exercises(), request)) {
+    match serving(seq, || with_server(|server| server.serve(request))) {
         Served::Answer(response) => post(&response),
-        Served::Check(job) => continue_check(job),
+        Served::Job(job) => continue_job(job),
     }
 }
 
-/// Runs the job's next scenario, then yields to the event loop so a newer
-/// request can arrive before the one after.
-fn continue_check(mut job: Box<CheckJob>) {
-    if LATEST_CHECK.with(Cell::get) != job.seq {
+/// Runs the job's next piece, then yields to the event loop so a newer
+/// request can arrive before the one after. A job no longer wanted is
+/// dropped unanswered: the page has stopped waiting for it.
+fn continue_job(mut job: Job) {
+    if !with_server(|server| server.wants(&job)) {
         return;
     }
-    if let Some(response) = serving(job.seq, || job.next()) {
+    if let Some(response) = serving(job.seq(), || job.next()) {
         post(&response);
         return;
     }
-    let tick = Closure::once_into_js(move || continue_check(job));
+    let tick = Closure::once_into_js(move || continue_job(job));
     let _ = scope().set_timeout_with_callback_and_timeout_and_arguments_0(tick.unchecked_ref(), 0);
 }
 

@@ -582,4 +582,5 @@ fn notices_are_dismissed_and_a_failure_of_the_worker_itself_is_one() {
     assert!(model.notices.is_empty());
 }
 
+mod protection;
 mod views;

@@ -8,6 +8,7 @@ use fencelab_model::monitor::{Belief, Holder, Violation};
 use fencelab_model::report::{Exploration, Lane};
 use fencelab_model::{Drive, ExerciseReport, Failure, FailureCause, ScenarioReport};
 use fencelab_model::{ScenarioResult, Schedule, Value};
+use fencelab_protocol::{Caught, LineMark, LineStatus, ProcedureMarks, ProtectionReport};
 
 pub const CLAIM: &str = "claim-compare-and-set";
 pub const ONE_WINNER: &str = "one winner";
@@ -194,5 +195,58 @@ pub fn drive(events: usize, finished: bool) -> Drive {
             vec!["a".into(), "b".into()]
         },
         finished,
+    }
+}
+
+/// The line of the claim whose changes the scenarios catch in
+/// [`protection_report`]: dropping either conjunct of its WHERE. The second
+/// change, the state predicate, is the one "one winner" catches.
+pub const PROTECTED_LINE: u32 = 4;
+pub const STATE_PREDICATE: usize = 1;
+pub const MUTANT_CLAIM: &str = "UPDATE messages SET claim_owner = :actor WHERE id = :message_id;";
+/// The line no scenario notices a change to.
+pub const UNPROTECTED_LINE: u32 = 7;
+
+/// The worker's marks for a solved claim: line 4 protected by two caught
+/// removals, line 7 unprotected.
+pub fn protection_report() -> ProtectionReport {
+    ProtectionReport {
+        procedures: vec![ProcedureMarks {
+            procedure: "claim".into(),
+            lines: vec![
+                LineMark {
+                    line: PROTECTED_LINE,
+                    status: LineStatus::Protected {
+                        caught: vec![
+                            Caught {
+                                scenario: FIRST_COME.into(),
+                                sentence: "b's claim: expected ok, got refused (not_claimable)"
+                                    .into(),
+                                schedule: Schedule::new(),
+                                description: "drop `id = :message_id AND` from the WHERE".into(),
+                                mutant_text: "UPDATE messages SET claim_owner = :actor;".into(),
+                            },
+                            Caught {
+                                scenario: ONE_WINNER.into(),
+                                sentence: two_holders().to_string(),
+                                schedule: Schedule::parse("a a b b").expect("a schedule"),
+                                description: "drop `AND state = 'NEW'` from the WHERE".into(),
+                                mutant_text: MUTANT_CLAIM.into(),
+                            },
+                        ],
+                        uncaught: vec![
+                            "compare with `IS` instead of `=` in `state = 'NEW'`".into(),
+                        ],
+                    },
+                },
+                LineMark {
+                    line: UNPROTECTED_LINE,
+                    status: LineStatus::Unprotected {
+                        descriptions: vec!["use `'mailbox'` instead of `'mailbox_claim'`".into()],
+                    },
+                },
+            ],
+        }],
+        mutants: 4,
     }
 }

@@ -1,0 +1,155 @@
+//! "Why each line is here": the line marks of one procedure as a list under
+//! its editor, for keyboard and screen-reader users (the marks in the editor
+//! itself are for the mouse). Each change a scenario caught on a protected
+//! line is a button that shows its counterexample; an unprotected line is
+//! plain text. The sentences here are
+//! also the editor's tooltips, so both say the same thing.
+
+use crate::editor::Mark;
+use crate::state::Protection;
+use fencelab_protocol::{Caught, LineMark, LineStatus};
+use yew::prelude::*;
+
+#[derive(Properties, PartialEq)]
+pub struct LineMarksProps {
+    pub procedure: AttrValue,
+    pub protection: Protection,
+    /// A caught change's button was pressed: show the counterexample of
+    /// (line, change).
+    pub on_show: Callback<(u32, usize)>,
+}
+
+/// What the list says of a caught change to `line`.
+pub fn caught_sentence(line: u32, change: &Caught) -> String {
+    format!(
+        "Line {line}: if you {}, “{}” fails — show the counterexample",
+        change.description, change.scenario
+    )
+}
+
+/// What the list says of an unprotected `line`.
+pub fn unprotected_sentence(line: u32) -> String {
+    format!("Line {line}: no scenario notices a change here")
+}
+
+/// What the editor's line says when hovered.
+pub fn title(mark: &LineMark) -> String {
+    match &mark.status {
+        LineStatus::Protected { caught, uncaught } => {
+            let mut scenarios: Vec<&str> = Vec::new();
+            for change in caught {
+                if !scenarios.contains(&change.scenario.as_str()) {
+                    scenarios.push(&change.scenario);
+                }
+            }
+            let named: Vec<String> = scenarios.iter().map(|s| format!("“{s}”")).collect();
+            let mut title = format!(
+                "Without this, {} fail{}.",
+                named.join(" and "),
+                if named.len() == 1 { "s" } else { "" }
+            );
+            for change in caught {
+                title += &format!(
+                    " If you {}, “{}” fails: {}.",
+                    change.description, change.scenario, change.sentence
+                );
+            }
+            if !uncaught.is_empty() {
+                title += &format!(
+                    " No scenario notices if you {}.",
+                    uncaught.join(", or if you ")
+                );
+            }
+            title + " Click the ✓ beside the line to see the first counterexample."
+        }
+        LineStatus::Unprotected { descriptions } => format!(
+            "No scenario notices if this changes: either it is not needed, or the suite has a gap. \
+             Tried: {}.",
+            descriptions.join("; ")
+        ),
+    }
+}
+
+/// `text` with its `quoted` SQL as code (a mutant's description quotes SQL
+/// between backticks).
+pub fn with_code(text: &str) -> Html {
+    html! {
+        { for text.split('`').enumerate().map(|(i, piece)| {
+            if i % 2 == 1 { html! { <code>{ piece.to_string() }</code> } } else { html! { { piece.to_string() } } }
+        }) }
+    }
+}
+
+/// The marks of `procedure` as the editor draws them.
+pub fn editor_marks(protection: &Protection, procedure: &str) -> Vec<Mark> {
+    let Some(report) = protection.report() else {
+        return Vec::new();
+    };
+    report
+        .marks(procedure)
+        .iter()
+        .map(|mark| Mark {
+            line: mark.line,
+            kind: match mark.status {
+                LineStatus::Protected { .. } => "protected",
+                LineStatus::Unprotected { .. } => "unprotected",
+            },
+            title: title(mark),
+        })
+        .collect()
+}
+
+#[function_component(LineMarks)]
+pub fn line_marks(props: &LineMarksProps) -> Html {
+    let heading = format!("why-{}", props.procedure);
+    match &props.protection {
+        Protection::Nothing => Html::default(),
+        Protection::Waiting { .. } => html! {
+            <p class="line-marks-status muted">
+                { "Every scenario passes. Now changing each line on purpose, to see which changes a scenario catches…" }
+            </p>
+        },
+        Protection::Failed { message } => html! {
+            <p class="line-marks-status">{ format!("The lines could not be marked: {message}") }</p>
+        },
+        Protection::Shown { report, .. } => {
+            let marks = report.marks(&props.procedure);
+            html! {
+                <section class="line-marks" aria-labelledby={heading.clone()}>
+                    <h4 id={heading}>{ "Why each line is here" }</h4>
+                    <p class="muted">
+                        { "Each line was changed on purpose and every scenario run again. ✓: a scenario fails without it. ?: no scenario notices a change; either the line is not needed, or the suite has a gap." }
+                    </p>
+                    if marks.is_empty() {
+                        <p class="muted">{ "No change to a line of this procedure could be judged." }</p>
+                    } else {
+                        <ul>
+                            { for marks.iter().map(|mark| {
+                                let line = mark.line;
+                                match &mark.status {
+                                    LineStatus::Protected { caught, .. } => html! {
+                                        { for caught.iter().enumerate().map(|(change, caught)| html! {
+                                            <li class="line-why protected">
+                                                <button class="mark-button" data-line={line.to_string()}
+                                                    title={format!("{}: {}", caught.scenario, caught.sentence)}
+                                                    onclick={props.on_show.reform(move |_: MouseEvent| (line, change))}>
+                                                    <span aria-hidden="true">{ "✓ " }</span>{ with_code(&caught_sentence(line, caught)) }
+                                                </button>
+                                            </li>
+                                        }) }
+                                    },
+                                    LineStatus::Unprotected { descriptions } => html! {
+                                        <li class="line-why unprotected" data-line={line.to_string()}>
+                                            <span aria-hidden="true">{ "? " }</span>{ unprotected_sentence(line) }
+                                            <span class="muted">{ with_code(&format!(" (tried: {})", descriptions.join("; "))) }</span>
+                                        </li>
+                                    },
+                                }
+                            }) }
+                        </ul>
+                    }
+                </section>
+            }
+        }
+    }
+}

@@ -1,0 +1,477 @@
+//! Which lines of a learner's passing procedures the scenarios protect: every
+//! generated mutant of the editable procedures is judged by the whole suite,
+//! one mutant per [`ProtectJob::next`], and the verdicts become one mark per
+//! line ([`marks`]) for the page to show in its editors.
+//!
+//! A line is protected when a scenario catches some change to it: the mark
+//! carries every caught removal from it (each predicate, statement or
+//! decision), or else the first caught change, each with the scenario's
+//! failure and schedule, so the page can replay the counterexample. It is
+//! unprotected when every change to it passes every scenario. A line whose
+//! changes only make scenarios error gets no mark: an error is not a
+//! counterexample, and it is not silence either. A change the exercise
+//! declares equivalent (`[[equivalent]]`) is never a gap.
+//!
+//! The texts are assumed to pass every scenario (the page asks only then);
+//! otherwise every mutant would look caught. Must never panic on any text.
+
+use fencelab_core::mutate::{Context, Mutant, MutantVerdict, Operator};
+use fencelab_core::{Exercise, Schedule, mutation};
+use fencelab_protocol::{
+    Caught, Edits, LineMark, LineStatus, ProcedureMarks, ProtectionReport, Response,
+};
+use std::collections::BTreeMap;
+
+/// A protection run in progress: one mutant per [`ProtectJob::next`].
+pub struct ProtectJob {
+    pub seq: u64,
+    exercise: Exercise,
+    /// Every procedure's text: the learner's for the editable ones.
+    texts: Vec<(String, String)>,
+    mutants: Vec<Mutant>,
+    /// The mutants that are the exercise's declared equivalents: id to the
+    /// declared reason.
+    equivalent: BTreeMap<String, String>,
+    verdicts: Vec<MutantVerdict>,
+}
+
+impl ProtectJob {
+    /// Generates the mutants of `edits` (pure text work; nothing runs yet).
+    pub fn new(seq: u64, exercise: &Exercise, edits: &Edits, context: &Context) -> ProtectJob {
+        let texts = exercise.texts_with(edits);
+        let mutants = mutation::generate(exercise, &texts, context).mutants;
+        ProtectJob {
+            seq,
+            equivalent: declared_equivalents(exercise, &mutants, context),
+            exercise: exercise.clone(),
+            texts,
+            mutants,
+            verdicts: Vec::new(),
+        }
+    }
+
+    /// How many mutants the job judges.
+    #[cfg(test)]
+    pub fn mutants(&self) -> usize {
+        self.mutants.len()
+    }
+
+    /// Judges the next mutant; once every mutant is judged, returns the
+    /// marks.
+    pub fn next(&mut self) -> Option<Response> {
+        match self.mutants.get(self.verdicts.len()) {
+            Some(mutant) => {
+                let verdict = match (
+                    mutation::judge(&self.exercise, &self.texts, mutant),
+                    self.equivalent.get(&mutant.id),
+                ) {
+                    // Like `fencelab mutate`: a declared equivalent that a
+                    // scenario kills is killed all the same.
+                    (verdict @ MutantVerdict::Killed { .. }, _) | (verdict, None) => verdict,
+                    (_, Some(reason)) => MutantVerdict::Equivalent {
+                        reason: reason.clone(),
+                    },
+                };
+                self.verdicts.push(verdict);
+                None
+            }
+            None => Some(Response::Protection {
+                seq: self.seq,
+                report: marks(&self.exercise, &self.mutants, &self.verdicts),
+            }),
+        }
+    }
+}
+
+/// The learner's mutants that are the exercise's declared equivalents, with
+/// the declared reason. A declaration names a mutant of the reference by id
+/// (procedure, line, column, operator); a learner's mutant with that id is
+/// the same change only if it also reads the same, so the description must
+/// match the reference mutant's too.
+fn declared_equivalents(
+    exercise: &Exercise,
+    mutants: &[Mutant],
+    context: &Context,
+) -> BTreeMap<String, String> {
+    if exercise.equivalents.is_empty() {
+        return BTreeMap::new();
+    }
+    let reference = mutation::generate(exercise, &mutation::reference_texts(exercise), context);
+    mutants
+        .iter()
+        .filter_map(|mutant| {
+            let declared = exercise
+                .equivalents
+                .iter()
+                .find(|e| e.mutant == mutant.id)?;
+            reference
+                .mutants
+                .iter()
+                .any(|r| r.id == mutant.id && r.description == mutant.description)
+                .then(|| (mutant.id.clone(), declared.reason.clone()))
+        })
+        .collect()
+}
+
+/// One mark per line that any mutant changed, for each editable procedure.
+/// `verdicts[i]` is the verdict on `mutants[i]`.
+pub fn marks(
+    exercise: &Exercise,
+    mutants: &[Mutant],
+    verdicts: &[MutantVerdict],
+) -> ProtectionReport {
+    let procedures = exercise
+        .procedures
+        .iter()
+        .filter(|p| p.editable)
+        .map(|p| {
+            let mut by_line: BTreeMap<u32, Vec<(&Mutant, &MutantVerdict)>> = BTreeMap::new();
+            for (mutant, verdict) in mutants.iter().zip(verdicts) {
+                if mutant.procedure == p.name {
+                    by_line
+                        .entry(mutant.position.line)
+                        .or_default()
+                        .push((mutant, verdict));
+                }
+            }
+            ProcedureMarks {
+                procedure: p.name.clone(),
+                lines: by_line
+                    .into_iter()
+                    .filter_map(|(line, judged)| {
+                        Some(LineMark {
+                            line,
+                            status: line_status(&judged)?,
+                        })
+                    })
+                    .collect(),
+            }
+        })
+        .collect();
+    ProtectionReport {
+        procedures,
+        mutants: verdicts.len(),
+    }
+}
+
+/// Whether `operator` removes something (a predicate, a statement, a
+/// decision, a transaction) rather than changing it: "without this" reads
+/// true of these, so a line's mark lists every one a scenario catches.
+fn removes(operator: Operator) -> bool {
+    matches!(
+        operator,
+        Operator::DropConjunct
+            | Operator::DeleteStatement
+            | Operator::DropRefusal
+            | Operator::DropTransaction
+            | Operator::DropAddend
+            | Operator::DropUpsertAssignment
+    )
+}
+
+/// The counterexample of a caught mutant: its first kill whose schedule
+/// reads back (the checker printed it, so it always does; one that did not
+/// could not show anything).
+fn caught(mutant: &Mutant, verdict: &MutantVerdict) -> Option<Caught> {
+    let MutantVerdict::Killed { by } = verdict else {
+        return None;
+    };
+    by.iter().find_map(|kill| {
+        Some(Caught {
+            scenario: kill.scenario.clone(),
+            sentence: kill.sentence.clone(),
+            schedule: Schedule::parse(&kill.schedule).ok()?,
+            description: mutant.description.clone(),
+            mutant_text: mutant.text.clone(),
+        })
+    })
+}
+
+/// Protected by every caught removal (or, when none is caught, the first
+/// caught change), unprotected when every change (declared equivalents
+/// aside) survives, else no mark. Changes are listed in the order they
+/// stand on the line.
+fn line_status(judged: &[(&Mutant, &MutantVerdict)]) -> Option<LineStatus> {
+    let survivors = || {
+        judged
+            .iter()
+            .filter(|(_, verdict)| matches!(verdict, MutantVerdict::Survived))
+            .map(|(mutant, _)| mutant.description.clone())
+            .collect()
+    };
+    let removals: Vec<Caught> = judged
+        .iter()
+        .filter(|(mutant, _)| removes(mutant.operator))
+        .filter_map(|(mutant, verdict)| caught(mutant, verdict))
+        .collect();
+    let caught: Vec<Caught> = if removals.is_empty() {
+        judged
+            .iter()
+            .find_map(|(mutant, verdict)| caught(mutant, verdict))
+            .into_iter()
+            .collect()
+    } else {
+        removals
+    };
+    if !caught.is_empty() {
+        return Some(LineStatus::Protected {
+            caught,
+            uncaught: survivors(),
+        });
+    }
+    let mut judged = judged
+        .iter()
+        .map(|(_, verdict)| *verdict)
+        .filter(|verdict| !matches!(verdict, MutantVerdict::Equivalent { .. }))
+        .peekable();
+    let all_survive =
+        judged.peek().is_some() && judged.all(|verdict| matches!(verdict, MutantVerdict::Survived));
+    all_survive.then(|| LineStatus::Unprotected {
+        descriptions: survivors(),
+    })
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use fencelab_core::mutate::Kill;
+    use fencelab_core::procedure::Position;
+    use std::collections::BTreeSet;
+
+    const CLAIM: &str = "claim-compare-and-set";
+
+    fn claim() -> Exercise {
+        fencelab_core::bundled::exercises()
+            .expect("the bundled exercises load")
+            .into_iter()
+            .find(|e| e.id == CLAIM)
+            .expect("the claim exercise")
+    }
+
+    /// A mutant of the claim's `line`; its operator removes something when
+    /// the description says "drop".
+    fn mutant(line: u32, description: &str) -> Mutant {
+        let operator = if description.starts_with("drop") {
+            Operator::DropConjunct
+        } else {
+            Operator::SwapComparison
+        };
+        Mutant {
+            id: format!("claim:{line}:1:{}:{description}", operator.name()),
+            operator,
+            procedure: "claim".into(),
+            position: Position { line, column: 1 },
+            description: description.into(),
+            text: format!("-- {description}"),
+        }
+    }
+
+    fn killed(scenario: &str, schedule: &str) -> MutantVerdict {
+        MutantVerdict::Killed {
+            by: vec![Kill {
+                scenario: scenario.into(),
+                sentence: format!("{scenario} broke"),
+                schedule: schedule.into(),
+            }],
+        }
+    }
+
+    #[test]
+    fn a_line_is_protected_by_every_caught_removal_and_unprotected_when_every_change_survives() {
+        let mutants = [
+            mutant(2, "survives on 2"),
+            mutant(2, "caught on 2"),
+            mutant(2, "drop, caught on 2"),
+            mutant(2, "drop, survives on 2"),
+            mutant(2, "drop, caught again on 2"),
+            mutant(3, "caught on 3"),
+            mutant(3, "caught again on 3"),
+            mutant(5, "survives on 5"),
+            mutant(5, "also survives on 5"),
+            mutant(6, "errors on 6"),
+            mutant(6, "survives on 6"),
+            mutant(7, "equivalent on 7"),
+            mutant(8, "equivalent on 8"),
+            mutant(8, "survives on 8"),
+        ];
+        let verdicts = [
+            MutantVerdict::Survived,
+            killed("first come, first served", ""),
+            killed("one winner", "a b a b"),
+            MutantVerdict::Survived,
+            killed("first come, first served", "a b"),
+            killed("one winner", "a b"),
+            killed("first come, first served", "b a"),
+            MutantVerdict::Survived,
+            MutantVerdict::Survived,
+            MutantVerdict::ErrorsOnly {
+                errors: vec![("one winner".into(), "no such column".into())],
+            },
+            MutantVerdict::Survived,
+            MutantVerdict::Equivalent {
+                reason: "same".into(),
+            },
+            MutantVerdict::Equivalent {
+                reason: "same".into(),
+            },
+            MutantVerdict::Survived,
+        ];
+        let report = marks(&claim(), &mutants, &verdicts);
+        assert_eq!(report.mutants, 14);
+        let lines: Vec<u32> = report.marks("claim").iter().map(|m| m.line).collect();
+        // Line 6 only errors besides its survivor, line 7 is only an
+        // equivalent: neither is marked.
+        assert_eq!(lines, [2, 3, 5, 8]);
+        let described = |status: Option<&LineStatus>| match status {
+            Some(LineStatus::Protected { caught, uncaught }) => (
+                caught
+                    .iter()
+                    .map(|c| format!("{} / {} / {}", c.description, c.scenario, c.schedule))
+                    .collect::<Vec<_>>(),
+                uncaught.clone(),
+            ),
+            other => panic!("a protected line, not {other:?}"),
+        };
+        // Every removal a scenario caught, in the order they stand; the
+        // changes no scenario caught, removals or not.
+        assert_eq!(
+            described(report.mark("claim", 2).map(|m| &m.status)),
+            (
+                vec![
+                    "drop, caught on 2 / one winner / a b a b".to_string(),
+                    "drop, caught again on 2 / first come, first served / a b".to_string(),
+                ],
+                vec![
+                    "survives on 2".to_string(),
+                    "drop, survives on 2".to_string()
+                ],
+            )
+        );
+        // No removal caught: the first caught change.
+        assert_eq!(
+            described(report.mark("claim", 3).map(|m| &m.status)),
+            (vec!["caught on 3 / one winner / a b".to_string()], vec![])
+        );
+        let Some(LineStatus::Protected { caught, .. }) = report.mark("claim", 3).map(|m| &m.status)
+        else {
+            unreachable!()
+        };
+        assert_eq!(
+            (caught[0].sentence.as_str(), caught[0].mutant_text.as_str()),
+            ("one winner broke", "-- caught on 3")
+        );
+        assert_eq!(
+            report.mark("claim", 5).map(|m| &m.status),
+            Some(&LineStatus::Unprotected {
+                descriptions: vec!["survives on 5".into(), "also survives on 5".into()],
+            })
+        );
+        assert_eq!(
+            report.mark("claim", 8).map(|m| &m.status),
+            Some(&LineStatus::Unprotected {
+                descriptions: vec!["survives on 8".into()],
+            })
+        );
+    }
+
+    #[test]
+    fn a_kill_whose_schedule_does_not_read_back_cannot_protect_a_line() {
+        let report = marks(
+            &claim(),
+            &[mutant(3, "caught")],
+            &[killed("one winner", "a; b")],
+        );
+        assert_eq!(report.marks("claim"), []);
+    }
+
+    #[test]
+    fn the_reference_claim_has_protected_lines_each_with_a_counterexample_that_fails() {
+        let exercise = claim();
+        let context = mutation::context(&exercise).expect("the claim's schema builds");
+        // The reference passes every scenario, as a solved exercise does.
+        let edits: Edits = exercise
+            .procedures
+            .iter()
+            .filter(|p| p.editable)
+            .map(|p| (p.name.clone(), p.reference.clone()))
+            .collect();
+        let mut job = ProtectJob::new(7, &exercise, &edits, &context);
+        let total = job.mutants();
+        assert!(total > 0, "the operators generate mutants of the claim");
+        for _ in 0..total {
+            assert_eq!(job.next(), None, "one mutant per call");
+        }
+        let Some(Response::Protection { seq: 7, report }) = job.next() else {
+            panic!("the marks, once every mutant is judged");
+        };
+        assert_eq!(report.mutants, total);
+        let protected: Vec<&LineMark> = report
+            .marks("claim")
+            .iter()
+            .filter(|m| matches!(m.status, LineStatus::Protected { .. }))
+            .collect();
+        assert!(!protected.is_empty(), "{report:#?}");
+        // Every caught change replays into the failure it names.
+        for mark in protected {
+            let LineStatus::Protected { caught, .. } = &mark.status else {
+                unreachable!()
+            };
+            assert!(!caught.is_empty(), "line {}", mark.line);
+            for change in caught {
+                let mut texts = edits.clone();
+                texts.insert("claim".into(), change.mutant_text.clone());
+                let scenario = exercise
+                    .scenarios
+                    .iter()
+                    .find(|s| s.name == change.scenario)
+                    .expect("a scenario of the exercise");
+                let replayed =
+                    fencelab_core::ExerciseExt::checker(&exercise, &exercise.texts_with(&texts))
+                        .expect("the mutant parses")
+                        .replay(scenario, &change.schedule);
+                assert_eq!(
+                    replayed.failure().map(ToString::to_string).as_deref(),
+                    Some(change.sentence.as_str()),
+                    "line {}: {}",
+                    mark.line,
+                    change.description
+                );
+            }
+        }
+    }
+
+    #[test]
+    fn a_declared_equivalent_is_the_same_change_only_if_it_reads_the_same() {
+        let exercises = fencelab_core::bundled::exercises().expect("the bundled exercises load");
+        let exercise = exercises
+            .iter()
+            .find(|e| !e.equivalents.is_empty())
+            .expect("an exercise that declares equivalents");
+        let context = mutation::context(exercise).expect("its schema builds");
+        let reference =
+            mutation::generate(exercise, &mutation::reference_texts(exercise), &context).mutants;
+        // On the reference itself, every declaration names one of its mutants.
+        let found = declared_equivalents(exercise, &reference, &context);
+        let declared: BTreeSet<&str> = exercise
+            .equivalents
+            .iter()
+            .map(|e| e.mutant.as_str())
+            .collect();
+        assert_eq!(
+            found.keys().map(String::as_str).collect::<BTreeSet<_>>(),
+            declared
+        );
+        // The same id on a learner's text that changes something else there
+        // is not the declared change.
+        let mut other = reference
+            .iter()
+            .find(|m| declared.contains(m.id.as_str()))
+            .expect("a declared mutant")
+            .clone();
+        other.description = format!("{} (elsewhere)", other.description);
+        assert_eq!(
+            declared_equivalents(exercise, &[other], &context),
+            BTreeMap::new()
+        );
+    }
+}
