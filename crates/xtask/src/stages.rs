@@ -51,6 +51,21 @@ fn wasm_tests(targets: &[&str], browser: bool) -> Command {
     command
 }
 
+/// `fencelab mutate` on the bundled exercises, built for speed: every
+/// scenario against every generated mutant.
+fn fencelab_mutate() -> Command {
+    cargo(&[
+        "run",
+        "--locked",
+        "--quiet",
+        "--release",
+        "-p",
+        "fencelab-cli",
+        "--",
+        "mutate",
+    ])
+}
+
 /// This very driver, for checks that are its own subcommands.
 fn xtask(args: &[&str]) -> Command {
     let mut command = Command::new(std::env::current_exe().unwrap_or_else(|_| "xtask".into()));
@@ -150,16 +165,7 @@ fn plan(root: &Path, tools: &Tools) -> Vec<Stage> {
         },
         Stage {
             name: "mutation testing of the bundled suites (fencelab mutate)".into(),
-            command: cargo(&[
-                "run",
-                "--locked",
-                "--quiet",
-                "--release",
-                "-p",
-                "fencelab-cli",
-                "--",
-                "mutate",
-            ]),
+            command: fencelab_mutate(),
         },
         Stage {
             name: "model and wire tests (wasm32 in Node)".into(),
@@ -256,16 +262,7 @@ pub fn bench() -> Result<(), String> {
     // equivalent, and the seconds each exercise took (release, all cores).
     // A survivor is a test failure, not a benchmark's concern: the figures
     // are printed either way.
-    let _ = cmd::status(&mut cargo(&[
-        "run",
-        "--locked",
-        "--quiet",
-        "--release",
-        "-p",
-        "fencelab-cli",
-        "--",
-        "mutate",
-    ]));
+    let _ = cmd::status(&mut fencelab_mutate());
     Ok(())
 }
 
