@@ -23,6 +23,8 @@ options (run, explore; --json also for check and mutate):
   --set PROCEDURE=SQL_FILE   replace an editable procedure with the text of SQL_FILE, as a learner's edit
   --scenario FILE            add the [[scenarios]] of FILE (run); with explore, a NAME selects one scenario
   --max-schedules N          stop exploring a scenario after N schedules (reported as an error, not a pass)
+  --max-steps N              stop checking a scenario after N procedure steps over all its runs, pruned
+                             ones included (an error, not a pass; default 100000)
   --random N                 explore: instead of every interleaving, N schedules drawn at random
   --seed S                   explore --random: draw them from seed S (printed with every run, so a
                              failure found at random replays from the command line)
@@ -47,6 +49,7 @@ pub struct RunArgs {
     /// Only this scenario (explore --scenario NAME).
     pub only: Option<String>,
     pub max_schedules: Option<u64>,
+    pub max_steps: Option<u64>,
     pub json: bool,
     pub explore: bool,
     /// explore --random N --seed S: N random schedules from seed S.
@@ -64,6 +67,7 @@ pub fn parse(args: &[String]) -> Result<Command, BadInput> {
     let mut scenarios = Vec::new();
     let mut max_schedules = None;
     let mut random_runs: Option<u64> = None;
+    let mut max_steps: Option<u64> = None;
     let mut seed: Option<u64> = None;
     let number = |flag: &str, text: String| -> Result<u64, BadInput> {
         text.parse()
@@ -93,6 +97,13 @@ pub fn parse(args: &[String]) -> Result<Command, BadInput> {
                 random_runs = Some(runs);
             }
             "--seed" => seed = Some(number("--seed", value("--seed")?)?),
+            "--max-steps" => {
+                let n = number("--max-steps", value("--max-steps")?)?;
+                if n == 0 {
+                    return Err(BadInput("--max-steps must be at least 1".into()));
+                }
+                max_steps = Some(n);
+            }
             "--max-schedules" => {
                 let text = value("--max-schedules")?;
                 let n: u64 = text.parse().map_err(|_| {
@@ -115,11 +126,12 @@ pub fn parse(args: &[String]) -> Result<Command, BadInput> {
         if !set.is_empty()
             || !scenarios.is_empty()
             || max_schedules.is_some()
+            || max_steps.is_some()
             || random_runs.is_some()
             || seed.is_some()
         {
             Err(BadInput(format!(
-                "`{name}` takes no --set, --scenario, --max-schedules, --random or --seed"
+                "`{name}` takes no --set, --scenario, --max-schedules, --max-steps, --random or --seed"
             )))
         } else {
             Ok(())
@@ -175,6 +187,7 @@ pub fn parse(args: &[String]) -> Result<Command, BadInput> {
                 scenario_files,
                 only,
                 max_schedules,
+                max_steps,
                 json,
                 explore,
                 random: random_runs.map(|runs| (runs, seed)),

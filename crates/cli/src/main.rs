@@ -328,6 +328,7 @@ fn run_exercise(args: &RunArgs) -> Result<bool, BadInput> {
         schedules_max: args
             .max_schedules
             .unwrap_or(Limits::default().schedules_max),
+        steps_max: args.max_steps.unwrap_or(Limits::default().steps_max),
         ..Limits::default()
     };
     let started = std::time::Instant::now();

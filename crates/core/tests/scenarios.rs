@@ -541,3 +541,42 @@ fn direct_sql_and_queries_explain_what_they_may_not_do() {
     let report = check(CAS_CLAIM, ONE_WINNER);
     assert_ne!(report.verdict(), Verdict::Error, "{:?}", report.error());
 }
+
+#[test]
+fn a_scenario_too_large_to_explore_ends_at_its_step_limit_with_an_error() {
+    // Five processes, ten writes each, none commuting: far too many
+    // interleavings, most of them pruned. Complete schedules alone never
+    // reach a limit here; the step budget, which counts pruned runs too,
+    // does, and the verdict is an error naming it, never a pass.
+    let doubling = "UPDATE counters SET n = n * 2 + :k WHERE name = 'c';\n".repeat(10);
+    let procedures = [Procedure::parse("bump", &doubling).unwrap()];
+    let mut checker = Checker::new(
+        "CREATE TABLE counters (name TEXT PRIMARY KEY, n INTEGER NOT NULL);\
+         INSERT INTO counters VALUES ('c', 0);",
+        procedures,
+        Values::new(),
+        Model::default(),
+    )
+    .unwrap();
+    checker.set_limits(fencelab_core::Limits {
+        steps_max: 20_000,
+        ..fencelab_core::Limits::default()
+    });
+    let mut steps = String::from("name = \"crowd\"\nsteps = [\n");
+    for p in ["a", "b", "c", "d", "e"] {
+        steps += &format!("  {{ start = \"{p}\", actor = \"w-{p}\" }},\n");
+    }
+    steps += "  { concurrent = [\n";
+    for (k, p) in ["a", "b", "c", "d", "e"].iter().enumerate() {
+        steps += &format!("    {{ process = \"{p}\", call = \"bump\", args = {{ k = {k} }} }},\n");
+    }
+    steps += "  ] },\n]\n";
+    let report = checker.check(&scenario(&steps));
+    assert_eq!(report.verdict(), Verdict::Error, "{:?}", report.result);
+    let error = report.error().unwrap();
+    assert!(
+        error.message.contains("limit of 20000 procedure steps"),
+        "{}",
+        error.message
+    );
+}

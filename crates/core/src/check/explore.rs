@@ -138,6 +138,9 @@ impl Checker {
         let mut worst: Option<(Vec<usize>, End)> = None;
         let mut first_complete: Option<Vec<usize>> = None;
         while let Some(prefix) = stack.pop() {
+            if self.steps_taken > self.limits.steps_max {
+                return Err(self.out_of_steps(&exploration));
+            }
             if exploration.schedules >= self.limits.schedules_max {
                 return Err(ScenarioError::new(format!(
                     "exploration stopped at its limit of {} schedules before covering \
@@ -185,12 +188,24 @@ impl Checker {
                 }
             }
         }
+        if self.steps_taken > self.limits.steps_max {
+            return Err(self.out_of_steps(&exploration));
+        }
         exploration.states = seen.len() as u64;
         let shown = worst
             .map(|(choices, _)| choices)
             .or(first_complete)
             .unwrap_or_default();
         Ok(Explored { exploration, shown })
+    }
+
+    fn out_of_steps(&self, exploration: &Exploration) -> ScenarioError {
+        ScenarioError::new(format!(
+            "exploration stopped at its limit of {} procedure steps (over {} schedules and \
+             {} pruned branches) before covering every interleaving: this is not a pass. \
+             Simplify the scenario, or raise the limit (`fencelab run --max-steps`)",
+            self.limits.steps_max, exploration.schedules, exploration.pruned
+        ))
     }
 
     /// Runs up to `runs` schedules drawn from `seed`; the choices of the

@@ -37,6 +37,8 @@ pub(super) struct Run<'a> {
     pub(super) effects_seen: usize,
     pub(super) stop_after_event: Option<usize>,
     pub(super) path: Path,
+    /// Steps run by the checker's current call, over all its runs.
+    pub(super) steps_taken: &'a mut u64,
 }
 
 /// Stops the run with an end, from inside helper methods.
@@ -224,6 +226,15 @@ impl Run<'_> {
 
     /// Runs one step of `id` and handles the end of its call.
     fn step(&mut self, id: ProcessId, name: &str) -> Flow<StepResult> {
+        *self.steps_taken += 1;
+        if *self.steps_taken > self.limits.steps_max {
+            return Err(scenario_error(format!(
+                "this check ran {} procedure steps, its limit, before covering every \
+                 interleaving (pruned ones included): this is not a pass. Simplify the \
+                 scenario, or raise the limit (`fencelab run --max-steps`)",
+                self.limits.steps_max
+            )));
+        }
         let result = self.world.step(id).map_err(engine_error)?;
         self.stop_here()?;
         if let StepResult::Finished(outcome) = &result {
