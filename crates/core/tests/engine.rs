@@ -380,3 +380,19 @@ fn a_long_like_pattern_is_refused_before_it_can_run_for_seconds() {
         error.message
     );
 }
+
+#[test]
+fn size_limits_are_named_in_the_units_a_learner_can_act_on() {
+    let error = call_error("SELECT printf('%.*c', 70000, 'x') AS big;");
+    assert_eq!(error.cause, ErrorCause::TooLarge, "{}", error.message);
+    assert!(error.message.contains("past 64 KiB"), "{}", error.message);
+
+    let long_schema = format!(
+        "CREATE TABLE t (x TEXT DEFAULT '{}');",
+        "y".repeat(40 * 1024)
+    );
+    let error = fencelab_core::World::new(&long_schema, [], Default::default())
+        .err()
+        .expect("a schema statement over the limit is refused");
+    assert!(error.to_string().contains("longer than 32 KiB"), "{error}");
+}

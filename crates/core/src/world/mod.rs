@@ -146,9 +146,10 @@ impl World {
         anchor
             .execute_batch(schema_sql)
             .map_err(|e| Error::Schema {
-                message: sandbox
-                    .explain_failure()
-                    .map_or_else(|| e.to_string(), |denial| denial.to_string()),
+                message: sandbox.explain_failure().map_or_else(
+                    || statement::sqlite_message(&e),
+                    |denial| denial.to_string(),
+                ),
             })?;
         if !anchor.is_autocommit() {
             let _ = anchor.execute_batch("ROLLBACK");

@@ -6,7 +6,7 @@
 use super::RESULT_ROWS_MAX;
 use crate::error::Error;
 use crate::history::{ErrorCause, ResultRows, Values};
-use crate::sandbox::{Denial, Sandbox};
+use crate::sandbox::{Denial, SQL_BYTES_MAX, Sandbox, VALUE_BYTES_MAX};
 use crate::sql_value::{Bind, value_from_ref};
 use crate::sqlite::is_busy;
 use crate::value::Value;
@@ -54,14 +54,14 @@ impl Failure {
             rusqlite::Error::SqlInputError { offset, .. } => usize::try_from(*offset).ok(),
             _ => None,
         };
-        let message = match &error {
-            rusqlite::Error::SqlInputError { msg, .. } => msg.clone(),
-            rusqlite::Error::SqliteFailure(_, Some(msg)) => msg.clone(),
-            other => other.to_string(),
+        let cause = if limit_hit(&error) {
+            ErrorCause::TooLarge
+        } else {
+            ErrorCause::Sql
         };
         Failure {
             offset,
-            ..Failure::new(ErrorCause::Sql, message)
+            ..Failure::new(cause, sqlite_message(&error))
         }
     }
 }
@@ -157,13 +157,33 @@ impl QueryFailure {
     }
 }
 
-/// SQLite's own message, without rusqlite's wrapping.
+/// Whether SQLite refused something for exceeding one of the sandbox's size
+/// limits (a value, a statement, a LIKE pattern).
+fn limit_hit(error: &rusqlite::Error) -> bool {
+    error.sqlite_error_code() == Some(rusqlite::ErrorCode::TooBig)
+}
+
+/// SQLite's own message, without rusqlite's wrapping; for a size limit,
+/// the limit named in the units a learner can act on.
 pub(super) fn sqlite_message(error: &rusqlite::Error) -> String {
-    match error {
+    let message = match error {
         rusqlite::Error::SqlInputError { msg, .. } => msg.clone(),
         rusqlite::Error::SqliteFailure(_, Some(msg)) => msg.clone(),
         other => other.to_string(),
+    };
+    if message.contains("string or blob too big") {
+        return format!(
+            "a string or blob grew past {} KiB, the largest value a statement may build",
+            VALUE_BYTES_MAX / 1024
+        );
     }
+    if message.contains("statement too long") {
+        return format!(
+            "the SQL is longer than {} KiB, the longest statement accepted",
+            SQL_BYTES_MAX / 1024
+        );
+    }
+    message
 }
 
 pub(super) fn query_on(
