@@ -42,6 +42,33 @@ pub fn open_shared(name: &str) -> rusqlite::Result<Connection> {
     Ok(conn)
 }
 
+/// The seed SQLite's own random source is pinned to (see [`pin_randomness`]).
+const SQLITE_PRNG_SEED: std::ffi::c_int = 0x5eed;
+
+/// Restarts SQLite's pseudo-random generator from a fixed seed.
+///
+/// SQLite draws on randomness the sandbox cannot refuse: once a table's
+/// largest rowid is i64::MAX, the next INSERT picks a rowid at random, from
+/// a generator SQLite seeds from the operating system (and other work, such
+/// as opening a connection, also draws on it). Restarting that generator
+/// from a fixed seed before every learner statement makes what a statement
+/// draws depend on nothing but the statement and the database: it replays
+/// exactly. The generator is one per program, so runs on several threads at
+/// once (`fencelab mutate`) share it; a run on one thread, as in the
+/// browser or `fencelab run`, replays exactly.
+pub fn pin_randomness() {
+    // SAFETY: SQLITE_TESTCTRL_PRNG_SEED takes an int seed and a database
+    // handle, which may be null; it only sets SQLite's configured seed and
+    // clears its generator's state.
+    unsafe {
+        rusqlite::ffi::sqlite3_test_control(
+            rusqlite::ffi::SQLITE_TESTCTRL_PRNG_SEED,
+            SQLITE_PRNG_SEED,
+            std::ptr::null_mut::<rusqlite::ffi::sqlite3>(),
+        );
+    }
+}
+
 /// Whether an error is SQLite reporting that another connection holds the lock.
 pub fn is_busy(error: &rusqlite::Error) -> bool {
     matches!(

@@ -17,6 +17,7 @@ impl World {
     pub fn execute_direct(&mut self, sql: &str) -> Result<u64, Error> {
         let before = self.snapshot_if_recording(None);
         self.anchor_sandbox.begin_statement();
+        crate::sqlite::pin_randomness();
         let total_before = self.anchor.total_changes();
         let ran = self.anchor.execute_batch(sql).map_err(|e| Error::Query {
             sql: sql.to_string(),

@@ -74,6 +74,7 @@ pub(super) fn execute(
     lookup: impl Fn(&str) -> Option<Value>,
 ) -> Result<Executed, Failure> {
     sandbox.begin_statement();
+    crate::sqlite::pin_randomness();
     let mut statement = connection
         .prepare_cached(sql)
         .map_err(|e| Failure::from_sqlite(e, sandbox))?;
