@@ -21,11 +21,12 @@ use fencelab_protocol::{
     Caught, Edits, LineMark, LineStatus, ProcedureMarks, ProtectionReport, Response,
 };
 use std::collections::BTreeMap;
+use std::rc::Rc;
 
 /// A protection run in progress: one mutant per [`ProtectJob::next`].
 pub struct ProtectJob {
     pub seq: u64,
-    exercise: Exercise,
+    exercise: Rc<Exercise>,
     /// Every procedure's text: the learner's for the editable ones.
     texts: Vec<(String, String)>,
     mutants: Vec<Mutant>,
@@ -37,13 +38,13 @@ pub struct ProtectJob {
 
 impl ProtectJob {
     /// Generates the mutants of `edits` (pure text work; nothing runs yet).
-    pub fn new(seq: u64, exercise: &Exercise, edits: &Edits, context: &Context) -> ProtectJob {
+    pub fn new(seq: u64, exercise: &Rc<Exercise>, edits: &Edits, context: &Context) -> ProtectJob {
         let texts = exercise.texts_with(edits);
         let mutants = mutation::generate(exercise, &texts, context).mutants;
         ProtectJob {
             seq,
             equivalent: declared_equivalents(exercise, &mutants, context),
-            exercise: exercise.clone(),
+            exercise: Rc::clone(exercise),
             texts,
             mutants,
             verdicts: Vec::new(),
@@ -395,7 +396,7 @@ mod tests {
             .filter(|p| p.editable)
             .map(|p| (p.name.clone(), p.reference.clone()))
             .collect();
-        let mut job = ProtectJob::new(7, &exercise, &edits, &context);
+        let mut job = ProtectJob::new(7, &Rc::new(exercise.clone()), &edits, &context);
         let total = job.mutants();
         assert!(total > 0, "the operators generate mutants of the claim");
         for _ in 0..total {

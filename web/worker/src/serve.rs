@@ -15,6 +15,7 @@ use fencelab_core::{
 };
 use fencelab_protocol::{Edits, Request, Response};
 use std::collections::BTreeMap;
+use std::rc::Rc;
 
 /// What serving a request gives: an answer now, or a job to run.
 pub enum Served {
@@ -51,7 +52,7 @@ impl Job {
 /// A check in progress: one scenario per [`CheckJob::next`].
 pub struct CheckJob {
     pub seq: u64,
-    exercise: Exercise,
+    exercise: Rc<Exercise>,
     /// Built once per edit; each scenario is checked with it.
     checker: Result<Checker, Unusable>,
     reports: Vec<ScenarioReport>,
@@ -82,7 +83,9 @@ impl CheckJob {
 /// from its schema once, on the first `Protect` that names it), and which
 /// job is still wanted.
 pub struct Server {
-    exercises: Vec<Exercise>,
+    /// Shared with the jobs: a check starts on every keystroke, and copying
+    /// a whole exercise (narrative, schema, scenarios) each time is waste.
+    exercises: Vec<Rc<Exercise>>,
     contexts: BTreeMap<String, Context>,
     /// The seq of the newest `Check` or `Protect`: every job but its own is
     /// stale, and is dropped before its next piece.
@@ -92,7 +95,7 @@ pub struct Server {
 impl Server {
     pub fn new(exercises: Vec<Exercise>) -> Server {
         Server {
-            exercises,
+            exercises: exercises.into_iter().map(Rc::new).collect(),
             contexts: BTreeMap::new(),
             latest_job: 0,
         }
@@ -128,7 +131,7 @@ impl Server {
                 let checker = checker(exercise, &edits);
                 Served::Job(Job::Check(Box::new(CheckJob {
                     seq,
-                    exercise: exercise.clone(),
+                    exercise: Rc::clone(exercise),
                     checker,
                     reports: Vec::new(),
                 })))
@@ -205,7 +208,7 @@ impl Server {
     }
 }
 
-fn find<'a>(exercises: &'a [Exercise], id: &str) -> Result<&'a Exercise, String> {
+fn find<'a>(exercises: &'a [Rc<Exercise>], id: &str) -> Result<&'a Rc<Exercise>, String> {
     exercises
         .iter()
         .find(|e| e.id == id)
