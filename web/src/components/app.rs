@@ -151,14 +151,23 @@ pub fn app() -> Html {
             }
         });
     }
-    // Autosave on every change of the work, then the progress it saved.
+    // Autosave on every change of the work. The progress the list shows
+    // follows from what was saved; it is dispatched only when it changed,
+    // not read back from storage on every keystroke.
     {
         let dispatcher = model.dispatcher();
         let id = model.autosaved_exercise().map(str::to_string);
+        let shown = id.as_ref().and_then(|id| model.progress.get(id).copied());
         use_effect_with((id, model.saved()), move |(id, saved)| {
             if let Some(id) = id {
                 storage::save(id, saved);
-                dispatcher.dispatch(Action::ProgressRead(storage::progress([id.as_str()])));
+                let progress = saved.progress();
+                if shown != Some(progress) {
+                    dispatcher.dispatch(Action::ProgressRead(BTreeMap::from([(
+                        id.clone(),
+                        progress,
+                    )])));
+                }
             }
         });
     }
