@@ -133,11 +133,7 @@ impl ExerciseExt for Exercise {
             Ok(context) => {
                 let base = crate::mutation::reference_texts(self);
                 let generated = crate::mutation::generate(self, &base, &context);
-                self.equivalents
-                    .iter()
-                    .filter(|e| !generated.mutants.iter().any(|m| m.id == e.mutant))
-                    .map(|e| format!("`{}` matches no generated mutant", e.mutant))
-                    .collect()
+                crate::mutation::unmatched_equivalents(self, &generated.mutants)
             }
             Err(error) => vec![format!("the mutants could not be generated: {error}")],
         };

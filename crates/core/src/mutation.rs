@@ -74,13 +74,7 @@ pub fn run(exercise: &Exercise) -> ExerciseMutation {
         .zip(verdicts)
         .map(|(mutant, verdict)| MutantResult { mutant, verdict })
         .collect();
-    let ids: BTreeSet<&str> = results.iter().map(|r| r.mutant.id.as_str()).collect();
-    let mut stale: Vec<String> = exercise
-        .equivalents
-        .iter()
-        .filter(|e| !ids.contains(e.mutant.as_str()))
-        .map(|e| format!("`{}` matches no generated mutant", e.mutant))
-        .collect();
+    let mut stale = unmatched_equivalents(exercise, results.iter().map(|r| &r.mutant));
     for result in &mut results {
         let Some(declared) = exercise
             .equivalents
@@ -109,6 +103,21 @@ pub fn run(exercise: &Exercise) -> ExerciseMutation {
         stale_equivalents: stale,
         error: None,
     }
+}
+
+/// The `[[equivalent]]` declarations that name none of `mutants` (the
+/// reference may have changed since they were written), as sentences.
+pub fn unmatched_equivalents<'a>(
+    exercise: &Exercise,
+    mutants: impl IntoIterator<Item = &'a Mutant>,
+) -> Vec<String> {
+    let ids: BTreeSet<&str> = mutants.into_iter().map(|m| m.id.as_str()).collect();
+    exercise
+        .equivalents
+        .iter()
+        .filter(|e| !ids.contains(e.mutant.as_str()))
+        .map(|e| format!("`{}` matches no generated mutant", e.mutant))
+        .collect()
 }
 
 /// The texts with `mutant` in place of its procedure.

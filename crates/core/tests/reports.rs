@@ -10,6 +10,7 @@ use std::collections::BTreeMap;
 
 #[test]
 fn every_report_carries_the_beliefs_after_each_of_its_events() {
+    let mut compared = 0;
     for exercise in bundled::exercises().unwrap() {
         let mut edits = BTreeMap::new();
         for procedure in exercise.procedures.iter().filter(|p| p.editable) {
@@ -26,8 +27,11 @@ fn every_report_carries_the_beliefs_after_each_of_its_events() {
                 exercise.id,
                 report.name
             );
+            compared += 1;
         }
     }
+    // Not vacuous: most scenarios run (only texts that cannot run are skipped).
+    assert!(compared > 50, "only {compared} reports had a history");
 }
 
 #[test]

@@ -8,7 +8,7 @@
 
 use crate::components::line_marks::with_code;
 use crate::state::{SharedReport, Without};
-use fencelab_model::history::{Event, Outcome, ResultRows, Values, What, show_values};
+use fencelab_model::history::{Event, Outcome, ResultRows, What, show_values};
 use std::rc::Rc;
 use yew::prelude::*;
 
@@ -21,10 +21,6 @@ pub struct TimelineProps {
     pub step: usize,
     pub on_step: Callback<usize>,
     pub on_step_by: Callback<isize>,
-}
-
-fn values(values: &Values) -> String {
-    show_values(values)
 }
 
 fn returned(rows: &ResultRows) -> Option<String> {
@@ -53,7 +49,7 @@ fn returned(rows: &ResultRows) -> Option<String> {
 fn outcome(outcome: &Outcome) -> String {
     match outcome {
         Outcome::Ok { values: v } if v.is_empty() => "→ ok".into(),
-        Outcome::Ok { values: v } => format!("→ ok: {}", values(v)),
+        Outcome::Ok { values: v } => format!("→ ok: {}", show_values(v)),
         Outcome::Refused { category, reason } => format!("→ refused ({category}): {reason}"),
         Outcome::Error(error) => format!("→ error: {}", error.message),
     }
@@ -72,7 +68,7 @@ fn cell(event: &Event) -> Html {
             to_seconds,
         } => html! { <span>{ format!("clock {from_seconds} s → {to_seconds} s") }</span> },
         What::CallStarted { arguments } => html! {
-            <span class="call">{ format!("calls {}({})", event.procedure.clone().unwrap_or_default(), values(arguments)) }</span>
+            <span class="call">{ format!("calls {}({})", event.procedure.clone().unwrap_or_default(), show_values(arguments)) }</span>
         },
         What::Statement {
             sql,
@@ -82,7 +78,7 @@ fn cell(event: &Event) -> Html {
         } => html! {
             <div class="statement">
                 <code class="sql">{ sql.clone() }</code>
-                if !parameters.is_empty() { <div class="params">{ format!("with {}", values(parameters)) }</div> }
+                if !parameters.is_empty() { <div class="params">{ format!("with {}", show_values(parameters)) }</div> }
                 <div class="changed">{ format!("changed {changed} row{}", if *changed == 1 { "" } else { "s" }) }</div>
                 if let Some(text) = returned(rows) { <div class="returned">{ text }</div> }
             </div>
@@ -91,7 +87,7 @@ fn cell(event: &Event) -> Html {
             <div class="blocked">{ "⏳ waits: another process holds the lock; " }<code class="sql">{ sql.clone() }</code>{ " did not run" }</div>
         },
         What::Effect { name, values: v } => {
-            html! { <span class="effect">{ format!("⚡ effect {name}({})", values(v)) }</span> }
+            html! { <span class="effect">{ format!("⚡ effect {name}({})", show_values(v)) }</span> }
         }
         What::CallFinished {
             outcome: o,
