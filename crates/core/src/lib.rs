@@ -17,6 +17,7 @@ pub mod bundled;
 pub mod check;
 mod error;
 pub mod exercise;
+mod metered;
 pub mod mutation;
 pub mod sandbox;
 mod sql_value;

@@ -10,9 +10,13 @@
 //!   OFF` would silently defeat rollback), schema changes outside setup, and
 //!   the functions that read the wall clock or real randomness, which would
 //!   make a run unrepeatable (procedures get time from `:now`);
-//! - a VM-step budget per statement, so a runaway `WITH RECURSIVE` ends with a
-//!   clear "step budget exceeded";
-//! - limits on the size of text, blobs and SQL.
+//! - a budget of SQLite steps per statement, so a runaway `WITH RECURSIVE`
+//!   ends with a clear "step budget exceeded", and a budget per check shared
+//!   by every connection of a world (the [`Meter`]): a step is one VM
+//!   instruction, or a slice of the work of a text-matching function, which
+//!   the sandbox replaces with metered versions (see `metered.rs`), because
+//!   one LIKE can take seconds while SQLite counts it as one instruction;
+//! - limits on the size of text, blobs and SQL, and on SQLite's heap.
 //!
 //! The denial reasons are kept so the engine can report them in words
 //! instead of SQLite's bare "not authorized".
@@ -24,12 +28,13 @@ use rusqlite::limits::Limit;
 use std::sync::atomic::{AtomicBool, AtomicU64, Ordering};
 use std::sync::{Arc, Mutex};
 
-/// SQLite virtual-machine instructions one statement may execute.
-pub const STATEMENT_VM_STEPS_MAX: u64 = 2_000_000;
+/// SQLite steps one statement may take: VM instructions, plus the work of
+/// the metered text functions in the same unit.
+pub const STATEMENT_VM_STEPS_MAX: u64 = 1_000_000;
 /// How often, in VM instructions, SQLite calls the budget check.
 const VM_STEPS_PER_CHECK: u64 = 1_000;
 /// The largest string or blob a statement may build, in bytes.
-pub const VALUE_BYTES_MAX: i32 = 64 * 1024;
+pub const VALUE_BYTES_MAX: i32 = 4 * 1024;
 /// The longest LIKE or GLOB pattern, in bytes. One LIKE counts as one VM
 /// step however long it runs, and matching a long pattern against a long
 /// text takes seconds: the step budget alone would not bound it.
@@ -117,8 +122,11 @@ const FUNCTIONS_DENIED: &[(&str, &str)] = &[
 /// Why the sandbox stopped a statement.
 #[derive(Clone, Debug, PartialEq, Eq)]
 pub enum Denial {
-    /// The statement ran past [`STATEMENT_VM_STEPS_MAX`] VM steps.
+    /// The statement ran past [`STATEMENT_VM_STEPS_MAX`] SQLite steps.
     StepBudget,
+    /// The check as a whole ran past its budget of SQLite steps (the
+    /// [`Meter`]'s limit), inside this statement.
+    CheckBudget { steps_max: u64 },
     /// The authorizer refused something the statement tried; the reason is
     /// a sentence for the learner.
     Refused(String),
@@ -130,7 +138,14 @@ impl std::fmt::Display for Denial {
             Denial::StepBudget => write!(
                 f,
                 "step budget exceeded: the statement ran more than {STATEMENT_VM_STEPS_MAX} \
-                 SQLite VM steps (a WITH RECURSIVE query that never ends?)"
+                 SQLite steps (a WITH RECURSIVE query that never ends, or LIKE, instr() or \
+                 replace() over long text in every row?)"
+            ),
+            Denial::CheckBudget { steps_max } => write!(
+                f,
+                "this check ran {steps_max} SQLite steps, its limit, before covering every \
+                 interleaving: this is not a pass. Make the statements do less work, or raise \
+                 the limit (`fencelab run --max-sqlite-steps`)"
             ),
             Denial::Refused(reason) => f.write_str(reason),
         }
@@ -149,21 +164,72 @@ impl Drop for Trusted<'_> {
     }
 }
 
+/// The budget of SQLite steps of one check, shared by every connection of
+/// a world: the checker starts it with its limit before a check and reads
+/// what the check spent afterwards. Between checks (a world driven by hand)
+/// it has no limit.
+#[derive(Debug)]
+pub struct Meter {
+    spent: AtomicU64,
+    limit: AtomicU64,
+}
+
+impl Default for Meter {
+    fn default() -> Self {
+        Meter {
+            spent: AtomicU64::new(0),
+            limit: AtomicU64::new(u64::MAX),
+        }
+    }
+}
+
+impl Meter {
+    /// Starts counting afresh, with `steps_max` to spend.
+    pub fn start(&self, steps_max: u64) {
+        self.spent.store(0, Ordering::Relaxed);
+        self.limit.store(steps_max, Ordering::Relaxed);
+    }
+
+    /// SQLite steps spent since [`start`](Meter::start).
+    pub fn spent(&self) -> u64 {
+        self.spent.load(Ordering::Relaxed)
+    }
+
+    pub fn limit(&self) -> u64 {
+        self.limit.load(Ordering::Relaxed)
+    }
+
+    /// Whether the check has spent more than its limit.
+    pub fn exhausted(&self) -> bool {
+        self.spent() > self.limit()
+    }
+}
+
 /// The live state of one connection's fence, shared with SQLite's callbacks.
-#[derive(Default)]
 pub struct Sandbox {
     allow_schema_changes: AtomicBool,
     /// The engine's own maintenance (a reset), never learner text.
     trusted: AtomicBool,
-    vm_checks: AtomicU64,
-    budget_exceeded: AtomicBool,
+    /// SQLite steps the current statement has taken.
+    statement_steps: AtomicU64,
+    meter: Arc<Meter>,
+    /// The budget that stopped the current statement, if one did.
+    exceeded: Mutex<Option<Denial>>,
     denial: Mutex<Option<String>>,
 }
 
 impl Sandbox {
-    /// Installs the fence on `conn` and returns its handle.
-    pub fn install(conn: &mut Connection) -> rusqlite::Result<Arc<Sandbox>> {
-        let sandbox = Arc::new(Sandbox::default());
+    /// Installs the fence on `conn`, charging its work to `meter`, and
+    /// returns its handle.
+    pub fn install(conn: &mut Connection, meter: Arc<Meter>) -> rusqlite::Result<Arc<Sandbox>> {
+        let sandbox = Arc::new(Sandbox {
+            allow_schema_changes: AtomicBool::new(false),
+            trusted: AtomicBool::new(false),
+            statement_steps: AtomicU64::new(0),
+            meter,
+            exceeded: Mutex::new(None),
+            denial: Mutex::new(None),
+        });
         conn.set_db_config(DbConfig::SQLITE_DBCONFIG_DEFENSIVE, true)?;
         conn.set_db_config(DbConfig::SQLITE_DBCONFIG_TRUSTED_SCHEMA, false)?;
         conn.set_limit(Limit::SQLITE_LIMIT_LENGTH, VALUE_BYTES_MAX)?;
@@ -173,21 +239,12 @@ impl Sandbox {
         )?;
         conn.set_limit(Limit::SQLITE_LIMIT_SQL_LENGTH, SQL_BYTES_MAX)?;
         conn.set_limit(Limit::SQLITE_LIMIT_ATTACHED, 0)?;
+        crate::metered::install(conn, &sandbox)?;
 
         let budget = Arc::clone(&sandbox);
         conn.progress_handler(
             VM_STEPS_PER_CHECK as i32,
-            Some(move || {
-                if budget.trusted.load(Ordering::Relaxed) {
-                    return false;
-                }
-                let checks = budget.vm_checks.fetch_add(1, Ordering::Relaxed) + 1;
-                let exceeded = checks * VM_STEPS_PER_CHECK > STATEMENT_VM_STEPS_MAX;
-                if exceeded {
-                    budget.budget_exceeded.store(true, Ordering::Relaxed);
-                }
-                exceeded
-            }),
+            Some(move || !budget.spend(VM_STEPS_PER_CHECK)),
         )?;
 
         let policy = Arc::clone(&sandbox);
@@ -203,6 +260,30 @@ impl Sandbox {
             }
         }))?;
         Ok(sandbox)
+    }
+
+    /// Charges `steps` SQLite steps to the current statement and to the
+    /// check; false once either budget has run out (the statement must
+    /// stop). The engine's own statements are free.
+    pub(crate) fn spend(&self, steps: u64) -> bool {
+        if self.trusted.load(Ordering::Relaxed) {
+            return true;
+        }
+        let statement = self.statement_steps.fetch_add(steps, Ordering::Relaxed) + steps;
+        let check = self.meter.spent.fetch_add(steps, Ordering::Relaxed) + steps;
+        let exceeded = if statement > STATEMENT_VM_STEPS_MAX {
+            Denial::StepBudget
+        } else if check > self.meter.limit() {
+            Denial::CheckBudget {
+                steps_max: self.meter.limit(),
+            }
+        } else {
+            return true;
+        };
+        if let Ok(mut slot) = self.exceeded.lock() {
+            slot.get_or_insert(exceeded);
+        }
+        false
     }
 
     /// Allows schema changes while an exercise's schema is being built.
@@ -223,8 +304,10 @@ impl Sandbox {
     /// Call before running a statement: starts its VM budget afresh and
     /// forgets earlier denials.
     pub fn begin_statement(&self) {
-        self.vm_checks.store(0, Ordering::Relaxed);
-        self.budget_exceeded.store(false, Ordering::Relaxed);
+        self.statement_steps.store(0, Ordering::Relaxed);
+        if let Ok(mut exceeded) = self.exceeded.lock() {
+            *exceeded = None;
+        }
         if let Ok(mut denial) = self.denial.lock() {
             *denial = None;
         }
@@ -233,8 +316,8 @@ impl Sandbox {
     /// Why the last statement failed, in the sandbox's words, if the sandbox
     /// stopped it.
     pub fn explain_failure(&self) -> Option<Denial> {
-        if self.budget_exceeded.load(Ordering::Relaxed) {
-            return Some(Denial::StepBudget);
+        if let Some(exceeded) = self.exceeded.lock().ok().and_then(|e| e.clone()) {
+            return Some(exceeded);
         }
         self.denial
             .lock()

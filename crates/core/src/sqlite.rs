@@ -18,6 +18,44 @@ use std::time::Duration;
 /// (callgrind, the bundled claim exercise). Takes effect for a new database.
 pub const PAGE_BYTES: u32 = 1024;
 
+/// The most memory SQLite may hold, in all, for every world of this
+/// program: a statement that would need more (a GROUP BY or DISTINCT over
+/// millions of generated rows) fails with "out of memory" instead of taking
+/// the program, or the browser tab's worker, down.
+pub const HEAP_BYTES_MAX: i64 = 256 * 1024 * 1024;
+
+/// Sets SQLite's hard heap limit, once per program.
+fn limit_heap() {
+    static LIMITED: std::sync::Once = std::sync::Once::new();
+    LIMITED.call_once(|| {
+        // SAFETY: sqlite3_hard_heap_limit64 only stores the limit (SQLite
+        // initializes itself first if it must).
+        unsafe {
+            rusqlite::ffi::sqlite3_hard_heap_limit64(HEAP_BYTES_MAX);
+        }
+    });
+}
+
+/// SQLite's memory in use now, and the most it has used since the last
+/// [`reset_heap_peak`], in bytes, for the whole program.
+pub fn heap_bytes() -> (i64, i64) {
+    // SAFETY: plain reads of SQLite's memory statistics.
+    unsafe {
+        (
+            rusqlite::ffi::sqlite3_memory_used(),
+            rusqlite::ffi::sqlite3_memory_highwater(0),
+        )
+    }
+}
+
+/// Starts SQLite's memory peak afresh from what it uses now.
+pub fn reset_heap_peak() {
+    // SAFETY: resets SQLite's high-water mark; nothing else.
+    unsafe {
+        rusqlite::ffi::sqlite3_memory_highwater(1);
+    }
+}
+
 /// The URI under which connections share the in-memory database `name`.
 pub fn memdb_uri(name: &str) -> String {
     format!("file:/{name}?vfs=memdb")
@@ -30,6 +68,7 @@ pub fn memdb_uri(name: &str) -> String {
 /// whose defaults differ between the native and wasm builds of SQLite are set
 /// explicitly so both behave alike.
 pub fn open_shared(name: &str) -> rusqlite::Result<Connection> {
+    limit_heap();
     let flags = OpenFlags::SQLITE_OPEN_READ_WRITE
         | OpenFlags::SQLITE_OPEN_CREATE
         | OpenFlags::SQLITE_OPEN_URI

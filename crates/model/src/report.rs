@@ -241,6 +241,17 @@ pub struct Exploration {
     /// no process holds the write lock (only there can the committed rows be
     /// read, and only there are states compared).
     pub states: u64,
+    /// What the check spent, over every run it made (pruned ones and the
+    /// replay of the shown schedule included), in the units its limits are
+    /// set in: procedure steps, SQLite steps (VM instructions and metered
+    /// text work), and the most bytes it held at once of explored states and
+    /// recorded history, by the engine's own accounting.
+    #[serde(default)]
+    pub procedure_steps: u64,
+    #[serde(default)]
+    pub sqlite_steps: u64,
+    #[serde(default)]
+    pub memory_bytes: u64,
     /// For a random search: the seed its schedules were drawn from, which
     /// `fencelab explore --random N --seed S` replays.
     #[serde(default, skip_serializing_if = "Option::is_none")]

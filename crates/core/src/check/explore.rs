@@ -32,10 +32,23 @@ pub(super) struct DepthFirst<'a> {
     /// after them).
     prefix: &'a [usize],
     /// Every state compared so far, with the smallest depth it was seen at.
-    seen: &'a mut HashMap<Vec<u8>, usize>,
+    seen: &'a mut Seen,
+    /// The most bytes `seen` may hold.
+    seen_bytes_max: u64,
     /// (choice index, number of options) wherever this run had a choice.
     branch_points: Vec<(usize, usize)>,
 }
+
+/// The states an exploration has compared, and the bytes they take.
+#[derive(Default)]
+pub(super) struct Seen {
+    depths: HashMap<Vec<u8>, usize>,
+    bytes: u64,
+}
+
+/// What one entry of [`Seen`] costs beside its key: the map's slot, the
+/// key's allocation header, the depth.
+const SEEN_ENTRY_OVERHEAD_BYTES: u64 = 64;
 
 /// Chooses the process that moves next.
 pub(super) enum Chooser<'a> {
@@ -103,10 +116,20 @@ impl Chooser<'_> {
             return Ok(());
         }
         let Some(key) = key() else { return Ok(()) };
-        match search.seen.get(&key) {
+        match search.seen.depths.get(&key) {
             Some(&earlier) if earlier <= made => Err(End::Pruned),
-            _ => {
-                search.seen.insert(key, made);
+            Some(_) => {
+                search.seen.depths.insert(key, made);
+                Ok(())
+            }
+            None => {
+                search.seen.bytes += key.len() as u64 + SEEN_ENTRY_OVERHEAD_BYTES;
+                if search.seen.bytes > search.seen_bytes_max {
+                    return Err(End::Error(ScenarioError::new(super::run::memory_exceeded(
+                        search.seen_bytes_max,
+                    ))));
+                }
+                search.seen.depths.insert(key, made);
                 Ok(())
             }
         }
@@ -133,13 +156,16 @@ impl Checker {
             sections: super::sections(actions),
             ..Exploration::default()
         };
-        let mut seen: HashMap<Vec<u8>, usize> = HashMap::new();
+        let mut seen = Seen::default();
         let mut stack: Vec<Vec<usize>> = vec![Vec::new()];
         let mut worst: Option<(Vec<usize>, End)> = None;
         let mut first_complete: Option<Vec<usize>> = None;
         while let Some(prefix) = stack.pop() {
-            if self.steps_taken > self.limits.steps_max {
+            if self.spent.procedure_steps > self.limits.steps_max {
                 return Err(self.out_of_steps(&exploration));
+            }
+            if let Some(error) = self.over_budget(seen.bytes) {
+                return Err(error);
             }
             if exploration.schedules >= self.limits.schedules_max {
                 return Err(ScenarioError::new(format!(
@@ -151,6 +177,7 @@ impl Checker {
             let mut chooser = Chooser::DepthFirst(DepthFirst {
                 prefix: &prefix,
                 seen: &mut seen,
+                seen_bytes_max: self.limits.memory_bytes_max,
                 branch_points: Vec::new(),
             });
             let path = self.run_path(scenario, actions, &mut chooser, None);
@@ -167,6 +194,7 @@ impl Checker {
                 }
             }
             let Path { end, choices, .. } = path;
+            self.spent.memory_bytes = self.spent.memory_bytes.max(seen.bytes);
             match end {
                 End::Pruned => exploration.pruned += 1,
                 // Exploration never waits for a person nor stops early.
@@ -188,15 +216,32 @@ impl Checker {
                 }
             }
         }
-        if self.steps_taken > self.limits.steps_max {
+        if self.spent.procedure_steps > self.limits.steps_max {
             return Err(self.out_of_steps(&exploration));
         }
-        exploration.states = seen.len() as u64;
+        if let Some(error) = self.over_budget(seen.bytes) {
+            return Err(error);
+        }
+        exploration.states = seen.depths.len() as u64;
         let shown = worst
             .map(|(choices, _)| choices)
             .or(first_complete)
             .unwrap_or_default();
         Ok(Explored { exploration, shown })
+    }
+
+    /// The error of an exploration that has spent its SQLite steps or holds
+    /// more than its memory allows in `seen_bytes` of explored states.
+    fn over_budget(&self, seen_bytes: u64) -> Option<ScenarioError> {
+        let meter = self.world.meter();
+        if meter.exhausted() {
+            let denial = crate::sandbox::Denial::CheckBudget {
+                steps_max: meter.limit(),
+            };
+            return Some(ScenarioError::new(denial.to_string()));
+        }
+        (seen_bytes > self.limits.memory_bytes_max)
+            .then(|| ScenarioError::new(super::run::memory_exceeded(self.limits.memory_bytes_max)))
     }
 
     fn out_of_steps(&self, exploration: &Exploration) -> ScenarioError {

@@ -47,9 +47,20 @@ pub struct Limits {
     /// Procedure steps run by one check of a scenario, over every run it
     /// explores, the pruned ones included: the bound on its time, whatever
     /// the scenario's shape (complete schedules alone do not bound it). The
-    /// bundled suites need at most 843 for any scenario, reference or
+    /// bundled suites need at most 1,600 for any scenario, reference or
     /// mutant; the default leaves two orders of magnitude.
     pub steps_max: u64,
+    /// SQLite steps (VM instructions, and the metered text functions' work
+    /// in the same unit) run by one check of a scenario, over every run:
+    /// the bound on the time its statements take, which the procedure-step
+    /// limit alone is not (one statement may take a million). The bundled
+    /// suites need at most 22,000 for any scenario, reference or mutant.
+    pub sqlite_steps_max: u64,
+    /// Bytes the check may hold at once of explored states (the keys that
+    /// let it prune) and recorded history, by the engine's own accounting.
+    /// SQLite's own heap is bounded separately, for the whole program
+    /// ([`crate::sqlite::HEAP_BYTES_MAX`]).
+    pub memory_bytes_max: u64,
 }
 
 impl Default for Limits {
@@ -58,8 +69,19 @@ impl Default for Limits {
             schedules_max: 20_000,
             section_steps_max: 400,
             steps_max: 100_000,
+            sqlite_steps_max: 5_000_000,
+            memory_bytes_max: 64 * 1024 * 1024,
         }
     }
+}
+
+/// What the checker's current public call has spent against its [`Limits`]
+/// (SQLite steps are counted by the world's meter).
+#[derive(Clone, Copy, Debug, Default)]
+struct Spent {
+    procedure_steps: u64,
+    /// The most bytes of explored states and history held at once.
+    memory_bytes: u64,
 }
 
 /// Runs scenarios against one set of procedures.
@@ -67,8 +89,8 @@ pub struct Checker {
     world: World,
     model: Model,
     limits: Limits,
-    /// Procedure steps run since the current public call began.
-    steps_taken: u64,
+    /// Spent since the current public call (or its replay) began.
+    spent: Spent,
 }
 
 impl Checker {
@@ -84,7 +106,7 @@ impl Checker {
             world,
             model,
             limits: Limits::default(),
-            steps_taken: 0,
+            spent: Spent::default(),
         })
     }
 
@@ -96,10 +118,23 @@ impl Checker {
         &self.world
     }
 
+    /// Starts the budget of a public call (or of its replay) afresh.
+    fn begin_budget(&mut self) {
+        self.spent = Spent::default();
+        self.world.meter().start(self.limits.sqlite_steps_max);
+    }
+
+    /// Adds what the current budget spent to `exploration`'s figures.
+    fn add_spent(&self, exploration: &mut Exploration) {
+        exploration.procedure_steps += self.spent.procedure_steps;
+        exploration.sqlite_steps += self.world.meter().spent();
+        exploration.memory_bytes = exploration.memory_bytes.max(self.spent.memory_bytes);
+    }
+
     /// Checks a scenario over every interleaving of its concurrent sections,
     /// then replays the schedule it reports to record its history.
     pub fn check(&mut self, scenario: &Scenario) -> ScenarioReport {
-        self.steps_taken = 0;
+        self.begin_budget();
         let actions = match validate(scenario) {
             Ok(actions) => actions,
             Err(error) => return ScenarioReport::errored(scenario, error),
@@ -108,11 +143,13 @@ impl Checker {
         let explored = self.explore_all(scenario, &actions);
         self.world.set_recording(true);
         match explored {
-            Ok(explored) => {
+            Ok(mut explored) => {
+                self.add_spent(&mut explored.exploration);
                 // The shown schedule is one more run, with a budget of its own.
-                self.steps_taken = 0;
+                self.begin_budget();
                 let mut report = self.replay_choices(scenario, &actions, &explored.shown);
                 report.exploration = explored.exploration;
+                self.add_spent(&mut report.exploration);
                 report
             }
             Err(error) => ScenarioReport::errored(scenario, in_scenario(scenario, error)),
@@ -125,7 +162,7 @@ impl Checker {
     /// the first failing schedule (replayed, with its history), or the last,
     /// and the seed in its exploration figures.
     pub fn check_random(&mut self, scenario: &Scenario, seed: u64, runs: u64) -> ScenarioReport {
-        self.steps_taken = 0;
+        self.begin_budget();
         let actions = match validate(scenario) {
             Ok(actions) => actions,
             Err(error) => return ScenarioReport::errored(scenario, error),
@@ -133,8 +170,12 @@ impl Checker {
         self.world.set_recording(false);
         let (last, done) = self.explore_random(scenario, &actions, seed, runs);
         self.world.set_recording(true);
-        self.steps_taken = 0;
+        let mut spent_exploring = Exploration::default();
+        self.add_spent(&mut spent_exploring);
+        self.begin_budget();
         let mut report = self.replay_choices(scenario, &actions, &last);
+        report.exploration = spent_exploring;
+        self.add_spent(&mut report.exploration);
         report.exploration.sections = sections(&actions);
         report.exploration.schedules = done;
         report.exploration.seed = Some(seed);
@@ -143,7 +184,7 @@ impl Checker {
 
     /// Replays one schedule and reports its verdict and history.
     pub fn replay(&mut self, scenario: &Scenario, schedule: &Schedule) -> ScenarioReport {
-        self.steps_taken = 0;
+        self.begin_budget();
         let actions = match validate(scenario) {
             Ok(actions) => actions,
             Err(error) => return ScenarioReport::errored(scenario, error),
@@ -157,6 +198,7 @@ impl Checker {
         let mut report = self.report(scenario, path);
         report.exploration.sections = sections(&actions);
         report.exploration.schedules = 1;
+        self.add_spent(&mut report.exploration);
         report
     }
 
@@ -164,7 +206,7 @@ impl Checker {
     /// processes may move: the learner drives a concurrent section by hand.
     /// Undo is a shorter schedule.
     pub fn drive(&mut self, scenario: &Scenario, schedule: &Schedule) -> Drive {
-        self.steps_taken = 0;
+        self.begin_budget();
         let actions = match validate(scenario) {
             Ok(actions) => actions,
             Err(error) => {
@@ -205,7 +247,7 @@ impl Checker {
         event_index: usize,
         sql: &str,
     ) -> Result<ResultRows, Error> {
-        self.steps_taken = 0;
+        self.begin_budget();
         let actions = validate(scenario).map_err(|error| Error::Query {
             sql: sql.to_string(),
             message: error.message,
@@ -279,7 +321,7 @@ impl Checker {
             effects_seen: 0,
             stop_after_event,
             path: Path::default(),
-            steps_taken: &mut self.steps_taken,
+            spent: &mut self.spent,
         };
         let end = match run.world.reset() {
             Ok(()) => {

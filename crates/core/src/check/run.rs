@@ -7,7 +7,7 @@
 
 use super::context;
 use super::explore::{Chooser, End};
-use super::{Limits, Path};
+use super::{Limits, Path, Spent};
 use crate::error::Error;
 use crate::history::{Outcome, Values};
 use crate::monitor::{Monitor, OkCall, RuleError, Violation};
@@ -37,8 +37,8 @@ pub(super) struct Run<'a> {
     pub(super) effects_seen: usize,
     pub(super) stop_after_event: Option<usize>,
     pub(super) path: Path,
-    /// Steps run by the checker's current call, over all its runs.
-    pub(super) steps_taken: &'a mut u64,
+    /// What the checker's current call has spent, over all its runs.
+    pub(super) spent: &'a mut Spent,
 }
 
 /// Stops the run with an end, from inside helper methods.
@@ -50,7 +50,10 @@ impl Run<'_> {
         for (index, action) in actions.iter().enumerate() {
             let acted = self.act(index, action, chooser);
             self.record_beliefs(self.world.history().len());
-            if let Err(stop) = acted.and_then(|()| self.stop_here()) {
+            if let Err(stop) = acted
+                .and_then(|()| self.within_budget())
+                .and_then(|()| self.stop_here())
+            {
                 end = stop;
                 break;
             }
@@ -83,6 +86,26 @@ impl Run<'_> {
                 actor: actor.clone(),
             })
             .collect()
+    }
+
+    /// Ends the run with an error once the check has spent its SQLite steps
+    /// or holds more history than its memory allows: a limit is never a pass.
+    fn within_budget(&mut self) -> Flow {
+        let meter = self.world.meter();
+        if meter.exhausted() {
+            let denial = crate::sandbox::Denial::CheckBudget {
+                steps_max: meter.limit(),
+            };
+            return Err(scenario_error(denial.to_string()));
+        }
+        let held = self.world.history_bytes();
+        self.spent.memory_bytes = self.spent.memory_bytes.max(held);
+        if held > self.limits.memory_bytes_max {
+            return Err(scenario_error(memory_exceeded(
+                self.limits.memory_bytes_max,
+            )));
+        }
+        Ok(())
     }
 
     /// Ends the run once the requested history event has been recorded.
@@ -226,8 +249,8 @@ impl Run<'_> {
 
     /// Runs one step of `id` and handles the end of its call.
     fn step(&mut self, id: ProcessId, name: &str) -> Flow<StepResult> {
-        *self.steps_taken += 1;
-        if *self.steps_taken > self.limits.steps_max {
+        self.spent.procedure_steps += 1;
+        if self.spent.procedure_steps > self.limits.steps_max {
             return Err(scenario_error(format!(
                 "this check ran {} procedure steps, its limit, before covering every \
                  interleaving (pruned ones included): this is not a pass. Simplify the \
@@ -236,6 +259,7 @@ impl Run<'_> {
             )));
         }
         let result = self.world.step(id).map_err(engine_error)?;
+        self.within_budget()?;
         self.stop_here()?;
         if let StepResult::Finished(outcome) = &result {
             // The events before the call's end show the beliefs from before it.
@@ -548,4 +572,15 @@ fn rule_error(error: RuleError) -> End {
     End::Error(ScenarioError::new(format!(
         "the exercise's belief rules do not fit this call: {error}"
     )))
+}
+
+/// The error of a check that held more than `bytes_max` of explored states
+/// and history.
+pub(super) fn memory_exceeded(bytes_max: u64) -> String {
+    format!(
+        "this check held {} MiB of explored states and history, its limit, before covering \
+         every interleaving: this is not a pass. Make the statements return and change fewer \
+         rows, simplify the scenario, or raise the limit (`fencelab run --max-memory-mib`)",
+        bytes_max / (1024 * 1024)
+    )
 }

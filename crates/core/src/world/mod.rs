@@ -37,7 +37,7 @@ use step::ok;
 use crate::error::Error;
 use crate::history::{Effect, Event, Outcome, ResultRows, TableRows, Values, What};
 use crate::procedure::{Procedure, Step, StepKind};
-use crate::sandbox::Sandbox;
+use crate::sandbox::{Meter, Sandbox};
 use crate::sqlite::open_shared;
 use rusqlite::Connection;
 use serde::{Deserialize, Serialize};
@@ -48,6 +48,9 @@ use std::sync::atomic::{AtomicU64, Ordering};
 
 /// Rows one statement may return before the call fails.
 pub const RESULT_ROWS_MAX: usize = 1_000;
+/// Bytes of values one statement may return before the call fails (a
+/// number or NULL counts eight).
+pub const RESULT_BYTES_MAX: usize = 1024 * 1024;
 /// Pages the shared database may grow to (1 KiB pages: 16 MiB).
 const DATABASE_PAGES_MAX: u32 = 16_384;
 /// Prepared statements each connection keeps.
@@ -116,6 +119,8 @@ pub struct World {
     name: String,
     anchor: Connection,
     anchor_sandbox: Arc<Sandbox>,
+    /// The budget of SQLite steps every connection of this world charges.
+    meter: Arc<Meter>,
     /// Connections of processes that are gone, ready for new processes.
     idle: Vec<(Connection, Arc<Sandbox>)>,
     /// The tables and what a reset puts back.
@@ -126,6 +131,8 @@ pub struct World {
     processes: Vec<Process>,
     effects: Vec<Effect>,
     history: Vec<Event>,
+    /// The bytes `history` takes (see [`World::history_bytes`]).
+    history_bytes: u64,
     recording: bool,
 }
 
@@ -139,7 +146,8 @@ impl World {
     ) -> Result<World, Error> {
         let number = WORLDS_OPENED.fetch_add(1, Ordering::Relaxed);
         let name = format!("fencelab-world-{number}");
-        let (anchor, sandbox) = open_sandboxed(&name)
+        let meter = Arc::new(Meter::default());
+        let (anchor, sandbox) = open_sandboxed(&name, &meter)
             .map_err(|e| Error::sqlite("open the world's in-memory database", e))?;
         sandbox.set_schema_changes_allowed(true);
         sandbox.begin_statement();
@@ -166,6 +174,7 @@ impl World {
             name,
             anchor,
             anchor_sandbox: sandbox,
+            meter,
             idle: Vec::new(),
             seed,
             procedures: procedures
@@ -177,6 +186,7 @@ impl World {
             processes: Vec::new(),
             effects: Vec::new(),
             history: Vec::new(),
+            history_bytes: 0,
             recording: true,
         })
     }
@@ -189,6 +199,12 @@ impl World {
 
     pub fn recording(&self) -> bool {
         self.recording
+    }
+
+    /// The budget of SQLite steps that every statement of this world's
+    /// processes, direct SQL and queries charges.
+    pub fn meter(&self) -> &Meter {
+        &self.meter
     }
 
     /// Runs a read-only query as process `id` sees the world (its own
@@ -230,6 +246,7 @@ impl World {
         self.clock_seconds = 0;
         self.effects.clear();
         self.history.clear();
+        self.history_bytes = 0;
         Ok(())
     }
 
@@ -263,7 +280,7 @@ impl World {
         // prepared statements: opening one costs far more than a step.
         let (connection, sandbox) = match self.idle.pop() {
             Some(idle) => idle,
-            None => open_sandboxed(&self.name)
+            None => open_sandboxed(&self.name, &self.meter)
                 .map_err(|e| Error::sqlite("open a process's connection", e))?,
         };
         self.processes.push(Process {
@@ -536,10 +553,10 @@ fn release(
     idle.push((connection, sandbox));
 }
 
-fn open_sandboxed(name: &str) -> rusqlite::Result<(Connection, Arc<Sandbox>)> {
+fn open_sandboxed(name: &str, meter: &Arc<Meter>) -> rusqlite::Result<(Connection, Arc<Sandbox>)> {
     let mut connection = open_shared(name)?;
     connection.pragma_update(None, "max_page_count", DATABASE_PAGES_MAX)?;
     connection.set_prepared_statement_cache_capacity(STATEMENT_CACHE_CAPACITY);
-    let sandbox = Sandbox::install(&mut connection)?;
+    let sandbox = Sandbox::install(&mut connection, Arc::clone(meter))?;
     Ok((connection, sandbox))
 }

@@ -10,8 +10,15 @@ use crate::world::{Call, ProcessId, index};
 impl World {
     pub(super) fn record(&mut self, event: Event) {
         if self.recording {
+            self.history_bytes += encoded_bytes(&event);
             self.history.push(event);
         }
+    }
+
+    /// The bytes the history recorded since the last reset takes, counted
+    /// as its JSON: what a report carries to the page.
+    pub fn history_bytes(&self) -> u64 {
+        self.history_bytes
     }
 
     pub(super) fn world_event(&self) -> Event {
@@ -65,4 +72,22 @@ impl World {
             _ => Vec::new(),
         }
     }
+}
+
+/// The length of `event`'s JSON, counted without building it.
+fn encoded_bytes(event: &Event) -> u64 {
+    struct Count(u64);
+    impl std::io::Write for Count {
+        fn write(&mut self, bytes: &[u8]) -> std::io::Result<usize> {
+            self.0 += bytes.len() as u64;
+            Ok(bytes.len())
+        }
+        fn flush(&mut self) -> std::io::Result<()> {
+            Ok(())
+        }
+    }
+    let mut count = Count(0);
+    // Serializing plain data into a counter cannot fail.
+    let _ = serde_json::to_writer(&mut count, event);
+    count.0
 }

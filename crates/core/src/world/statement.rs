@@ -3,7 +3,7 @@
 //! limits), and turning SQLite's failures into words. This is the boundary
 //! where learner SQL meets SQLite; nothing here knows processes or history.
 
-use super::RESULT_ROWS_MAX;
+use super::{RESULT_BYTES_MAX, RESULT_ROWS_MAX};
 use crate::error::Error;
 use crate::history::{ErrorCause, ResultRows, Values};
 use crate::sandbox::{Denial, SQL_BYTES_MAX, Sandbox, VALUE_BYTES_MAX};
@@ -45,7 +45,7 @@ impl Failure {
         }
         if let Some(denial) = sandbox.explain_failure() {
             let cause = match denial {
-                Denial::StepBudget => ErrorCause::StepBudget,
+                Denial::StepBudget | Denial::CheckBudget { .. } => ErrorCause::StepBudget,
                 Denial::Refused(_) => ErrorCause::Denied,
             };
             return Failure::new(cause, denial.to_string());
@@ -54,7 +54,7 @@ impl Failure {
             rusqlite::Error::SqlInputError { offset, .. } => usize::try_from(*offset).ok(),
             _ => None,
         };
-        let cause = if limit_hit(&error) {
+        let cause = if limit_hit(&error) || out_of_memory(&error) {
             ErrorCause::TooLarge
         } else {
             ErrorCause::Sql
@@ -114,6 +114,7 @@ pub(super) fn execute(
             ErrorCause::TooLarge,
             format!("the statement returned more than {RESULT_ROWS_MAX} rows"),
         ),
+        RowsError::TooManyBytes => Failure::new(ErrorCause::TooLarge, too_many_bytes("statement")),
     })?;
     // The statement's own count: only a statement that writes sets it, so a
     // read never reports a count left over from an earlier write.
@@ -164,6 +165,11 @@ fn limit_hit(error: &rusqlite::Error) -> bool {
     error.sqlite_error_code() == Some(rusqlite::ErrorCode::TooBig)
 }
 
+/// Whether SQLite ran into its heap limit ([`crate::sqlite::HEAP_BYTES_MAX`]).
+fn out_of_memory(error: &rusqlite::Error) -> bool {
+    error.sqlite_error_code() == Some(rusqlite::ErrorCode::OutOfMemory)
+}
+
 /// SQLite's own message, without rusqlite's wrapping; for a size limit,
 /// the limit named in the units a learner can act on.
 pub(super) fn sqlite_message(error: &rusqlite::Error) -> String {
@@ -176,6 +182,13 @@ pub(super) fn sqlite_message(error: &rusqlite::Error) -> String {
         return format!(
             "a string or blob grew past {} KiB, the largest value a statement may build",
             VALUE_BYTES_MAX / 1024
+        );
+    }
+    if out_of_memory(error) {
+        return format!(
+            "SQLite needed more than the {} MiB of memory it may use (a GROUP BY, DISTINCT or \
+             ORDER BY over very many rows?)",
+            crate::sqlite::HEAP_BYTES_MAX / (1024 * 1024)
         );
     }
     if message.contains("statement too long") {
@@ -218,19 +231,38 @@ pub(super) fn query_on(
         RowsError::TooMany => fail(format!(
             "the query returned more than {RESULT_ROWS_MAX} rows"
         )),
+        RowsError::TooManyBytes => fail(too_many_bytes("query")),
     })
 }
 
 enum RowsError {
     Sqlite(rusqlite::Error),
     TooMany,
+    TooManyBytes,
+}
+
+fn too_many_bytes(what: &str) -> String {
+    format!(
+        "the {what} returned more than {} KiB of values, the most a result may hold",
+        RESULT_BYTES_MAX / 1024
+    )
+}
+
+/// What a value costs a result: its bytes, or eight for a number or NULL.
+fn value_bytes(value: &Value) -> usize {
+    match value {
+        Value::Text(text) => text.len(),
+        Value::Blob(blob) => blob.blob.len() / 2,
+        _ => 8,
+    }
 }
 
 /// Runs a bound statement to completion and keeps what it returned, up to
-/// [`RESULT_ROWS_MAX`] rows.
+/// [`RESULT_ROWS_MAX`] rows and [`RESULT_BYTES_MAX`] bytes.
 fn read_rows(statement: &mut rusqlite::Statement<'_>) -> Result<ResultRows, RowsError> {
     let columns: Vec<String> = statement.column_names().map(String::from).collect();
     let mut rows = Vec::new();
+    let mut bytes = 0;
     let mut cursor = statement.raw_query();
     while let Some(row) = cursor.next().map_err(RowsError::Sqlite)? {
         if rows.len() == RESULT_ROWS_MAX {
@@ -240,6 +272,10 @@ fn read_rows(statement: &mut rusqlite::Statement<'_>) -> Result<ResultRows, Rows
             .map(|i| row.get_ref(i).map(value_from_ref))
             .collect::<Result<Vec<_>, _>>()
             .map_err(RowsError::Sqlite)?;
+        bytes += values.iter().map(value_bytes).sum::<usize>();
+        if bytes > RESULT_BYTES_MAX {
+            return Err(RowsError::TooManyBytes);
+        }
         rows.push(values);
     }
     Ok(ResultRows { columns, rows })
