@@ -25,6 +25,10 @@ options (run, explore; --json also for check and mutate):
   --max-schedules N          stop exploring a scenario after N schedules (reported as an error, not a pass)
   --max-steps N              stop checking a scenario after N procedure steps over all its runs, pruned
                              ones included (an error, not a pass; default 100000)
+  --max-sqlite-steps N       stop checking a scenario after N SQLite steps (VM instructions and
+                             text-matching work) over all its runs (an error; default 5000000)
+  --max-memory-mib N         stop checking a scenario once it holds N MiB of explored states and
+                             history (an error; default 64)
   --random N                 explore: instead of every interleaving, N schedules drawn at random
   --seed S                   explore --random: draw them from seed S (printed with every run, so a
                              failure found at random replays from the command line)
@@ -50,6 +54,8 @@ pub struct RunArgs {
     pub only: Option<String>,
     pub max_schedules: Option<u64>,
     pub max_steps: Option<u64>,
+    pub max_sqlite_steps: Option<u64>,
+    pub max_memory_mib: Option<u64>,
     pub json: bool,
     pub explore: bool,
     /// explore --random N --seed S: N random schedules from seed S.
@@ -68,6 +74,8 @@ pub fn parse(args: &[String]) -> Result<Command, BadInput> {
     let mut max_schedules = None;
     let mut random_runs: Option<u64> = None;
     let mut max_steps: Option<u64> = None;
+    let mut max_sqlite_steps: Option<u64> = None;
+    let mut max_memory_mib: Option<u64> = None;
     let mut seed: Option<u64> = None;
     let number = |flag: &str, text: String| -> Result<u64, BadInput> {
         text.parse()
@@ -104,6 +112,22 @@ pub fn parse(args: &[String]) -> Result<Command, BadInput> {
                 }
                 max_steps = Some(n);
             }
+            "--max-sqlite-steps" => {
+                let n = number("--max-sqlite-steps", value("--max-sqlite-steps")?)?;
+                if n == 0 {
+                    return Err(BadInput("--max-sqlite-steps must be at least 1".into()));
+                }
+                max_sqlite_steps = Some(n);
+            }
+            "--max-memory-mib" => {
+                let n = number("--max-memory-mib", value("--max-memory-mib")?)?;
+                if n == 0 || n > 4096 {
+                    return Err(BadInput(
+                        "--max-memory-mib must be between 1 and 4096".into(),
+                    ));
+                }
+                max_memory_mib = Some(n);
+            }
             "--max-schedules" => {
                 let text = value("--max-schedules")?;
                 let n: u64 = text.parse().map_err(|_| {
@@ -127,11 +151,14 @@ pub fn parse(args: &[String]) -> Result<Command, BadInput> {
             || !scenarios.is_empty()
             || max_schedules.is_some()
             || max_steps.is_some()
+            || max_sqlite_steps.is_some()
+            || max_memory_mib.is_some()
             || random_runs.is_some()
             || seed.is_some()
         {
             Err(BadInput(format!(
-                "`{name}` takes no --set, --scenario, --max-schedules, --max-steps, --random or --seed"
+                "`{name}` takes no --set, --scenario, --max-schedules, --max-steps, \
+                 --max-sqlite-steps, --max-memory-mib, --random or --seed"
             )))
         } else {
             Ok(())
@@ -188,6 +215,8 @@ pub fn parse(args: &[String]) -> Result<Command, BadInput> {
                 only,
                 max_schedules,
                 max_steps,
+                max_sqlite_steps,
+                max_memory_mib,
                 json,
                 explore,
                 random: random_runs.map(|runs| (runs, seed)),

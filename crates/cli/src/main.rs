@@ -247,33 +247,9 @@ fn find_exercise(name: &str) -> Result<Exercise, BadInput> {
 
 /// Extra scenarios from a file of `[[scenarios]]` tables, each step checked.
 fn scenario_file(path: &Path) -> Result<Vec<Scenario>, BadInput> {
-    #[derive(serde::Deserialize)]
-    #[serde(deny_unknown_fields)]
-    struct File {
-        scenarios: Vec<toml::Spanned<Scenario>>,
-    }
     let text = read(path, EXERCISE_FILE_BYTES_MAX)?;
-    let line_at = |offset: usize| text[..offset.min(text.len())].matches('\n').count() + 1;
-    let file: File = toml::from_str(&text).map_err(|e| {
-        let line = e.span().map_or(1, |span| line_at(span.start));
-        BadInput(format!("{}:{line}: {}", path.display(), e.message()))
-    })?;
-    let mut scenarios = Vec::new();
-    for (i, spanned) in file.scenarios.into_iter().enumerate() {
-        let line = line_at(spanned.span().start);
-        let scenario = spanned.into_inner();
-        for (j, step) in scenario.steps.iter().enumerate() {
-            step.to_action().map_err(|message| {
-                BadInput(format!(
-                    "{}:{line}: scenarios[{i}].steps[{j}] (`{}`): {message}",
-                    path.display(),
-                    scenario.name
-                ))
-            })?;
-        }
-        scenarios.push(scenario);
-    }
-    Ok(scenarios)
+    fencelab_core::exercise::scenarios_from_toml(&path.display().to_string(), &text)
+        .map_err(|e| BadInput(e.to_string()))
 }
 
 fn run_exercise(args: &RunArgs) -> Result<bool, BadInput> {
@@ -329,6 +305,12 @@ fn run_exercise(args: &RunArgs) -> Result<bool, BadInput> {
             .max_schedules
             .unwrap_or(Limits::default().schedules_max),
         steps_max: args.max_steps.unwrap_or(Limits::default().steps_max),
+        sqlite_steps_max: args
+            .max_sqlite_steps
+            .unwrap_or(Limits::default().sqlite_steps_max),
+        memory_bytes_max: args
+            .max_memory_mib
+            .map_or(Limits::default().memory_bytes_max, |mib| mib * 1024 * 1024),
         ..Limits::default()
     };
     let started = std::time::Instant::now();

@@ -185,7 +185,7 @@ fn bad_input_exits_2_naming_the_file_and_position() {
     assert_eq!(output.status.code(), Some(2));
     let message = stderr(&output);
     assert!(
-        message.contains("extra.toml:2: scenarios[0].steps[0]"),
+        message.contains("extra.toml:2:1: scenarios[0].steps[0]"),
         "{message}"
     );
     assert!(message.contains("needs `actor`"), "{message}");

@@ -4,8 +4,9 @@
 //!
 //! The format and its loader are data and live in `fencelab_model::exercise`.
 
-use crate::check::{Checker, Limits};
+use crate::check::{Checker, Limits, SuiteBudget};
 use crate::world::World;
+pub use fencelab_model::exercise::scenarios_from_toml;
 use fencelab_model::exercise::{Exercise, LoadError};
 use fencelab_model::procedure::Procedure;
 use fencelab_model::report::{
@@ -95,8 +96,11 @@ impl ExerciseExt for Exercise {
                 return ExerciseReport::new(&self.id, reports);
             }
         };
-        checker.set_limits(limits);
-        let reports = scenarios.iter().map(|s| checker.check(s)).collect();
+        let mut budget = SuiteBudget::new(limits);
+        let reports = scenarios
+            .iter()
+            .map(|s| budget.check(&mut checker, s))
+            .collect();
         ExerciseReport::new(&self.id, reports)
     }
 

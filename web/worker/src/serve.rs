@@ -8,10 +8,11 @@
 //! on a request.
 
 use crate::protect::ProtectJob;
+use fencelab_core::check::SuiteBudget;
 use fencelab_core::mutate::Context;
 use fencelab_core::report::Unusable;
 use fencelab_core::{
-    Checker, Exercise, ExerciseExt, ExerciseReport, Scenario, ScenarioReport, mutation,
+    Checker, Exercise, ExerciseExt, ExerciseReport, Limits, Scenario, ScenarioReport, mutation,
 };
 use fencelab_protocol::{Edits, Request, Response};
 use std::collections::BTreeMap;
@@ -55,6 +56,8 @@ pub struct CheckJob {
     exercise: Rc<Exercise>,
     /// Built once per edit; each scenario is checked with it.
     checker: Result<Checker, Unusable>,
+    /// What the check's remaining scenarios may still spend.
+    budget: SuiteBudget,
     reports: Vec<ScenarioReport>,
 }
 
@@ -65,7 +68,7 @@ impl CheckJob {
         match self.exercise.scenarios.get(self.reports.len()) {
             Some(scenario) => {
                 let report = match &mut self.checker {
-                    Ok(checker) => checker.check(scenario),
+                    Ok(checker) => self.budget.check(checker, scenario),
                     Err(unusable) => unusable.report(scenario),
                 };
                 self.reports.push(report);
@@ -133,6 +136,7 @@ impl Server {
                     seq,
                     exercise: Rc::clone(exercise),
                     checker,
+                    budget: SuiteBudget::new(Limits::default()),
                     reports: Vec::new(),
                 })))
             }

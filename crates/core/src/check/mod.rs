@@ -22,6 +22,9 @@
 mod context;
 mod explore;
 mod run;
+mod suite;
+
+pub use suite::{SUITE_SCENARIOS_OF_BUDGET, SuiteBudget};
 
 use crate::error::Error;
 use crate::history::{ResultRows, TableRows, Values};

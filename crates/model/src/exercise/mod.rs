@@ -22,6 +22,9 @@ use std::collections::BTreeMap;
 use std::fmt;
 use std::ops::Range;
 
+mod scenario_file;
+pub use scenario_file::scenarios_from_toml;
+
 /// The exercise format this build reads.
 pub const FORMAT_VERSION: u32 = 1;
 /// The largest exercise file accepted, in bytes.
