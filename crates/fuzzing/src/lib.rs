@@ -1,0 +1,256 @@
+//! The bodies of fencelab's fuzz targets.
+//!
+//! Each target in `fuzz/fuzz_targets/` is one line that calls the function
+//! of the same name here, so the same code runs under libFuzzer (`cargo
+//! xtask fuzz`) and in `cargo test` (tests/regressions.rs replays every file
+//! under `fuzz/regressions/<target>/`), and a crash once fixed stays fixed
+//! without the fuzzer.
+//!
+//! Every function takes any bytes and must return normally: anything the code
+//! under test returns is fine, a panic, an abort or a hang is a bug. Where an
+//! invariant is cheap to check (a round trip, an error that says something),
+//! it is asserted, so a broken invariant is a crash too.
+
+#![cfg(not(target_arch = "wasm32"))]
+
+mod generate;
+pub mod seeds;
+
+use fencelab_core::exercise::ExerciseExt;
+use fencelab_core::{Exercise, Limits, Procedure, Verdict};
+use fencelab_model::procedure::{StepKind, lexer};
+use std::sync::OnceLock;
+
+pub use generate::procedure_text;
+
+/// A fuzz target's body: any bytes in, a panic when something is wrong.
+pub type Target = fn(&[u8]);
+
+/// The fuzz targets, by name: the folders under `fuzz/fuzz_targets/`,
+/// `fuzz/corpus/` and `fuzz/regressions/`.
+pub const TARGETS: [(&str, Target); 5] = [
+    ("procedure_parser", procedure_parser),
+    ("exercise_loader", exercise_loader),
+    ("share_link", share_link),
+    ("saved_state", saved_state),
+    ("whole_run", whole_run),
+];
+
+/// The procedure parser on any UTF-8 text: an accepted procedure is
+/// consistent with its text, a refused one says why and where.
+pub fn procedure_parser(data: &[u8]) {
+    let Ok(source) = std::str::from_utf8(data) else {
+        return;
+    };
+    let _ = lexer::tokens(source);
+    match Procedure::parse("fuzzed", source) {
+        Ok(procedure) => {
+            assert!(!procedure.steps.is_empty(), "a procedure with no steps");
+            assert_eq!(procedure.source, source);
+            for step in &procedure.steps {
+                assert!(
+                    source.is_char_boundary(step.offset) && step.offset <= source.len(),
+                    "step offset {} is not a place in the text",
+                    step.offset
+                );
+                assert!(step.position.line >= 1 && step.position.column >= 1);
+                match &step.kind {
+                    StepKind::Sql { sql, .. } => {
+                        assert!(!sql.trim().is_empty(), "an empty statement became a step");
+                        assert!(
+                            source[step.offset..].starts_with(sql.as_str()),
+                            "step at {} does not start with its SQL {sql:?}",
+                            step.offset
+                        );
+                    }
+                    StepKind::Effect { name, .. } => assert!(!name.is_empty()),
+                }
+            }
+            let _ = procedure.parameters();
+            // The page and its worker exchange procedures as JSON.
+            let json = serde_json::to_string(&procedure).expect("a procedure serialises");
+            let back: Procedure = serde_json::from_str(&json).expect("its JSON reads back");
+            assert_eq!(back, procedure, "a procedure's JSON does not round-trip");
+        }
+        Err(error) => {
+            assert!(
+                !error.message.trim().is_empty(),
+                "a parse error says nothing"
+            );
+            assert!(error.position.line >= 1 && error.position.column >= 1);
+            let _ = error.to_string();
+        }
+    }
+}
+
+/// The exercise loader, with the schema tried on SQLite as the CLI and the
+/// worker load it: a refusal names a place and says why.
+pub fn exercise_loader(data: &[u8]) {
+    let Ok(text) = std::str::from_utf8(data) else {
+        return;
+    };
+    match fencelab_core::exercise::load("fuzzed.toml", text) {
+        Ok(exercise) => {
+            assert!(
+                Exercise::from_toml("fuzzed.toml", text).is_ok(),
+                "the model's loader refuses what the engine's accepts"
+            );
+            for (name, text) in exercise.texts_with(&Default::default()) {
+                assert!(
+                    Procedure::parse(&name, &text).is_ok(),
+                    "a loaded exercise's procedure {name} does not parse"
+                );
+            }
+            for mutant in &exercise.mutants {
+                let _ = exercise.texts_of_mutant(mutant);
+            }
+        }
+        Err(error) => {
+            assert!(
+                !error.message.trim().is_empty(),
+                "a load error says nothing"
+            );
+            assert!(!error.field.is_empty(), "a load error names no field");
+            let _ = error.to_string();
+        }
+    }
+}
+
+/// The share-link decoder on any fragment; a link it reads is written back
+/// by `encode` to a fragment that reads as the same link.
+pub fn share_link(data: &[u8]) {
+    let fragment = String::from_utf8_lossy(data);
+    let _ = fencelab_web::share::is_link(&fragment);
+    match fencelab_web::share::decode(&fragment) {
+        Ok(link) => {
+            let again = fencelab_web::share::encode(&link);
+            assert_eq!(
+                fencelab_web::share::decode(&again).as_ref(),
+                Ok(&link),
+                "a decoded link does not survive encode and decode"
+            );
+        }
+        Err(message) => assert!(!message.trim().is_empty(), "a link error says nothing"),
+    }
+    // The same bytes as the payload of a link, to get past the prefix.
+    if !data.starts_with(b"s1=") {
+        let mut prefixed = String::from("s1=");
+        prefixed.push_str(&fragment);
+        if let Ok(link) = fencelab_web::share::decode(&prefixed) {
+            let again = fencelab_web::share::encode(&link);
+            assert_eq!(fencelab_web::share::decode(&again), Ok(link));
+        }
+    }
+}
+
+/// The saved-state reader on any entry text; an entry it reads writes back
+/// as JSON that reads as the same entry.
+pub fn saved_state(data: &[u8]) {
+    let text = String::from_utf8_lossy(data);
+    match fencelab_web::storage::parse(&text) {
+        Ok(saved) => {
+            let _ = saved.progress();
+            let json = serde_json::to_string(&saved).expect("a saved entry serialises");
+            assert_eq!(
+                fencelab_web::storage::parse(&json).as_ref(),
+                Ok(&saved),
+                "a saved entry does not survive being written and read"
+            );
+        }
+        Err(message) => assert!(!message.trim().is_empty(), "a storage error says nothing"),
+    }
+}
+
+/// The limits of one whole run: small, so one input stays well under a
+/// second, yet enough for the claim exercise's scenarios to be explored.
+pub fn whole_run_limits() -> Limits {
+    Limits {
+        schedules_max: 16,
+        section_steps_max: 48,
+        steps_max: 600,
+        ..Limits::default()
+    }
+}
+
+/// The template of a whole run: the bundled claim exercise (two tables, three
+/// scenarios, one editable procedure `claim`).
+fn claim_exercise() -> &'static Exercise {
+    static EXERCISE: OnceLock<Exercise> = OnceLock::new();
+    EXERCISE.get_or_init(|| {
+        let (file, text) = fencelab_model::bundled::FILES[0];
+        Exercise::from_toml(file, text).expect("the bundled claim exercise loads")
+    })
+}
+
+/// A whole check: a procedure generated from `data` (see [`procedure_text`])
+/// as the claim exercise's `claim`, every scenario checked with
+/// [`whole_run_limits`]. Each report is one of the verdicts, an error says
+/// something, and a failing schedule replays as a failure.
+pub fn whole_run(data: &[u8]) {
+    let text = procedure_text(data);
+    let exercise = claim_exercise();
+    let texts = vec![("claim".to_string(), text)];
+    let mut checker = match exercise.checker(&texts) {
+        Ok(checker) => checker,
+        Err(unusable) => {
+            assert!(
+                !unusable.error.message.trim().is_empty(),
+                "an unusable procedure without a message"
+            );
+            return;
+        }
+    };
+    checker.set_limits(whole_run_limits());
+    for scenario in &exercise.scenarios {
+        let report = checker.check(scenario);
+        if let Some(error) = report.error() {
+            assert!(
+                !error.message.trim().is_empty(),
+                "scenario {} errored without a message",
+                scenario.name
+            );
+        }
+        if report.verdict() == Verdict::Failed {
+            assert!(
+                report.problem().is_some_and(|p| !p.trim().is_empty()),
+                "scenario {} failed without saying why",
+                scenario.name
+            );
+            // Exact replay: the schedule shown fails again, the same way.
+            let again = checker.replay(scenario, &report.schedule);
+            assert_eq!(
+                again.problem(),
+                report.problem(),
+                "scenario {}: schedule `{}` does not replay as it was reported",
+                scenario.name,
+                report.schedule
+            );
+        }
+        serde_json::to_string(&report).expect("a report serialises");
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn every_target_takes_empty_and_garbage_input() {
+        for (_, target) in TARGETS {
+            target(b"");
+            target(b"\xff\xfe garbage \0");
+        }
+    }
+
+    #[test]
+    fn the_claim_reference_runs_whole() {
+        // Not through the generator: the template's own reference passes.
+        let exercise = claim_exercise();
+        let report = exercise.run_texts_with_limits(
+            &exercise.texts_with(&Default::default()),
+            &exercise.scenarios,
+            whole_run_limits(),
+        );
+        assert_eq!(report.failed, 0, "{report:?}");
+    }
+}

@@ -1,0 +1,165 @@
+//! The first inputs of each target's corpus, from the project's own data:
+//! the bundled exercise files, their procedure texts (starts, references,
+//! broken variants), share links and saved entries made of them, and the
+//! inputs of the hostile corpus's cases under tests/hostile/, each for the
+//! target that reads its kind.
+
+use fencelab_model::exercise::Exercise;
+use std::collections::BTreeMap;
+use std::path::Path;
+
+/// A hostile file larger than this is cut: the decoders refuse far smaller
+/// inputs, and libFuzzer mutates small ones best.
+const HOSTILE_BYTES_MAX: usize = 64 * 1024;
+
+/// One seed: the target's name, a file name and the bytes.
+pub struct Seed {
+    pub target: &'static str,
+    pub name: String,
+    pub data: Vec<u8>,
+}
+
+/// Every seed, from the bundled exercises and from `root`/tests/hostile
+/// (read recursively; skipped when missing).
+pub fn seeds(root: &Path) -> Vec<Seed> {
+    let mut seeds = Vec::new();
+    let mut add =
+        |target: &'static str, name: String, data: Vec<u8>| seeds.push(Seed { target, name, data });
+    for (file, text) in fencelab_model::bundled::FILES {
+        let stem = file.trim_end_matches(".toml");
+        add(
+            "exercise_loader",
+            format!("{stem}.toml"),
+            text.as_bytes().into(),
+        );
+        let Ok(exercise) = Exercise::from_toml(file, text) else {
+            continue;
+        };
+        let mut texts: Vec<(String, String)> = Vec::new();
+        for spec in &exercise.procedures {
+            texts.push((format!("{}-start", spec.name), spec.start.clone()));
+            texts.push((format!("{}-reference", spec.name), spec.reference.clone()));
+        }
+        for (i, mutant) in exercise.mutants.iter().enumerate() {
+            for (procedure, text) in &mutant.procedures {
+                texts.push((format!("{procedure}-mutant-{i}"), text.clone()));
+            }
+        }
+        for (name, text) in &texts {
+            add(
+                "procedure_parser",
+                format!("{stem}-{name}.sql"),
+                text.as_bytes().into(),
+            );
+            // The generator reads any bytes; a text gives it varied ones.
+            add(
+                "whole_run",
+                format!("{stem}-{name}"),
+                text.as_bytes().into(),
+            );
+        }
+        let edits: BTreeMap<String, String> = exercise
+            .procedures
+            .iter()
+            .filter(|spec| spec.editable)
+            .map(|spec| (spec.name.clone(), spec.start.clone()))
+            .collect();
+        // Through JSON, as the page writes them: fields added later keep
+        // their defaults.
+        let link = serde_json::json!({
+            "format": fencelab_web::share::LINK_FORMAT,
+            "exercise": exercise.id,
+            "edits": edits,
+            "scenario": exercise.scenarios.first().map(|s| s.name.clone()),
+        });
+        if let Ok(link) = serde_json::from_value::<fencelab_web::share::Link>(link) {
+            add(
+                "share_link",
+                format!("{stem}.link"),
+                fencelab_web::share::encode(&link).into_bytes(),
+            );
+        }
+        let saved = serde_json::json!({
+            "format": fencelab_web::storage::SAVE_FORMAT,
+            "edits": edits,
+        });
+        add(
+            "saved_state",
+            format!("{stem}.json"),
+            saved.to_string().into_bytes(),
+        );
+    }
+    let dir = root.join("tests/hostile");
+    let mut hostile = Vec::new();
+    collect_files(&dir, &mut hostile);
+    hostile.sort();
+    for path in hostile {
+        let Some((kind, input)) = hostile_case(&path) else {
+            continue;
+        };
+        let targets: &[&'static str] = match kind.as_str() {
+            "procedure" => &["procedure_parser", "whole_run"],
+            "exercise" => &["exercise_loader"],
+            "link" => &["share_link"],
+            "saved" => &["saved_state"],
+            // A scenario file is part of an exercise file.
+            "scenario" => &["exercise_loader"],
+            _ => &[
+                "procedure_parser",
+                "exercise_loader",
+                "share_link",
+                "saved_state",
+            ],
+        };
+        let name = path
+            .strip_prefix(&dir)
+            .unwrap_or(&path)
+            .to_string_lossy()
+            .replace(['/', '\\'], "--");
+        for target in targets {
+            add(target, format!("hostile--{name}"), input.clone());
+        }
+    }
+    seeds
+}
+
+/// A case of the hostile corpus (tests/hostile/cases/README.md): a TOML
+/// file with a `kind` and an `input`, repeated `repeat` times. Its input,
+/// cut at [`HOSTILE_BYTES_MAX`]; `None` for any other file.
+fn hostile_case(path: &Path) -> Option<(String, Vec<u8>)> {
+    if path.extension()? != "toml" {
+        return None;
+    }
+    let text = std::fs::read_to_string(path).ok()?;
+    let case: toml::Table = toml::from_str(&text).ok()?;
+    let kind = case.get("kind")?.as_str()?.to_string();
+    let input = case.get("input")?.as_str()?;
+    let repeat = case
+        .get("repeat")
+        .and_then(|r| r.as_integer())
+        .unwrap_or(1)
+        .clamp(1, 100_000) as usize;
+    let mut data = Vec::new();
+    for _ in 0..repeat {
+        if data.len() >= HOSTILE_BYTES_MAX {
+            break;
+        }
+        data.extend_from_slice(input.as_bytes());
+    }
+    data.truncate(HOSTILE_BYTES_MAX);
+    Some((kind, data))
+}
+
+fn collect_files(dir: &Path, out: &mut Vec<std::path::PathBuf>) {
+    let Ok(entries) = std::fs::read_dir(dir) else {
+        return;
+    };
+    for entry in entries.filter_map(Result::ok) {
+        let path = entry.path();
+        if path.is_dir() {
+            collect_files(&path, out);
+        } else if path.is_file() {
+            out.push(path);
+        }
+    }
+}
