@@ -172,8 +172,8 @@ fn plan(root: &Path, tools: &Tools) -> Vec<Stage> {
             command: wasm_tests(&["-p", "fencelab-model", "-p", "fencelab-protocol"], false),
         },
         Stage {
-            name: "core tests (wasm32 in Node)".into(),
-            command: wasm_tests(&["-p", "fencelab-core"], false),
+            name: "core tests and the hostile corpus (wasm32 in Node)".into(),
+            command: wasm_tests(&["-p", "fencelab-core", "-p", "fencelab-hostile"], false),
         },
         Stage {
             name: "core tests (wasm32 in headless Chromium)".into(),

@@ -155,7 +155,11 @@ impl Checker {
                 self.add_spent(&mut report.exploration);
                 report
             }
-            Err(error) => ScenarioReport::errored(scenario, in_scenario(scenario, error)),
+            Err(error) => {
+                let mut report = ScenarioReport::errored(scenario, in_scenario(scenario, error));
+                self.add_spent(&mut report.exploration);
+                report
+            }
         }
     }
 

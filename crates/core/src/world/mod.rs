@@ -52,7 +52,7 @@ pub const RESULT_ROWS_MAX: usize = 1_000;
 /// number or NULL counts eight).
 pub const RESULT_BYTES_MAX: usize = 1024 * 1024;
 /// Pages the shared database may grow to (1 KiB pages: 16 MiB).
-const DATABASE_PAGES_MAX: u32 = 16_384;
+pub(crate) const DATABASE_PAGES_MAX: u32 = 16_384;
 /// Prepared statements each connection keeps.
 const STATEMENT_CACHE_CAPACITY: usize = 64;
 /// Parameters every procedure can use without passing them.

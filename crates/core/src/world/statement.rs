@@ -54,7 +54,10 @@ impl Failure {
             rusqlite::Error::SqlInputError { offset, .. } => usize::try_from(*offset).ok(),
             _ => None,
         };
-        let cause = if limit_hit(&error) || out_of_memory(&error) {
+        let cause = if limit_hit(&error)
+            || out_of_memory(&error)
+            || error.sqlite_error_code() == Some(rusqlite::ErrorCode::DiskFull)
+        {
             ErrorCause::TooLarge
         } else {
             ErrorCause::Sql
@@ -182,6 +185,13 @@ pub(super) fn sqlite_message(error: &rusqlite::Error) -> String {
         return format!(
             "a string or blob grew past {} KiB, the largest value a statement may build",
             VALUE_BYTES_MAX / 1024
+        );
+    }
+    if error.sqlite_error_code() == Some(rusqlite::ErrorCode::DiskFull) {
+        return format!(
+            "the database is full: it reached its {} MiB, or an AUTOINCREMENT table already \
+             holds the largest rowid (9223372036854775807), so no new rowid is left",
+            super::DATABASE_PAGES_MAX as u64 * crate::sqlite::PAGE_BYTES as u64 / (1024 * 1024)
         );
     }
     if out_of_memory(error) {

@@ -1,0 +1,343 @@
+//! The hostile corpus: inputs that attack fencelab, kept as data.
+//!
+//! Every file under `cases/` is one untrusted input (a learner's procedure,
+//! an author's exercise or scenario file, a share link, a saved entry) with
+//! what a user must see when it arrives: the verdict or refusal, and a
+//! piece of the sentence that explains it. [`run`] feeds it to the same
+//! code the CLI, the worker and the page use, and [`judge`] checks the
+//! outcome, the message, and that the engine's own accounting stayed within
+//! its limits: SQLite and procedure steps (the bound on time, counted, never
+//! timed) and bytes held (the bound on memory). The same cases run natively
+//! and in wasm (tests/corpus.rs); the format is in cases/README.md.
+//!
+//! Must never: time anything with a clock, or accept an outcome without
+//! checking its message.
+
+use fencelab_core::check::SUITE_SCENARIOS_OF_BUDGET;
+use fencelab_core::{Exercise, ExerciseExt, ExerciseReport, Limits, Verdict, bundled, exercise};
+use serde::Deserialize;
+use std::collections::BTreeMap;
+use std::sync::OnceLock;
+
+include!(concat!(env!("OUT_DIR"), "/cases.rs"));
+
+/// One case file.
+#[derive(Debug, Deserialize)]
+#[serde(deny_unknown_fields)]
+pub struct Case {
+    /// What the input attacks, in one sentence.
+    pub about: String,
+    pub kind: Kind,
+    /// The bundled exercise a procedure or scenario case runs in.
+    #[serde(default)]
+    pub exercise: Option<String>,
+    /// The editable procedure a procedure case replaces.
+    #[serde(default)]
+    pub procedure: Option<String>,
+    /// The hostile text.
+    pub input: String,
+    /// Repeat `input` this many times (a large input kept small on disk).
+    #[serde(default)]
+    pub repeat: Option<usize>,
+    pub expect: Expect,
+}
+
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Deserialize)]
+#[serde(rename_all = "snake_case")]
+pub enum Kind {
+    Procedure,
+    Exercise,
+    Scenario,
+    Link,
+    Saved,
+}
+
+#[derive(Debug, Deserialize)]
+#[serde(deny_unknown_fields)]
+pub struct Expect {
+    pub outcome: Outcome,
+    /// A piece of the message the user sees (for `passed`, none).
+    #[serde(default)]
+    pub message: Option<String>,
+    /// Run three times: every report must be the same, byte for byte.
+    #[serde(default)]
+    pub replays: bool,
+}
+
+/// What a user must see.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Deserialize)]
+#[serde(rename_all = "snake_case")]
+pub enum Outcome {
+    /// The input is refused before anything runs (a load, parse or decode
+    /// error).
+    Rejected,
+    /// The input is read (links and saved entries that are merely odd).
+    Accepted,
+    /// Every scenario passes.
+    Passed,
+    /// Some scenario fails, with `message` in its sentence.
+    Failed,
+    /// Some scenario is an error verdict, with `message` in its sentence.
+    Error,
+}
+
+/// What running a case gave.
+#[derive(Debug, Default)]
+pub struct Ran {
+    /// Rejected with this message, or the reports of the runs.
+    pub rejected: Option<String>,
+    pub reports: Vec<ExerciseReport>,
+    /// The engine's accounting, the largest over every scenario run.
+    pub figures: Figures,
+}
+
+/// The engine's own accounting for a case.
+#[derive(Clone, Copy, Debug, Default)]
+pub struct Figures {
+    /// Most SQLite steps any one scenario check spent.
+    pub sqlite_steps: u64,
+    /// SQLite steps spent by a whole suite (one run of every scenario).
+    pub suite_sqlite_steps: u64,
+    pub procedure_steps: u64,
+    pub memory_bytes: u64,
+    /// The most SQLite's heap held while the case ran (the whole program's
+    /// figure; the corpus runs its cases one after another).
+    pub sqlite_heap_bytes: u64,
+}
+
+/// Reads a case file.
+pub fn parse(name: &str, text: &str) -> Result<Case, String> {
+    toml::from_str(text).map_err(|e| format!("{name}: {e}"))
+}
+
+/// Runs a case through the code a user's input meets.
+pub fn run(case: &Case) -> Ran {
+    let input = match case.repeat {
+        Some(times) => case.input.repeat(times),
+        None => case.input.clone(),
+    };
+    fencelab_core::sqlite::reset_heap_peak();
+    let mut ran = match case.kind {
+        Kind::Procedure => {
+            let exercise = bundled_exercise(case);
+            let procedure = case.procedure.clone().unwrap_or_default();
+            let edits = BTreeMap::from([(procedure, input)]);
+            runs(case, || exercise.run(&edits))
+        }
+        Kind::Scenario => match exercise::scenarios_from_toml("case.toml", &input) {
+            Err(error) => rejected(error.to_string()),
+            Ok(scenarios) => {
+                let exercise = bundled_exercise(case);
+                let texts = exercise.texts_with(&BTreeMap::new());
+                runs(case, || exercise.run_texts(&texts, &scenarios))
+            }
+        },
+        Kind::Exercise => match exercise::load("case.toml", &input) {
+            Err(error) => rejected(error.to_string()),
+            Ok(exercise) => runs(case, || exercise.run(&BTreeMap::new())),
+        },
+        Kind::Link => match fencelab_web::share::decode(&input) {
+            Err(message) => rejected(message),
+            Ok(link) => match find_bundled(&link.exercise) {
+                None => rejected(format!("no bundled exercise is named `{}`", link.exercise)),
+                Some(exercise) => runs(case, || exercise.run(&link.edits)),
+            },
+        },
+        Kind::Saved => match fencelab_web::storage::parse(&input) {
+            Err(message) => rejected(message),
+            Ok(_) => Ran::default(),
+        },
+    };
+    let (_, peak) = fencelab_core::sqlite::heap_bytes();
+    ran.figures.sqlite_heap_bytes = u64::try_from(peak).unwrap_or(0);
+    ran
+}
+
+fn bundled_exercise(case: &Case) -> Exercise {
+    let id = case.exercise.as_deref().unwrap_or("claim-compare-and-set");
+    find_bundled(id).unwrap_or_else(|| panic!("the case names no bundled exercise `{id}`"))
+}
+
+/// The bundled exercise `id`, loaded once.
+fn find_bundled(id: &str) -> Option<Exercise> {
+    static BUNDLED: OnceLock<Vec<Exercise>> = OnceLock::new();
+    BUNDLED
+        .get_or_init(|| bundled::exercises().expect("the bundled exercises load"))
+        .iter()
+        .find(|e| e.id == id)
+        .cloned()
+}
+
+fn rejected(message: String) -> Ran {
+    Ran {
+        rejected: Some(message),
+        ..Ran::default()
+    }
+}
+
+/// Runs `suite` once, or three times when the case must replay exactly.
+fn runs(case: &Case, suite: impl Fn() -> ExerciseReport) -> Ran {
+    let times = if case.expect.replays { 3 } else { 1 };
+    let reports: Vec<ExerciseReport> = (0..times).map(|_| suite()).collect();
+    let mut figures = Figures::default();
+    for report in &reports {
+        let mut suite_steps = 0;
+        for scenario in &report.scenarios {
+            let spent = &scenario.exploration;
+            figures.sqlite_steps = figures.sqlite_steps.max(spent.sqlite_steps);
+            figures.procedure_steps = figures.procedure_steps.max(spent.procedure_steps);
+            figures.memory_bytes = figures.memory_bytes.max(spent.memory_bytes);
+            suite_steps += spent.sqlite_steps;
+        }
+        figures.suite_sqlite_steps = figures.suite_sqlite_steps.max(suite_steps);
+    }
+    Ran {
+        rejected: None,
+        reports,
+        figures,
+    }
+}
+
+/// SQLite steps a budget may be overrun by before it is noticed: the
+/// progress check's interval, or one metered call's charge.
+const SQLITE_STEPS_SLACK: u64 = 100_000;
+/// Bytes a memory budget may be overrun by: the one state key or history
+/// event that crossed it (a key holds the whole database at most).
+const MEMORY_BYTES_SLACK: u64 = 20 * 1024 * 1024;
+
+/// Checks what a case gave against what it expects and against the
+/// engine's limits; the reasons it is wrong, if any.
+pub fn judge(case: &Case, ran: &Ran) -> Vec<String> {
+    let mut wrong = Vec::new();
+    let limits = Limits::default();
+    let figures = ran.figures;
+    // Every scenario check spends at most its budget twice (exploring, then
+    // replaying the schedule it shows), each with its slack.
+    let scenario_steps_max = 2 * (limits.sqlite_steps_max + SQLITE_STEPS_SLACK);
+    if figures.sqlite_steps > scenario_steps_max {
+        wrong.push(format!(
+            "a scenario spent {} SQLite steps, past its bound of {scenario_steps_max}",
+            figures.sqlite_steps
+        ));
+    }
+    let suite_steps_max = SUITE_SCENARIOS_OF_BUDGET * limits.sqlite_steps_max + scenario_steps_max;
+    if figures.suite_sqlite_steps > suite_steps_max {
+        wrong.push(format!(
+            "a suite spent {} SQLite steps, past its bound of {suite_steps_max}",
+            figures.suite_sqlite_steps
+        ));
+    }
+    if figures.procedure_steps > 2 * (limits.steps_max + 1) {
+        wrong.push(format!(
+            "a scenario ran {} procedure steps, past its bound",
+            figures.procedure_steps
+        ));
+    }
+    if figures.memory_bytes > limits.memory_bytes_max + MEMORY_BYTES_SLACK {
+        wrong.push(format!(
+            "a scenario held {} bytes, past its bound of {}",
+            figures.memory_bytes,
+            limits.memory_bytes_max + MEMORY_BYTES_SLACK
+        ));
+    }
+    let heap_max = fencelab_core::sqlite::HEAP_BYTES_MAX as u64;
+    if figures.sqlite_heap_bytes > heap_max {
+        wrong.push(format!(
+            "SQLite's heap reached {} bytes, past its limit of {heap_max}",
+            figures.sqlite_heap_bytes
+        ));
+    }
+    if case.expect.replays {
+        let texts: Vec<String> = ran
+            .reports
+            .iter()
+            .map(|r| serde_json::to_string(r).unwrap_or_default())
+            .collect();
+        if texts.windows(2).any(|pair| pair[0] != pair[1]) {
+            wrong.push("three runs of the same input gave different reports".into());
+        }
+    }
+    let wanted = case.expect.message.as_deref();
+    let contains = |text: &str| wanted.is_none_or(|w| text.contains(w));
+    match (case.expect.outcome, &ran.rejected) {
+        (Outcome::Rejected, Some(message)) => {
+            if !contains(message) {
+                wrong.push(format!(
+                    "rejected with `{message}`, not naming `{wanted:?}`"
+                ));
+            }
+        }
+        (Outcome::Rejected, None) => wrong.push("it was not rejected".into()),
+        (outcome, Some(message)) => wrong.push(format!(
+            "expected {outcome:?}, but it was rejected: {message}"
+        )),
+        (Outcome::Accepted, None) => {}
+        (Outcome::Passed, None) => {
+            for report in &ran.reports {
+                for scenario in &report.scenarios {
+                    if !scenario.passed() {
+                        wrong.push(format!(
+                            "`{}` did not pass: {}",
+                            scenario.name,
+                            scenario.problem().unwrap_or_default()
+                        ));
+                    }
+                }
+            }
+        }
+        (outcome @ (Outcome::Failed | Outcome::Error), None) => {
+            let verdict = if outcome == Outcome::Failed {
+                Verdict::Failed
+            } else {
+                Verdict::Error
+            };
+            let problems: Vec<String> = ran
+                .reports
+                .iter()
+                .flat_map(|r| &r.scenarios)
+                .filter(|s| s.verdict() == verdict)
+                .filter_map(|s| s.problem())
+                .collect();
+            if !problems.iter().any(|p| contains(p)) {
+                let seen: Vec<String> = ran
+                    .reports
+                    .iter()
+                    .flat_map(|r| &r.scenarios)
+                    .map(|s| {
+                        format!(
+                            "{}: {:?} {}",
+                            s.name,
+                            s.verdict(),
+                            s.problem().unwrap_or_default()
+                        )
+                    })
+                    .collect();
+                wrong.push(format!(
+                    "no scenario is {outcome:?} with `{}`; saw: {}",
+                    wanted.unwrap_or(""),
+                    seen.join(" | ")
+                ));
+            }
+        }
+    }
+    // Every message a user sees is a sentence in their terms: never a
+    // Rust name or an empty text.
+    let mut messages: Vec<String> = ran.rejected.iter().cloned().collect();
+    messages.extend(
+        ran.reports
+            .iter()
+            .flat_map(|r| &r.scenarios)
+            .filter_map(|s| s.problem()),
+    );
+    for message in messages {
+        if message.trim().is_empty() {
+            wrong.push("a message is empty".into());
+        }
+        for rust in ["Some(", "Err(", "Ok(", "panicked at", "unwrap()"] {
+            if message.contains(rust) {
+                wrong.push(format!("a message shows Rust's `{rust}`: {message}"));
+            }
+        }
+    }
+    wrong
+}
