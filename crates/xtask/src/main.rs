@@ -6,6 +6,7 @@
 //! build and serve the playground, or run every check CI runs (see [`stages`]).
 
 mod cmd;
+mod fuzz;
 mod sizes;
 mod stages;
 mod tools;
@@ -20,6 +21,9 @@ commands:
   test               install what is missing and run every check CI runs
   bench              native criterion benchmarks and the same workload timed in wasm (Node)
   sizes              the built playground's first-load bytes (raw, gzip -9); fails if the page's wasm has SQLite
+  fuzz [--seconds N] [--sanitizer address|none] [TARGET...]
+                     run the fuzz targets (default: all, 60 s each); docs/FUZZING.md
+  fuzz-build         only build the fuzz targets (a `test` stage)
   setup              only install what is missing";
 
 const DEFAULT_PORT: u16 = 8080;
@@ -47,6 +51,8 @@ enum Command {
     Test,
     Bench,
     Sizes,
+    Fuzz(fuzz::Options),
+    FuzzBuild,
     Setup,
     Help,
 }
@@ -82,6 +88,8 @@ fn parse(args: &[String]) -> Result<Command, String> {
         "setup" => Ok(Command::Setup),
         "bench" => Ok(Command::Bench),
         "sizes" => Ok(Command::Sizes),
+        "fuzz" => Ok(Command::Fuzz(fuzz::parse(rest)?)),
+        "fuzz-build" => Ok(Command::FuzzBuild),
         "help" | "--help" | "-h" => Ok(Command::Help),
         other => Err(format!("unknown command `{other}`")),
     }
@@ -120,6 +128,19 @@ fn run(command: Command) -> Result<ExitCode, String> {
         }
         Command::Sizes => {
             sizes::report(&root)?;
+            Ok(ExitCode::SUCCESS)
+        }
+        Command::Fuzz(options) => {
+            tools::ensure_fuzzing(&root, &mut tools::Apt::default())?;
+            Ok(if fuzz::run(&root, &options)? {
+                ExitCode::SUCCESS
+            } else {
+                ExitCode::FAILURE
+            })
+        }
+        Command::FuzzBuild => {
+            tools::ensure_fuzzing(&root, &mut tools::Apt::default())?;
+            fuzz::build_only(&root)?;
             Ok(ExitCode::SUCCESS)
         }
         Command::Test => {

@@ -191,6 +191,10 @@ fn plan(root: &Path, tools: &Tools) -> Vec<Stage> {
             name: "first-load sizes; the page's wasm has no SQLite".into(),
             command: xtask(&["sizes"]),
         },
+        Stage {
+            name: "fuzz targets build (cargo fuzz build)".into(),
+            command: xtask(&["fuzz-build"]),
+        },
     ];
     stages.extend(e2e_stages(root));
     stages

@@ -16,6 +16,10 @@ use std::process::Command;
 
 pub const WASM_TARGET: &str = "wasm32-unknown-unknown";
 const TRUNK_VERSION: &str = "0.21.14";
+/// cargo-fuzz for `cargo xtask fuzz` and the build of the fuzz targets; it
+/// passes nightly flags, which the stable toolchain takes under
+/// RUSTC_BOOTSTRAP=1 (see fuzz.rs).
+const CARGO_FUZZ_VERSION: &str = "0.13.2";
 pub const CHROMEDRIVER: &str = "/usr/bin/chromedriver";
 const CHROMIUM: &str = "/usr/bin/chromium";
 
@@ -109,8 +113,38 @@ pub fn ensure(root: &Path, purpose: Purpose) -> Result<Tools, String> {
         )?;
     }
 
+    if purpose == Purpose::Test {
+        ensure_fuzzing(root, &mut apt)?;
+    }
+
     let node_bin = ensure_npm_packages(root, &logs)?;
     Ok(Tools { node_bin })
+}
+
+/// cargo-fuzz, and the C++ compiler that builds libFuzzer itself.
+pub fn ensure_fuzzing(root: &Path, apt: &mut Apt) -> Result<(), String> {
+    let logs = root.join("target/xtask-logs");
+    if !works("c++", &["--version"]) {
+        apt.install("a C++ compiler (libFuzzer is C++)", &["g++"], &logs)?;
+    }
+    let cargo_fuzz_ok = cmd::first_line("cargo", &["fuzz", "--version"]).is_some_and(|line| {
+        line.split_whitespace()
+            .any(|word| word == CARGO_FUZZ_VERSION)
+    });
+    if !cargo_fuzz_ok {
+        announce(&format!("cargo-fuzz {CARGO_FUZZ_VERSION}"));
+        cmd::logged(
+            Command::new("cargo").args([
+                "install",
+                "cargo-fuzz",
+                "--version",
+                CARGO_FUZZ_VERSION,
+                "--locked",
+            ]),
+            &logs.join("install-cargo-fuzz.log"),
+        )?;
+    }
+    Ok(())
 }
 
 fn announce(what: &str) {
@@ -214,7 +248,7 @@ fn fnv1a(bytes: &[u8]) -> u64 {
 
 /// apt-get, run at most once per `apt-get update`.
 #[derive(Default)]
-struct Apt {
+pub struct Apt {
     updated: bool,
 }
 

@@ -1,0 +1,237 @@
+//! `cargo xtask fuzz`: the libFuzzer targets of fuzz/ (docs/FUZZING.md).
+//!
+//! Installs cargo-fuzz when missing, seeds each target's corpus from the
+//! project's own data (crates/fuzzing's `fuzz-seeds`: the bundled exercises,
+//! their procedures, links and saved entries made of them, and
+//! tests/hostile/), runs each target for a given time and prints one line per
+//! target: executions, executions per second, crashes. A crash's input is in
+//! fuzz/artifacts/<target>/; `cargo fuzz tmin` shrinks it, and a shrunk copy
+//! under fuzz/regressions/<target>/ keeps it fixed in `cargo test`.
+//!
+//! cargo-fuzz passes nightly flags to rustc; the toolchain is stable, so its
+//! commands run with RUSTC_BOOTSTRAP=1.
+
+use crate::cmd;
+use std::path::{Path, PathBuf};
+use std::process::Command;
+use std::time::Instant;
+
+pub const TARGETS: [&str; 5] = [
+    "procedure_parser",
+    "exercise_loader",
+    "share_link",
+    "saved_state",
+    "whole_run",
+];
+pub const DEFAULT_SECONDS: u64 = 60;
+/// Seconds one input may take before libFuzzer calls it a hang. A whole run
+/// under the fuzz target's limits takes milliseconds.
+const INPUT_TIMEOUT_SECONDS: u64 = 20;
+
+pub struct Options {
+    pub seconds: u64,
+    pub sanitizer: String,
+    pub targets: Vec<String>,
+}
+
+pub fn parse(args: &[String]) -> Result<Options, String> {
+    let mut options = Options {
+        seconds: DEFAULT_SECONDS,
+        sanitizer: "address".into(),
+        targets: Vec::new(),
+    };
+    let mut args = args.iter();
+    while let Some(arg) = args.next() {
+        let mut value = |flag: &str| -> Result<String, String> {
+            match arg.strip_prefix(&format!("{flag}=")) {
+                Some(value) => Ok(value.to_string()),
+                None => args
+                    .next()
+                    .cloned()
+                    .ok_or_else(|| format!("{flag} needs a value")),
+            }
+        };
+        if arg == "--seconds" || arg.starts_with("--seconds=") {
+            let text = value("--seconds")?;
+            options.seconds = text
+                .parse()
+                .map_err(|_| format!("--seconds takes a whole number, not `{text}`"))?;
+        } else if arg == "--sanitizer" || arg.starts_with("--sanitizer=") {
+            options.sanitizer = value("--sanitizer")?;
+            if !matches!(options.sanitizer.as_str(), "address" | "none") {
+                return Err(format!(
+                    "--sanitizer is `address` (the default) or `none`, not `{}`",
+                    options.sanitizer
+                ));
+            }
+        } else if TARGETS.contains(&arg.as_str()) {
+            options.targets.push(arg.clone());
+        } else {
+            return Err(format!(
+                "fuzz takes --seconds N, --sanitizer address|none and target names ({}), not `{arg}`",
+                TARGETS.join(", ")
+            ));
+        }
+    }
+    if options.targets.is_empty() {
+        options.targets = TARGETS.iter().map(|t| t.to_string()).collect();
+    }
+    Ok(options)
+}
+
+/// `cargo fuzz` in fuzz/, on the stable toolchain, building into the
+/// workspace's target folder (one per sanitizer, so neither rebuilds the other).
+fn cargo_fuzz(root: &Path, subcommand: &str, sanitizer: &str) -> Command {
+    let mut command = Command::new("cargo");
+    command
+        .args(["fuzz", subcommand, "--sanitizer", sanitizer, "--target-dir"])
+        .arg(root.join(format!("target/fuzz-{sanitizer}")))
+        .current_dir(root.join("fuzz"))
+        .env("RUSTC_BOOTSTRAP", "1");
+    command
+}
+
+/// Builds every target without fuzzing: the `cargo xtask test` stage. An
+/// unoptimised build without a sanitizer is the quickest proof they compile.
+pub fn build_only(root: &Path) -> Result<(), String> {
+    let mut command = cargo_fuzz(root, "build", "none");
+    command.arg("--dev");
+    cmd::status(&mut command)
+}
+
+pub fn run(root: &Path, options: &Options) -> Result<bool, String> {
+    seed(root)?;
+    let logs = root.join("target/xtask-logs");
+    std::fs::create_dir_all(&logs).map_err(|e| format!("cannot create {}: {e}", logs.display()))?;
+    println!(
+        "xtask: building the fuzz targets (sanitizer: {})",
+        options.sanitizer
+    );
+    cmd::status(&mut cargo_fuzz(root, "build", &options.sanitizer))?;
+    let mut results = Vec::new();
+    for target in &options.targets {
+        println!("xtask: fuzzing {target} for {} s", options.seconds);
+        let result = run_target(root, &logs, target, options)?;
+        println!("{}", result.line(target));
+        results.push((target, result));
+    }
+    if results.len() > 1 {
+        println!("\nxtask: fuzz summary");
+        for (target, result) in &results {
+            println!("{}", result.line(target));
+        }
+    }
+    Ok(results.iter().all(|(_, r)| r.crashes.is_empty()))
+}
+
+/// Writes the seeds of every corpus (fuzz/corpus/<target>/from-*).
+fn seed(root: &Path) -> Result<(), String> {
+    let output = Command::new("cargo")
+        .args([
+            "run",
+            "--quiet",
+            "-p",
+            "fencelab-fuzzing",
+            "--bin",
+            "fuzz-seeds",
+            "--",
+        ])
+        .arg(root)
+        .output()
+        .map_err(|e| format!("cannot run cargo: {e}"))?;
+    if !output.status.success() {
+        return Err(format!(
+            "seeding the corpus failed:\n{}",
+            String::from_utf8_lossy(&output.stderr)
+        ));
+    }
+    let counts = String::from_utf8_lossy(&output.stdout).replace('\n', ", ");
+    println!(
+        "xtask: corpus seeded from the bundled exercises and tests/hostile/: {}",
+        counts.trim_end_matches(", ")
+    );
+    Ok(())
+}
+
+struct Outcome {
+    executions: u64,
+    per_second: u64,
+    seconds: f64,
+    /// The inputs libFuzzer saved as crashes, hangs or out-of-memory.
+    crashes: Vec<PathBuf>,
+}
+
+impl Outcome {
+    fn line(&self, target: &str) -> String {
+        let crashes = if self.crashes.is_empty() {
+            "0 crashes".to_string()
+        } else {
+            let files: Vec<String> = self
+                .crashes
+                .iter()
+                .map(|p| p.display().to_string())
+                .collect();
+            format!("{} crash(es): {}", self.crashes.len(), files.join(", "))
+        };
+        format!(
+            "xtask: fuzz {target}: {} executions, {} exec/s, {crashes} ({:.0} s)",
+            self.executions, self.per_second, self.seconds
+        )
+    }
+}
+
+fn run_target(
+    root: &Path,
+    logs: &Path,
+    target: &str,
+    options: &Options,
+) -> Result<Outcome, String> {
+    let artifacts = root.join("fuzz/artifacts").join(target);
+    let before = files_in(&artifacts);
+    let corpus = root.join("fuzz/corpus").join(target);
+    std::fs::create_dir_all(&corpus)
+        .map_err(|e| format!("cannot create {}: {e}", corpus.display()))?;
+    let log = logs.join(format!("fuzz-{target}.log"));
+    let started = Instant::now();
+    let mut command = cargo_fuzz(root, "run", &options.sanitizer);
+    command.arg(target).arg(&corpus).arg("--").args([
+        format!("-max_total_time={}", options.seconds),
+        format!("-timeout={INPUT_TIMEOUT_SECONDS}"),
+        "-print_final_stats=1".into(),
+    ]);
+    // A crash is an outcome to report, not an error of this command.
+    let _ = cmd::logged(&mut command, &log);
+    let seconds = started.elapsed().as_secs_f64();
+    let text = std::fs::read_to_string(&log).unwrap_or_default();
+    let stat = |name: &str| -> Option<u64> {
+        text.lines()
+            .find_map(|line| line.strip_prefix(name)?.trim().strip_prefix(':'))
+            .and_then(|value| value.trim().parse().ok())
+    };
+    let executions = stat("stat::number_of_executed_units").unwrap_or(0);
+    let per_second = stat("stat::average_exec_per_sec").unwrap_or(0);
+    let crashes: Vec<PathBuf> = files_in(&artifacts)
+        .into_iter()
+        .filter(|file| !before.contains(file))
+        .collect();
+    if executions == 0 && crashes.is_empty() {
+        return Err(format!(
+            "fuzzing {target} ran nothing; see {}",
+            log.display()
+        ));
+    }
+    Ok(Outcome {
+        executions,
+        per_second,
+        seconds,
+        crashes,
+    })
+}
+
+fn files_in(dir: &Path) -> Vec<PathBuf> {
+    let mut files: Vec<PathBuf> = std::fs::read_dir(dir)
+        .map(|entries| entries.filter_map(|e| Some(e.ok()?.path())).collect())
+        .unwrap_or_default();
+    files.sort();
+    files
+}
