@@ -2,9 +2,22 @@
 //! "ready", and hands every answer to one callback. Messages cross as JSON
 //! text through `fencelab_protocol::encode`/`decode`, the only codec either
 //! side uses. Must never run the engine itself: the main thread only renders.
+//!
+//! The worker is single-threaded: while it checks, nothing can interrupt it
+//! but [`Worker::terminate`]. The engine's budgets bound every check, and
+//! the worker drops a superseded check between scenarios; beyond that, this
+//! module keeps a watchdog on the wall clock (the page's edge, never the
+//! engine's): a request unanswered after [`ANSWER_MS_MAX`] gets the worker
+//! terminated and started afresh, and every request it held fails with a
+//! sentence that says so. A newer check also restarts a worker that has
+//! spent more than [`ABANDON_AFTER_MS`] on the one it replaces, so an edit
+//! is checked at once. The learner's text lives in the page, so a restart
+//! loses nothing.
 
 use fencelab_protocol::{Request, Response, decode, encode};
+use gloo_timers::callback::Timeout;
 use std::cell::RefCell;
+use std::collections::BTreeMap;
 use std::rc::Rc;
 use wasm_bindgen::JsCast;
 use wasm_bindgen::prelude::*;
@@ -12,11 +25,35 @@ use web_sys::{MessageEvent, Worker, WorkerOptions, WorkerType};
 
 /// trunk's loader for the worker binary (`data-loader-shim` in index.html).
 const WORKER_URL: &str = "./worker_loader.js";
+/// The longest the page waits for an answer, or for the next piece of a job
+/// (a check's scenario, a protection's mutant), before it restarts the
+/// worker. A piece within the engine's budgets takes far less (a few
+/// seconds at the very worst, on a slow phone); this catches what the
+/// budgets miss.
+pub const ANSWER_MS_MAX: u32 = 20_000;
+/// How long a check may have run when a newer one arrives before the worker
+/// is restarted rather than left to finish its current scenario.
+pub const ABANDON_AFTER_MS: f64 = 1_000.0;
+/// `?answer_ms=N` sets the watchdog (tests use a short one); at least this.
+const ANSWER_MS_MIN: u32 = 100;
+
+type Deliver = Rc<dyn Fn(Response)>;
+
+/// A request sent and not yet answered.
+struct Outstanding {
+    /// A check or a protection: a job the worker runs a piece at a time,
+    /// and drops unanswered when a newer job arrives.
+    is_job: bool,
+    sent_at_ms: f64,
+    /// Dropping it cancels the watchdog.
+    _watchdog: Timeout,
+}
 
 struct Inner {
     worker: Worker,
     ready: bool,
     waiting: Vec<Request>,
+    outstanding: BTreeMap<u64, Outstanding>,
     _on_message: Closure<dyn FnMut(MessageEvent)>,
     _on_error: Closure<dyn FnMut(web_sys::Event)>,
 }
@@ -25,6 +62,8 @@ struct Inner {
 #[derive(Clone)]
 pub struct Engine {
     inner: Rc<RefCell<Option<Inner>>>,
+    deliver: Deliver,
+    answer_ms_max: u32,
 }
 
 impl PartialEq for Engine {
@@ -35,26 +74,35 @@ impl PartialEq for Engine {
 
 impl Engine {
     /// Starts the worker; `on_response` receives each answer, and a message
-    /// (as `Response::Failed`) when the worker cannot start or crashes.
+    /// (as `Response::Failed`) when the worker cannot start, crashes or is
+    /// restarted.
     pub fn start(on_response: impl Fn(Response) + 'static) -> Engine {
         let engine = Engine {
             inner: Rc::new(RefCell::new(None)),
+            deliver: Rc::new(on_response),
+            answer_ms_max: answer_ms_from_address().unwrap_or(ANSWER_MS_MAX),
         };
+        engine.spawn();
+        engine
+    }
+
+    /// Starts a worker and wires its messages to this engine.
+    fn spawn(&self) {
         let options = WorkerOptions::new();
         options.set_type(WorkerType::Module);
         let worker = match Worker::new_with_options(WORKER_URL, &options) {
             Ok(worker) => worker,
             Err(error) => {
-                on_response(Response::Failed {
+                (self.deliver)(Response::Failed {
                     seq: 0,
                     message: format!("the checking worker could not start: {error:?}"),
                 });
-                return engine;
+                return;
             }
         };
-        let on_response = Rc::new(on_response);
-        let weak = Rc::downgrade(&engine.inner);
-        let deliver = on_response.clone();
+        let weak = Rc::downgrade(&self.inner);
+        let deliver = Rc::clone(&self.deliver);
+        let answer_ms_max = self.answer_ms_max;
         let on_message = Closure::<dyn FnMut(MessageEvent)>::new(move |event: MessageEvent| {
             let response = match event.data().as_string() {
                 Some(text) => decode::<Response>(&text).unwrap_or_else(|error| Response::Failed {
@@ -66,25 +114,23 @@ impl Engine {
                     message: "the worker sent an answer that is not text".into(),
                 },
             };
-            if matches!(response, Response::Ready { .. })
-                && let Some(inner) = weak.upgrade()
-            {
-                let waiting = match inner.borrow_mut().as_mut() {
-                    Some(inner) => {
-                        inner.ready = true;
-                        std::mem::take(&mut inner.waiting)
-                    }
-                    None => Vec::new(),
+            if let Some(inner) = weak.upgrade() {
+                let engine = Engine {
+                    inner,
+                    deliver: Rc::clone(&deliver),
+                    answer_ms_max,
                 };
-                let engine = Engine { inner };
-                for request in waiting {
-                    engine.send(request);
+                if let Response::Working { seq } = response {
+                    engine.keep_waiting(seq);
+                    return;
                 }
+                engine.answered(&response);
             }
             deliver(response);
         });
+        let deliver = Rc::clone(&self.deliver);
         let on_error = Closure::<dyn FnMut(web_sys::Event)>::new(move |_event: web_sys::Event| {
-            on_response(Response::Failed {
+            deliver(Response::Failed {
                 seq: 0,
                 message: "the checking worker stopped with an error; reload the page to restart it"
                     .into(),
@@ -92,23 +138,69 @@ impl Engine {
         });
         worker.set_onmessage(Some(on_message.as_ref().unchecked_ref()));
         worker.set_onerror(Some(on_error.as_ref().unchecked_ref()));
-        *engine.inner.borrow_mut() = Some(Inner {
+        *self.inner.borrow_mut() = Some(Inner {
             worker,
             ready: false,
             waiting: Vec::new(),
+            outstanding: BTreeMap::new(),
             _on_message: on_message,
             _on_error: on_error,
         });
-        engine
+    }
+
+    /// Bookkeeping for an answer: "ready" releases the waiting requests;
+    /// any other answer ends its request's watchdog.
+    fn answered(&self, response: &Response) {
+        if matches!(response, Response::Ready { .. }) {
+            let waiting = match self.inner.borrow_mut().as_mut() {
+                Some(inner) => {
+                    inner.ready = true;
+                    std::mem::take(&mut inner.waiting)
+                }
+                None => Vec::new(),
+            };
+            for request in waiting {
+                self.send(request);
+            }
+            return;
+        }
+        if let Some(seq) = response_seq(response)
+            && let Some(inner) = self.inner.borrow_mut().as_mut()
+        {
+            inner.outstanding.remove(&seq);
+        }
+    }
+
+    /// A piece of job `seq` is done: its watchdog starts again.
+    fn keep_waiting(&self, seq: u64) {
+        let engine = self.clone();
+        if let Some(inner) = self.inner.borrow_mut().as_mut()
+            && let Some(outstanding) = inner.outstanding.get_mut(&seq)
+        {
+            outstanding._watchdog = Timeout::new(self.answer_ms_max, move || engine.timed_out(seq));
+        }
     }
 
     /// Sends a request now, or once the worker is ready. Of several waiting
-    /// checks only the newest is kept.
+    /// checks only the newest is kept. A check replaces the one before it:
+    /// if that one has run long, the worker is restarted first.
     pub fn send(&self, request: Request) {
-        let mut inner = self.inner.borrow_mut();
-        let Some(inner) = inner.as_mut() else { return };
+        let is_check = matches!(request, Request::Check { .. });
+        let is_job = is_check || matches!(request, Request::Protect { .. });
+        if is_job
+            && self
+                .running_job_ms()
+                .is_some_and(|ms| ms > ABANDON_AFTER_MS)
+        {
+            self.restart(
+                "the checker was restarted to check your newest edit at once; ask again".into(),
+                false,
+            );
+        }
+        let mut slot = self.inner.borrow_mut();
+        let Some(inner) = slot.as_mut() else { return };
         if !inner.ready {
-            if matches!(request, Request::Check { .. }) {
+            if is_check {
                 inner
                     .waiting
                     .retain(|r| !matches!(r, Request::Check { .. }));
@@ -116,8 +208,98 @@ impl Engine {
             inner.waiting.push(request);
             return;
         }
+        if is_job {
+            // The worker drops the job this one replaces unanswered.
+            inner.outstanding.retain(|_, o| !o.is_job);
+        }
+        let seq = request.seq();
+        let engine = self.clone();
+        let watchdog = Timeout::new(self.answer_ms_max, move || engine.timed_out(seq));
+        inner.outstanding.insert(
+            seq,
+            Outstanding {
+                is_job,
+                sent_at_ms: js_sys::Date::now(),
+                _watchdog: watchdog,
+            },
+        );
         let _ = inner
             .worker
             .post_message(&JsValue::from_str(&encode(&request)));
     }
+
+    /// How long the job in progress has run, if one is.
+    fn running_job_ms(&self) -> Option<f64> {
+        let slot = self.inner.borrow();
+        let started = slot
+            .as_ref()?
+            .outstanding
+            .values()
+            .filter(|o| o.is_job)
+            .map(|o| o.sent_at_ms)
+            .reduce(f64::min)?;
+        Some(js_sys::Date::now() - started)
+    }
+
+    fn timed_out(&self, seq: u64) {
+        let still_waiting = self
+            .inner
+            .borrow()
+            .as_ref()
+            .is_some_and(|inner| inner.outstanding.contains_key(&seq));
+        if still_waiting {
+            let seconds = f64::from(self.answer_ms_max) / 1000.0;
+            self.restart(
+                format!(
+                    "it ran for more than {seconds} s, so the checker was stopped and started \
+                     afresh (your text is kept). Something in it takes too long: a query over \
+                     very many rows, or a long text matched in every row?"
+                ),
+                true,
+            );
+        }
+    }
+
+    /// Terminates the worker and starts another. The requests it held fail
+    /// with `message`; the jobs among them too when `jobs_fail` (a
+    /// watchdog), else they are dropped (replaced by a newer job, whose
+    /// answer the page awaits instead).
+    fn restart(&self, message: String, jobs_fail: bool) {
+        let Some(old) = self.inner.borrow_mut().take() else {
+            return;
+        };
+        old.worker.terminate();
+        self.spawn();
+        for (seq, outstanding) in &old.outstanding {
+            if jobs_fail || !outstanding.is_job {
+                (self.deliver)(Response::Failed {
+                    seq: *seq,
+                    message: message.clone(),
+                });
+            }
+        }
+    }
+}
+
+/// The seq an answer carries, if it answers a request.
+fn response_seq(response: &Response) -> Option<u64> {
+    match response {
+        Response::Ready { .. } => None,
+        Response::Checked { seq, .. }
+        | Response::Working { seq }
+        | Response::Replayed { seq, .. }
+        | Response::Driven { seq, .. }
+        | Response::Queried { seq, .. }
+        | Response::Failed { seq, .. }
+        | Response::Protection { seq, .. } => Some(*seq),
+    }
+}
+
+/// `?answer_ms=N` from the page's address: a shorter watchdog, for tests
+/// that watch a restart happen.
+fn answer_ms_from_address() -> Option<u32> {
+    let search = web_sys::window()?.location().search().ok()?;
+    let params = web_sys::UrlSearchParams::new_with_str(&search).ok()?;
+    let ms: u32 = params.get("answer_ms")?.parse().ok()?;
+    Some(ms.max(ANSWER_MS_MIN))
 }

@@ -112,6 +112,12 @@ pub enum Response {
         seq: u64,
         report: ProtectionReport,
     },
+    /// A piece of the job `seq` (a check's scenario, a protection's
+    /// mutant) is done and the worker goes on: the page's watchdog measures
+    /// each piece, not the whole job. The page's engine keeps it to itself.
+    Working {
+        seq: u64,
+    },
     /// The request `seq` could not be served (an unknown exercise or
     /// scenario, texts that do not parse). `seq` 0 is no request: the
     /// worker itself failed, or a message could not be read.

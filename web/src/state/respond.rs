@@ -26,6 +26,8 @@ impl Model {
                 }
             }
             Response::Failed { seq, message } => self.failed(seq, message),
+            // The engine keeps these to itself (a job still working).
+            Response::Working { .. } => {}
             Response::Protection { seq, report } => self.protected(seq, report),
         }
     }

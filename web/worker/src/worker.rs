@@ -96,6 +96,7 @@ fn continue_job(mut job: Job) {
         post(&response);
         return;
     }
+    post(&Response::Working { seq: job.seq() });
     let tick = Closure::once_into_js(move || continue_job(job));
     let _ = scope().set_timeout_with_callback_and_timeout_and_arguments_0(tick.unchecked_ref(), 0);
 }
