@@ -28,7 +28,7 @@ options (run, explore; --json also for check and mutate):
   --max-sqlite-steps N       stop checking a scenario after N SQLite steps (VM instructions and
                              text-matching work) over all its runs (an error; default 5000000)
   --max-memory-mib N         stop checking a scenario once it holds N MiB of explored states and
-                             history (an error; default 64)
+                             history (an error; default 16)
   --random N                 explore: instead of every interleaving, N schedules drawn at random
   --seed S                   explore --random: draw them from seed S (printed with every run, so a
                              failure found at random replays from the command line)

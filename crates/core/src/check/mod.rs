@@ -73,7 +73,7 @@ impl Default for Limits {
             section_steps_max: 400,
             steps_max: 100_000,
             sqlite_steps_max: 5_000_000,
-            memory_bytes_max: 64 * 1024 * 1024,
+            memory_bytes_max: 16 * 1024 * 1024,
         }
     }
 }
