@@ -224,6 +224,9 @@ fn failing() -> ScenarioReport {
             schedules: u64::MAX,
             pruned: 3,
             states: 7,
+            procedure_steps: 843,
+            sqlite_steps: i64::MAX as u64,
+            memory_bytes: 62_308,
             seed: Some(u64::MAX),
         },
         lanes: vec![
