@@ -17,6 +17,12 @@ impl World {
     pub fn execute_direct(&mut self, sql: &str) -> Result<u64, Error> {
         let before = self.snapshot_if_recording(None);
         self.anchor_sandbox.begin_statement();
+        if let Some(denial) = crate::sandbox::refuse_by_keyword(sql) {
+            return Err(Error::Query {
+                sql: sql.to_string(),
+                message: denial.to_string(),
+            });
+        }
         crate::sqlite::pin_randomness();
         let total_before = self.anchor.total_changes();
         let ran = self.anchor.execute_batch(sql).map_err(|e| Error::Query {

@@ -77,6 +77,9 @@ pub(super) fn execute(
     lookup: impl Fn(&str) -> Option<Value>,
 ) -> Result<Executed, Failure> {
     sandbox.begin_statement();
+    if let Some(denial) = crate::sandbox::refuse_by_keyword(sql) {
+        return Err(Failure::new(ErrorCause::Denied, denial.to_string()));
+    }
     crate::sqlite::pin_randomness();
     let mut statement = connection
         .prepare_cached(sql)
@@ -86,13 +89,16 @@ pub(super) fn execute(
         let Some(raw) = statement.parameter_name(i) else {
             return Err(Failure::new(
                 ErrorCause::Sql,
-                "use named parameters such as :token, not `?`".into(),
+                "use named parameters such as :token, not `?` or a numbered `?N`".into(),
             ));
         };
         let Some(name) = raw.strip_prefix(':').map(str::to_string) else {
             return Err(Failure::new(
                 ErrorCause::Sql,
-                format!("write parameters with a colon, as in :{}", &raw[1..]),
+                format!(
+                    "write parameters with a colon, as in :{}, not `{raw}`",
+                    &raw[1..]
+                ),
             ));
         };
         let value = lookup(&name).ok_or_else(|| {
@@ -217,6 +223,9 @@ pub(super) fn query_on(
     parameters: &Values,
 ) -> Result<ResultRows, QueryFailure> {
     let fail = QueryFailure::Failed;
+    if let Some(denial) = crate::sandbox::refuse_by_keyword(sql) {
+        return Err(fail(denial.to_string()));
+    }
     let mut statement = connection
         .prepare(sql)
         .map_err(|e| QueryFailure::from_sqlite(e, sandbox))?;
