@@ -5,12 +5,13 @@
 //!
 //! Exit codes: 0 when everything passed, 1 when a scenario failed or a
 //! mutant survived, 2 for bad input (an unreadable file, a parse error, an
-//! unknown exercise), with a message naming the file and position.
+//! unknown exercise, a usage error), with a message naming the file and
+//! position or the option.
 
 mod args;
 mod render;
 
-use args::{Command, RunArgs};
+use args::{Command, Edit, LimitArgs, Texts};
 use fencelab_core::check::Limits;
 use fencelab_core::{Exercise, Scenario, bundled};
 use fencelab_core::{ExerciseCheck, ExerciseExt, ExerciseReport};
@@ -46,44 +47,111 @@ macro_rules! outln {
 /// Bad input: the message says which file and where.
 struct BadInput(String);
 
-fn main() -> ExitCode {
-    let args: Vec<String> = std::env::args().skip(1).collect();
-    let result = args::parse(&args).and_then(run);
-    match result {
-        Ok(true) => ExitCode::SUCCESS,
-        Ok(false) => ExitCode::from(1),
-        Err(BadInput(message)) => {
-            eprintln!("fencelab: {message}");
-            ExitCode::from(2)
-        }
+impl BadInput {
+    fn report(&self) {
+        eprintln!("fencelab: {}", self.0);
     }
 }
 
-/// Runs a command; `Ok(true)` when everything passed.
-fn run(command: Command) -> Result<bool, BadInput> {
+/// How a command ended, as its exit code tells.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+enum Ended {
+    /// Everything passed (exit 0).
+    Passed,
+    /// A scenario failed or a mutant survived (exit 1).
+    Failed,
+    /// Some input was bad and has been reported (exit 2).
+    BadInput,
+}
+
+impl Ended {
+    fn passed_if(ok: bool) -> Ended {
+        if ok { Ended::Passed } else { Ended::Failed }
+    }
+}
+
+fn main() -> ExitCode {
+    let version = format!(
+        "{} (SQLite {})",
+        env!("CARGO_PKG_VERSION"),
+        fencelab_core::sqlite_version()
+    );
+    let cli = args::parse(version.clone());
+    let ended = run(cli.command, &version).unwrap_or_else(|bad| {
+        bad.report();
+        Ended::BadInput
+    });
+    match ended {
+        Ended::Passed => ExitCode::SUCCESS,
+        Ended::Failed => ExitCode::from(1),
+        Ended::BadInput => ExitCode::from(2),
+    }
+}
+
+/// Runs a command.
+fn run(command: Command, version: &str) -> Result<Ended, BadInput> {
     match command {
-        Command::Help => {
-            outln!("{}", args::USAGE);
-            Ok(true)
-        }
         Command::Version => {
-            outln!(
-                "fencelab {} (SQLite {})",
-                env!("CARGO_PKG_VERSION"),
-                fencelab_core::sqlite_version()
-            );
-            Ok(true)
+            outln!("fencelab {version}");
+            Ok(Ended::Passed)
         }
         Command::List => {
             for exercise in bundled_exercises()? {
                 outln!("{:<36} {}", exercise.id, exercise.title);
             }
-            Ok(true)
+            Ok(Ended::Passed)
         }
         Command::Check { paths, json } => check(&paths, json),
         Command::Mutate { exercises, json } => mutate(&exercises, json),
-        Command::Run(run) => run_exercise(&run),
+        Command::Run {
+            exercise,
+            texts,
+            scenario_files,
+            limits,
+            json,
+        } => run_exercise(&RunArgs {
+            exercise,
+            texts,
+            scenario_files,
+            only: None,
+            limits,
+            json,
+            explore: false,
+            random: None,
+        }),
+        Command::Explore {
+            exercise,
+            texts,
+            only,
+            limits,
+            random,
+            seed,
+            json,
+        } => run_exercise(&RunArgs {
+            exercise,
+            texts,
+            scenario_files: Vec::new(),
+            only,
+            limits,
+            json,
+            explore: true,
+            random: random.map(|runs| (runs, seed)),
+        }),
     }
+}
+
+/// What `run` and `explore` share.
+struct RunArgs {
+    exercise: String,
+    texts: Texts,
+    scenario_files: Vec<PathBuf>,
+    /// Only this scenario (explore --scenario NAME).
+    only: Option<String>,
+    limits: LimitArgs,
+    json: bool,
+    explore: bool,
+    /// explore --random N --seed S: N random schedules from seed S.
+    random: Option<(u64, Option<u64>)>,
 }
 
 fn bundled_exercises() -> Result<Vec<Exercise>, BadInput> {
@@ -144,7 +212,7 @@ fn load(path: &Path) -> Result<Exercise, BadInput> {
         .map_err(|e| BadInput(e.to_string()))
 }
 
-fn check(paths: &[PathBuf], json: bool) -> Result<bool, BadInput> {
+fn check(paths: &[PathBuf], json: bool) -> Result<Ended, BadInput> {
     let exercises = if paths.is_empty() {
         bundled_exercises()?
     } else {
@@ -167,11 +235,11 @@ fn check(paths: &[PathBuf], json: bool) -> Result<bool, BadInput> {
             checks.len() - ok
         );
     }
-    Ok(checks.iter().all(|c| c.ok))
+    Ok(Ended::passed_if(checks.iter().all(|c| c.ok)))
 }
 
 /// Runs every exercise's suite against its generated mutants.
-fn mutate(names: &[String], json: bool) -> Result<bool, BadInput> {
+fn mutate(names: &[String], json: bool) -> Result<Ended, BadInput> {
     let exercises = if names.is_empty() {
         bundled_exercises()?
     } else {
@@ -222,7 +290,7 @@ fn mutate(names: &[String], json: bool) -> Result<bool, BadInput> {
         }
         out!("{}", render::mutation_totals(&runs));
     }
-    Ok(runs.iter().all(|(run, _)| run.ok()))
+    Ok(Ended::passed_if(runs.iter().all(|(run, _)| run.ok())))
 }
 
 /// Finds an exercise by bundled id, or loads it from a file.
@@ -252,10 +320,14 @@ fn scenario_file(path: &Path) -> Result<Vec<Scenario>, BadInput> {
         .map_err(|e| BadInput(e.to_string()))
 }
 
-fn run_exercise(args: &RunArgs) -> Result<bool, BadInput> {
+fn run_exercise(args: &RunArgs) -> Result<Ended, BadInput> {
     let exercise = find_exercise(&args.exercise)?;
     let mut edits = BTreeMap::new();
-    for (procedure, path) in &args.set {
+    for Edit {
+        procedure,
+        file: path,
+    } in &args.texts.set
+    {
         let Some(spec) = exercise.procedures.iter().find(|p| &p.name == procedure) else {
             return Err(BadInput(format!(
                 "--set {procedure}=...: {} has no procedure `{procedure}` (it has {})",
@@ -300,15 +372,16 @@ fn run_exercise(args: &RunArgs) -> Result<bool, BadInput> {
             )));
         }
     }
+    let given = &args.limits;
     let limits = Limits {
-        schedules_max: args
+        schedules_max: given
             .max_schedules
             .unwrap_or(Limits::default().schedules_max),
-        steps_max: args.max_steps.unwrap_or(Limits::default().steps_max),
-        sqlite_steps_max: args
+        steps_max: given.max_steps.unwrap_or(Limits::default().steps_max),
+        sqlite_steps_max: given
             .max_sqlite_steps
             .unwrap_or(Limits::default().sqlite_steps_max),
-        memory_bytes_max: args
+        memory_bytes_max: given
             .max_memory_mib
             .map_or(Limits::default().memory_bytes_max, |mib| mib * 1024 * 1024),
         ..Limits::default()
@@ -352,7 +425,7 @@ fn run_exercise(args: &RunArgs) -> Result<bool, BadInput> {
             );
         }
     }
-    Ok(report.failed == 0)
+    Ok(Ended::passed_if(report.failed == 0))
 }
 
 /// A seed for `explore --random` without `--seed`.

@@ -205,6 +205,134 @@ fn a_directory_of_exercises_is_checked_file_by_file() {
 }
 
 #[test]
+fn help_exits_0_and_names_each_subcommands_options() {
+    let output = fencelab(&["--help"]);
+    assert_eq!(output.status.code(), Some(0));
+    let top = stdout(&output);
+    for command in ["list", "check", "run", "explore", "mutate", "version"] {
+        assert!(top.contains(&format!("\n  {command} ")), "{command}: {top}");
+    }
+    assert!(top.contains("Exit codes"), "{top}");
+    let output = fencelab(&["help"]);
+    assert_eq!(output.status.code(), Some(0));
+    assert_eq!(stdout(&output), top);
+
+    let limits = [
+        "--max-schedules",
+        "--max-steps",
+        "--max-sqlite-steps",
+        "--max-memory-mib",
+    ];
+    let options: [(&str, &[&str]); 6] = [
+        ("list", &[]),
+        ("check", &["--json"]),
+        ("run", &["--set", "--scenario <FILE>", "--json"]),
+        (
+            "explore",
+            &["--set", "--scenario <NAME>", "--random", "--seed", "--json"],
+        ),
+        ("mutate", &["--json"]),
+        ("version", &[]),
+    ];
+    for (command, names) in options {
+        for help in [fencelab(&[command, "--help"]), fencelab(&["help", command])] {
+            assert_eq!(help.status.code(), Some(0), "{command}");
+            let text = stdout(&help);
+            assert!(
+                text.contains(&format!("Usage: fencelab {command}")),
+                "{text}"
+            );
+            let mut expected = names.to_vec();
+            if command == "run" || command == "explore" {
+                expected.extend(limits);
+            }
+            for name in expected {
+                assert!(text.contains(name), "{command} --help names {name}: {text}");
+            }
+        }
+    }
+}
+
+#[test]
+fn version_exits_0_and_names_sqlite() {
+    for args in [&["--version"][..], &["-V"], &["version"]] {
+        let output = fencelab(args);
+        assert_eq!(output.status.code(), Some(0));
+        let text = stdout(&output);
+        assert!(
+            text.starts_with(&format!(
+                "fencelab {} (SQLite 3.",
+                env!("CARGO_PKG_VERSION")
+            )),
+            "{text}"
+        );
+    }
+}
+
+#[test]
+fn usage_errors_exit_2_with_a_sentence_naming_the_option() {
+    let output = fencelab(&["explore", "claim-compare-and-set", "--frobnicate"]);
+    assert_eq!(output.status.code(), Some(2));
+    let error = stderr(&output);
+    assert!(
+        error.contains("error: unexpected argument '--frobnicate' found"),
+        "{error}"
+    );
+    assert!(error.contains("Usage: fencelab explore"), "{error}");
+    assert!(stdout(&output).is_empty());
+
+    let cases: [(&[&str], &str); 7] = [
+        (&["frobnicate"], "unrecognized subcommand 'frobnicate'"),
+        (&[], "Usage: fencelab <COMMAND>"),
+        (
+            &["run", "claim-compare-and-set", "--max-steps", "0"],
+            "invalid value '0' for '--max-steps <N>': must be at least 1",
+        ),
+        (
+            &["explore", "claim-compare-and-set", "--random", "many"],
+            "invalid value 'many' for '--random <N>': takes a whole number, not `many`",
+        ),
+        (
+            &["run", "claim-compare-and-set", "--max-memory-mib", "5000"],
+            "must be between 1 and 4096",
+        ),
+        (
+            &["run", "claim-compare-and-set", "--set", "claim"],
+            "takes PROCEDURE=SQL_FILE, not `claim`",
+        ),
+        (
+            &["explore", "claim-compare-and-set", "--seed", "7"],
+            "--random <N>",
+        ),
+    ];
+    for (args, message) in cases {
+        let output = fencelab(args);
+        assert_eq!(output.status.code(), Some(2), "{args:?}");
+        assert!(
+            stderr(&output).contains(message),
+            "{args:?}: {}",
+            stderr(&output)
+        );
+    }
+    // The run-only and explore-only options stay where they belong.
+    for args in [
+        &["list", "--json"][..],
+        &["check", "--set", "claim=x.sql"],
+        &["run", "claim-compare-and-set", "--random", "3"],
+        &[
+            "explore",
+            "claim-compare-and-set",
+            "--scenario",
+            "a",
+            "--scenario",
+            "b",
+        ],
+    ] {
+        assert_eq!(fencelab(args).status.code(), Some(2), "{args:?}");
+    }
+}
+
+#[test]
 fn a_random_search_reports_its_seed_and_replays_from_it() {
     let dir = scratch("random");
     let claim = dir.join("claim.sql");
