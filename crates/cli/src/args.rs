@@ -28,14 +28,16 @@ pub enum Command {
     /// Check exercises: the reference passes, every broken variant is caught.
     ///
     /// With no FILE or DIR, the bundled exercises. A directory stands for its
-    /// `.toml` files in name order. Exits 1 when a scenario fails or a mutant
-    /// survives.
+    /// `.toml` files in name order. Exercises are checked in parallel, one
+    /// per core, and printed in order, ending with one summary line. Exits 1
+    /// when a scenario fails or a mutant survives, 2 when a file cannot be
+    /// read or loaded (after checking the others).
     #[command(after_help = EXIT_CODES)]
     Check {
         /// Exercise files, or directories of them.
         #[arg(value_name = "FILE|DIR")]
         paths: Vec<PathBuf>,
-        /// Print one JSON document (an array, one entry per exercise).
+        /// Print one JSON document (an array, one entry per exercise checked).
         #[arg(long)]
         json: bool,
     },

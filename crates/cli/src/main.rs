@@ -9,12 +9,13 @@
 //! position or the option.
 
 mod args;
+mod check;
 mod render;
 
 use args::{Command, Edit, LimitArgs, Texts};
 use fencelab_core::check::Limits;
 use fencelab_core::{Exercise, Scenario, bundled};
-use fencelab_core::{ExerciseCheck, ExerciseExt, ExerciseReport};
+use fencelab_core::{ExerciseExt, ExerciseReport};
 use std::collections::BTreeMap;
 use std::path::{Path, PathBuf};
 use std::process::ExitCode;
@@ -101,7 +102,7 @@ fn run(command: Command, version: &str) -> Result<Ended, BadInput> {
             }
             Ok(Ended::Passed)
         }
-        Command::Check { paths, json } => check(&paths, json),
+        Command::Check { paths, json } => check::run(&paths, json),
         Command::Mutate { exercises, json } => mutate(&exercises, json),
         Command::Run {
             exercise,
@@ -210,32 +211,6 @@ fn load(path: &Path) -> Result<Exercise, BadInput> {
     let text = read(path, EXERCISE_FILE_BYTES_MAX)?;
     fencelab_core::exercise::load(&path.display().to_string(), &text)
         .map_err(|e| BadInput(e.to_string()))
-}
-
-fn check(paths: &[PathBuf], json: bool) -> Result<Ended, BadInput> {
-    let exercises = if paths.is_empty() {
-        bundled_exercises()?
-    } else {
-        exercise_files(paths)?
-            .iter()
-            .map(|path| load(path))
-            .collect::<Result<_, _>>()?
-    };
-    let checks: Vec<ExerciseCheck> = exercises.iter().map(Exercise::check).collect();
-    if json {
-        print_json(&checks)?;
-    } else {
-        for check in &checks {
-            out!("{}", render::check(check));
-        }
-        let ok = checks.iter().filter(|c| c.ok).count();
-        outln!(
-            "checked {} exercises: {ok} sound, {} with problems",
-            checks.len(),
-            checks.len() - ok
-        );
-    }
-    Ok(Ended::passed_if(checks.iter().all(|c| c.ok)))
 }
 
 /// Runs every exercise's suite against its generated mutants.

@@ -197,11 +197,100 @@ fn bad_input_exits_2_naming_the_file_and_position() {
 }
 
 #[test]
-fn a_directory_of_exercises_is_checked_file_by_file() {
+fn a_directory_of_exercises_is_checked_file_by_file_in_name_order() {
     let dir = concat!(env!("CARGO_MANIFEST_DIR"), "/../model/exercises");
     let output = fencelab(&["check", dir]);
     assert_eq!(output.status.code(), Some(0), "{}", stdout(&output));
-    assert!(stdout(&output).contains("with problems"));
+    let text = stdout(&output);
+    // Checked in parallel, printed in the order of the files' names.
+    let mut files: Vec<PathBuf> = std::fs::read_dir(dir)
+        .unwrap()
+        .map(|entry| entry.unwrap().path())
+        .filter(|path| path.extension().is_some_and(|ext| ext == "toml"))
+        .collect();
+    files.sort();
+    let ids: Vec<String> = files.iter().map(|file| exercise_id(file)).collect();
+    let headings: Vec<&str> = text
+        .lines()
+        .filter(|line| !line.starts_with(' ') && line.contains("  "))
+        .map(|line| line.split("  ").next().unwrap())
+        .collect();
+    assert_eq!(headings, ids, "{text}");
+    let summary = format!(
+        "checked {n} exercises: {n} ok, 0 failing, 0 unreadable",
+        n = ids.len()
+    );
+    assert_eq!(text.lines().last(), Some(summary.as_str()), "{text}");
+}
+
+/// The `id` of an exercise file, read from its `id = "..."` line.
+fn exercise_id(file: &std::path::Path) -> String {
+    let text = std::fs::read_to_string(file).unwrap();
+    let line = text.lines().find(|line| line.starts_with("id = ")).unwrap();
+    line["id = ".len()..].trim_matches('"').to_string()
+}
+
+/// A file of this crate's test data.
+fn data(name: &str) -> PathBuf {
+    PathBuf::from(concat!(env!("CARGO_MANIFEST_DIR"), "/tests/data")).join(name)
+}
+
+#[test]
+fn a_directory_check_ends_with_one_summary_line_and_counts_every_file() {
+    let dir = scratch("summary").join("exercises");
+    let _ = std::fs::remove_dir_all(&dir);
+    std::fs::create_dir_all(&dir).unwrap();
+    let sound = "01-claim-compare-and-set.toml";
+    let bundled = concat!(env!("CARGO_MANIFEST_DIR"), "/../model/exercises");
+    std::fs::copy(PathBuf::from(bundled).join(sound), dir.join(sound)).unwrap();
+    for name in ["uncaught-variant.toml", "unknown-field.toml"] {
+        std::fs::copy(data(name), dir.join(name)).unwrap();
+    }
+    // Not an exercise file: a directory stands for its .toml files only.
+    std::fs::write(dir.join("notes.txt"), "not an exercise").unwrap();
+
+    let output = fencelab(&["check", dir.to_str().unwrap()]);
+    // A file that cannot be loaded is bad input, after the others are checked.
+    assert_eq!(output.status.code(), Some(2), "{}", stdout(&output));
+    let text = stdout(&output);
+    assert_eq!(
+        text.lines().last(),
+        Some("checked 3 exercises: 1 ok, 1 failing, 1 unreadable"),
+        "{text}"
+    );
+    let sound = text
+        .find("claim-compare-and-set  ")
+        .expect("the sound one is reported");
+    let uncaught = text
+        .find("uncaught-variant  ")
+        .expect("the failing one too");
+    assert!(sound < uncaught, "{text}");
+    assert!(
+        text.contains("SURVIVED     takes without looking"),
+        "{text}"
+    );
+    let error = stderr(&output);
+    assert!(error.contains("unknown-field.toml:6:1"), "{error}");
+    assert!(error.contains("surprise"), "{error}");
+
+    std::fs::remove_file(dir.join("unknown-field.toml")).unwrap();
+    let output = fencelab(&["check", dir.to_str().unwrap()]);
+    assert_eq!(output.status.code(), Some(1), "{}", stdout(&output));
+    assert_eq!(
+        stdout(&output).lines().last(),
+        Some("checked 2 exercises: 1 ok, 1 failing, 0 unreadable")
+    );
+
+    // --json stays one document: an array with an entry per exercise checked.
+    let output = fencelab(&["check", dir.to_str().unwrap(), "--json"]);
+    assert_eq!(output.status.code(), Some(1));
+    let json: serde_json::Value = serde_json::from_str(&stdout(&output)).unwrap();
+    let checks = json.as_array().unwrap();
+    assert_eq!(checks.len(), 2);
+    assert_eq!(checks[0]["exercise"], "claim-compare-and-set");
+    assert_eq!(checks[0]["ok"], true);
+    assert_eq!(checks[1]["exercise"], "uncaught-variant");
+    assert_eq!(checks[1]["ok"], false);
 }
 
 #[test]
