@@ -100,6 +100,18 @@ pub enum Command {
         #[arg(long)]
         json: bool,
     },
+    /// Write ID.toml, a commented starter exercise that passes `check`.
+    ///
+    /// Its starting text fails, as `fencelab run ID.toml --start` shows.
+    /// Never overwrites a file.
+    #[command(after_help = EXIT_CODES)]
+    New {
+        /// The exercise's id: lowercase letters, digits and dashes.
+        id: String,
+        /// Write the file into DIR (created if missing).
+        #[arg(long, value_name = "DIR", default_value = ".")]
+        dir: PathBuf,
+    },
     /// fencelab's version and its SQLite.
     Version,
 }
@@ -111,6 +123,10 @@ pub struct Texts {
     /// learner's edit (repeatable).
     #[arg(long = "set", value_name = "PROCEDURE=SQL_FILE", value_parser = edit)]
     pub set: Vec<Edit>,
+    /// Start from the editable procedures' starting texts, as a learner
+    /// first sees them, instead of their references (--set still applies).
+    #[arg(long)]
+    pub start: bool,
 }
 
 /// `--set PROCEDURE=SQL_FILE`.

@@ -1,7 +1,7 @@
 //! `fencelab`: the command line for course authors and CI.
 //!
-//! A thin shell over fencelab-core: it parses arguments, reads files and
-//! prints reports. Everything it checks, the core computes.
+//! A thin shell over fencelab-core: it parses arguments, reads and writes
+//! files and prints reports. Everything it checks, the core computes.
 //!
 //! Exit codes: 0 when everything passed, 1 when a scenario failed or a
 //! mutant survived, 2 for bad input (an unreadable file, a parse error, an
@@ -10,6 +10,7 @@
 
 mod args;
 mod check;
+mod new;
 mod render;
 
 use args::{Command, Edit, LimitArgs, Texts};
@@ -104,6 +105,7 @@ fn run(command: Command, version: &str) -> Result<Ended, BadInput> {
         }
         Command::Check { paths, json } => check::run(&paths, json),
         Command::Mutate { exercises, json } => mutate(&exercises, json),
+        Command::New { id, dir } => new::run(&id, &dir),
         Command::Run {
             exercise,
             texts,
@@ -298,6 +300,11 @@ fn scenario_file(path: &Path) -> Result<Vec<Scenario>, BadInput> {
 fn run_exercise(args: &RunArgs) -> Result<Ended, BadInput> {
     let exercise = find_exercise(&args.exercise)?;
     let mut edits = BTreeMap::new();
+    if args.texts.start {
+        for spec in exercise.procedures.iter().filter(|p| p.editable) {
+            edits.insert(spec.name.clone(), spec.start.clone());
+        }
+    }
     for Edit {
         procedure,
         file: path,

@@ -294,11 +294,71 @@ fn a_directory_check_ends_with_one_summary_line_and_counts_every_file() {
 }
 
 #[test]
+fn new_writes_a_starter_that_passes_check_and_whose_start_fails() {
+    let dir = scratch("new").join("course");
+    let _ = std::fs::remove_dir_all(&dir);
+    let output = fencelab(&["new", "my-course-claim", "--dir", dir.to_str().unwrap()]);
+    assert_eq!(output.status.code(), Some(0), "{}", stderr(&output));
+    let file = dir.join("my-course-claim.toml");
+    assert!(stdout(&output).contains(&format!("wrote {}", file.display())));
+    let text = std::fs::read_to_string(&file).unwrap();
+    assert!(text.contains("\nid = \"my-course-claim\"\n"), "{text}");
+    assert!(text.contains("docs/EXERCISES.md"), "{text}");
+
+    let output = fencelab(&["check", file.to_str().unwrap()]);
+    assert_eq!(output.status.code(), Some(0), "{}", stdout(&output));
+    let report = stdout(&output);
+    assert!(report.contains("mutants: 1/1 caught"), "{report}");
+    assert!(
+        report.contains("checked 1 exercise: 1 ok, 0 failing, 0 unreadable"),
+        "{report}"
+    );
+
+    // The references pass; the starting text, as a learner first sees it, fails.
+    let output = fencelab(&["run", file.to_str().unwrap()]);
+    assert_eq!(output.status.code(), Some(0), "{}", stdout(&output));
+    let output = fencelab(&["run", file.to_str().unwrap(), "--start"]);
+    assert_eq!(output.status.code(), Some(1), "{}", stdout(&output));
+    let run = stdout(&output);
+    assert!(run.contains("FAILED       one taker"), "{run}");
+    assert!(
+        run.contains("both believe they hold ticket ticket-1"),
+        "{run}"
+    );
+
+    // A second `new` of the same id refuses and leaves the file as it was.
+    std::fs::write(&file, "# the author's edits\n").unwrap();
+    let output = fencelab(&["new", "my-course-claim", "--dir", dir.to_str().unwrap()]);
+    assert_eq!(output.status.code(), Some(2));
+    assert!(
+        stderr(&output).contains("already exists"),
+        "{}",
+        stderr(&output)
+    );
+    assert_eq!(
+        std::fs::read_to_string(&file).unwrap(),
+        "# the author's edits\n"
+    );
+
+    // The id must be one the loader accepts; nothing is written otherwise.
+    let output = fencelab(&["new", "My_Claim", "--dir", dir.to_str().unwrap()]);
+    assert_eq!(output.status.code(), Some(2));
+    assert!(
+        stderr(&output).contains("`My_Claim` is not an exercise id"),
+        "{}",
+        stderr(&output)
+    );
+    assert!(!dir.join("My_Claim.toml").exists());
+}
+
+#[test]
 fn help_exits_0_and_names_each_subcommands_options() {
     let output = fencelab(&["--help"]);
     assert_eq!(output.status.code(), Some(0));
     let top = stdout(&output);
-    for command in ["list", "check", "run", "explore", "mutate", "version"] {
+    for command in [
+        "list", "check", "run", "explore", "mutate", "new", "version",
+    ] {
         assert!(top.contains(&format!("\n  {command} ")), "{command}: {top}");
     }
     assert!(top.contains("Exit codes"), "{top}");
@@ -312,15 +372,23 @@ fn help_exits_0_and_names_each_subcommands_options() {
         "--max-sqlite-steps",
         "--max-memory-mib",
     ];
-    let options: [(&str, &[&str]); 6] = [
+    let options: [(&str, &[&str]); 7] = [
         ("list", &[]),
         ("check", &["--json"]),
-        ("run", &["--set", "--scenario <FILE>", "--json"]),
+        ("run", &["--set", "--start", "--scenario <FILE>", "--json"]),
         (
             "explore",
-            &["--set", "--scenario <NAME>", "--random", "--seed", "--json"],
+            &[
+                "--set",
+                "--start",
+                "--scenario <NAME>",
+                "--random",
+                "--seed",
+                "--json",
+            ],
         ),
         ("mutate", &["--json"]),
+        ("new", &["<ID>", "--dir"]),
         ("version", &[]),
     ];
     for (command, names) in options {

@@ -1,0 +1,67 @@
+//! `fencelab new ID`: writes a commented starter exercise to edit.
+//!
+//! The starter is a file of its own, `starter.toml`, a complete exercise
+//! that passes `fencelab check` (the CLI's tests check it); `new` only puts
+//! the author's id in it. It never overwrites a file.
+
+use crate::{BadInput, Ended, emit};
+use std::io::Write;
+use std::path::Path;
+
+const STARTER: &str = include_str!("starter.toml");
+
+/// The line of `starter.toml` that `new` replaces with the author's id.
+const STARTER_ID_LINE: &str = "\nid = \"starter\"\n";
+
+/// The starter exercise with `id` as its id, quoted as TOML, so any text
+/// reaches the loader's own rule for ids.
+fn starter(id: &str) -> String {
+    assert!(
+        STARTER.contains(STARTER_ID_LINE),
+        "starter.toml has its id line"
+    );
+    let quoted = toml::Value::String(id.to_string()).to_string();
+    STARTER.replacen(STARTER_ID_LINE, &format!("\nid = {quoted}\n"), 1)
+}
+
+pub fn run(id: &str, dir: &Path) -> Result<Ended, BadInput> {
+    let text = starter(id);
+    // The loader says whether the id is one; the rest of the file is known
+    // to load, so any other error is fencelab's own.
+    if let Err(error) = fencelab_core::exercise::load(&format!("{id}.toml"), &text) {
+        return Err(BadInput(if error.field == "id" {
+            format!("`{id}` is not an exercise id: {}", error.message)
+        } else {
+            format!("the starter exercise does not load (a bug in fencelab): {error}")
+        }));
+    }
+    let path = dir.join(format!("{id}.toml"));
+    let cannot = |e: std::io::Error| BadInput(format!("{}: cannot write: {e}", path.display()));
+    std::fs::create_dir_all(dir).map_err(cannot)?;
+    let mut file = std::fs::OpenOptions::new()
+        .write(true)
+        .create_new(true)
+        .open(&path)
+        .map_err(|e| {
+            if e.kind() == std::io::ErrorKind::AlreadyExists {
+                BadInput(format!(
+                    "{}: the file already exists, and `fencelab new` never overwrites one \
+                     (choose another ID, or another directory with --dir)",
+                    path.display()
+                ))
+            } else {
+                cannot(e)
+            }
+        })?;
+    file.write_all(text.as_bytes()).map_err(cannot)?;
+    let shown = path.display();
+    emit(&format!(
+        "wrote {shown}: a starter exercise that passes `fencelab check`.\n\
+         \n\
+         fencelab run {shown} --start   # the starting text fails, as a learner first sees it\n\
+         fencelab check {shown}         # the reference passes, the broken variant is caught\n\
+         \n\
+         Edit it into your own exercise; its comments, and docs/EXERCISES.md, describe every field.\n"
+    ));
+    Ok(Ended::Passed)
+}
