@@ -282,8 +282,14 @@ fn match_pattern(call: &Call, matcher: Matcher) {
     let Some(pattern) = call.text(0) else {
         return;
     };
-    if pattern.len() as i64 > call.limit(ffi::SQLITE_LIMIT_LIKE_PATTERN_LENGTH) {
-        call.error("LIKE or GLOB pattern too complex");
+    let pattern_bytes_max = call.limit(ffi::SQLITE_LIMIT_LIKE_PATTERN_LENGTH);
+    if pattern.len() as i64 > pattern_bytes_max {
+        // SQLite's words first, then the limit in a learner's units.
+        call.error(&format!(
+            "LIKE or GLOB pattern too complex: it is {} bytes, and a pattern may be at most \
+             {pattern_bytes_max}",
+            pattern.len()
+        ));
         return;
     }
     let pattern_pointer = pattern.as_ptr();

@@ -189,8 +189,16 @@ pub(super) fn sqlite_message(error: &rusqlite::Error) -> String {
     };
     if message.contains("string or blob too big") {
         return format!(
-            "a string or blob grew past {} KiB, the largest value a statement may build",
+            "a string, blob or row grew past {} KiB, the largest value (or row of values) a \
+             statement may build",
             VALUE_BYTES_MAX / 1024
+        );
+    }
+    if message.contains("parser stack overflow") || message.contains("Expression tree is too large")
+    {
+        return format!(
+            "the statement is nested too deeply (parentheses, subqueries or a long chain of \
+             operators) for SQLite to read: {message}"
         );
     }
     if error.sqlite_error_code() == Some(rusqlite::ErrorCode::DiskFull) {
