@@ -66,8 +66,12 @@ pub fn decode(fragment: &str) -> Result<Link, String> {
                     "this link is damaged or too large: it does not inflate to at most {LINK_INFLATED_BYTES_MAX} bytes"
                 )
             })?;
-    let link: Link = serde_json::from_slice(&json)
-        .map_err(|e| format!("this link's contents cannot be read: {e}"))?;
+    let link: Link = serde_json::from_slice(&json).map_err(|e| {
+        format!(
+            "this link's contents cannot be read: {}",
+            json_error_in_words(&e)
+        )
+    })?;
     if link.format != LINK_FORMAT {
         return Err(format!(
             "this link is in format {}, and this page reads format {LINK_FORMAT}",
@@ -75,6 +79,26 @@ pub fn decode(fragment: &str) -> Result<Link, String> {
         ));
     }
     Ok(link)
+}
+
+
+/// serde's sentence about JSON that does not fit, without the page's own
+/// type names (`expected struct Link` reads `expected an object`).
+pub fn json_error_in_words(error: &serde_json::Error) -> String {
+    let text = error.to_string();
+    let mut out = String::with_capacity(text.len());
+    let mut rest = text.as_str();
+    while let Some(at) = rest.find("struct ") {
+        out.push_str(&rest[..at]);
+        let after = &rest[at + "struct ".len()..];
+        let name_end = after
+            .find(|c: char| !c.is_ascii_alphanumeric() && c != '_')
+            .unwrap_or(after.len());
+        out.push_str("an object");
+        rest = &after[name_end..];
+    }
+    out.push_str(rest);
+    out
 }
 
 #[cfg(test)]

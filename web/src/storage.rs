@@ -74,7 +74,8 @@ pub fn parse(text: &str) -> Result<Saved, String> {
             text.len()
         ));
     }
-    let saved: Saved = serde_json::from_str(text).map_err(|e| e.to_string())?;
+    let saved: Saved =
+        serde_json::from_str(text).map_err(|e| crate::share::json_error_in_words(&e))?;
     if saved.format != SAVE_FORMAT {
         return Err(format!(
             "it is in save format {}, and this page reads format {SAVE_FORMAT}",
