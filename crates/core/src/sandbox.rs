@@ -348,13 +348,10 @@ impl Sandbox {
             AuthAction::Insert { .. } | AuthAction::Update { .. } | AuthAction::Delete { .. } => {
                 Ok(())
             }
-            AuthAction::Function { function_name } => {
-                let lower = function_name.to_ascii_lowercase();
-                match FUNCTIONS_DENIED.iter().find(|(name, _)| *name == lower) {
-                    Some((_, reason)) => Err((*reason).to_string()),
-                    None => Ok(()),
-                }
-            }
+            AuthAction::Function { function_name } => match denied_function_reason(function_name) {
+                Some(reason) => Err(reason.to_string()),
+                None => Ok(()),
+            },
             AuthAction::Pragma { pragma_name, .. } => {
                 if PRAGMAS_ALLOWED.contains(&pragma_name.to_ascii_lowercase().as_str()) {
                     Ok(())
@@ -392,6 +389,17 @@ impl Sandbox {
             )),
         }
     }
+}
+
+/// The sandbox's reason for refusing function `name`, if it refuses it.
+/// Also for a function a build of SQLite leaves out (wasm has no
+/// load_extension), so the learner reads the same sentence everywhere.
+pub fn denied_function_reason(name: &str) -> Option<&'static str> {
+    let lower = name.to_ascii_lowercase();
+    FUNCTIONS_DENIED
+        .iter()
+        .find(|(denied, _)| *denied == lower)
+        .map(|(_, reason)| *reason)
 }
 
 /// Why a statement that starts with `sql`'s first keyword is refused before

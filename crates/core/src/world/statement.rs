@@ -201,6 +201,11 @@ pub(super) fn sqlite_message(error: &rusqlite::Error) -> String {
              operators) for SQLite to read: {message}"
         );
     }
+    if let Some(name) = message.strip_prefix("no such function: ")
+        && let Some(reason) = crate::sandbox::denied_function_reason(name)
+    {
+        return reason.to_string();
+    }
     if error.sqlite_error_code() == Some(rusqlite::ErrorCode::DiskFull) {
         return format!(
             "the database is full: it reached its {} MiB, or an AUTOINCREMENT table already \
