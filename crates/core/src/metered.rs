@@ -279,21 +279,17 @@ enum Matcher {
 fn match_pattern(call: &Call, matcher: Matcher) {
     // SQLite's likeFunc: the pattern's length is checked first, then the
     // escape, then NULLs give NULL.
-    let Some(pattern) = call.text(0) else {
-        return;
-    };
+    let pattern = call.text(0);
+    let pattern_bytes = pattern.map_or(0, <[u8]>::len);
     let pattern_bytes_max = call.limit(ffi::SQLITE_LIMIT_LIKE_PATTERN_LENGTH);
-    if pattern.len() as i64 > pattern_bytes_max {
+    if pattern_bytes as i64 > pattern_bytes_max {
         // SQLite's words first, then the limit in a learner's units.
         call.error(&format!(
-            "LIKE or GLOB pattern too complex: it is {} bytes, and a pattern may be at most \
-             {pattern_bytes_max}",
-            pattern.len()
+            "LIKE or GLOB pattern too complex: it is {pattern_bytes} bytes, and a pattern may \
+             be at most {pattern_bytes_max}"
         ));
         return;
     }
-    let pattern_pointer = pattern.as_ptr();
-    let pattern_bytes = pattern.len();
     let escape = if call.count == 3 {
         let Some(escape) = call.text(2) else {
             return;
@@ -306,9 +302,10 @@ fn match_pattern(call: &Call, matcher: Matcher) {
     } else {
         0
     };
-    let Some(text) = call.text(1) else {
+    let (Some(pattern), Some(text)) = (pattern, call.text(1)) else {
         return;
     };
+    let pattern_pointer = pattern.as_ptr();
     let worst = (text.len() as u64 + 1) * (pattern_bytes as u64 + 1) / COMPARISONS_PER_STEP;
     if !call.charge(1 + worst) {
         return;
