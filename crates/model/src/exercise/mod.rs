@@ -54,6 +54,11 @@ pub struct Exercise {
     /// Procedures in file order.
     pub procedures: Vec<ProcedureSpec>,
     pub hints: Vec<String>,
+    /// When given, the page offers to start from the working version (the
+    /// references) instead of the start texts, with this sentence (inline
+    /// Markdown): the mission's other flow, breaking what works.
+    #[serde(default)]
+    pub working_version: Option<String>,
     pub model: Model,
     pub scenarios: Vec<Scenario>,
     pub mutants: Vec<Mutant>,
@@ -138,6 +143,8 @@ struct File {
     order: Vec<String>,
     #[serde(default)]
     hints: Vec<String>,
+    #[serde(default)]
+    working_version: Option<toml::Spanned<String>>,
     #[serde(default)]
     beliefs: Vec<toml::Spanned<BeliefRule>>,
     #[serde(default)]
@@ -448,6 +455,28 @@ impl Exercise {
                 });
             }
         }
+        let working_version = match parsed.working_version {
+            Some(spanned) if spanned.get_ref().trim().is_empty() => {
+                return Err(source.error(
+                    spanned.span(),
+                    "working_version",
+                    "say in a sentence what the learner does from the working version",
+                ));
+            }
+            Some(spanned)
+                if procedures
+                    .iter()
+                    .all(|p| !p.editable || p.start == p.reference) =>
+            {
+                return Err(source.error(
+                    spanned.span(),
+                    "working_version",
+                    "every editable procedure already starts from its reference",
+                ));
+            }
+            Some(spanned) => Some(spanned.into_inner()),
+            None => None,
+        };
         let schema_span = parsed.schema.span();
         let exercise = Exercise {
             id,
@@ -458,6 +487,7 @@ impl Exercise {
             constants: parsed.constants,
             procedures,
             hints: parsed.hints,
+            working_version,
             model: Model {
                 beliefs: parsed.beliefs.into_iter().map(|r| r.into_inner()).collect(),
                 effects: parsed.effects.into_iter().map(|r| r.into_inner()).collect(),
@@ -542,5 +572,60 @@ fn field_of(text: &str, offset: usize) -> String {
         (true, false) => key,
         (false, true) => table,
         (false, false) => format!("{table}.{key}"),
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    #[cfg(target_arch = "wasm32")]
+    use wasm_bindgen_test::wasm_bindgen_test as test;
+
+    const SESSION: &str = "09-session-incarnations.toml";
+
+    fn session_file() -> &'static str {
+        crate::bundled::FILES
+            .iter()
+            .find(|(name, _)| *name == SESSION)
+            .map(|(_, text)| *text)
+            .expect("the session exercise is bundled")
+    }
+
+    #[test]
+    fn the_session_exercise_offers_its_working_version() {
+        let exercise = Exercise::from_toml(SESSION, session_file()).expect("it loads");
+        let offer = exercise.working_version.expect("an offer");
+        assert!(
+            offer.contains("AND c.incarnation = :incarnation"),
+            "{offer}"
+        );
+    }
+
+    #[test]
+    fn a_working_version_offer_must_say_something_and_change_something() {
+        let file = session_file();
+        let offer = file
+            .lines()
+            .find(|line| line.starts_with("working_version = "))
+            .expect("the offer's line");
+        let empty = file.replace(offer, "working_version = \" \"");
+        let error = Exercise::from_toml(SESSION, &empty).expect_err("an empty offer");
+        assert_eq!(error.field, "working_version");
+        // Without a start of its own, the working version is the start.
+        let no_start = cut_start(file);
+        let error = Exercise::from_toml(SESSION, &no_start).expect_err("nothing to start from");
+        assert_eq!(error.field, "working_version");
+        assert!(
+            error.message.contains("already starts from its reference"),
+            "{error}"
+        );
+    }
+
+    /// The session file without finish_session's `start`: every editable
+    /// procedure then starts from its reference.
+    fn cut_start(file: &str) -> String {
+        let from = file.find("start = \"\"\"\n").expect("a start");
+        let to = from + file[from..].find("\"\"\"\nreference").expect("its end") + 4;
+        format!("{}{}", &file[..from], &file[to..])
     }
 }
