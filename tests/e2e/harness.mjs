@@ -8,7 +8,9 @@ import { extname, join, normalize, resolve } from "node:path";
 import { chromium } from "playwright-core";
 
 export const ROOT = resolve(new URL("../..", import.meta.url).pathname);
-export const DIST = join(ROOT, "dist");
+// FENCELAB_DIST names another trunk-built site (several builds on one
+// machine each keep their own); `dist/` by default, where `trunk build` puts it.
+export const DIST = process.env.FENCELAB_DIST ? resolve(process.env.FENCELAB_DIST) : join(ROOT, "dist");
 export const ARTIFACTS = join(ROOT, "tests/artifacts");
 
 const MIME = {
