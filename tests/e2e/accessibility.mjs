@@ -1,8 +1,12 @@
-// axe-core (through @axe-core/playwright) on the playground's main views:
-// no serious or critical violations.
+// axe-core (through @axe-core/playwright) on the playground's main views,
+// in the light and the dark theme, at a laptop's 1280x800 and a phone's
+// 390 px: no serious or critical violations.
 import assert from "node:assert/strict";
 import { AxeBuilder } from "@axe-core/playwright";
 import { REPAIRED, runTests, typeClaim } from "./harness.mjs";
+
+const LAPTOP = { width: 1280, height: 800 };
+const PHONE = { width: 390, height: 844 };
 
 async function ready(page, url) {
   await page.goto(url);
@@ -18,26 +22,68 @@ async function assertNoSeriousViolations(page, view) {
   assert.equal(serious.length, 0, `${view}: ${serious.length} serious or critical violations:\n  ${report}`);
 }
 
-await runTests("accessibility", [
+/** The views every theme and width is checked on. */
+const VIEWS = [
   [
-    "the exercise with a failing scenario's timeline selected",
-    async ({ page, url }) => {
+    "the exercise with a failing scenario's timeline selected and a hint shown",
+    async (page, url) => {
       await ready(page, url);
       await page.locator('.scenario[data-scenario="one winner"] .scenario-select').click();
       await page.locator(".timeline").waitFor();
       await page.locator("#show-hint").click();
-      await assertNoSeriousViolations(page, "exercise and timeline");
+      await page.locator(".vocabulary > summary").click();
     },
   ],
   [
     "driving a scenario by hand, with a share link shown",
-    async ({ page, url }) => {
+    async (page, url) => {
       await ready(page, url);
       await page.locator('.scenario[data-scenario="one winner"] .drive-button').click();
       await page.locator(".drive-move").first().waitFor();
       await page.locator("#share").click();
       await page.locator("#share-url").waitFor();
-      await assertNoSeriousViolations(page, "driving");
+    },
+  ],
+  [
+    "the session exercise's long timeline, folded, beside its offer of the working version",
+    async (page, url) => {
+      await ready(page, `${url}?exercise=session-incarnations`);
+      await page.locator('.scenario[data-scenario="host-a comes back"] .scenario-select').click();
+      await page.locator(".lanes .fold-open").first().waitFor();
+      await page.locator("#start-from").waitFor();
+    },
+  ],
+];
+
+const tests = [];
+for (const scheme of ["light", "dark"]) {
+  for (const [width, viewport] of [["1280x800", LAPTOP], ["390 px", PHONE]]) {
+    for (const [view, reach] of VIEWS) {
+      tests.push([
+        `${view}, ${scheme}, at ${width}`,
+        async ({ page, url }) => {
+          await page.setViewportSize(viewport);
+          await page.emulateMedia({ colorScheme: scheme });
+          await reach(page, url);
+          await assertNoSeriousViolations(page, `${view}, ${scheme}, ${width}`);
+        },
+      ]);
+    }
+  }
+}
+
+await runTests("accessibility", [
+  ...tests,
+  [
+    "the dark theme chosen on the page while the system is light, with the editor's search open",
+    async ({ page, url }) => {
+      await page.emulateMedia({ colorScheme: "light" });
+      await ready(page, url);
+      await page.locator("#theme").selectOption("dark");
+      await page.locator('.editor[data-procedure="claim"] .cm-content').click();
+      await page.keyboard.press("Control+F");
+      await page.locator(".cm-search").waitFor();
+      await assertNoSeriousViolations(page, "dark chosen, editor search open");
     },
   ],
   [
@@ -56,7 +102,7 @@ await runTests("accessibility", [
   [
     "the embedded exercise at 390 px wide",
     async ({ page, url }) => {
-      await page.setViewportSize({ width: 390, height: 844 });
+      await page.setViewportSize(PHONE);
       await ready(page, `${url}?embed=1&exercise=claim-compare-and-set`);
       await assertNoSeriousViolations(page, "embed at 390 px");
     },

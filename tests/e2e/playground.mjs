@@ -38,9 +38,14 @@ await runTests("playground", [
       await open(page, url);
       await waitForText(page.locator(".exercise-link.current"), /The claim that reads, then writes/);
       assert.match(await page.locator(".narrative").innerText(), /compare-and-set/);
+      // The page names the exercise: its title and its one h1.
+      assert.equal(await page.title(), "The claim that reads, then writes · fencelab");
+      assert.deepEqual(await page.locator("h1").allInnerTexts(), ["The claim that reads, then writes"]);
       await summary(page, /^0 of 3 scenarios pass$/);
       assert.match(await verdictOf(page, "one winner"), /✗ failed/);
+      assert.match(await page.locator(".exercise-link.current .progress").innerText(), /^not solved yet · 0 of 2 broken variants seen$/);
       await repair(page);
+      await waitForText(page.locator(".exercise-link.current .progress"), /^✓ solved · 0 of 2 broken variants seen$/);
       assert.match(await verdictOf(page, "one winner"), /✓ passed/);
       assert.match(await verdictOf(page, "first come, first served"), /✓ passed/);
       assert.match(await page.locator("#announcer").innerText(), /3 of 3 scenarios pass/);
@@ -86,7 +91,7 @@ await runTests("playground", [
     },
   ],
   [
-    "a broken variant loaded by its button is caught, and the exercise list counts it",
+    "a broken variant loaded by its button fails, and the exercise list counts it as seen, not solved",
     async ({ page, url }) => {
       await open(page, url);
       await repair(page);
@@ -94,8 +99,8 @@ await runTests("playground", [
       await waitForText(page.locator("#variant-explanation"), /decides in code/);
       await summary(page, /^2 of 3 scenarios pass$/);
       assert.match(await verdictOf(page, "one winner"), /✗ failed/);
-      await waitForText(page.locator('.variant[data-variant="read, then write"]'), /✓ caught/);
-      await waitForText(page.locator(".exercise-link.current .progress"), /1 of 2 broken variants caught/);
+      await waitForText(page.locator('.variant[data-variant="read, then write"]'), /✓ seen failing/);
+      await waitForText(page.locator(".exercise-link.current .progress"), /^not solved yet · 1 of 2 broken variants seen$/);
     },
   ],
   [
@@ -244,6 +249,22 @@ await runTests("playground", [
     },
   ],
   [
+    "the console knows the exercise: its own tables, and an error said once",
+    async ({ page, url }) => {
+      await open(page, `${url}?exercise=session-incarnations`);
+      await page.locator('.scenario[data-scenario="host-a comes back"] .scenario-select').click();
+      const sql = page.locator("#console-sql");
+      assert.equal(await sql.getAttribute("placeholder"), "SELECT * FROM host_instances");
+      assert.match(await page.locator("#console-tables").innerText(), /host_instances, session_claims, session_completions/);
+      await sql.fill(await sql.getAttribute("placeholder"));
+      await page.locator("#console-run").click();
+      await waitForText(page.locator(".console-result"), /'host-a'/);
+      await sql.fill("SELECT * FROM messages");
+      await page.locator("#console-run").click();
+      await waitForText(page.locator(".console-result"), /^⚠ no such table: messages$/);
+    },
+  ],
+  [
     "a typed schedule replays into the timeline",
     async ({ page, url }) => {
       await open(page, url);
@@ -275,6 +296,7 @@ await runTests("playground", [
     "the editor offers the procedure's parameters and decisions as completions; hints come one at a time",
     async ({ page, url }) => {
       await open(page, url);
+      await page.locator(".vocabulary > summary").click();
       assert.match(await page.locator(".vocabulary").innerText(), /:message_id/);
       await page.locator(EDITOR).click();
       await page.keyboard.press("Control+End");
@@ -311,8 +333,10 @@ await runTests("playground", [
       await open(page, url);
       await page.locator(EDITOR).click();
       await page.keyboard.press("Control+Enter");
+      // Said at once, and then the verdicts, though they read as before.
+      await waitForText(page.locator("#announcer"), /^(Checking your procedures now…|0 of 3 scenarios pass)$/);
+      await waitForText(page.locator("#announcer"), /^0 of 3 scenarios pass$/);
       await summary(page, /^0 of 3 scenarios pass$/);
-      assert.match(await page.locator("#announcer").innerText(), /0 of 3 scenarios pass/);
     },
   ],
   [

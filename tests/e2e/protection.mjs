@@ -74,8 +74,8 @@ await runTests("protection", [
 
       // Under it, the list, visible on the page: one button per caught change.
       const list = page.locator('.procedure:has(.editor[data-procedure="claim"]) .line-marks');
-      assert.match(await list.locator("h4").innerText(), /^Why each line is here$/);
-      assertShown(await geometry(list.locator("h4")), "the list's heading");
+      assert.match(await list.locator("h3").innerText(), /^Why each line is here$/);
+      assertShown(await geometry(list.locator("h3")), "the list's heading");
       const button = list.locator(`.mark-button[data-line="${STATE_LINE}"]`, { hasText: "AND state = 'NEW'" });
       assert.equal(await button.count(), 1);
       assert.match(

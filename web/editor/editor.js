@@ -2,11 +2,14 @@
 // file with its npm imports into target/editor/editor.js (a trunk pre_build
 // hook), and the page reaches it as the global `fencelabEditor`. Rust owns
 // every decision; this module only creates editors, reports their text,
-// replaces it as one undoable change, marks an error line, and shows the
-// line marks Rust computed (which lines the scenarios protect).
+// replaces it as one undoable change, marks an error line, shows the line
+// marks Rust computed (which lines the scenarios protect), follows the
+// page's theme, and hands its state (text and undo history) to Rust as JSON
+// to keep across reloads.
 import { basicSetup } from "codemirror";
+import { historyField } from "@codemirror/commands";
 import { EditorView, Decoration, WidgetType, GutterMarker, gutter, keymap } from "@codemirror/view";
-import { StateField, StateEffect, Prec, RangeSet, Compartment } from "@codemirror/state";
+import { EditorState, StateField, StateEffect, Prec, RangeSet, Compartment } from "@codemirror/state";
 import { HighlightStyle, syntaxHighlighting } from "@codemirror/language";
 import { tags } from "@lezer/highlight";
 import { sql, SQLite } from "@codemirror/lang-sql";
@@ -36,17 +39,46 @@ const highlight = HighlightStyle.define([
   { tag: tags.invalid, color: "var(--code-invalid)" },
 ]);
 
-// The editor's chrome (gutters, tooltips, panels, selection) follows the
-// page's colour scheme; the active line uses the page's own colour, so the
-// syntax colours keep their contrast on it.
+// The editor's theme is CodeMirror's own (EditorView.theme, plus its
+// darkTheme facet for the parts it draws itself), in the page's colours
+// (--ink, --panel, --code-*), which the stylesheet sets for the light and
+// dark themes. The active line uses the page's own colour, so the syntax
+// colours keep their contrast on it. Dark follows the document's
+// data-theme (the learner's choice) or else the system's colour scheme.
 const dark = window.matchMedia ? window.matchMedia("(prefers-color-scheme: dark)") : null;
+const isDark = () => {
+  const chosen = document.documentElement.dataset.theme;
+  return chosen === "dark" || (chosen !== "light" && Boolean(dark?.matches));
+};
 const scheme = new Compartment();
 const chrome = EditorView.theme({
-  ".cm-activeLine": { backgroundColor: "var(--code-active-line)" },
-  ".cm-activeLineGutter": { backgroundColor: "var(--code-active-line)" },
+  "&": { color: "var(--ink)", backgroundColor: "var(--panel)" },
   ".cm-content": { caretColor: "var(--ink)" },
   ".cm-cursor, .cm-dropCursor": { borderLeftColor: "var(--ink)" },
+  ".cm-gutters": { backgroundColor: "var(--panel)", color: "var(--muted)", borderRight: "1px solid var(--line)" },
+  ".cm-activeLine": { backgroundColor: "var(--code-active-line)" },
+  ".cm-activeLineGutter": { backgroundColor: "var(--code-active-line)", color: "var(--ink)" },
+  "&.cm-focused > .cm-scroller > .cm-selectionLayer .cm-selectionBackground, .cm-selectionBackground, ::selection": {
+    backgroundColor: "var(--code-selection)",
+  },
+  ".cm-matchingBracket, &.cm-focused .cm-matchingBracket": { backgroundColor: "var(--code-selection)", color: "var(--ink)", outline: "1px solid var(--muted)" },
+  ".cm-searchMatch": { backgroundColor: "var(--code-search)", outline: "1px solid var(--muted)" },
+  ".cm-tooltip": { backgroundColor: "var(--panel)", color: "var(--ink)", border: "1px solid var(--line)" },
+  ".cm-tooltip-autocomplete > ul > li[aria-selected]": { backgroundColor: "var(--accent)", color: "var(--panel)" },
+  ".cm-completionDetail": { color: "inherit", fontStyle: "italic" },
+  ".cm-panels": { backgroundColor: "var(--paper)", color: "var(--ink)" },
+  ".cm-panels.cm-panels-top": { borderBottom: "1px solid var(--line)" },
+  ".cm-panels.cm-panels-bottom": { borderTop: "1px solid var(--line)" },
+  ".cm-textfield": { backgroundColor: "var(--panel)", color: "var(--ink)", border: "1px solid var(--muted)" },
+  ".cm-button": { backgroundImage: "none", backgroundColor: "var(--panel)", color: "var(--ink)", border: "1px solid var(--muted)" },
+  ".cm-panel.cm-search label": { color: "var(--ink)" },
+  ".cm-foldPlaceholder": { backgroundColor: "var(--paper)", color: "var(--ink)", border: "1px solid var(--line)" },
 });
+// Every live editor, so a change of theme reaches each.
+const views = new Set();
+const applyScheme = (view) => view.dispatch({ effects: scheme.reconfigure(EditorView.darkTheme.of(isDark())) });
+const refreshScheme = () => views.forEach(applyScheme);
+dark?.addEventListener("change", refreshScheme);
 
 const setError = StateEffect.define();
 
@@ -192,46 +224,61 @@ function vocabulary(words) {
   };
 }
 
+// The state saved before (text, selection, undo history), when it is of
+// this very text; anything else starts afresh.
+function restored(saved, doc, extensions) {
+  if (saved) {
+    try {
+      const state = EditorState.fromJSON(JSON.parse(saved), { extensions }, { history: historyField });
+      if (state.doc.toString() === doc) return state;
+    } catch (_) {
+      // A state this build cannot read is only an undo history lost.
+    }
+  }
+  return EditorState.create({ doc, extensions });
+}
+
 globalThis.fencelabEditor = {
-  create(parent, doc, label, words, onChange, onRun, onMark) {
-    const view = new EditorView({
-      parent,
-      doc,
-      extensions: [
-        basicSetup,
-        syntaxHighlighting(highlight),
-        chrome,
-        scheme.of(EditorView.darkTheme.of(Boolean(dark?.matches))),
-        sql({ dialect: SQLite, upperCaseKeywords: true }),
-        SQLite.language.data.of({ autocomplete: vocabulary(words) }),
-        errorField,
-        marksField,
-        marksGutter(onMark),
-        // Wrapped lines keep the editor from scrolling sideways, so it never
-        // becomes a scroll region that the keyboard cannot reach.
-        EditorView.lineWrapping,
-        Prec.highest(
-          keymap.of([
-            {
-              key: "Mod-Enter",
-              run: () => {
-                onRun();
-                return true;
-              },
+  create(parent, doc, label, words, onChange, onRun, onMark, saved) {
+    const extensions = [
+      basicSetup,
+      syntaxHighlighting(highlight),
+      chrome,
+      scheme.of(EditorView.darkTheme.of(isDark())),
+      sql({ dialect: SQLite, upperCaseKeywords: true }),
+      SQLite.language.data.of({ autocomplete: vocabulary(words) }),
+      errorField,
+      marksField,
+      marksGutter(onMark),
+      // Wrapped lines keep the editor from scrolling sideways, so it never
+      // becomes a scroll region that the keyboard cannot reach.
+      EditorView.lineWrapping,
+      Prec.highest(
+        keymap.of([
+          {
+            key: "Mod-Enter",
+            run: () => {
+              onRun();
+              return true;
             },
-          ]),
-        ),
-        EditorView.contentAttributes.of({ "aria-label": label }),
-        EditorView.updateListener.of((update) => {
-          if (update.docChanged) onChange(update.state.doc.toString());
-        }),
-      ],
-    });
-    // A change of the colour scheme while the page is open.
-    view.fencelabScheme = () => view.dispatch({ effects: scheme.reconfigure(EditorView.darkTheme.of(Boolean(dark?.matches))) });
-    dark?.addEventListener("change", view.fencelabScheme);
+          },
+        ]),
+      ),
+      EditorView.contentAttributes.of({ "aria-label": label }),
+      EditorView.updateListener.of((update) => {
+        if (update.docChanged) onChange(update.state.doc.toString());
+      }),
+    ];
+    const view = new EditorView({ parent, state: restored(saved, doc, extensions) });
+    views.add(view);
     return view;
   },
+  // The editor's state as JSON text: its text, selection and undo history.
+  stateJson(view) {
+    return JSON.stringify(view.state.toJSON({ history: historyField }));
+  },
+  // The document's theme changed (the learner chose one).
+  refreshScheme,
   text(view) {
     return view.state.doc.toString();
   },
@@ -248,7 +295,7 @@ globalThis.fencelabEditor = {
     view.dispatch({ effects: setMarks.of(marks) });
   },
   destroy(view) {
-    dark?.removeEventListener("change", view.fencelabScheme);
+    views.delete(view);
     view.destroy();
   },
 };

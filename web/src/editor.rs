@@ -16,7 +16,12 @@ extern "C" {
         on_change: &Closure<dyn FnMut(String)>,
         on_run: &Closure<dyn FnMut()>,
         on_mark: &Closure<dyn FnMut(u32)>,
+        saved: Option<String>,
     ) -> Result<JsValue, JsValue>;
+    #[wasm_bindgen(js_namespace = fencelabEditor, js_name = stateJson, catch)]
+    fn js_state_json(view: &JsValue) -> Result<String, JsValue>;
+    #[wasm_bindgen(js_namespace = fencelabEditor, js_name = refreshScheme, catch)]
+    fn js_refresh_scheme() -> Result<(), JsValue>;
     #[wasm_bindgen(js_namespace = fencelabEditor, js_name = setText, catch)]
     fn js_set_text(view: &JsValue, text: &str) -> Result<(), JsValue>;
     #[wasm_bindgen(js_namespace = fencelabEditor, js_name = markError, catch)]
@@ -56,11 +61,15 @@ pub struct EditorView {
 }
 
 impl EditorView {
+    /// A new editor of `doc`; `saved` is a state `state_json` gave before,
+    /// whose undo history is kept when it is of this very text.
+    #[allow(clippy::too_many_arguments)]
     pub fn create(
         parent: &web_sys::Element,
         doc: &str,
         label: &str,
         words: &[Word],
+        saved: Option<String>,
         on_change: impl FnMut(String) + 'static,
         on_run: impl FnMut() + 'static,
         on_mark: impl FnMut(u32) + 'static,
@@ -69,8 +78,10 @@ impl EditorView {
         let on_run = Closure::<dyn FnMut()>::new(on_run);
         let on_mark = Closure::<dyn FnMut(u32)>::new(on_mark);
         let words = plain_js(words)?;
-        let view = js_create(parent, doc, label, words, &on_change, &on_run, &on_mark)
-            .map_err(|e| format!("the editor could not start: {e:?}"))?;
+        let view = js_create(
+            parent, doc, label, words, &on_change, &on_run, &on_mark, saved,
+        )
+        .map_err(|e| format!("the editor could not start: {e:?}"))?;
         Ok(EditorView {
             view,
             _on_change: on_change,
@@ -87,6 +98,12 @@ impl EditorView {
         }
     }
 
+    /// The editor's state as JSON text (text, selection, undo history), for
+    /// `create` to bring back after a reload.
+    pub fn state_json(&self) -> Option<String> {
+        js_state_json(&self.view).ok()
+    }
+
     /// Replaces the text as one undoable change.
     pub fn set_text(&self, text: &str) {
         let _ = js_set_text(&self.view, text);
@@ -96,6 +113,11 @@ impl EditorView {
     pub fn mark_error(&self, line: u32, message: &str) {
         let _ = js_mark_error(&self.view, line, message);
     }
+}
+
+/// Tells every editor that the document's theme changed.
+pub fn refresh_scheme() {
+    let _ = js_refresh_scheme();
 }
 
 /// `value` as plain JS objects: it crosses as JSON.

@@ -18,8 +18,10 @@
 pub mod components;
 pub mod editor;
 pub mod engine;
+pub mod fold;
 pub mod markdown;
 pub mod panic;
+pub mod reveal;
 pub mod share;
 pub mod state;
 pub mod storage;

@@ -1,5 +1,6 @@
-//! Share links: the exercise, the edited procedures and optionally a
-//! scenario and schedule, as JSON, deflated and base64url-encoded into the
+//! Share links: the exercise, the edited procedures and optionally what the
+//! timeline showed (a scenario, the schedule replayed or driven so far, the
+//! step selected) and how many hints were shown, as JSON, deflated and base64url-encoded into the
 //! URL fragment (`#s1=...`), so nothing is sent to any server.
 //!
 //! A link carries its format twice: in the prefix and in the JSON. Reading
@@ -31,6 +32,47 @@ pub struct Link {
     /// Written as its text (`"a b b a"`), as links always were.
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub schedule: Option<Schedule>,
+    /// The schedule is a drive's moves so far, to be continued by hand,
+    /// not a schedule to replay to its end.
+    #[serde(default, skip_serializing_if = "std::ops::Not::not")]
+    pub drive: bool,
+    /// The step selected in the timeline (0-based).
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub step: Option<usize>,
+    /// How many hints were shown.
+    #[serde(default, skip_serializing_if = "is_zero")]
+    pub hints: usize,
+}
+
+fn is_zero(n: &usize) -> bool {
+    *n == 0
+}
+
+impl Link {
+    /// What the timeline showed when the link was made, if anything.
+    pub fn shown(&self) -> Option<Shown> {
+        Some(Shown {
+            scenario: self.scenario.clone()?,
+            schedule: self.schedule.clone(),
+            drive: self.drive && self.schedule.is_some(),
+            step: self.step,
+        })
+    }
+}
+
+/// What the timeline showed, as a link or the saved work brings it back: a
+/// scenario, and the schedule replayed (or driven so far, `drive`), and the
+/// step selected. Without a schedule it is the scenario as checked.
+#[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
+#[serde(deny_unknown_fields)]
+pub struct Shown {
+    pub scenario: String,
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub schedule: Option<Schedule>,
+    #[serde(default, skip_serializing_if = "std::ops::Not::not")]
+    pub drive: bool,
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub step: Option<usize>,
 }
 
 /// The fragment (without `#`) that carries `link`.
@@ -81,7 +123,6 @@ pub fn decode(fragment: &str) -> Result<Link, String> {
     Ok(link)
 }
 
-
 /// serde's sentence about JSON that does not fit, without the page's own
 /// type names (`expected struct Link` reads `expected an object`).
 pub fn json_error_in_words(error: &serde_json::Error) -> String {
@@ -114,7 +155,10 @@ mod tests {
             exercise: "claim-compare-and-set".into(),
             edits,
             scenario: Some("one winner".into()),
-            schedule: Some(Schedule::parse("a b b a").unwrap()),
+            schedule: Some(Schedule::parse("a b").unwrap()),
+            drive: true,
+            step: Some(7),
+            hints: 2,
         };
         assert_eq!(decode(&encode(&link)), Ok(link));
     }
@@ -138,6 +182,9 @@ mod tests {
             edits: Edits::from([("claim".to_string(), "SELECT 1;".to_string())]),
             scenario: Some("one winner".into()),
             schedule: Some(Schedule::parse("a b b a").unwrap()),
+            drive: false,
+            step: None,
+            hints: 0,
         };
         assert_eq!(serde_json::to_string(&again).unwrap(), json);
         again.schedule = None;

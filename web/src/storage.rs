@@ -8,46 +8,74 @@
 //! them and dispatch what they read; the reducer (state/) never does. Must
 //! never panic.
 
+use crate::share::Shown;
+use crate::state::{Given, Theme};
 use fencelab_protocol::Edits;
 use serde::{Deserialize, Serialize};
 use std::collections::{BTreeMap, BTreeSet};
 
-/// The format of saved entries this build writes and reads.
+/// The format of saved entries this build writes and reads. Fields added
+/// since (each with a default) keep the format: an older entry still reads.
 pub const SAVE_FORMAT: u32 = 1;
 const WORK_PREFIX: &str = "fencelab:work:";
 const ASIDE_PREFIX: &str = "fencelab:set-aside:";
+/// The learner's choice of theme: `light` or `dark`; none follows the system.
+/// web/boot.js reads it too, before the first paint.
+const THEME_KEY: &str = "fencelab:theme";
+/// The editors' undo history, per exercise and procedure: a convenience
+/// beside the work, so one this build cannot read is dropped, not set aside.
+const HISTORY_PREFIX: &str = "fencelab:history:";
+/// The format of a saved undo history.
+const HISTORY_FORMAT: u32 = 1;
 /// Entries larger than this are not read (a procedure is at most 16 KiB).
 const SAVED_ENTRY_BYTES_MAX: usize = 512 * 1024;
+/// Undo histories larger than this are neither written nor read.
+const HISTORY_BYTES_MAX: usize = 256 * 1024;
 
-/// One exercise's saved work and progress.
+/// One exercise's saved work, progress, and what the page showed.
 #[derive(Clone, Debug, Default, PartialEq, Serialize, Deserialize)]
 #[serde(deny_unknown_fields)]
 pub struct Saved {
     pub format: u32,
     pub edits: Edits,
-    /// Broken variants the learner has loaded and watched being caught.
-    #[serde(default)]
-    pub caught: BTreeSet<String>,
-    /// Whether the saved text passed every scenario when last checked.
+    /// Broken variants the learner has loaded and watched fail (written as
+    /// `caught` by builds before "seen").
+    #[serde(default, alias = "caught")]
+    pub seen: BTreeSet<String>,
+    /// Whether the saved text was solved: the learner's own, passing every
+    /// scenario when last checked.
     #[serde(default)]
     pub passing: bool,
+    /// Texts the page put in the editors, unedited since (none: the
+    /// learner's own). Missing in older entries: read from the texts.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub given: Option<Given>,
+    /// The learner chose to start from the working version.
+    #[serde(default, skip_serializing_if = "std::ops::Not::not")]
+    pub working: bool,
+    /// What the timeline showed.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub view: Option<Shown>,
+    /// How many hints were shown.
+    #[serde(default)]
+    pub hints: usize,
 }
 
 impl Saved {
     pub fn progress(&self) -> Progress {
         Progress {
-            caught: self.caught.len(),
-            passing: self.passing,
+            seen: self.seen.len(),
+            solved: self.passing,
         }
     }
 }
 
-/// What the exercise list shows for an exercise: broken variants caught,
-/// and whether the saved text passed every scenario.
+/// What the exercise list shows for an exercise: broken variants seen
+/// failing, and whether the learner's own text passes every scenario.
 #[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
 pub struct Progress {
-    pub caught: usize,
-    pub passing: bool,
+    pub seen: usize,
+    pub solved: bool,
 }
 
 /// What reading an exercise's entry found.
@@ -127,9 +155,79 @@ pub fn save(exercise: &str, saved: &Saved) {
     }
 }
 
+/// The theme the learner chose (`System` when none, or unreadable).
+pub fn theme() -> Theme {
+    let chosen = storage().and_then(|s| s.get_item(THEME_KEY).ok().flatten());
+    Theme::from_name(chosen.as_deref().unwrap_or_default())
+}
+
+/// Remembers the learner's theme; `System` forgets the choice.
+pub fn save_theme(theme: Theme) {
+    let Some(storage) = storage() else { return };
+    let _ = match theme {
+        Theme::System => storage.remove_item(THEME_KEY),
+        chosen => storage.set_item(THEME_KEY, chosen.name()),
+    };
+}
+
+/// A saved undo history: CodeMirror's own JSON of the editor's state.
+#[derive(Serialize, Deserialize)]
+#[serde(deny_unknown_fields)]
+struct History {
+    format: u32,
+    state: serde_json::Value,
+}
+
+fn history_key(exercise: &str, procedure: &str) -> String {
+    format!("{HISTORY_PREFIX}{exercise}:{procedure}")
+}
+
+/// The editor state (text and undo history) saved for one procedure, as
+/// CodeMirror's JSON text; `None` when there is none this build reads.
+pub fn history(exercise: &str, procedure: &str) -> Option<String> {
+    let text = storage()?
+        .get_item(&history_key(exercise, procedure))
+        .ok()??;
+    if text.len() > HISTORY_BYTES_MAX {
+        return None;
+    }
+    let history: History = serde_json::from_str(&text).ok()?;
+    (history.format == HISTORY_FORMAT).then(|| history.state.to_string())
+}
+
+/// Saves one procedure's editor state (CodeMirror's JSON text); one too
+/// large to keep is removed instead, so an older one never comes back.
+pub fn save_history(exercise: &str, procedure: &str, state: &str) {
+    let Some(storage) = storage() else { return };
+    let key = history_key(exercise, procedure);
+    let text = serde_json::from_str(state)
+        .ok()
+        .and_then(|state| {
+            serde_json::to_string(&History {
+                format: HISTORY_FORMAT,
+                state,
+            })
+            .ok()
+        })
+        .filter(|text| text.len() <= HISTORY_BYTES_MAX);
+    let _ = match text {
+        Some(text) => storage.set_item(&key, &text),
+        None => storage.remove_item(&key),
+    };
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    #[test]
+    fn an_entry_from_before_seen_variants_and_saved_views_still_reads() {
+        let saved =
+            parse(r#"{"format":1,"edits":{},"caught":["read, then write"],"passing":true}"#)
+                .expect("an older entry reads");
+        assert!(saved.seen.contains("read, then write"));
+        assert_eq!((saved.given, saved.view, saved.hints), (None, None, 0));
+    }
 
     #[test]
     fn a_saved_entry_round_trips_and_a_wrong_one_is_an_error() {

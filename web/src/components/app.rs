@@ -1,8 +1,16 @@
 //! The page's root: owns the state (state/), the worker (engine.rs), and
 //! the effects that talk to the outside: sending requests, reading and
-//! writing saved work, the URL, and the global Ctrl/Cmd+Enter. Whatever an
-//! effect reads (saved work, progress, the page's address) it dispatches as
-//! an action; the reducer and the render read nothing themselves.
+//! writing saved work, the URL, the page's title and theme, bringing the
+//! answer into view (reveal.rs), and the global Ctrl/Cmd+Enter. Whatever an
+//! effect reads (saved work, progress, the page's address, the theme) it
+//! dispatches as an action or hands to the first state; the reducer and the
+//! render read nothing themselves.
+//!
+//! The layout: the exercise (its story, the editors and, directly under
+//! them, the verdicts) beside the results (a drive, the timeline, the tables
+//! after the selected step, the console), which stay in view while the
+//! exercise scrolls on a wide screen; the variants, hints and sharing come
+//! after the exercise. On a phone the three follow one another.
 
 use crate::components::console::Console;
 use crate::components::drive_panel::DrivePanel;
@@ -14,11 +22,13 @@ use crate::components::procedure_editor::ProcedureEditor;
 use crate::components::scenario_list::ScenarioList;
 use crate::components::share_panel::SharePanel;
 use crate::components::table_view::TableView;
+use crate::components::theme_switch::ThemeSwitch;
 use crate::components::timeline::Timeline;
+use crate::components::working_version::WorkingVersion;
 use crate::engine::Engine;
-use crate::state::{Action, Model, Start, View};
+use crate::state::{Action, Model, Start, Theme, View};
 use crate::vocabulary::vocabulary;
-use crate::{storage, tables};
+use crate::{editor, reveal, storage, tables};
 use std::collections::BTreeMap;
 use std::rc::Rc;
 use wasm_bindgen::JsCast;
@@ -52,7 +62,24 @@ fn read_start() -> Start {
         exercise: param("exercise"),
         embed: param("embed").is_some_and(|v| v == "1"),
         fragment: fragment.trim_start_matches('#').to_string(),
+        theme: storage::theme(),
     }
+}
+
+/// Applies `theme` to the document (its `data-theme`, which the stylesheet
+/// and the editors follow; none follows the system) and remembers it.
+fn apply_theme(theme: Theme) {
+    if let Some(root) = web_sys::window()
+        .and_then(|w| w.document())
+        .and_then(|d| d.document_element())
+    {
+        let _ = match theme {
+            Theme::System => root.remove_attribute("data-theme"),
+            chosen => root.set_attribute("data-theme", chosen.name()),
+        };
+    }
+    storage::save_theme(theme);
+    editor::refresh_scheme();
 }
 
 /// Removes a share link from the address bar once read, so a reload shows
@@ -196,18 +223,32 @@ pub fn app() -> Html {
             }
         }
     });
-    // A counterexample the learner asked for has arrived: the timeline takes
-    // the keyboard focus, so its steps are one arrow key away.
+    // A scenario was chosen, or a counterexample the learner asked for has
+    // arrived: where it broke comes into view, and the timeline takes the
+    // keyboard focus, so its steps are one arrow key away.
     use_effect_with(model.focus_timeline, |count| {
-        if *count > 0
-            && let Some(timeline) = web_sys::window()
-                .and_then(|w| w.document())
-                .and_then(|d| d.query_selector(".timeline-scroll").ok().flatten())
-                .and_then(|e| e.dyn_into::<web_sys::HtmlElement>().ok())
-        {
-            let _ = timeline.focus();
+        if *count > 0 {
+            reveal::timeline();
         }
     });
+    // "Drive it yourself": the drive panel comes into view with the focus.
+    use_effect_with(model.focus_drive, |count| {
+        if *count > 0 {
+            reveal::drive();
+        }
+    });
+    // The page's title names the exercise.
+    {
+        let title = model.exercise().map(|e| e.title.clone());
+        use_effect_with(title, |title| {
+            if let (Some(title), Some(document)) =
+                (title, web_sys::window().and_then(|w| w.document()))
+            {
+                document.set_title(&format!("{title} · fencelab"));
+            }
+        });
+    }
+    use_effect_with(model.theme, |theme| apply_theme(*theme));
     // Ctrl/Cmd+Enter anywhere re-runs at once.
     {
         let dispatcher = model.dispatcher();
@@ -287,6 +328,24 @@ pub fn app() -> Html {
             })
         })
     };
+    let on_theme = {
+        let dispatcher = model.dispatcher();
+        Callback::from(move |theme: Theme| dispatcher.dispatch(Action::SetTheme(theme)))
+    };
+    let on_start_from = {
+        let dispatcher = model.dispatcher();
+        Callback::from(move |working: bool| dispatcher.dispatch(Action::StartFromWorking(working)))
+    };
+    // The tables each exercise's schema creates, for the console.
+    let schema_tables = {
+        let exercises = model.exercises.clone();
+        use_memo(model.current, move |current| {
+            exercises
+                .get(*current)
+                .map(|e| tables::schema_tables(&e.schema))
+                .unwrap_or_default()
+        })
+    };
     // What each procedure can use, worked out once per exercise.
     let words = {
         let exercises = model.exercises.clone();
@@ -314,10 +373,10 @@ pub fn app() -> Html {
     };
     let shown = model.shown();
     let step = model.view.step();
-    let console = model
+    let (console_sql, console) = model
         .view
         .at()
-        .map(|at| at.console.result.clone())
+        .map(|at| (at.console.sql.clone(), at.console.result.clone()))
         .unwrap_or_default();
     let error_of = |procedure: &str| -> Option<(u32, String)> {
         model.report.as_ref()?.scenarios.iter().find_map(|s| {
@@ -326,13 +385,15 @@ pub fn app() -> Html {
             Some((place.position?.line, error.message.clone()))
         })
     };
+    let unfinished = matches!(&model.view, View::Driving(drive) if !drive.last.as_ref().is_some_and(|d| d.finished));
+    let driving = matches!(model.view, View::Driving(_));
 
     html! {
         <div class={classes!("app", model.embed.then_some("embed"))}>
             <a class="skip-link" href="#workspace">{ "Skip to the exercise" }</a>
             if !model.embed {
                 <header class="masthead">
-                    <h1>{ "fencelab" }</h1>
+                    <p class="brand">{ "fencelab" }</p>
                     <p class="tagline">{ "Why authority needs a fence: break a claim, watch the counterexample, repair it." }</p>
                     <p class="engine-status">
                         { match &model.sqlite_version {
@@ -340,6 +401,7 @@ pub fn app() -> Html {
                             None => html! { { "Starting the checking engine…" } },
                         } }
                     </p>
+                    <ThemeSwitch theme={model.theme} on_change={on_theme} />
                 </header>
             }
             <div class="layout">
@@ -350,9 +412,12 @@ pub fn app() -> Html {
                 <main id="workspace" class="workspace" tabindex="-1">
                     <Notices notices={model.notices.clone()} can_go_back={model.saved_aside.is_some()}
                         on_back={unit(|| Action::BackToSaved)} on_keep={unit(|| Action::KeepLinked)} on_dismiss={unit(|| Action::DismissNotices)} />
-                    <div class="work-columns">
-                        <div class="work-left">
+                    <div class="work">
+                        <div class="work-main">
                             <Narrative title={exercise.title.clone()} markdown={exercise.narrative.clone()} />
+                            if let Some(offer) = &exercise.working_version {
+                                <WorkingVersion offer={offer.clone()} working={model.working} on_choose={on_start_from} />
+                            }
                             if model.opening.is_some() {
                                 <p class="muted">{ "Reading your saved work…" }</p>
                             } else {
@@ -372,40 +437,50 @@ pub fn app() -> Html {
                                     }
                                 }) }
                             }
-                            <crate::components::variants::Variants mutants={exercise.mutants.clone()}
-                                loaded={model.loaded_mutant.clone()} caught={model.caught.clone()}
-                                on_load={dispatch(Action::LoadMutant)} on_reset={unit(|| Action::Reset)} />
-                            <Hints hints={exercise.hints.clone()} shown={model.hints_shown} on_more={unit(|| Action::ShowHint)} />
-                        </div>
-                        <div class="work-right">
                             <ScenarioList scenarios={exercise.scenarios.clone()} report={model.report.clone()}
                                 checking={model.checking()} selected={model.view.scenario().map(str::to_string)}
                                 on_select={dispatch(Action::Select)} on_drive={dispatch(Action::DriveStart)} />
+                        </div>
+                        <div class="work-results">
+                            if let View::Driving(drive) = &model.view {
+                                <DrivePanel scenario={drive.scenario.clone()} schedule={drive.schedule.clone()}
+                                    last={drive.last.clone()} waiting={drive.waiting_for.is_some()} failed={drive.failed.clone()}
+                                    on_move={dispatch(Action::DriveMove)} on_undo={unit(|| Action::DriveUndo)}
+                                    on_restart={unit(|| Action::DriveRestart)} on_stop={unit(|| Action::DriveStop)} />
+                            }
+                            if let Some(report) = shown {
+                                <Timeline report={report.clone()} step={step} without={model.view.without().cloned()}
+                                    unfinished={unfinished} on_step={on_step} on_step_by={on_step_by} />
+                                <TableView tables={tables::after_event(&report.initial_tables, &report.history, step)} step={step} />
+                                if !driving && !model.interleaved(&report.name).is_empty() {
+                                    <crate::components::replay_form::ReplayForm scenario={report.name.clone()}
+                                        schedule={model.asked_schedule().to_string()}
+                                        processes={model.interleaved(&report.name)} on_replay={on_replay} />
+                                }
+                                <Console step={step} tables={(*schema_tables).clone()} sql={console_sql}
+                                    result={console} on_query={dispatch(Action::Query)} />
+                            } else if let Some(without) = model.view.without() {
+                                <p class="muted counterexample-waiting">
+                                    { format!("Running the counterexample without line {} of {}…", without.line, without.procedure) }
+                                </p>
+                            } else if !driving {
+                                <p class="muted results-empty">
+                                    { if model.report.is_some() {
+                                        "Every scenario passes. Choose one to see its timeline here."
+                                    } else {
+                                        "Checking your procedures…"
+                                    } }
+                                </p>
+                            }
+                        </div>
+                        <div class="work-extra">
+                            <crate::components::variants::Variants mutants={exercise.mutants.clone()}
+                                loaded={model.loaded_mutant.clone()} seen={model.seen.clone()} working={model.working}
+                                on_load={dispatch(Action::LoadMutant)} on_reset={unit(|| Action::Reset)} />
+                            <Hints hints={exercise.hints.clone()} shown={model.hints_shown} on_more={unit(|| Action::ShowHint)} />
                             <SharePanel url={model.share_url.clone()} on_share={on_share} />
                         </div>
                     </div>
-                    if let View::Driving(drive) = &model.view {
-                        <DrivePanel scenario={drive.scenario.clone()} schedule={drive.schedule.clone()}
-                            last={drive.last.clone()} waiting={drive.waiting_for.is_some()} failed={drive.failed.clone()}
-                            on_move={dispatch(Action::DriveMove)} on_undo={unit(|| Action::DriveUndo)}
-                            on_restart={unit(|| Action::DriveRestart)} on_stop={unit(|| Action::DriveStop)} />
-                    }
-                    if let Some(report) = shown {
-                        <crate::components::replay_form::ReplayForm scenario={report.name.clone()}
-                            schedule={model.shown_schedule().to_string()} on_replay={on_replay} />
-                        <div class="why">
-                            <Timeline report={report.clone()} step={step} without={model.view.without().cloned()}
-                                on_step={on_step} on_step_by={on_step_by} />
-                            <div class="why-side">
-                                <TableView tables={tables::after_event(&report.initial_tables, &report.history, step)} step={step} />
-                                <Console step={step} result={console} on_query={dispatch(Action::Query)} />
-                            </div>
-                        </div>
-                    } else if let Some(without) = model.view.without() {
-                        <p class="muted counterexample-waiting">
-                            { format!("Running the counterexample without line {} of {}…", without.line, without.procedure) }
-                        </p>
-                    }
                 </main>
             </div>
             <div id="announcer" class="visually-hidden" aria-live="polite" role="status">{ model.announcement.clone() }</div>

@@ -1,5 +1,8 @@
 //! A read-only SQL console against the world as it was after the selected
-//! step (the worker replays the schedule up to it).
+//! step (the worker replays the schedule up to it). It knows the exercise:
+//! its placeholder queries the exercise's own first table and it lists the
+//! tables there are to query. An error says its problem once: the query is
+//! in the field above it, so the worker's "(in `SQL`)" is not repeated.
 
 use fencelab_model::history::ResultRows;
 use web_sys::HtmlInputElement;
@@ -8,8 +11,21 @@ use yew::prelude::*;
 #[derive(Properties, PartialEq)]
 pub struct ConsoleProps {
     pub step: usize,
+    /// The exercise's tables, as its schema creates them.
+    pub tables: Vec<String>,
+    /// The query asked last, and its answer.
+    pub sql: AttrValue,
     pub result: Option<Result<ResultRows, String>>,
     pub on_query: Callback<String>,
+}
+
+/// `message` without the query it quotes at its end when that is `sql`,
+/// the query the learner sees in the field.
+pub fn problem_once<'a>(message: &'a str, sql: &str) -> &'a str {
+    message
+        .strip_suffix(&format!(" (in `{}`)", sql.trim()))
+        .or_else(|| message.strip_suffix(&format!(" (in `{sql}`)")))
+        .unwrap_or(message)
 }
 
 #[function_component(Console)]
@@ -28,32 +44,65 @@ pub fn console(props: &ConsoleProps) -> Html {
             }
         })
     };
+    let placeholder = props
+        .tables
+        .first()
+        .map(|table| format!("SELECT * FROM {table}"))
+        .unwrap_or_else(|| "SELECT 1".to_string());
     html! {
         <section class="console" aria-labelledby="console-title">
-            <h3 id="console-title">{ format!("Query the world after step {}", props.step + 1) }</h3>
+            <h2 id="console-title">{ format!("Query the world after step {}", props.step + 1) }</h2>
             <form onsubmit={submit}>
                 <label for="console-sql" class="visually-hidden">{ "Read-only SQL" }</label>
                 <input id="console-sql" ref={input} type="text" spellcheck="false"
-                    placeholder="SELECT * FROM messages" />
+                    aria-describedby="console-tables" placeholder={placeholder} />
                 <button type="submit" id="console-run">{ "Run query" }</button>
             </form>
+            <p class="muted" id="console-tables">
+                { "Tables: " }
+                { for props.tables.iter().enumerate().map(|(i, table)| html! {
+                    <>{ if i > 0 { ", " } else { "" } }<code>{ table.clone() }</code></>
+                }) }
+            </p>
             <div class="console-result" aria-live="polite">
                 { match &props.result {
                     None => html! {},
-                    Some(Err(message)) => html! { <p class="error-message">{ format!("⚠ {message}") }</p> },
+                    Some(Err(message)) => html! {
+                        <p class="error-message">{ format!("⚠ {}", problem_once(message, &props.sql)) }</p>
+                    },
                     Some(Ok(rows)) => html! {
-                        <table class="rows">
-                            <thead><tr>{ for rows.columns.iter().map(|c| html! { <th scope="col">{ c.clone() }</th> }) }</tr></thead>
-                            <tbody>
-                                { for rows.rows.iter().map(|row| html! {
-                                    <tr>{ for row.iter().map(|v| html! { <td>{ v.to_string() }</td> }) }</tr>
-                                }) }
-                                if rows.rows.is_empty() { <tr><td class="muted">{ "(no rows)" }</td></tr> }
-                            </tbody>
-                        </table>
+                        <div class="table-wrap" tabindex="0" role="region" aria-label="Rows the query returned">
+                            <table class="rows">
+                                <thead><tr>{ for rows.columns.iter().map(|c| html! { <th scope="col">{ c.clone() }</th> }) }</tr></thead>
+                                <tbody>
+                                    { for rows.rows.iter().map(|row| html! {
+                                        <tr>{ for row.iter().map(|v| html! { <td>{ v.to_string() }</td> }) }</tr>
+                                    }) }
+                                    if rows.rows.is_empty() { <tr><td class="muted">{ "(no rows)" }</td></tr> }
+                                </tbody>
+                            </table>
+                        </div>
                     },
                 } }
             </div>
         </section>
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn an_error_names_its_problem_and_not_the_query_again() {
+        let sql = "SELECT * FROM messages";
+        assert_eq!(
+            problem_once("no such table: messages (in `SELECT * FROM messages`)", sql),
+            "no such table: messages"
+        );
+        assert_eq!(
+            problem_once("the worker stopped", sql),
+            "the worker stopped"
+        );
     }
 }

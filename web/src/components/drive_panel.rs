@@ -32,8 +32,8 @@ pub fn drive_panel(props: &DrivePanelProps) -> Html {
         .unwrap_or_default();
     let finished = props.last.as_ref().is_some_and(|d| d.finished);
     html! {
-        <section class="drive" aria-labelledby="drive-title">
-            <h3 id="drive-title">{ format!("Driving “{}” by hand", props.scenario) }</h3>
+        <section class="drive" id="drive" tabindex="-1" aria-labelledby="drive-title">
+            <h2 id="drive-title">{ format!("Driving “{}” by hand", props.scenario) }</h2>
             <p>{ "Your schedule so far: " }<code id="drive-schedule">{ if props.schedule.is_empty() { "(none yet)".to_string() } else { props.schedule.to_string() } }</code></p>
             if !finished {
                 <div class="drive-options" role="group" aria-label="Which process moves next" aria-busy={props.waiting.to_string()}>

@@ -18,6 +18,25 @@ pub struct ExerciseListProps {
     pub on_open: Callback<usize>,
 }
 
+/// What the list says of an exercise's progress: solved (the learner's own
+/// text passes every scenario), and how many of its broken variants the
+/// learner has seen fail.
+pub fn progress_text(progress: Progress, variants: usize) -> String {
+    let solved = if progress.solved {
+        "✓ solved"
+    } else {
+        "not solved yet"
+    };
+    match variants {
+        0 => solved.to_string(),
+        n => format!(
+            "{solved} · {} of {n} broken variant{} seen",
+            progress.seen,
+            if n == 1 { "" } else { "s" }
+        ),
+    }
+}
+
 #[function_component(ExerciseList)]
 pub fn exercise_list(props: &ExerciseListProps) -> Html {
     let groups = state::lessons(&props.exercises);
@@ -29,7 +48,7 @@ pub fn exercise_list(props: &ExerciseListProps) -> Html {
                     <ol>
                         { for indices.into_iter().map(|i| {
                             let exercise = &props.exercises[i];
-                            let Progress { caught, passing } = if i == props.current {
+                            let progress = if i == props.current {
                                 props.current_progress
                             } else {
                                 props.progress.get(&exercise.id).copied().unwrap_or_default()
@@ -43,10 +62,7 @@ pub fn exercise_list(props: &ExerciseListProps) -> Html {
                                         data-exercise={exercise.id.clone()}
                                         onclick={open}>
                                         <span class="exercise-title">{ exercise.title.clone() }</span>
-                                        <span class="progress">
-                                            { if passing { "✓ passes · " } else { "" } }
-                                            { format!("{caught} of {} broken variants caught", exercise.mutants.len()) }
-                                        </span>
+                                        <span class="progress">{ progress_text(progress, exercise.mutants.len()) }</span>
                                     </button>
                                 </li>
                             }
@@ -55,5 +71,24 @@ pub fn exercise_list(props: &ExerciseListProps) -> Html {
                 </section>
             }) }
         </nav>
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn progress_reads_as_a_sentence_with_its_plurals() {
+        let progress = |seen, solved| Progress { seen, solved };
+        assert_eq!(
+            progress_text(progress(0, false), 1),
+            "not solved yet · 0 of 1 broken variant seen"
+        );
+        assert_eq!(
+            progress_text(progress(1, true), 2),
+            "✓ solved · 1 of 2 broken variants seen"
+        );
+        assert_eq!(progress_text(progress(0, true), 0), "✓ solved");
     }
 }

@@ -18,7 +18,7 @@ pub fn hints(props: &HintsProps) -> Html {
     let more = props.on_more.reform(|_: MouseEvent| ());
     html! {
         <section class="hints" aria-labelledby="hints-title">
-            <h3 id="hints-title">{ "Hints" }</h3>
+            <h2 id="hints-title">{ "Hints" }</h2>
             <ol aria-live="polite">
                 { for props.hints.iter().take(props.shown).map(|h| html! {
                     <li class="hint">{ crate::components::hints::inline(h) }</li>

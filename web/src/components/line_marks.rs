@@ -116,7 +116,7 @@ pub fn line_marks(props: &LineMarksProps) -> Html {
             let marks = report.marks(&props.procedure);
             html! {
                 <section class="line-marks" aria-labelledby={heading.clone()}>
-                    <h4 id={heading}>{ "Why each line is here" }</h4>
+                    <h3 id={heading}>{ "Why each line is here" }</h3>
                     <p class="muted">
                         { "Each line was changed on purpose and every scenario run again. ✓: a scenario fails without it. ?: no scenario notices a change; either the line is not needed, or the suite has a gap." }
                     </p>

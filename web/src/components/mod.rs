@@ -13,5 +13,7 @@ pub mod replay_form;
 pub mod scenario_list;
 pub mod share_panel;
 pub mod table_view;
+pub mod theme_switch;
 pub mod timeline;
 pub mod variants;
+pub mod working_version;

@@ -1,14 +1,25 @@
 //! One CodeMirror editor for one editable procedure, with the vocabulary it
-//! can use listed beside it and, once the texts pass, why each line is here
+//! can use listed under it and, once the texts pass, why each line is here
 //! (the line marks, in the editor and as a list under it). yew renders only
 //! the frame: the editor's own DOM belongs to CodeMirror, created once per
 //! exercise and procedure.
+//!
+//! The editor's undo history outlives a reload: its state is saved (a
+//! moment after the last change) and given back to the editor it creates
+//! next for the same text. These are this component's effects on storage,
+//! beside the app's autosave of the work itself.
 
 use crate::components::line_marks::{LineMarks, editor_marks};
 use crate::editor::{EditorView, Word};
 use crate::state::Protection;
+use crate::storage;
+use gloo_timers::callback::Timeout;
+use std::cell::RefCell;
 use std::rc::Rc;
 use yew::prelude::*;
+
+/// How long after the last change the undo history is saved.
+const HISTORY_SAVE_DELAY_MS: u32 = 300;
 
 #[derive(Properties, PartialEq)]
 pub struct ProcedureEditorProps {
@@ -45,18 +56,39 @@ pub fn procedure_editor(props: &ProcedureEditorProps) -> Html {
         let on_counterexample = props.on_counterexample.clone();
         use_effect_with(
             (props.exercise.clone(), props.name.clone()),
-            move |(_, name)| {
+            move |(exercise, name)| {
+                let exercise = exercise.to_string();
                 let name = name.to_string();
+                // The pending save of the undo history, replaced by each change.
+                let pending: Rc<RefCell<Option<Timeout>>> = Rc::default();
                 if let Some(parent) = node.cast::<web_sys::Element>() {
                     let label = format!("SQL of the procedure {name}");
                     let changed_name = name.clone();
                     let marked_name = name.clone();
+                    let saved = storage::history(&exercise, &name);
+                    let saving = (view.clone(), pending.clone());
+                    let save = move || {
+                        let (view, pending) = saving.clone();
+                        let (exercise, name) = (exercise.clone(), name.clone());
+                        *pending.borrow_mut() =
+                            Some(Timeout::new(HISTORY_SAVE_DELAY_MS, move || {
+                                if let Some(state) =
+                                    view.borrow().as_ref().and_then(EditorView::state_json)
+                                {
+                                    storage::save_history(&exercise, &name, &state);
+                                }
+                            }));
+                    };
                     match EditorView::create(
                         &parent,
                         &initial,
                         &label,
                         &words,
-                        move |text| on_change.emit((changed_name.clone(), text)),
+                        saved,
+                        move |text| {
+                            on_change.emit((changed_name.clone(), text));
+                            save();
+                        },
                         move || on_run.emit(()),
                         // A click on a line's ✓ shows its first caught change.
                         move |line| on_counterexample.emit((marked_name.clone(), line, 0)),
@@ -66,6 +98,7 @@ pub fn procedure_editor(props: &ProcedureEditorProps) -> Html {
                     }
                 }
                 move || {
+                    pending.borrow_mut().take();
                     view.borrow_mut().take();
                 }
             },
@@ -117,22 +150,23 @@ pub fn procedure_editor(props: &ProcedureEditorProps) -> Html {
         .collect();
     html! {
         <section class="procedure" aria-labelledby={format!("procedure-{}", props.name)}>
-            <h3 id={format!("procedure-{}", props.name)}>{ format!("Procedure {}", props.name) }</h3>
+            <h2 id={format!("procedure-{}", props.name)}>{ format!("Procedure {}", props.name) }</h2>
             <div class="procedure-body">
                 <div class="editor" data-procedure={props.name.clone()} ref={node}></div>
-                <aside class="vocabulary" aria-label={format!("What {} can use", props.name)}>
-                    <h4>{ "Parameters" }</h4>
+                <details class="vocabulary">
+                    <summary>{ format!("What {} can use: {} parameters, {} decisions", props.name, parameters.len(), directives.len()) }</summary>
+                    <h3>{ "Parameters" }</h3>
                     <ul>
                         { for parameters.iter().map(|w| html! {
                             <li><code>{ w.label.clone() }</code>{ " " }<span class="muted">{ w.detail.clone() }</span></li>
                         }) }
                     </ul>
-                    <h4>{ "Decisions" }</h4>
+                    <h3>{ "Decisions" }</h3>
                     <ul>
                         { for directives.iter().map(|w| html! { <li><code>{ w.label.clone() }</code></li> }) }
                     </ul>
                     <p class="muted">{ "Type : or -- @ for completions; Ctrl+Enter re-runs." }</p>
-                </aside>
+                </details>
             </div>
             if let Some(message) = (*failed).clone() {
                 <p class="error" role="alert">{ message }</p>

@@ -8,6 +8,8 @@ use yew::prelude::*;
 pub struct ReplayFormProps {
     pub scenario: AttrValue,
     pub schedule: AttrValue,
+    /// The processes the scenario interleaves, the names a schedule uses.
+    pub processes: Vec<String>,
     pub on_replay: Callback<(String, String)>,
 }
 
@@ -29,8 +31,12 @@ pub fn replay_form(props: &ReplayFormProps) -> Html {
         <form class="replay" onsubmit={submit}>
             <label for="replay-schedule">{ "Replay a schedule:" }</label>
             <input id="replay-schedule" ref={input} type="text" spellcheck="false"
+                aria-describedby="replay-help"
                 key={props.schedule.to_string()} value={props.schedule.clone()} />
             <button type="submit" id="replay-run">{ "Replay" }</button>
+            <span id="replay-help" class="muted">
+                { format!("Which process moves next, in order: {}.", props.processes.join(", ")) }
+            </span>
         </form>
     }
 }

@@ -1,4 +1,7 @@
-//! Every scenario with its verdict, in words and a symbol, never colour alone.
+//! Every scenario with its verdict, in words and a symbol, never colour
+//! alone. Compact, so the verdicts sit under the editor: a line per
+//! scenario, with what a failing one broke; what a scenario is about is shown
+//! for the one selected.
 
 use fencelab_model::{ExerciseReport, Scenario, Verdict};
 use std::rc::Rc;
@@ -59,11 +62,14 @@ pub fn scenario_list(props: &ScenarioListProps) -> Html {
                     html! {
                         <li class={classes!("scenario", class.clone(), selected.then_some("selected"))}
                             data-scenario={scenario.name.clone()} data-verdict={class.clone()}>
-                            <button class="scenario-select" aria-pressed={selected.to_string()} onclick={select}>
+                            <button class="scenario-select" aria-pressed={selected.to_string()} onclick={select}
+                                title={scenario.summary.clone()}>
                                 <span class="verdict">{ verdict_text }</span>
                                 <span class="scenario-name">{ scenario.name.clone() }</span>
                             </button>
-                            <p class="scenario-about">{ scenario.summary.clone() }</p>
+                            if selected && !scenario.summary.is_empty() {
+                                <p class="scenario-about">{ scenario.summary.clone() }</p>
+                            }
                             if let Some(failure) = report.and_then(|r| r.failure()) {
                                 <p class="failure-message">{ failure.to_string() }</p>
                             }

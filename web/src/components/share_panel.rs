@@ -22,7 +22,7 @@ pub fn share_panel(props: &SharePanelProps) -> Html {
     }
     html! {
         <section class="share" aria-labelledby="share-title">
-            <h3 id="share-title" class="visually-hidden">{ "Share" }</h3>
+            <h2 id="share-title" class="visually-hidden">{ "Share" }</h2>
             <button id="share" onclick={share}>{ "Share this version" }</button>
             if let Some(url) = &props.url {
                 <label for="share-url">{ "Link (copied to the clipboard when allowed):" }</label>

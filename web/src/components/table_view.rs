@@ -14,7 +14,7 @@ pub struct TableViewProps {
 pub fn table_view(props: &TableViewProps) -> Html {
     html! {
         <section class="tables" aria-labelledby="tables-title">
-            <h3 id="tables-title">{ format!("Tables after step {}", props.step + 1) }</h3>
+            <h2 id="tables-title">{ format!("Tables after step {}", props.step + 1) }</h2>
             { for props.tables.iter().map(|table| html! {
                 <div class="table-wrap" tabindex="0" role="region" aria-label={format!("Rows of {}", table.table)}>
                     <table class="rows" data-table={table.table.clone()}>

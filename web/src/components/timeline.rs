@@ -1,16 +1,25 @@
-//! Why it failed: a scenario's history as a timeline, one swim lane per
-//! process, one row per step. Blocked steps show as waits; the step where an
-//! expectation or invariant broke is marked in words as well as colour. The
-//! arrow keys step backward and forward.
+//! Why it failed: a scenario's history as a timeline, one row per step, in
+//! compact lanes that fit any width: each row names its process (and the
+//! actor it hosts) and is indented to that process's lane, so four processes
+//! read as well in a narrow column as two. Blocked steps show as waits; the
+//! step where an expectation or invariant broke is marked in words as well
+//! as colour. A long history is folded around the steps that matter
+//! (`fold.rs`). The arrow keys step backward and forward.
 //!
 //! Who believes what after each step is the report's own record
-//! (`ScenarioReport::beliefs`), and the failure's sentence is the report's.
+//! (`ScenarioReport::beliefs`), shown where it changes and at the steps the
+//! learner looks at; the failure's sentence is the report's.
 
 use crate::components::line_marks::with_code;
+use crate::fold::{self, Row};
 use crate::state::{SharedReport, Without};
 use fencelab_model::history::{Event, Outcome, ResultRows, What, show_values};
+use fencelab_model::monitor::Belief;
 use std::rc::Rc;
 use yew::prelude::*;
+
+/// Lanes beyond this many share the last lane's indent.
+const LANE_INDENTS_MAX: usize = 5;
 
 #[derive(Properties, PartialEq)]
 pub struct TimelineProps {
@@ -18,6 +27,9 @@ pub struct TimelineProps {
     /// The line changed, when the report is a line mark's counterexample
     /// rather than a run of the learner's own texts.
     pub without: Option<Rc<Without>>,
+    /// A drive that has not finished: its run so far has no verdict yet.
+    #[prop_or_default]
+    pub unfinished: bool,
     pub step: usize,
     pub on_step: Callback<usize>,
     pub on_step_by: Callback<isize>,
@@ -103,11 +115,33 @@ fn cell(event: &Event) -> Html {
     }
 }
 
+/// What the processes believe after step `i`, when it is worth saying
+/// there: where it changed, and at the steps the learner looks at.
+fn beliefs_at(beliefs: &[Vec<Belief>], i: usize, always: bool) -> Option<&[Belief]> {
+    let now = beliefs.get(i).map(Vec::as_slice).unwrap_or_default();
+    let before = i
+        .checked_sub(1)
+        .and_then(|b| beliefs.get(b))
+        .map(Vec::as_slice)
+        .unwrap_or_default();
+    (always || now != before).then_some(now)
+}
+
+fn plural(n: usize, one: &str, many: &str) -> String {
+    format!("{n} {}", if n == 1 { one } else { many })
+}
+
 #[function_component(Timeline)]
 pub fn timeline(props: &TimelineProps) -> Html {
     let report = &props.report;
+    let whole = use_state(|| false);
+    // Folds opened by a click, by their first step; a new report starts folded.
+    let opened = use_state(Vec::<usize>::new);
+    {
+        let opened = opened.clone();
+        use_effect_with(report.clone(), move |_| opened.set(Vec::new()));
+    }
     let failing = report.failure().and_then(|f| f.event_index);
-    let has_world = report.history.iter().any(|e| e.process.is_none());
     let on_key = {
         let on_step_by = props.on_step_by.clone();
         Callback::from(move |event: KeyboardEvent| match event.key().as_str() {
@@ -128,7 +162,6 @@ pub fn timeline(props: &TimelineProps) -> Html {
             .iter()
             .position(|l| Some(&l.process) == event.process.as_ref())
     };
-    let columns = report.lanes.len() + usize::from(has_world);
     let title = match &props.without {
         Some(without) => format!(
             "Counterexample: “{}” without line {} of {}",
@@ -136,9 +169,107 @@ pub fn timeline(props: &TimelineProps) -> Html {
         ),
         None => format!("Timeline of “{}”", report.name),
     };
+    let mut keep = vec![props.step];
+    keep.extend(failing);
+    keep.extend(opened.iter().copied());
+    let rows = fold::rows(&report.history, &keep, *whole);
+    let rows: Vec<Row> = rows
+        .into_iter()
+        .flat_map(|row| match row {
+            Row::Folded { first, last } if opened.contains(&first) => {
+                (first..=last).map(Row::Step).collect::<Vec<_>>()
+            }
+            row => vec![row],
+        })
+        .collect();
+    let long = report.history.len() > fold::FOLD_STEPS_MIN;
+    let toggle_whole = {
+        let whole = whole.clone();
+        Callback::from(move |_: MouseEvent| whole.set(!*whole))
+    };
+    let step_row = |i: usize| -> Html {
+        let event = &report.history[i];
+        let lane = lane_of(event);
+        let selected = i == props.step;
+        let broke = failing == Some(i);
+        let blocked = matches!(event.what, What::Blocked { .. });
+        let pick = props.on_step.reform(move |_: MouseEvent| i);
+        let (tag, actor) = match lane.and_then(|l| report.lanes.get(l)) {
+            Some(lane) => (lane.name.clone(), lane.actor.clone()),
+            None => ("world".to_string(), String::new()),
+        };
+        let indent = format!("indent-{}", lane.map_or(0, |l| l.min(LANE_INDENTS_MAX)));
+        let held = beliefs_at(&report.beliefs, i, selected || broke);
+        html! {
+            <>
+            <tr class={classes!("event", selected.then_some("selected"), broke.then_some("failing"), blocked.then_some("waiting"), lane.is_none().then_some("world"))}
+                data-step={i.to_string()} aria-current={selected.then_some("step")} onclick={pick}>
+                <th scope="row">
+                    <span class="step-number">{ if selected { format!("▶ {}", i + 1) } else { (i + 1).to_string() } }</span>
+                    <span class="clock">{ format!("{} s", event.clock_seconds) }</span>
+                </th>
+                <td class="who" title={event.process.clone().unwrap_or_default()}>
+                    <span class="lane-tag">{ tag }</span>
+                    if !actor.is_empty() { <span class="actor">{ actor }</span> }
+                </td>
+                <td class="lane-cell">
+                    <div class={classes!("lane-body", indent)}>
+                        { cell(event) }
+                        if let Some(held) = held {
+                            <div class="beliefs">
+                                if held.is_empty() {
+                                    <div class="belief muted">{ "Nobody believes it holds anything." }</div>
+                                }
+                                { for held.iter().map(|b| html! {
+                                    <div class="belief">{ format!("{} believes it holds {}", b.actor, b.describe()) }</div>
+                                }) }
+                            </div>
+                        }
+                    </div>
+                </td>
+            </tr>
+            if broke {
+                <tr class="failing-note">
+                    <td colspan="3">
+                        { format!("✗ broke here: {}", report.failure().map(ToString::to_string).unwrap_or_default()) }
+                    </td>
+                </tr>
+            }
+            </>
+        }
+    };
+    let fold_row = |first: usize, last: usize| -> Html {
+        let mut who: Vec<&str> = Vec::new();
+        for event in &report.history[first..=last] {
+            let name = event
+                .process
+                .as_deref()
+                .map_or("the world", |p| report.lane_name(p));
+            if !who.contains(&name) {
+                who.push(name);
+            }
+        }
+        let open = {
+            let opened = opened.clone();
+            Callback::from(move |_: MouseEvent| {
+                let mut now = (*opened).clone();
+                now.push(first);
+                opened.set(now);
+            })
+        };
+        html! {
+            <tr class="fold">
+                <td colspan="3">
+                    <button class="fold-open" data-first={first.to_string()} onclick={open}>
+                        { format!("⋯ {} by {} (steps {}–{}): show", plural(last - first + 1, "statement", "statements"), who.join(", "), first + 1, last + 1) }
+                    </button>
+                </td>
+            </tr>
+        }
+    };
     html! {
         <section class={classes!("timeline", props.without.is_some().then_some("counterexample"))} aria-labelledby="timeline-title">
-            <h3 id="timeline-title">{ title.clone() }</h3>
+            <h2 id="timeline-title">{ title.clone() }</h2>
             if let Some(without) = &props.without {
                 <p class="counterexample-note">
                     { with_code(&format!(
@@ -148,62 +279,38 @@ pub fn timeline(props: &TimelineProps) -> Html {
                 </p>
             }
             <p class="timeline-verdict">
-                { format!("Verdict: {}", report.verdict().word()) }
-                if let Some(problem) = report.problem() { { format!(" — {problem}") } }
+                if props.unfinished {
+                    { "No verdict yet: the scenario has not finished. Choose the next move." }
+                } else {
+                    { format!("Verdict: {}", report.verdict().word()) }
+                    if let Some(problem) = report.problem() { { format!(" — {problem}") } }
+                }
             </p>
             if !report.schedule.is_empty() {
                 <p class="schedule">{ "Schedule: " }<code id="shown-schedule">{ report.schedule.to_string() }</code></p>
             }
-            <p class="muted">{ "Click a step, or focus the timeline and use the arrow keys to step." }</p>
+            <p class="muted timeline-help">
+                { "Click a step, or focus the timeline and use the arrow keys." }
+                if long {
+                    { " " }
+                    <button class="fold-toggle" aria-pressed={(*whole).to_string()} onclick={toggle_whole}>
+                        { if *whole { "Fold the statements inside calls" } else { "Show every step" } }
+                    </button>
+                }
+            </p>
             <div class="timeline-scroll" tabindex="0" role="group" aria-label={format!("{title}: steps; arrow keys move between steps")} onkeydown={on_key}>
                 <table class="lanes">
                     <thead>
                         <tr>
-                            <th scope="col">{ "step" }</th>
-                            <th scope="col">{ "clock" }</th>
-                            { for report.lanes.iter().map(|lane| html! {
-                                <th scope="col">{ format!("{} ({}, {})", lane.actor, lane.name, lane.process) }</th>
-                            }) }
-                            if has_world { <th scope="col">{ "world" }</th> }
-                            <th scope="col">{ "who believes it holds what" }</th>
+                            <th scope="col" class="step-col">{ "step" }</th>
+                            <th scope="col" class="who-col">{ "who" }</th>
+                            <th scope="col">{ "what happened, and who believes it holds what" }</th>
                         </tr>
                     </thead>
                     <tbody>
-                        { for report.history.iter().enumerate().map(|(i, event)| {
-                            let lane = lane_of(event);
-                            let selected = i == props.step;
-                            let broke = failing == Some(i);
-                            let blocked = matches!(event.what, What::Blocked { .. });
-                            let pick = props.on_step.reform(move |_: MouseEvent| i);
-                            let held = report.beliefs.get(i).map(Vec::as_slice).unwrap_or_default();
-                            html! {
-                                <>
-                                <tr class={classes!("event", selected.then_some("selected"), broke.then_some("failing"), blocked.then_some("waiting"))}
-                                    data-step={i.to_string()} aria-current={selected.then_some("step")} onclick={pick}>
-                                    <th scope="row">{ if selected { format!("▶ {}", i + 1) } else { (i + 1).to_string() } }</th>
-                                    <td class="clock">{ format!("{} s", event.clock_seconds) }</td>
-                                    { for (0..columns).map(|column| {
-                                        let here = match lane {
-                                            Some(l) => l == column,
-                                            None => has_world && column == report.lanes.len(),
-                                        };
-                                        if here { html! { <td class="lane-cell">{ cell(event) }</td> } } else { html! { <td class="lane-empty"></td> } }
-                                    }) }
-                                    <td class="beliefs">
-                                        { for held.iter().map(|b| html! {
-                                            <div class="belief">{ format!("{} believes it holds {}", b.actor, b.describe()) }</div>
-                                        }) }
-                                    </td>
-                                </tr>
-                                if broke {
-                                    <tr class="failing-note">
-                                        <td colspan={(columns + 3).to_string()}>
-                                            { format!("✗ broke here: {}", report.failure().map(ToString::to_string).unwrap_or_default()) }
-                                        </td>
-                                    </tr>
-                                }
-                                </>
-                            }
+                        { for rows.iter().map(|row| match row {
+                            Row::Step(i) => step_row(*i),
+                            Row::Folded { first, last } => fold_row(*first, *last),
                         }) }
                     </tbody>
                 </table>

@@ -1,6 +1,7 @@
 //! Break it, then fix it: one button per named broken variant, each with its
 //! one-line explanation, and Reset. Both go through the editor as one
-//! undoable change.
+//! undoable change. A variant the learner watched fail is marked as seen:
+//! the scenarios caught it, which says nothing yet of the learner's own text.
 
 use fencelab_model::exercise::Mutant;
 use std::collections::BTreeSet;
@@ -10,7 +11,11 @@ use yew::prelude::*;
 pub struct VariantsProps {
     pub mutants: Vec<Mutant>,
     pub loaded: Option<String>,
-    pub caught: BTreeSet<String>,
+    /// Variants the learner loaded and watched fail.
+    pub seen: BTreeSet<String>,
+    /// Reset goes back to the working version, which the learner chose to
+    /// start from.
+    pub working: bool,
     pub on_load: Callback<String>,
     pub on_reset: Callback<()>,
 }
@@ -24,20 +29,20 @@ pub fn variants(props: &VariantsProps) -> Html {
         .and_then(|name| props.mutants.iter().find(|m| &m.name == name));
     html! {
         <section class="variants" aria-labelledby="variants-title">
-            <h3 id="variants-title">{ "Break it, then fix it" }</h3>
+            <h2 id="variants-title">{ "Break it, then fix it" }</h2>
             <div class="variant-buttons">
                 { for props.mutants.iter().map(|m| {
                     let name = m.name.clone();
                     let load = props.on_load.reform(move |_: MouseEvent| name.clone());
-                    let caught = props.caught.contains(&m.name);
+                    let seen = props.seen.contains(&m.name);
                     html! {
                         <button class="variant" data-variant={m.name.clone()} onclick={load} title={m.explanation.clone()}>
                             { format!("Load broken variant: {}", m.name) }
-                            if caught { <span class="caught">{ " (✓ caught)" }</span> }
+                            if seen { <span class="seen">{ " (✓ seen failing)" }</span> }
                         </button>
                     }
                 }) }
-                <button id="reset" onclick={reset}>{ "Reset to the starting text" }</button>
+                <button id="reset" onclick={reset}>{ if props.working { "Reset to the working version" } else { "Reset to the starting text" } }</button>
             </div>
             if let Some(m) = loaded {
                 <p class="variant-explanation" id="variant-explanation">

@@ -16,15 +16,19 @@
 //! (`respond.rs`); an answer to a request since replaced is dropped.
 
 mod open;
+mod progress;
 mod protect;
 mod respond;
+mod theme;
 mod view;
 
 #[cfg(test)]
 mod tests;
 
 pub use open::{Opening, Start};
+pub use progress::Given;
 pub use protect::{Protection, Without};
+pub use theme::Theme;
 pub use view::{At, Console, DriveState, SharedReport, View};
 
 use crate::share::{self, Link};
@@ -71,9 +75,20 @@ pub struct Model {
     /// The worker's SQLite, once it has started.
     pub sqlite_version: Option<String>,
     pub view: View,
+    /// The step to select once the view's report arrives: the one a link or
+    /// the saved work had selected. Any step the learner picks replaces it.
+    step_wanted: Option<usize>,
     pub hints_shown: usize,
+    /// The broken variant last loaded, whose explanation is shown.
     pub loaded_mutant: Option<String>,
-    pub caught: BTreeSet<String>,
+    /// Texts the page put in the editors, unedited since: not the learner's
+    /// own, so never solved (`progress.rs`).
+    pub given: Option<Given>,
+    /// The learner chose to start from the working version (the
+    /// references), where the exercise offers it.
+    pub working: bool,
+    /// Broken variants the learner loaded and watched fail.
+    pub seen: BTreeSet<String>,
     /// Progress saved for each exercise, as the app's effects read it.
     pub progress: BTreeMap<String, Progress>,
     pub notices: Vec<String>,
@@ -83,10 +98,15 @@ pub struct Model {
     pub announcement: String,
     /// Which lines of the learner's passing texts the scenarios protect.
     pub protection: Protection,
-    /// Counts the times the timeline should take the keyboard focus (a
-    /// counterexample the learner asked for has arrived); the app's effect
-    /// moves it when this changes.
+    /// Counts the times the timeline should come into view and take the
+    /// keyboard focus (a scenario was chosen, a counterexample the learner
+    /// asked for has arrived); the app's effect moves it when this changes.
     pub focus_timeline: u64,
+    /// Counts the times the drive panel should come into view and take the
+    /// focus (the learner started a drive).
+    pub focus_drive: u64,
+    /// The colour theme the learner chose.
+    pub theme: Theme,
     /// The replay whose answer takes the focus: a counterexample the learner
     /// asked for from a line mark (a schedule typed in its replay form does
     /// not move the focus from the form).
@@ -114,6 +134,10 @@ pub enum Action {
     },
     /// Ctrl/Cmd+Enter: check now, without waiting.
     RunNow,
+    /// Start from the working version (`true`) or from the exercise's
+    /// starting texts (`false`); the editors get that text, undoably.
+    StartFromWorking(bool),
+    SetTheme(Theme),
     Select(String),
     Step(usize),
     StepBy(isize),
@@ -201,6 +225,29 @@ impl Model {
             .unwrap_or_default()
     }
 
+    /// The working version: the references of the editable procedures.
+    pub fn working_texts(&self) -> Edits {
+        self.exercise()
+            .map(|e| {
+                e.procedures
+                    .iter()
+                    .filter(|p| p.editable)
+                    .map(|p| (p.name.clone(), p.reference.clone()))
+                    .collect()
+            })
+            .unwrap_or_default()
+    }
+
+    /// What Reset puts back: the working version when the learner chose to
+    /// start from it, else the starting texts.
+    fn chosen_starts(&self) -> (Edits, Given) {
+        if self.working {
+            (self.working_texts(), Given::WorkingVersion)
+        } else {
+            (self.starts(), Given::Start)
+        }
+    }
+
     /// Keeps only texts for editable procedures, with starts for the rest.
     fn complete(&self, edits: &Edits) -> Edits {
         let mut texts = self.starts();
@@ -230,31 +277,6 @@ impl Model {
         Some(texts)
     }
 
-    /// Whether the editors hold the broken variant the learner loaded.
-    fn showing_mutant(&self) -> bool {
-        self.loaded_mutant
-            .as_deref()
-            .and_then(|name| self.mutant_texts(name))
-            .is_some_and(|texts| texts == self.texts)
-    }
-
-    /// Whether the learner's own texts pass every scenario: the report
-    /// answers the newest check (not an older text's), and the editors do
-    /// not hold a broken variant.
-    pub fn solved(&self) -> bool {
-        self.report_seq == self.check_wanted
-            && self.report.as_ref().is_some_and(|r| r.failed == 0)
-            && !self.showing_mutant()
-    }
-
-    /// The open exercise's progress, from the model itself.
-    pub fn current_progress(&self) -> Progress {
-        Progress {
-            caught: self.caught.len(),
-            passing: self.solved(),
-        }
-    }
-
     /// What the autosave writes for the current exercise.
     pub fn saved(&self) -> Saved {
         let starts = self.starts();
@@ -267,8 +289,12 @@ impl Model {
         Saved {
             format: storage::SAVE_FORMAT,
             edits,
-            caught: self.caught.clone(),
+            seen: self.seen.clone(),
             passing: self.solved(),
+            given: self.given.clone(),
+            working: self.working,
+            view: self.shown_now(false),
+            hints: self.hints_shown,
         }
     }
 
@@ -282,6 +308,7 @@ impl Model {
         self.exercise().map(|e| e.id.as_str())
     }
 
+    /// Puts `texts` in the editors as one undoable change each.
     fn replace_texts(&mut self, texts: Edits) {
         self.replace = Replace {
             generation: self.replace.generation + 1,
@@ -316,23 +343,67 @@ impl Model {
     }
 
     fn share(&mut self, base: &str) {
-        let scenario = self.view.scenario().map(str::to_string);
-        let schedule = Some(self.shown_schedule()).filter(|s| !s.is_empty());
         // The link shows what is in view: a counterexample's schedule with
-        // the texts it fails on.
+        // the texts it fails on, a drive's moves so far, a replay's schedule
+        // as asked for (so an error stays an error), and the step.
+        let shown = self.shown_now(true);
         let link = Link {
             format: share::LINK_FORMAT,
             exercise: self.exercise_id(),
             edits: self.view_texts().clone(),
-            schedule: scenario.as_ref().and(schedule),
-            scenario,
+            scenario: shown.as_ref().map(|s| s.scenario.clone()),
+            schedule: shown.as_ref().and_then(|s| s.schedule.clone()),
+            drive: shown.as_ref().is_some_and(|s| s.drive),
+            step: shown.as_ref().and_then(|s| s.step),
+            hints: self.hints_shown,
         };
         self.share_url = Some(format!("{base}#{}", share::encode(&link)));
         self.announcement = "A share link is ready below the Share button.".into();
     }
 
+    /// The processes `scenario` interleaves: those of its concurrent
+    /// sections, in order of first appearance.
+    pub fn interleaved(&self, scenario: &str) -> Vec<String> {
+        let mut names: Vec<String> = Vec::new();
+        let sections = self
+            .exercise()
+            .and_then(|e| e.scenarios.iter().find(|s| s.name == scenario))
+            .into_iter()
+            .flat_map(|s| &s.steps)
+            .filter_map(|step| step.concurrent.as_ref());
+        for call in sections.flatten() {
+            if !names.contains(&call.process) {
+                names.push(call.process.clone());
+            }
+        }
+        names
+    }
+
+    /// The schedule typed as one this scenario can follow, or why not.
+    fn schedule_for(&self, scenario: &str, typed: &str) -> Result<Schedule, String> {
+        let schedule = Schedule::parse(typed).map_err(|error| error.to_string())?;
+        let names = self.interleaved(scenario);
+        if names.is_empty() {
+            return Err(format!(
+                "“{scenario}” runs nothing concurrently, so it has one order only"
+            ));
+        }
+        match schedule.moves().iter().find(|m| !names.contains(m)) {
+            Some(unknown) => Err(format!(
+                "`{unknown}` is not a process that “{scenario}” interleaves (it interleaves {})",
+                names
+                    .iter()
+                    .map(|n| format!("`{n}`"))
+                    .collect::<Vec<_>>()
+                    .join(", ")
+            )),
+            None => Ok(schedule),
+        }
+    }
+
     fn replay(&mut self, scenario: String, schedule: &str) {
-        let schedule = match Schedule::parse(schedule) {
+        self.step_wanted = None;
+        let schedule = match self.schedule_for(&scenario, schedule) {
             Ok(schedule) => schedule,
             Err(error) => {
                 let message = format!("This schedule cannot be replayed: {error}");
@@ -341,6 +412,11 @@ impl Model {
                 return;
             }
         };
+        self.send_replay(scenario, schedule);
+    }
+
+    /// Asks for a replay of `schedule`, which the view waits for.
+    fn send_replay(&mut self, scenario: String, schedule: Schedule) {
         let seq = self.seq();
         // A replay of the same scenario keeps the last one in view until
         // the answer arrives (and a counterexample stays one: the schedule
@@ -361,6 +437,7 @@ impl Model {
         let at = self.view.at().cloned().unwrap_or_default();
         self.view = View::Replay {
             scenario: scenario.clone(),
+            schedule: schedule.clone(),
             waiting_for: Some(seq),
             report,
             at,
@@ -388,6 +465,7 @@ impl Model {
             return;
         };
         at.console = Console {
+            sql: sql.clone(),
             waiting_for: Some(seq),
             result: None,
         };
@@ -417,26 +495,54 @@ pub fn reduce(model: &mut Model, action: Action) {
         Action::Edited { procedure, text } => {
             if model.opening.is_none() && model.texts.get(&procedure) != Some(&text) {
                 model.texts.insert(procedure, text);
+                // From now on the texts are the learner's own.
+                model.given = None;
                 model.after_edit(CHECK_DEBOUNCE_MS);
             }
         }
         Action::RunNow => {
             if model.opening.is_none() {
                 model.want_check(0);
+                // Said now, so the verdicts that follow are announced even
+                // when they read as before.
+                model.announcement = "Checking your procedures now…".into();
             }
         }
+        Action::StartFromWorking(working) => {
+            if model.opening.is_none()
+                && (!working
+                    || model
+                        .exercise()
+                        .is_some_and(|e| e.working_version.is_some()))
+            {
+                model.working = working;
+                let (texts, given) = model.chosen_starts();
+                model.replace_texts(texts);
+                model.given = Some(given);
+                model.loaded_mutant = None;
+                model.announcement = if working {
+                    "The working version is in the editor; it passes every scenario. Now break it."
+                } else {
+                    "The starting text is back in the editor."
+                }
+                .into();
+            }
+        }
+        Action::SetTheme(theme) => model.theme = theme,
         Action::Select(name) => model.select(name),
         Action::Step(index) => model.go_to_step(index),
         Action::StepBy(delta) => model.step_by(delta),
         Action::LoadMutant(name) => {
             if let Some(texts) = model.mutant_texts(&name) {
                 model.replace_texts(texts);
+                model.given = Some(Given::Variant(name.clone()));
                 model.loaded_mutant = Some(name);
             }
         }
         Action::Reset => {
-            let starts = model.starts();
-            model.replace_texts(starts);
+            let (texts, given) = model.chosen_starts();
+            model.replace_texts(texts);
+            model.given = Some(given);
             model.loaded_mutant = None;
         }
         Action::ShowHint => {
@@ -444,8 +550,10 @@ pub fn reduce(model: &mut Model, action: Action) {
             model.hints_shown = (model.hints_shown + 1).min(total);
         }
         Action::DriveStart(scenario) => {
-            model.view = View::Driving(DriveState::new(scenario));
+            model.step_wanted = None;
+            model.view = View::Driving(DriveState::new(scenario, Schedule::new()));
             model.request_drive();
+            model.focus_drive += 1;
         }
         Action::DriveMove(process) => model.change_drive(|schedule| schedule.push(process)),
         Action::DriveUndo => model.change_drive(|schedule| {
@@ -454,6 +562,7 @@ pub fn reduce(model: &mut Model, action: Action) {
         Action::DriveRestart => model.change_drive(Schedule::clear),
         Action::DriveStop => {
             if let View::Driving(drive) = &model.view {
+                model.step_wanted = None;
                 model.view = View::checked(&drive.scenario, 0);
                 model.focus();
             }
@@ -463,6 +572,7 @@ pub fn reduce(model: &mut Model, action: Action) {
         Action::BackToSaved => {
             if let Some(saved) = model.saved_aside.take() {
                 model.replace_texts(saved);
+                model.given = None;
                 model.notices.clear();
                 model.announcement = "Your saved version is back in the editor.".into();
             }

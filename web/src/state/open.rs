@@ -8,19 +8,20 @@
 //! (and then a link's version, if one was opened) in the editors and asks
 //! for the first check.
 
-use super::{At, Model, Protection, Replace, View};
+use super::{Given, Model, Protection, Replace, Theme, View};
 use crate::share::{self, Link};
 use crate::storage::Loaded;
 use fencelab_model::procedure::PROCEDURE_TEXT_BYTES_MAX;
 use fencelab_model::{Exercise, LoadError};
-use fencelab_protocol::{Edits, Request};
+use fencelab_protocol::Edits;
 use std::collections::{BTreeMap, BTreeSet};
 use std::rc::Rc;
 
 /// The longest text accepted for one procedure from a link.
 const LINK_PROCEDURE_BYTES_MAX: usize = PROCEDURE_TEXT_BYTES_MAX;
 
-/// The address the page was opened with, as the app read it.
+/// The address the page was opened with, and the theme chosen before, as
+/// the app read them.
 #[derive(Clone, Debug, Default, PartialEq)]
 pub struct Start {
     /// `?exercise=ID`.
@@ -29,6 +30,8 @@ pub struct Start {
     pub embed: bool,
     /// The fragment, without `#`: a share link, or nothing.
     pub fragment: String,
+    /// The theme the learner chose before (storage keeps it).
+    pub theme: Theme,
 }
 
 /// An exercise whose saved work is being read.
@@ -62,9 +65,12 @@ impl Model {
             report_seq: 0,
             sqlite_version: None,
             view: View::Nothing,
+            step_wanted: None,
             hints_shown: 0,
             loaded_mutant: None,
-            caught: BTreeSet::new(),
+            given: Some(Given::Start),
+            working: false,
+            seen: BTreeSet::new(),
             progress: BTreeMap::new(),
             notices: Vec::new(),
             saved_aside: None,
@@ -72,6 +78,8 @@ impl Model {
             announcement: String::new(),
             protection: Protection::Nothing,
             focus_timeline: 0,
+            focus_drive: 0,
+            theme: start.theme,
             focus_on_replay: None,
             outbox: Vec::new(),
             next_seq: 0,
@@ -109,11 +117,14 @@ impl Model {
         self.check_wanted = 0;
         self.check_failed = false;
         self.view = View::Nothing;
+        self.step_wanted = None;
         self.hints_shown = 0;
         self.loaded_mutant = None;
+        self.given = Some(Given::Start);
+        self.working = false;
         self.share_url = None;
         self.saved_aside = None;
-        self.caught.clear();
+        self.seen.clear();
         self.protection = Protection::Nothing;
         // Editors of the newly opened exercise start from `texts`; a pending
         // replacement belongs to the exercise before.
@@ -131,11 +142,27 @@ impl Model {
             return; // read for an exercise opened before this one
         }
         let link = self.opening.take().and_then(|o| o.link);
+        let hints_total = self.exercise().map_or(0, |e| e.hints.len());
         match loaded {
             Loaded::Nothing => {}
             Loaded::Saved(saved) => {
                 self.texts = self.complete(&saved.edits);
-                self.caught = saved.caught;
+                self.seen = saved.seen;
+                self.working = saved.working
+                    && self.exercise().is_some_and(|e| e.working_version.is_some());
+                // An entry from before `given` was saved: the starting texts
+                // are the page's, anything else the learner's.
+                self.given = match saved.given {
+                    Some(given) => Some(given),
+                    None if self.texts == self.starts() => Some(Given::Start),
+                    None => None,
+                };
+                self.hints_shown = saved.hints.min(hints_total);
+                if link.is_none()
+                    && let Some(shown) = saved.view
+                {
+                    self.show_again(shown);
+                }
             }
             Loaded::SetAside { message, aside_key } => self.notices.push(format!(
                 "Your saved work for this exercise could not be read ({message}). It was set aside under the key `{aside_key}` in this browser's storage, and the exercise starts from its starting text."
@@ -149,6 +176,7 @@ impl Model {
 
     /// Puts a link's version in the editors, its saved work one click away.
     fn show_link(&mut self, link: Link) {
+        let shown = link.shown();
         let edits: Edits = link
             .edits
             .into_iter()
@@ -160,7 +188,10 @@ impl Model {
                 self.saved_aside = Some(self.texts.clone());
             }
             self.texts = linked;
+            self.given = Some(Given::Link);
         }
+        let hints_total = self.exercise().map_or(0, |e| e.hints.len());
+        self.hints_shown = link.hints.min(hints_total);
         self.notices.push(
             "You are looking at the version in the link you opened.".to_string()
                 + if self.saved_aside.is_some() {
@@ -170,27 +201,8 @@ impl Model {
                     ""
                 },
         );
-        let Some(scenario) = link.scenario else {
-            return;
-        };
-        let Some(schedule) = link.schedule else {
-            self.view = View::checked(&scenario, 0);
-            return;
-        };
-        let seq = self.seq();
-        self.view = View::Replay {
-            scenario: scenario.clone(),
-            waiting_for: Some(seq),
-            report: None,
-            at: At::default(),
-            without: None,
-        };
-        self.send(Request::Replay {
-            seq,
-            exercise: self.exercise_id(),
-            edits: self.texts.clone(),
-            scenario,
-            schedule,
-        });
+        if let Some(shown) = shown {
+            self.show_again(shown);
+        }
     }
 }

@@ -1,4 +1,4 @@
-//! "What if this line were gone?": once the learner's own texts pass every
+//! "What if this line were gone?": once the texts in the editors pass every
 //! scenario, the worker is asked which of their lines the scenarios protect
 //! (a `Protect` request, after the verdicts are shown and never before), and
 //! its marks are shown in the editors until the next edit. A protected mark
@@ -10,7 +10,7 @@
 //! other texts, or to a request since replaced, is dropped, and every edit
 //! clears them.
 
-use super::{At, Model, View};
+use super::{At, Given, Model, View};
 use fencelab_protocol::{Caught, Edits, LineStatus, ProtectionReport, Request};
 use std::rc::Rc;
 
@@ -54,12 +54,13 @@ pub struct Without {
 }
 
 impl Model {
-    /// After a check's report: when the learner's own texts pass every
-    /// scenario, ask which lines the scenarios protect, unless those texts'
-    /// marks are already shown. A request still waiting was dropped by the
-    /// worker when this check arrived, so it is asked again.
+    /// After a check's report: when the texts pass every scenario (the
+    /// learner's own, or the working version they start from; never a
+    /// broken variant), ask which lines the scenarios protect, unless those
+    /// texts' marks are already shown. A request still waiting was dropped
+    /// by the worker when this check arrived, so it is asked again.
     pub(super) fn after_check(&mut self) {
-        if !self.solved() {
+        if !self.passes() || matches!(self.given, Some(Given::Variant(_))) {
             self.protection = Protection::Nothing;
             return;
         }
@@ -142,8 +143,10 @@ impl Model {
         texts.insert(procedure.to_string(), mutant_text.clone());
         let seq = self.seq();
         self.focus_on_replay = Some(seq);
+        self.step_wanted = None;
         self.view = View::Replay {
             scenario: scenario.clone(),
+            schedule: schedule.clone(),
             waiting_for: Some(seq),
             report: None,
             at: At::default(),

@@ -6,7 +6,7 @@
 //! 0 is no request (the worker itself failed) and becomes a notice.
 
 use super::{At, Model, View};
-use fencelab_model::{Drive, ExerciseReport, ScenarioReport, Verdict};
+use fencelab_model::{Drive, ExerciseReport, ScenarioReport};
 use fencelab_protocol::Response;
 use std::rc::Rc;
 
@@ -45,22 +45,20 @@ impl Model {
             report.passed,
             if total == 1 { "" } else { "s" }
         );
-        if self.showing_mutant()
-            && report
-                .scenarios
-                .iter()
-                .any(|s| s.verdict() == Verdict::Failed)
-        {
-            self.caught.extend(self.loaded_mutant.clone());
-        }
         let first_failing = report
             .scenarios
             .iter()
             .find(|s| !s.passed())
             .map(|s| s.name.clone());
         let has = |name: &str| report.scenarios.iter().any(|s| s.name == name);
+        // A step wanted (from a link or the saved work) is the checked
+        // scenario's only if that scenario is still the one in view.
+        let mut keeps_step = false;
         self.view = match std::mem::replace(&mut self.view, View::Nothing) {
-            View::Checked { scenario, .. } if has(&scenario) => View::checked(&scenario, 0),
+            View::Checked { scenario, .. } if has(&scenario) => {
+                keeps_step = true;
+                View::checked(&scenario, 0)
+            }
             View::Checked { .. } | View::Nothing => match &first_failing {
                 Some(scenario) => View::checked(scenario, 0),
                 None => View::Nothing,
@@ -70,26 +68,38 @@ impl Model {
         self.report = Some(Rc::new(report));
         if matches!(self.view, View::Checked { .. }) {
             self.focus();
+            let wanted = if keeps_step {
+                self.step_wanted.take()
+            } else {
+                None
+            };
+            let len = self.shown_report().map_or(0, |r| r.history.len());
+            if let (Some(step), Some(at)) = (wanted.filter(|s| *s < len), self.view.at_mut()) {
+                *at = At::step(step);
+            }
         }
+        self.note_variant_seen();
         self.after_check();
     }
 
     fn replayed(&mut self, seq: u64, report: ScenarioReport) {
+        if !matches!(self.view, View::Replay { waiting_for, .. } if waiting_for == Some(seq)) {
+            return;
+        }
+        let step = self.wanted_step(report.history.len(), report.focus_event());
         let View::Replay {
             waiting_for,
             report: shown,
             at,
             without,
+            schedule,
             ..
         } = &mut self.view
         else {
             return;
         };
-        if *waiting_for != Some(seq) {
-            return;
-        }
         *waiting_for = None;
-        *at = At::step(report.focus_event());
+        *at = At::step(step);
         if self.focus_on_replay.take() == Some(seq) {
             // The learner asked to see it: the timeline takes the focus.
             self.focus_timeline += 1;
@@ -101,10 +111,15 @@ impl Model {
                     without.line, without.procedure, without.description, report.name
                 )
             }
+            // The schedule as asked for: one that ends in an error made
+            // fewer moves than it names.
             _ => format!(
-                "Replayed the schedule {}: {}",
-                report.schedule,
-                report.verdict().word()
+                "Replayed the schedule {schedule}: {}{}",
+                report.verdict().word(),
+                report
+                    .problem()
+                    .map(|problem| format!(" — {problem}"))
+                    .unwrap_or_default()
             ),
         };
         *shown = Some(Rc::new(report));
@@ -117,8 +132,13 @@ impl Model {
         if state.waiting_for != Some(seq) || state.scenario != drive.report.name {
             return;
         }
+        let len = drive.report.history.len();
+        let step = self.wanted_step(len, len.saturating_sub(1));
+        let View::Driving(state) = &mut self.view else {
+            return;
+        };
         state.waiting_for = None;
-        state.at = At::step(drive.report.history.len().saturating_sub(1));
+        state.at = At::step(step);
         let finished = drive.finished.then(|| match drive.report.failure() {
             Some(failure) => format!("Your schedule fails: {failure}"),
             None => format!("Your schedule finished: {}", drive.report.verdict().word()),
@@ -156,6 +176,7 @@ impl Model {
                 ..
             } if *waiting_for == Some(seq) => {
                 let scenario = std::mem::take(scenario);
+                self.step_wanted = None;
                 self.view = View::checked(&scenario, 0);
                 self.focus();
                 let text = format!("The schedule could not be replayed: {message}");

@@ -6,6 +6,7 @@
 //! (`ScenarioReport::beliefs`). Nothing here recomputes either.
 
 use super::{Model, Without};
+use crate::share::Shown;
 use fencelab_model::history::{ResultRows, What};
 use fencelab_model::{Drive, ExerciseReport, ScenarioReport, Schedule};
 use fencelab_protocol::Request;
@@ -15,6 +16,8 @@ use std::rc::Rc;
 /// The console's state for the step in view.
 #[derive(Clone, Debug, Default, PartialEq)]
 pub struct Console {
+    /// The query asked last.
+    pub sql: String,
     /// The seq of the query whose answer is awaited.
     pub waiting_for: Option<u64>,
     pub result: Option<Result<ResultRows, String>>,
@@ -53,10 +56,11 @@ pub struct DriveState {
 }
 
 impl DriveState {
-    pub fn new(scenario: String) -> DriveState {
+    /// A drive of `scenario` that has made the moves of `schedule`.
+    pub fn new(scenario: String, schedule: Schedule) -> DriveState {
         DriveState {
             scenario,
-            schedule: Schedule::new(),
+            schedule,
             last: None,
             waiting_for: None,
             failed: None,
@@ -81,6 +85,9 @@ pub enum View {
     /// is not that.
     Replay {
         scenario: String,
+        /// The schedule asked for. The report's own schedule is the moves
+        /// actually made, which stop early when the replay ends in an error.
+        schedule: Schedule,
         waiting_for: Option<u64>,
         report: Option<Rc<ScenarioReport>>,
         at: At,
@@ -234,6 +241,88 @@ impl Model {
         }
     }
 
+    /// The schedule a replay of the view would ask for: a replay's as asked
+    /// for, else the one in view.
+    pub fn asked_schedule(&self) -> Schedule {
+        match &self.view {
+            View::Replay { schedule, .. } => schedule.clone(),
+            _ => self.shown_schedule(),
+        }
+    }
+
+    /// What the timeline shows, as a link (`for_link`) or the saved work
+    /// keeps it. A link carries the checked scenario's schedule too, which
+    /// replays to the same report; the saved work checks it again. A
+    /// counterexample is not the learner's text: the saved work keeps its
+    /// scenario only.
+    pub(super) fn shown_now(&self, for_link: bool) -> Option<Shown> {
+        let scenario = self.view.scenario()?.to_string();
+        let step = Some(self.view.step());
+        Some(match &self.view {
+            View::Nothing => return None,
+            View::Checked { .. } => Shown {
+                schedule: Some(self.shown_schedule()).filter(|s| for_link && !s.is_empty()),
+                drive: false,
+                step,
+                scenario,
+            },
+            View::Replay {
+                without: Some(_), ..
+            } if !for_link => Shown {
+                scenario,
+                schedule: None,
+                drive: false,
+                step: None,
+            },
+            View::Replay { schedule, .. } => Shown {
+                scenario,
+                schedule: Some(schedule.clone()),
+                drive: false,
+                step,
+            },
+            View::Driving(drive) => Shown {
+                scenario,
+                schedule: Some(drive.schedule.clone()),
+                drive: true,
+                step,
+            },
+        })
+    }
+
+    /// Shows again what a link or the saved work showed: the scenario as
+    /// checked, a replay of its schedule, or a drive that has made its
+    /// moves; its step is selected once the report arrives. A scenario the
+    /// exercise does not have is left out.
+    pub(super) fn show_again(&mut self, shown: Shown) {
+        let known = self
+            .exercise()
+            .is_some_and(|e| e.scenarios.iter().any(|s| s.name == shown.scenario));
+        if !known {
+            return;
+        }
+        self.step_wanted = shown.step;
+        match shown.schedule {
+            Some(schedule) if shown.drive => {
+                self.view = View::Driving(DriveState::new(shown.scenario, schedule));
+                self.request_drive();
+            }
+            Some(schedule) => {
+                self.view = View::checked(&shown.scenario, 0);
+                self.send_replay(shown.scenario, schedule);
+            }
+            None => self.view = View::checked(&shown.scenario, 0),
+        }
+    }
+
+    /// The step to select in a report of `len` events that has just
+    /// arrived: the one wanted, if it is in the report, else `default`.
+    pub(super) fn wanted_step(&mut self, len: usize, default: usize) -> usize {
+        self.step_wanted
+            .take()
+            .filter(|step| *step < len)
+            .unwrap_or(default)
+    }
+
     /// The schedule in view (for links and the console): the moves chosen
     /// so far when driving, else the shown report's.
     pub fn shown_schedule(&self) -> Schedule {
@@ -255,16 +344,18 @@ impl Model {
         }
     }
 
+    /// Shows `name` as checked, where it broke, and brings its timeline
+    /// into view with the focus on it (again, when it was already shown).
     pub(super) fn select(&mut self, name: String) {
-        if matches!(&self.view, View::Checked { scenario, .. } if *scenario == name) {
-            return;
-        }
+        self.step_wanted = None;
         self.view = View::checked(&name, 0);
         self.focus();
         self.announce_step();
+        self.focus_timeline += 1;
     }
 
     pub(super) fn go_to_step(&mut self, index: usize) {
+        self.step_wanted = None;
         let len = self.shown_report().map_or(0, |r| r.history.len());
         if let Some(at) = self.view.at_mut()
             && index < len
@@ -275,6 +366,7 @@ impl Model {
     }
 
     pub(super) fn step_by(&mut self, delta: isize) {
+        self.step_wanted = None;
         let len = self.shown_report().map_or(0, |r| r.history.len());
         let Some(at) = self.view.at_mut() else {
             return;
@@ -349,6 +441,7 @@ impl Model {
 
     /// Changes the hand-chosen schedule and asks the worker to follow it.
     pub(super) fn change_drive(&mut self, change: impl FnOnce(&mut Schedule)) {
+        self.step_wanted = None;
         if let View::Driving(drive) = &mut self.view {
             change(&mut drive.schedule);
             self.request_drive();

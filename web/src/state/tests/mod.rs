@@ -6,7 +6,7 @@
 mod reports;
 
 use super::*;
-use crate::share;
+use crate::share::{self, Shown};
 use reports::*;
 
 fn catalog() -> Result<Vec<Exercise>, fencelab_model::LoadError> {
@@ -61,20 +61,33 @@ fn last_request(model: &Model) -> Request {
     (**model.outbox.last().expect("a request was queued")).clone()
 }
 
-fn saved(edits: &[(&str, &str)], caught: &[&str]) -> Loaded {
+/// The claim exercise with the learner's own text (an edit) in the editor.
+fn edited() -> Model {
+    let mut model = opened();
+    act(
+        &mut model,
+        Action::Edited {
+            procedure: "claim".into(),
+            text: "-- the learner's claim".into(),
+        },
+    );
+    model
+}
+
+fn saved(edits: &[(&str, &str)], seen: &[&str]) -> Loaded {
     Loaded::Saved(Saved {
         format: storage::SAVE_FORMAT,
         edits: edits
             .iter()
             .map(|(n, t)| (n.to_string(), t.to_string()))
             .collect(),
-        caught: caught.iter().map(|c| c.to_string()).collect(),
-        passing: false,
+        seen: seen.iter().map(|c| c.to_string()).collect(),
+        ..Saved::default()
     })
 }
 
-fn link_fragment(edits: &[(&str, &str)], scenario: Option<&str>, schedule: Option<&str>) -> String {
-    share::encode(&Link {
+fn link(edits: &[(&str, &str)], scenario: Option<&str>, schedule: Option<&str>) -> Link {
+    Link {
         format: share::LINK_FORMAT,
         exercise: CLAIM.into(),
         edits: edits
@@ -83,7 +96,14 @@ fn link_fragment(edits: &[(&str, &str)], scenario: Option<&str>, schedule: Optio
             .collect(),
         scenario: scenario.map(str::to_string),
         schedule: schedule.map(|s| Schedule::parse(s).expect("a schedule")),
-    })
+        drive: false,
+        step: None,
+        hints: 0,
+    }
+}
+
+fn link_fragment(edits: &[(&str, &str)], scenario: Option<&str>, schedule: Option<&str>) -> String {
+    share::encode(&link(edits, scenario, schedule))
 }
 
 // ----- opening -----
@@ -136,7 +156,7 @@ fn an_exercise_opens_only_once_its_saved_work_is_read() {
 }
 
 #[test]
-fn saved_work_and_caught_variants_are_restored() {
+fn saved_work_and_seen_variants_are_restored() {
     let mut model = started("");
     act(
         &mut model,
@@ -157,7 +177,8 @@ fn saved_work_and_caught_variants_are_restored() {
         model.starts().len(),
         "only editable procedures"
     );
-    assert!(model.caught.contains("read, then write"));
+    assert!(model.seen.contains("read, then write"));
+    assert_eq!(model.given, None, "edited work is the learner's own");
 }
 
 #[test]
@@ -257,11 +278,8 @@ fn a_link_that_cannot_be_read_is_reported_and_the_learners_work_opens() {
         assert_eq!((opening.exercise.as_str(), &opening.link), (CLAIM, &None));
     }
     let unknown = share::encode(&Link {
-        format: share::LINK_FORMAT,
         exercise: "no-such-exercise".into(),
-        edits: Edits::new(),
-        scenario: None,
-        schedule: None,
+        ..link(&[], None, None)
     });
     let model = started(&unknown);
     assert!(model.notices[0].contains("does not have (`no-such-exercise`)"));
@@ -354,8 +372,8 @@ fn a_link_shows_its_version_and_replays_its_schedule_with_saved_work_one_click_a
 fn progress_read_by_the_app_is_kept_in_the_model() {
     let mut model = opened();
     let progress = Progress {
-        caught: 2,
-        passing: true,
+        seen: 2,
+        solved: true,
     };
     act(
         &mut model,
@@ -451,7 +469,7 @@ fn a_stale_check_arriving_after_a_newer_edit_is_dropped() {
 
 #[test]
 fn a_check_the_worker_could_not_run_is_a_notice_and_never_a_pass() {
-    let mut model = opened();
+    let mut model = edited();
     check_answered(&mut model, claim_report(false));
     assert!(model.solved());
     act(&mut model, Action::RunNow);
@@ -476,7 +494,7 @@ fn a_check_the_worker_could_not_run_is_a_notice_and_never_a_pass() {
 
 #[test]
 fn loading_a_broken_variant_never_marks_the_exercise_solved() {
-    let mut model = opened();
+    let mut model = edited();
     check_answered(&mut model, claim_report(false));
     assert!(model.solved());
     assert!(model.saved().passing);
@@ -494,15 +512,15 @@ fn loading_a_broken_variant_never_marks_the_exercise_solved() {
     // The passing report is still in the model, but it is of other texts.
     assert!(!model.solved());
     assert!(!model.saved().passing);
-    assert!(!model.current_progress().passing);
+    assert!(!model.current_progress().solved);
 
     check_answered(&mut model, claim_report(true));
-    assert!(model.caught.contains("read, then write"));
+    assert!(model.seen.contains("read, then write"));
     assert_eq!(
         model.current_progress(),
         Progress {
-            caught: 1,
-            passing: false
+            seen: 1,
+            solved: false
         }
     );
     assert!(!model.saved().passing);
@@ -515,7 +533,11 @@ fn loading_a_broken_variant_never_marks_the_exercise_solved() {
     check_answered(&mut model, claim_report(false));
     assert!(!model.solved());
     assert!(!model.saved().passing);
-    assert_eq!(model.caught.len(), 1, "a variant that passed is not caught");
+    assert_eq!(
+        model.seen.len(),
+        1,
+        "a variant that passed is not seen failing"
+    );
 }
 
 #[test]
@@ -530,10 +552,7 @@ fn a_variant_edited_by_the_learner_is_no_longer_the_variant() {
         },
     );
     check_answered(&mut model, claim_report(true));
-    assert!(
-        model.caught.is_empty(),
-        "only the variant's own text counts"
-    );
+    assert!(model.seen.is_empty(), "only the variant's own text counts");
     act(&mut model, Action::LoadMutant("no such variant".into()));
     assert_eq!(model.texts["claim"], "-- my own");
 }
@@ -582,5 +601,7 @@ fn notices_are_dismissed_and_a_failure_of_the_worker_itself_is_one() {
     assert!(model.notices.is_empty());
 }
 
+mod progress;
 mod protection;
+mod restore;
 mod views;

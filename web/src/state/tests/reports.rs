@@ -167,6 +167,23 @@ pub fn passing(name: &str, schedule: &str) -> ScenarioReport {
     scenario(name, ScenarioResult::Passed, schedule)
 }
 
+/// A replay that ended in an error after `events` events: its schedule is
+/// the moves it made, fewer than were asked for.
+pub fn errored(name: &str, made: &str, events: usize) -> ScenarioReport {
+    let mut report = scenario(
+        name,
+        ScenarioResult::Error {
+            error: fencelab_model::ScenarioError::new(
+                "process `a` cannot move: its call has ended",
+            ),
+        },
+        made,
+    );
+    report.history.truncate(events);
+    report.beliefs.truncate(events);
+    report
+}
+
 /// The claim exercise's report: "one winner" fails or passes, "first come,
 /// first served" passes.
 pub fn claim_report(one_winner_fails: bool) -> ExerciseReport {

@@ -1,0 +1,66 @@
+//! Honest progress: an exercise is solved when the learner's own text
+//! passes every scenario, never by texts the page put in the editors (the
+//! starting text, the working version, a broken variant, a link's version)
+//! until the learner edits them. A broken variant the learner loaded and
+//! watched fail counts as seen: the scenarios caught it, not the learner.
+
+use super::Model;
+use crate::storage::Progress;
+use fencelab_model::Verdict;
+use serde::{Deserialize, Serialize};
+
+/// Texts the page put in the editors, unedited by the learner since.
+#[derive(Clone, Debug, PartialEq, Eq, Serialize, Deserialize)]
+#[serde(rename_all = "snake_case")]
+pub enum Given {
+    /// The exercise's starting texts.
+    Start,
+    /// The references, chosen as the starting point ("start from the
+    /// working version").
+    WorkingVersion,
+    /// A broken variant, by name.
+    Variant(String),
+    /// The version in a link that was opened.
+    Link,
+}
+
+impl Model {
+    /// Whether the learner's own texts pass every scenario: the report
+    /// answers the newest check (not an older text's), and the editors hold
+    /// the learner's own texts, not ones the page gave.
+    pub fn solved(&self) -> bool {
+        self.passes() && self.given.is_none()
+    }
+
+    /// Whether the texts in the editors, whoever wrote them, pass every
+    /// scenario: the newest check's report (not an older text's) has no
+    /// failure.
+    pub fn passes(&self) -> bool {
+        self.report_seq == self.check_wanted && self.report.as_ref().is_some_and(|r| r.failed == 0)
+    }
+
+    /// The open exercise's progress, from the model itself.
+    pub fn current_progress(&self) -> Progress {
+        Progress {
+            seen: self.seen.len(),
+            solved: self.solved(),
+        }
+    }
+
+    /// After the newest check: a broken variant still in the editors that
+    /// some scenario failed has been seen.
+    pub(super) fn note_variant_seen(&mut self) {
+        let Some(Given::Variant(name)) = &self.given else {
+            return;
+        };
+        let failed = self.report.as_ref().is_some_and(|report| {
+            report
+                .scenarios
+                .iter()
+                .any(|s| s.verdict() == Verdict::Failed)
+        });
+        if failed {
+            self.seen.insert(name.clone());
+        }
+    }
+}
