@@ -397,6 +397,42 @@ fn the_world_can_be_queried_as_it_was_after_any_step() {
 }
 
 #[test]
+fn the_console_reads_the_runs_beliefs_and_effects_as_they_were_after_a_step() {
+    let mut checker = checker(NAIVE_CLAIM, COMPLETE);
+    let scenario = scenario(ONE_WINNER);
+    let report = checker.replay(&scenario, &schedule("a b a b"));
+    let last = report.history.len() - 1;
+    let believers = |index: usize, checker: &mut Checker| {
+        checker
+            .query_after(
+                &scenario,
+                &schedule("a b a b"),
+                index,
+                "SELECT count(*) FROM beliefs WHERE resource LIKE 'message%'",
+            )
+            .unwrap()
+            .rows[0][0]
+            .clone()
+    };
+    // In the naive claim's worst schedule both workers end up believing.
+    assert_eq!(believers(last, &mut checker), 2.into());
+    assert_eq!(
+        believers(0, &mut checker),
+        0.into(),
+        "no one believes anything at the start"
+    );
+    let effects = checker
+        .query_after(
+            &scenario,
+            &schedule("a b a b"),
+            last,
+            "SELECT count(*) FROM effects",
+        )
+        .unwrap();
+    assert_eq!(effects.rows[0][0], 0.into());
+}
+
+#[test]
 fn two_deferred_transactions_that_both_upgrade_deadlock() {
     // Each reads inside a deferred transaction (a shared lock), then tries
     // to write: each waits for the other to let go.

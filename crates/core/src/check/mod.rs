@@ -247,6 +247,9 @@ impl Checker {
     /// Replays `schedule` up to the step that recorded history event
     /// `event_index`, then runs a read-only query against the world as the
     /// process of that event saw it (its own uncommitted writes included).
+    /// A query that reads the run's own `beliefs` or `effects` tables (as
+    /// scenario queries may) sees them as they were after that event, beside
+    /// the committed rows.
     pub fn query_after(
         &mut self,
         scenario: &Scenario,
@@ -260,12 +263,33 @@ impl Checker {
             message: error.message,
         })?;
         self.world.set_recording(true);
-        let mut chooser = Chooser::Names {
+        let chooser = || Chooser::Names {
             schedule,
             interactive: true,
         };
-        self.run_path(scenario, &actions, &mut chooser, Some(event_index));
+        // The beliefs after an event include what the call that ended there
+        // returned, which a run stopped at that event has not judged yet:
+        // they come from a whole run first.
+        let beliefs = reads_run_tables(sql).then(|| {
+            let whole = self.run_path(scenario, &actions, &mut chooser(), None);
+            let last = whole.beliefs.len().saturating_sub(1);
+            whole
+                .beliefs
+                .get(event_index.min(last))
+                .cloned()
+                .unwrap_or_default()
+        });
+        self.run_path(scenario, &actions, &mut chooser(), Some(event_index));
         let history = self.world.take_history();
+        if let Some(beliefs) = beliefs {
+            return context::query(&self.world, sql, &beliefs)?.ok_or_else(|| Error::Query {
+                sql: sql.to_string(),
+                message: "a process holds the write lock at this step, so the committed rows \
+                          the beliefs and effects are read beside cannot be; choose a step \
+                          after its COMMIT"
+                    .into(),
+            });
+        }
         let process = history
             .get(event_index)
             .and_then(|e| e.process.as_deref())
@@ -357,6 +381,12 @@ struct Path {
     initial_tables: Vec<TableRows>,
     /// What the processes believe after each recorded event.
     beliefs: Vec<Vec<Belief>>,
+}
+
+/// Whether `sql` names the run's own `beliefs` or `effects` table.
+fn reads_run_tables(sql: &str) -> bool {
+    sql.split(|c: char| !(c.is_ascii_alphanumeric() || c == '_'))
+        .any(|word| word.eq_ignore_ascii_case("beliefs") || word.eq_ignore_ascii_case("effects"))
 }
 
 fn validate(scenario: &Scenario) -> Result<Vec<Action>, ScenarioError> {
