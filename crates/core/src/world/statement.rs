@@ -194,7 +194,9 @@ pub(super) fn sqlite_message(error: &rusqlite::Error) -> String {
             VALUE_BYTES_MAX / 1024
         );
     }
-    if message.contains("parser stack overflow") || message.contains("Expression tree is too large")
+    if message.contains("parser stack overflow")
+        || message.contains("Expression tree is too large")
+        || message == "Recursion limit"
     {
         return format!(
             "the statement is nested too deeply (parentheses, subqueries or a long chain of \
