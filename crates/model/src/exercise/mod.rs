@@ -546,7 +546,13 @@ fn order_procedures(procedures: &mut [ProcedureSpec], order: &[String]) -> Resul
 /// The dotted path of the TOML key nearest before `offset`, for errors that
 /// come from the parser: the last table header and key seen.
 fn field_of(text: &str, offset: usize) -> String {
-    let before = text.get(..offset.min(text.len())).unwrap_or(text);
+    // Up to the end of the line the offset is on: a key that starts there
+    // (an unknown field, say) is the field at fault, not the one before.
+    let offset = offset.min(text.len());
+    let line_end = text[offset..]
+        .find('\n')
+        .map_or(text.len(), |end| offset + end);
+    let before = text.get(..line_end).unwrap_or(text);
     let mut table = String::new();
     let mut key = String::new();
     for line in before.lines() {
