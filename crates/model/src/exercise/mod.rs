@@ -135,7 +135,7 @@ struct File {
     narrative: String,
     schema: toml::Spanned<String>,
     #[serde(default)]
-    constants: BTreeMap<String, Value>,
+    constants: Option<toml::Spanned<BTreeMap<String, Value>>>,
     procedures: toml::Spanned<BTreeMap<String, toml::Spanned<ProcedureFile>>>,
     /// Procedure names in the order the learner sees them; defaults to
     /// editable ones first, then by name.
@@ -279,6 +279,25 @@ impl Exercise {
                 "id",
                 "an id is lowercase letters, digits and dashes, such as claim-compare-and-set",
             ));
+        }
+
+        // A constant may not take a built-in's name: `now` would replace
+        // the fake clock.
+        for (constants, name) in parsed
+            .constants
+            .iter()
+            .flat_map(|c| c.get_ref().keys().map(move |name| (c, name)))
+        {
+            if let Some((_, meaning)) = crate::procedure::BUILT_IN_PARAMETERS
+                .iter()
+                .find(|(built_in, _)| built_in == name)
+            {
+                return Err(source.error(
+                    constants.span(),
+                    &format!("constants.{name}"),
+                    format!(":{name} is built in ({meaning}); a constant cannot take its name"),
+                ));
+            }
         }
 
         let mut procedures = Vec::new();
@@ -484,7 +503,10 @@ impl Exercise {
             lesson: parsed.lesson,
             narrative: parsed.narrative,
             schema: parsed.schema.get_ref().clone(),
-            constants: parsed.constants,
+            constants: parsed
+                .constants
+                .map(toml::Spanned::into_inner)
+                .unwrap_or_default(),
             procedures,
             hints: parsed.hints,
             working_version,
