@@ -333,7 +333,14 @@ pub fn judge(case: &Case, ran: &Ran) -> Vec<String> {
         if message.trim().is_empty() {
             wrong.push("a message is empty".into());
         }
-        for rust in ["Some(", "Err(", "Ok(", "panicked at", "unwrap()", "expected struct"] {
+        for rust in [
+            "Some(",
+            "Err(",
+            "Ok(",
+            "panicked at",
+            "unwrap()",
+            "expected struct",
+        ] {
             if message.contains(rust) {
                 wrong.push(format!("a message shows Rust's `{rust}`: {message}"));
             }
