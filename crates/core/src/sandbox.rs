@@ -199,9 +199,11 @@ impl Meter {
         self.limit.load(Ordering::Relaxed)
     }
 
-    /// Whether the check has spent more than its limit.
-    pub fn exhausted(&self) -> bool {
-        self.spent() > self.limit()
+    /// The check's budget, once it has spent more than its limit.
+    pub fn exceeded(&self) -> Option<Denial> {
+        (self.spent() > self.limit()).then(|| Denial::CheckBudget {
+            steps_max: self.limit(),
+        })
     }
 }
 
@@ -406,30 +408,13 @@ pub fn denied_function_reason(name: &str) -> Option<&'static str> {
 /// SQLite sees it: VACUUM, which the authorizer would only see as the
 /// ATTACH it performs first, and so explain in the wrong words.
 pub fn refuse_by_keyword(sql: &str) -> Option<Denial> {
-    let keyword = first_keyword(sql)?;
-    keyword.eq_ignore_ascii_case("VACUUM").then(|| {
+    let tokens = crate::procedure::lexer::tokens(sql).ok()?;
+    let first = tokens.iter().find(|token| !token.is_comment())?;
+    first.is_word(sql, "VACUUM").then(|| {
         Denial::Refused(
             "VACUUM is not allowed: the engine manages the world's in-memory database".into(),
         )
     })
-}
-
-/// The first word of `sql` after whitespace and comments.
-fn first_keyword(mut sql: &str) -> Option<&str> {
-    loop {
-        sql = sql.trim_start();
-        if let Some(rest) = sql.strip_prefix("--") {
-            sql = rest.split_once('\n').map_or("", |(_, after)| after);
-        } else if let Some(rest) = sql.strip_prefix("/*") {
-            sql = rest.split_once("*/").map_or("", |(_, after)| after);
-        } else {
-            break;
-        }
-    }
-    let end = sql
-        .find(|c: char| !c.is_ascii_alphabetic())
-        .unwrap_or(sql.len());
-    (end > 0).then(|| &sql[..end])
 }
 
 /// The statement an authorizer action stands for, in SQL's words (never a

@@ -233,11 +233,7 @@ impl Checker {
     /// The error of an exploration that has spent its SQLite steps or holds
     /// more than its memory allows in `seen_bytes` of explored states.
     fn over_budget(&self, seen_bytes: u64) -> Option<ScenarioError> {
-        let meter = self.world.meter();
-        if meter.exhausted() {
-            let denial = crate::sandbox::Denial::CheckBudget {
-                steps_max: meter.limit(),
-            };
+        if let Some(denial) = self.world.meter().exceeded() {
             return Some(ScenarioError::new(denial.to_string()));
         }
         (seen_bytes > self.limits.memory_bytes_max)

@@ -383,10 +383,14 @@ struct Path {
     beliefs: Vec<Vec<Belief>>,
 }
 
-/// Whether `sql` names the run's own `beliefs` or `effects` table.
+/// Whether `sql` names the run's own `beliefs` or `effects` table (as a
+/// word, not inside a string or a comment).
 fn reads_run_tables(sql: &str) -> bool {
-    sql.split(|c: char| !(c.is_ascii_alphanumeric() || c == '_'))
-        .any(|word| word.eq_ignore_ascii_case("beliefs") || word.eq_ignore_ascii_case("effects"))
+    crate::procedure::lexer::tokens(sql).is_ok_and(|tokens| {
+        tokens
+            .iter()
+            .any(|t| t.is_word(sql, "beliefs") || t.is_word(sql, "effects"))
+    })
 }
 
 fn validate(scenario: &Scenario) -> Result<Vec<Action>, ScenarioError> {

@@ -91,11 +91,7 @@ impl Run<'_> {
     /// Ends the run with an error once the check has spent its SQLite steps
     /// or holds more history than its memory allows: a limit is never a pass.
     fn within_budget(&mut self) -> Flow {
-        let meter = self.world.meter();
-        if meter.exhausted() {
-            let denial = crate::sandbox::Denial::CheckBudget {
-                steps_max: meter.limit(),
-            };
+        if let Some(denial) = self.world.meter().exceeded() {
             return Err(scenario_error(denial.to_string()));
         }
         let held = self.world.history_bytes();
