@@ -164,7 +164,7 @@ impl Engine {
             }
             return;
         }
-        if let Some(seq) = response_seq(response)
+        if let Some(seq) = response.seq()
             && let Some(inner) = self.inner.borrow_mut().as_mut()
         {
             inner.outstanding.remove(&seq);
@@ -278,20 +278,6 @@ impl Engine {
                 });
             }
         }
-    }
-}
-
-/// The seq an answer carries, if it answers a request.
-fn response_seq(response: &Response) -> Option<u64> {
-    match response {
-        Response::Ready { .. } => None,
-        Response::Checked { seq, .. }
-        | Response::Working { seq }
-        | Response::Replayed { seq, .. }
-        | Response::Driven { seq, .. }
-        | Response::Queried { seq, .. }
-        | Response::Failed { seq, .. }
-        | Response::Protection { seq, .. } => Some(*seq),
     }
 }
 

@@ -127,6 +127,22 @@ pub enum Response {
     },
 }
 
+impl Response {
+    /// The request this answers; `None` for `Ready`, which answers none.
+    pub fn seq(&self) -> Option<u64> {
+        match self {
+            Response::Ready { .. } => None,
+            Response::Checked { seq, .. }
+            | Response::Replayed { seq, .. }
+            | Response::Driven { seq, .. }
+            | Response::Queried { seq, .. }
+            | Response::Protection { seq, .. }
+            | Response::Working { seq }
+            | Response::Failed { seq, .. } => Some(*seq),
+        }
+    }
+}
+
 /// What the scenarios make of a change to each line of the texts a
 /// `Protect` named: the worker judges every generated mutant and ships one
 /// mark per line that has any, so the page renders marks and never reads a
