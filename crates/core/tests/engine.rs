@@ -396,27 +396,3 @@ fn size_limits_are_named_in_the_units_a_learner_can_act_on() {
         .expect("a schema statement over the limit is refused");
     assert!(error.to_string().contains("longer than 32 KiB"), "{error}");
 }
-
-#[test]
-fn a_rowid_past_the_largest_replays_exactly() {
-    // Once a table's largest rowid is i64::MAX, SQLite picks the next one
-    // at random. The engine pins SQLite's generator on every reset, so the
-    // same inputs still give the same rowid, in this world and in a new one.
-    let text = "INSERT INTO counters (rowid, name, value) VALUES (9223372036854775807, 'top', 0);
-INSERT INTO counters (name, value) VALUES ('next', 0) RETURNING rowid AS id;
--- @return id";
-    let rowid_in = |world: &mut World| {
-        world.reset().unwrap();
-        let process = world.start_process("worker-a").unwrap();
-        match world.run_call(process, "p", Values::new()).unwrap() {
-            Outcome::Ok { values } => values["id"].clone(),
-            other => panic!("expected ok, got {other:?}"),
-        }
-    };
-    let mut world = world_with(&[("p", text)]);
-    let first = rowid_in(&mut world);
-    assert_ne!(first, fencelab_core::Value::Integer(i64::MAX));
-    assert_eq!(rowid_in(&mut world), first);
-    assert_eq!(rowid_in(&mut world), first);
-    assert_eq!(rowid_in(&mut world_with(&[("p", text)])), first);
-}

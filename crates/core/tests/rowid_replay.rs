@@ -1,0 +1,44 @@
+//! SQLite's random source is one per program: only a run on one thread
+//! replays a rowid drawn at random exactly. This test has its own binary,
+//! so no other test draws from that source while it runs.
+
+#[cfg(target_arch = "wasm32")]
+use wasm_bindgen_test::wasm_bindgen_test as test;
+
+use fencelab_core::{Outcome, Procedure, Values, World};
+
+const SCHEMA: &str = "
+CREATE TABLE counters (name TEXT PRIMARY KEY, value INTEGER NOT NULL);
+INSERT INTO counters VALUES ('a', 0);
+";
+
+fn world_with(procedures: &[(&str, &str)]) -> World {
+    let procedures = procedures
+        .iter()
+        .map(|(name, text)| Procedure::parse(name, text).unwrap());
+    World::new(SCHEMA, procedures, Values::new()).unwrap()
+}
+
+#[test]
+fn a_rowid_past_the_largest_replays_exactly() {
+    // Once a table's largest rowid is i64::MAX, SQLite picks the next one
+    // at random. The engine pins SQLite's generator on every reset, so the
+    // same inputs still give the same rowid, in this world and in a new one.
+    let text = "INSERT INTO counters (rowid, name, value) VALUES (9223372036854775807, 'top', 0);
+INSERT INTO counters (name, value) VALUES ('next', 0) RETURNING rowid AS id;
+-- @return id";
+    let rowid_in = |world: &mut World| {
+        world.reset().unwrap();
+        let process = world.start_process("worker-a").unwrap();
+        match world.run_call(process, "p", Values::new()).unwrap() {
+            Outcome::Ok { values } => values["id"].clone(),
+            other => panic!("expected ok, got {other:?}"),
+        }
+    };
+    let mut world = world_with(&[("p", text)]);
+    let first = rowid_in(&mut world);
+    assert_ne!(first, fencelab_core::Value::Integer(i64::MAX));
+    assert_eq!(rowid_in(&mut world), first);
+    assert_eq!(rowid_in(&mut world), first);
+    assert_eq!(rowid_in(&mut world_with(&[("p", text)])), first);
+}
