@@ -36,7 +36,9 @@ self.addEventListener("fetch", (event) => {
   event.respondWith(
     fetch(request)
       .then((response) => {
-        if (response.ok) {
+        // A 404 is kept too: a site without its own exercises says so
+        // offline as well, rather than failing to answer.
+        if (response.ok || response.status === 404) {
           const copy = response.clone();
           caches.open(CACHE).then((cache) => cache.put(request, copy));
         }

@@ -12,7 +12,8 @@
 //! sentence that says so. A newer check also restarts a worker that has
 //! spent more than [`ABANDON_AFTER_MS`] on the one it replaces, so an edit
 //! is checked at once. The learner's text lives in the page, so a restart
-//! loses nothing.
+//! loses nothing; the exercises installed in the worker (a site's own, a
+//! draft) are installed again in the new one before anything else.
 
 use fencelab_protocol::{Request, Response, decode, encode};
 use gloo_timers::callback::Timeout;
@@ -62,6 +63,8 @@ struct Inner {
 #[derive(Clone)]
 pub struct Engine {
     inner: Rc<RefCell<Option<Inner>>>,
+    /// Every `Install` sent, in order, for a restarted worker.
+    installs: Rc<RefCell<Vec<Request>>>,
     deliver: Deliver,
     answer_ms_max: u32,
 }
@@ -79,6 +82,7 @@ impl Engine {
     pub fn start(on_response: impl Fn(Response) + 'static) -> Engine {
         let engine = Engine {
             inner: Rc::new(RefCell::new(None)),
+            installs: Rc::default(),
             deliver: Rc::new(on_response),
             answer_ms_max: answer_ms_from_address().unwrap_or(ANSWER_MS_MAX),
         };
@@ -101,6 +105,7 @@ impl Engine {
             }
         };
         let weak = Rc::downgrade(&self.inner);
+        let installs = Rc::clone(&self.installs);
         let deliver = Rc::clone(&self.deliver);
         let answer_ms_max = self.answer_ms_max;
         let on_message = Closure::<dyn FnMut(MessageEvent)>::new(move |event: MessageEvent| {
@@ -117,6 +122,7 @@ impl Engine {
             if let Some(inner) = weak.upgrade() {
                 let engine = Engine {
                     inner,
+                    installs: Rc::clone(&installs),
                     deliver: Rc::clone(&deliver),
                     answer_ms_max,
                 };
@@ -141,7 +147,8 @@ impl Engine {
         *self.inner.borrow_mut() = Some(Inner {
             worker,
             ready: false,
-            waiting: Vec::new(),
+            // Sent first once it is ready: what the page's requests name.
+            waiting: self.installs.borrow().clone(),
             outstanding: BTreeMap::new(),
             _on_message: on_message,
             _on_error: on_error,
@@ -185,6 +192,9 @@ impl Engine {
     /// checks only the newest is kept. A check replaces the one before it:
     /// if that one has run long, the worker is restarted first.
     pub fn send(&self, request: Request) {
+        if matches!(request, Request::Install { .. }) {
+            self.installs.borrow_mut().push(request.clone());
+        }
         let is_check = matches!(request, Request::Check { .. });
         let is_job = is_check || matches!(request, Request::Protect { .. });
         if is_job

@@ -23,6 +23,7 @@ pub mod markdown;
 pub mod panic;
 pub mod reveal;
 pub mod share;
+pub mod site;
 pub mod state;
 pub mod storage;
 pub mod tables;

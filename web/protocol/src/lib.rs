@@ -71,6 +71,15 @@ pub enum Request {
         exercise: String,
         edits: Edits,
     },
+    /// Adds an exercise that is not bundled (a site's own, or an author's
+    /// draft) from its TOML text, loaded as `fencelab check` loads a file;
+    /// `file` names it in errors. It replaces an earlier one of the same id,
+    /// never a bundled exercise. Answered `Installed` or `Failed`.
+    Install {
+        seq: u64,
+        file: String,
+        source: String,
+    },
 }
 
 impl Request {
@@ -80,7 +89,8 @@ impl Request {
             | Request::Replay { seq, .. }
             | Request::Drive { seq, .. }
             | Request::Query { seq, .. }
-            | Request::Protect { seq, .. } => *seq,
+            | Request::Protect { seq, .. }
+            | Request::Install { seq, .. } => *seq,
         }
     }
 }
@@ -112,6 +122,11 @@ pub enum Response {
         seq: u64,
         report: ProtectionReport,
     },
+    /// The exercise of `Install` `seq` can be checked: this is its id.
+    Installed {
+        seq: u64,
+        exercise: String,
+    },
     /// A piece of the job `seq` (a check's scenario, a protection's
     /// mutant) is done and the worker goes on: the page's watchdog measures
     /// each piece, not the whole job. The page's engine keeps it to itself.
@@ -137,6 +152,7 @@ impl Response {
             | Response::Driven { seq, .. }
             | Response::Queried { seq, .. }
             | Response::Protection { seq, .. }
+            | Response::Installed { seq, .. }
             | Response::Working { seq }
             | Response::Failed { seq, .. } => Some(*seq),
         }

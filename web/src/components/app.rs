@@ -143,11 +143,21 @@ pub fn app() -> Html {
             }
         });
     }
-    // Every exercise's saved progress, for the exercise list.
+    // The site's own exercises (its `exercises/index.toml`), once.
+    {
+        let dispatcher = model.dispatcher();
+        use_effect_with((), move |_| {
+            wasm_bindgen_futures::spawn_local(async move {
+                dispatcher.dispatch(Action::SiteExercises(crate::site::fetch().await));
+            });
+        });
+    }
+    // Every exercise's saved progress, for the exercise list (again when
+    // the site's own exercises arrive).
     {
         let dispatcher = model.dispatcher();
         let exercises = model.exercises.clone();
-        use_effect_with((), move |_| {
+        use_effect_with(model.exercises.len(), move |_| {
             let ids = exercises.iter().map(|e| e.id.as_str());
             dispatcher.dispatch(Action::ProgressRead(storage::progress(ids)));
         });
@@ -364,6 +374,22 @@ pub fn app() -> Html {
     };
 
     let Some(exercise) = model.exercise() else {
+        if let Some(awaiting) = &model.awaiting {
+            return html! {
+                <main class="app"><p class="muted" role="status">
+                    { format!("Loading the exercise `{}`…", awaiting.exercise) }
+                </p></main>
+            };
+        }
+        if model.missing.is_some() {
+            return html! {
+                <main class={classes!("app", model.embed.then_some("embed"))}>
+                    <div class="notices" role="alert">
+                        { for model.notices.iter().map(|n| html! { <p class="notice">{ n.clone() }</p> }) }
+                    </div>
+                </main>
+            };
+        }
         return html! {
             <main class="app"><p role="alert">{ format!(
                 "No exercise could be loaded{}",

@@ -19,6 +19,7 @@ mod open;
 mod progress;
 mod protect;
 mod respond;
+mod site;
 mod theme;
 mod view;
 
@@ -28,6 +29,7 @@ mod tests;
 pub use open::{Opening, Start};
 pub use progress::Given;
 pub use protect::{Protection, Without};
+pub use site::SiteExercises;
 pub use theme::Theme;
 pub use view::{At, Console, DriveState, SharedReport, View};
 
@@ -58,6 +60,17 @@ pub struct Model {
     pub load_error: Option<String>,
     pub embed: bool,
     pub current: usize,
+    /// The exercise the address names, not bundled: waited for until the
+    /// site's own exercises have arrived (`site.rs`). Nothing is open
+    /// meanwhile.
+    pub awaiting: Option<Opening>,
+    /// In an embed, the exercise the address names that this site does not
+    /// have: the frame shows the notice that says so, and nothing else.
+    pub missing: Option<String>,
+    /// Whether the site's own exercises have arrived (or it has none).
+    pub site_loaded: bool,
+    /// The seqs of `Install` requests not yet answered.
+    installing: BTreeSet<u64>,
     /// The exercise being opened, until its saved work has been read.
     pub opening: Option<Opening>,
     /// The editable procedures' current texts.
@@ -127,6 +140,8 @@ pub enum Action {
     },
     /// Progress saved for these exercises, as the app read it.
     ProgressRead(BTreeMap<String, Progress>),
+    /// The site's own exercises, as the app fetched them.
+    SiteExercises(SiteExercises),
     Open(usize),
     Edited {
         procedure: String,
@@ -173,7 +188,12 @@ pub enum Action {
 }
 
 impl Model {
+    /// The open exercise: none while the one the address names is awaited
+    /// or missing.
     pub fn exercise(&self) -> Option<&Exercise> {
+        if self.awaiting.is_some() || self.missing.is_some() {
+            return None;
+        }
         self.exercises.get(self.current)
     }
 
@@ -488,6 +508,7 @@ pub fn reduce(model: &mut Model, action: Action) {
         Action::Worker(response) => model.respond(*response),
         Action::SavedWorkRead { exercise, loaded } => model.restore(&exercise, loaded),
         Action::ProgressRead(progress) => model.progress.extend(progress),
+        Action::SiteExercises(site) => model.site_exercises(site),
         Action::Open(index) => {
             model.notices.clear();
             model.open(index, None);

@@ -55,6 +55,10 @@ impl Model {
             load_error,
             embed: start.embed,
             current: 0,
+            awaiting: None,
+            missing: None,
+            site_loaded: false,
+            installing: BTreeSet::new(),
             opening: None,
             texts: Edits::new(),
             replace: Replace::default(),
@@ -92,18 +96,29 @@ impl Model {
                         model.open(index, Some(link));
                         return model;
                     }
-                    None => model.notices.push(format!(
-                        "This link names an exercise this page does not have (`{}`); your own work is shown instead.",
-                        link.exercise
-                    )),
+                    // Perhaps one of the site's own, which arrive later.
+                    None => {
+                        model.awaiting = Some(Opening {
+                            exercise: link.exercise.clone(),
+                            link: Some(link),
+                        });
+                        return model;
+                    }
                 },
                 Err(message) => model.notices.push(format!(
                     "This link could not be opened: {message}. Your own work is shown instead."
                 )),
             }
         }
-        let index = start.exercise.as_deref().and_then(by_id).unwrap_or(0);
-        model.open(index, None);
+        match start.exercise {
+            Some(id) if by_id(&id).is_none() => {
+                model.awaiting = Some(Opening {
+                    exercise: id,
+                    link: None,
+                })
+            }
+            id => model.open(id.as_deref().and_then(by_id).unwrap_or(0), None),
+        }
         model
     }
 
@@ -111,6 +126,8 @@ impl Model {
     /// work. Answers to requests about the exercise before are dropped: no
     /// view waits for them, and no check is wanted until the work is read.
     pub(super) fn open(&mut self, index: usize, link: Option<Link>) {
+        self.awaiting = None;
+        self.missing = None;
         self.current = index.min(self.exercises.len().saturating_sub(1));
         self.report = None;
         self.report_seq = 0;

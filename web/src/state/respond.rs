@@ -25,7 +25,14 @@ impl Model {
                     at.console.result = Some(result);
                 }
             }
-            Response::Failed { seq, message } => self.failed(seq, message),
+            Response::Failed { seq, message } => {
+                if !self.installed(seq, Some(&message)) {
+                    self.failed(seq, message)
+                }
+            }
+            Response::Installed { seq, .. } => {
+                self.installed(seq, None);
+            }
             // The engine keeps these to itself (a job still working).
             Response::Working { .. } => {}
             Response::Protection { seq, report } => self.protected(seq, report),

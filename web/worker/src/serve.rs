@@ -89,6 +89,9 @@ pub struct Server {
     /// Shared with the jobs: a check starts on every keystroke, and copying
     /// a whole exercise (narrative, schema, scenarios) each time is waste.
     exercises: Vec<Rc<Exercise>>,
+    /// The first `bundled` of `exercises` are the bundled ones, which an
+    /// installed exercise may never replace.
+    bundled: usize,
     contexts: BTreeMap<String, Context>,
     /// The seq of the newest `Check` or `Protect`: every job but its own is
     /// stale, and is dropped before its next piece.
@@ -98,6 +101,7 @@ pub struct Server {
 impl Server {
     pub fn new(exercises: Vec<Exercise>) -> Server {
         Server {
+            bundled: exercises.len(),
             exercises: exercises.into_iter().map(Rc::new).collect(),
             contexts: BTreeMap::new(),
             latest_job: 0,
@@ -120,6 +124,28 @@ impl Server {
             Ok(served) => served,
             Err(message) => Served::Answer(Box::new(Response::Failed { seq, message })),
         }
+    }
+
+    /// Loads an exercise that is not bundled, as `fencelab check` loads a
+    /// file (its schema tried on SQLite), in place of an earlier one of the
+    /// same id. Answers with its id.
+    fn install(&mut self, file: &str, source: &str) -> Result<String, String> {
+        let exercise = fencelab_core::exercise::load(file, source).map_err(|e| e.to_string())?;
+        let id = exercise.id.clone();
+        let (bundled, installed) = self.exercises.split_at_mut(self.bundled);
+        if bundled.iter().any(|e| e.id == id) {
+            return Err(format!(
+                "{file}: `{id}` is the id of a bundled exercise; give this one its own id"
+            ));
+        }
+        let exercise = Rc::new(exercise);
+        match installed.iter_mut().find(|e| e.id == id) {
+            Some(earlier) => *earlier = exercise,
+            None => self.exercises.push(exercise),
+        }
+        // What the mutation operators knew of the earlier version is stale.
+        self.contexts.remove(&id);
+        Ok(id)
     }
 
     fn answer(&mut self, request: Request) -> Result<Served, String> {
@@ -207,6 +233,10 @@ impl Server {
                 Served::Job(Job::Protect(Box::new(ProtectJob::new(
                     seq, exercise, &edits, context,
                 ))))
+            }
+            Request::Install { seq, file, source } => {
+                let exercise = self.install(&file, &source)?;
+                Served::Answer(Box::new(Response::Installed { seq, exercise }))
             }
         })
     }
@@ -396,6 +426,115 @@ mod tests {
             message.contains("no scenario `no such scenario`"),
             "{message}"
         );
+    }
+
+    /// The claim exercise's file as an author would copy it: another id,
+    /// another title.
+    fn authored_claim(id: &str, title: &str) -> String {
+        let (_, text) = fencelab_core::bundled::FILES[0];
+        text.replacen(
+            "id = \"claim-compare-and-set\"",
+            &format!("id = \"{id}\""),
+            1,
+        )
+        .replacen("title = \"", &format!("title = \"{title}: "), 1)
+    }
+
+    #[test]
+    fn an_installed_exercise_is_checked_like_a_bundled_one_and_can_be_replaced() {
+        let mut server = Server::new(exercises());
+        let install = |server: &mut Server, seq, title| {
+            answer_of(
+                server,
+                Request::Install {
+                    seq,
+                    file: "exercises/mine.toml".into(),
+                    source: authored_claim("my-course-claim", title),
+                },
+            )
+        };
+        assert_eq!(
+            install(&mut server, 1, "First"),
+            Response::Installed {
+                seq: 1,
+                exercise: "my-course-claim".into()
+            }
+        );
+        assert_eq!(
+            install(&mut server, 2, "Second"),
+            Response::Installed {
+                seq: 2,
+                exercise: "my-course-claim".into()
+            }
+        );
+        assert_eq!(
+            server.exercises.len(),
+            exercises().len() + 1,
+            "replaced, not added"
+        );
+        assert!(
+            server
+                .exercises
+                .last()
+                .unwrap()
+                .title
+                .starts_with("Second: ")
+        );
+        let mine = Rc::clone(server.exercises.last().unwrap());
+        let mut job = job_of(
+            &mut server,
+            Request::Check {
+                seq: 3,
+                exercise: "my-course-claim".into(),
+                edits: starts(&mine),
+            },
+        );
+        let report = loop {
+            if let Some(response) = job.next() {
+                break response;
+            }
+        };
+        let Response::Checked { seq: 3, report } = report else {
+            panic!("the installed exercise's report: {report:?}");
+        };
+        assert_eq!(report.exercise, "my-course-claim");
+        assert_eq!(report.scenarios.len(), mine.scenarios.len());
+        assert!(
+            report.passed < mine.scenarios.len(),
+            "the naive start fails some scenario"
+        );
+    }
+
+    #[test]
+    fn an_install_never_replaces_a_bundled_exercise_and_names_what_is_wrong() {
+        let mut server = Server::new(exercises());
+        let cases = [
+            (
+                authored_claim(CLAIM, "Mine"),
+                "is the id of a bundled exercise",
+            ),
+            ("id = 3".to_string(), "exercises/bad.toml:1:"),
+            (
+                authored_claim("bad-schema", "Bad").replacen("CREATE TABLE", "CREATE TABEL", 1),
+                "exercises/bad.toml:",
+            ),
+        ];
+        for (seq, (source, expected)) in (1..).zip(cases) {
+            let response = answer_of(
+                &mut server,
+                Request::Install {
+                    seq,
+                    file: "exercises/bad.toml".into(),
+                    source,
+                },
+            );
+            let Response::Failed { seq: got, message } = response else {
+                panic!("a failed install: {response:?}");
+            };
+            assert_eq!(got, seq);
+            assert!(message.contains(expected), "{message}");
+        }
+        assert_eq!(server.exercises.len(), exercises().len());
     }
 
     /// The reference texts of the claim's editable procedures: they pass

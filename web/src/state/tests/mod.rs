@@ -281,7 +281,9 @@ fn a_link_that_cannot_be_read_is_reported_and_the_learners_work_opens() {
         exercise: "no-such-exercise".into(),
         ..link(&[], None, None)
     });
-    let model = started(&unknown);
+    let mut model = started(&unknown);
+    assert!(model.awaiting.is_some(), "perhaps one of the site's own");
+    act(&mut model, Action::SiteExercises(SiteExercises::NoIndex));
     assert!(model.notices[0].contains("does not have (`no-such-exercise`)"));
     assert_eq!(
         model.opening.as_ref().map(|o| o.exercise.as_str()),
@@ -604,4 +606,5 @@ fn notices_are_dismissed_and_a_failure_of_the_worker_itself_is_one() {
 mod progress;
 mod protection;
 mod restore;
+mod site;
 mod views;

@@ -1,0 +1,89 @@
+//! Fetching a site's own exercises: `exercises/index.toml` and the files it
+//! names, from the page's own origin only (every address is relative to the
+//! page, and the index can name nothing but plain file names beside it).
+//! What arrives is handed to the reducer as it is; `state/site.rs` reads it.
+
+use crate::state::SiteExercises;
+use fencelab_model::site::{INDEX_PATH, SiteIndex};
+use wasm_bindgen::JsCast;
+use wasm_bindgen_futures::JsFuture;
+
+/// The index and every file it names, fetched in parallel.
+pub async fn fetch() -> SiteExercises {
+    let index = match text_of(INDEX_PATH).await {
+        Ok(Some(text)) => text,
+        Ok(None) => return SiteExercises::NoIndex,
+        Err(message) => return SiteExercises::Unusable(format!("{INDEX_PATH}: {message}")),
+    };
+    let index = match SiteIndex::parse(&index) {
+        Ok(index) => index,
+        Err(error) => return SiteExercises::Unusable(error.to_string()),
+    };
+    // Every request starts before the first answer is awaited.
+    let pending: Vec<_> = index
+        .paths()
+        .map(|path| (path.clone(), start(&path)))
+        .collect();
+    let mut files = Vec::with_capacity(pending.len());
+    for (path, request) in pending {
+        let text = match request {
+            Ok(request) => read(request).await.and_then(|text| {
+                text.ok_or_else(|| "the site does not serve it (404)".to_string())
+            }),
+            Err(message) => Err(message),
+        };
+        files.push((path, text));
+    }
+    SiteExercises::Files(files)
+}
+
+async fn text_of(path: &str) -> Result<Option<String>, String> {
+    read(start(path)?).await
+}
+
+fn start(path: &str) -> Result<JsFuture, String> {
+    let window = web_sys::window().ok_or("there is no window to fetch from")?;
+    Ok(JsFuture::from(window.fetch_with_str(path)))
+}
+
+/// The text of a response; `None` when the site has no such file (a 404,
+/// or a development server answering with its page instead).
+async fn read(request: JsFuture) -> Result<Option<String>, String> {
+    let response: web_sys::Response = request
+        .await
+        .map_err(|error| format!("it could not be fetched ({})", describe(&error)))?
+        .dyn_into()
+        .map_err(|_| "the answer is not an HTTP response".to_string())?;
+    if response.status() == 404 {
+        return Ok(None);
+    }
+    if !response.ok() {
+        return Err(format!(
+            "the site answered {} {}",
+            response.status(),
+            response.status_text()
+        ));
+    }
+    let html = response
+        .headers()
+        .get("content-type")
+        .ok()
+        .flatten()
+        .is_some_and(|kind| kind.starts_with("text/html"));
+    if html {
+        return Ok(None);
+    }
+    let text = response.text().map_err(|error| describe(&error))?;
+    let text = JsFuture::from(text)
+        .await
+        .map_err(|error| format!("it could not be read ({})", describe(&error)))?;
+    Ok(text.as_string())
+}
+
+fn describe(error: &wasm_bindgen::JsValue) -> String {
+    error
+        .dyn_ref::<js_sys::Error>()
+        .map(|e| String::from(e.message()))
+        .or_else(|| error.as_string())
+        .unwrap_or_else(|| "no reason given".into())
+}
