@@ -269,20 +269,3 @@ pub fn bench() -> Result<(), String> {
     let _ = cmd::status(&mut fencelab_mutate());
     Ok(())
 }
-
-pub fn serve(_root: &Path, tools: &Tools, port: u16) -> Result<(), String> {
-    let port = port.to_string();
-    println!("xtask: building the playground; it will be served at http://127.0.0.1:{port}/");
-    cmd::status(&mut trunk(
-        tools,
-        &[
-            "serve",
-            "--offline",
-            "--release",
-            "--address",
-            "127.0.0.1",
-            "--port",
-            &port,
-        ],
-    ))
-}
