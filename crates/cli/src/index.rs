@@ -52,7 +52,8 @@ pub fn run(dir: &Path, check_only: bool) -> Result<Ended, BadInput> {
         ));
     }
     if !clashes.is_empty() {
-        reasons.push(format!("{} ids clash", clashes.len()));
+        let n = clashes.len();
+        reasons.push(format!("{n} clashing id{}", if n == 1 { "" } else { "s" }));
     }
     if !failing.is_empty() {
         reasons.push(format!("{} does not pass its check", failing.join(", ")));

@@ -357,7 +357,7 @@ fn help_exits_0_and_names_each_subcommands_options() {
     assert_eq!(output.status.code(), Some(0));
     let top = stdout(&output);
     for command in [
-        "list", "check", "run", "explore", "mutate", "new", "version",
+        "list", "check", "index", "run", "explore", "mutate", "new", "version",
     ] {
         assert!(top.contains(&format!("\n  {command} ")), "{command}: {top}");
     }
@@ -372,9 +372,10 @@ fn help_exits_0_and_names_each_subcommands_options() {
         "--max-sqlite-steps",
         "--max-memory-mib",
     ];
-    let options: [(&str, &[&str]); 7] = [
+    let options: [(&str, &[&str]); 8] = [
         ("list", &[]),
         ("check", &["--json"]),
+        ("index", &["<DIR>", "--check"]),
         ("run", &["--set", "--start", "--scenario <FILE>", "--json"]),
         (
             "explore",
@@ -630,7 +631,22 @@ fn index_writes_the_site_index_only_when_every_exercise_passes() {
         stderr(&output)
     );
     assert!(stdout(&output).contains("index.toml was not written"));
+    // --check says the same and writes nothing either way.
+    let output = fencelab(&["index", "--check", dir.to_str().unwrap()]);
+    assert_eq!(output.status.code(), Some(2));
+    assert!(stderr(&output).contains("zz-broken.toml:6:1"));
+    assert!(
+        stdout(&output).ends_with(&format!("{} cannot be indexed\n", dir.display())),
+        "{}",
+        stdout(&output)
+    );
     std::fs::remove_file(&broken).unwrap();
+    std::fs::remove_file(&index).unwrap();
+    let output = fencelab(&["index", "--check", dir.to_str().unwrap()]);
+    assert_eq!(output.status.code(), Some(0));
+    assert!(stdout(&output).ends_with("checked 2 exercises: all ok\n"));
+    assert!(!index.exists(), "--check writes no index");
+    std::fs::write(&index, &written).unwrap();
 
     std::fs::copy(data("uncaught-variant.toml"), &broken).unwrap();
     let output = fencelab(&["index", dir.to_str().unwrap()]);
