@@ -279,3 +279,46 @@ fn workspace_root() -> PathBuf {
         .map(PathBuf::from)
         .unwrap_or(manifest_dir)
 }
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    fn args(text: &str) -> Vec<String> {
+        text.split_whitespace().map(str::to_string).collect()
+    }
+
+    #[test]
+    fn serve_and_dist_take_their_flags_in_either_form() {
+        let Ok(Command::Serve {
+            port,
+            site,
+            exercises,
+        }) = parse(&args("serve --port=0 --site /tmp/site"))
+        else {
+            panic!("serve parses");
+        };
+        assert_eq!((port, site, exercises), (0, Some("/tmp/site".into()), None));
+        let Ok(Command::Dist(options)) = parse(&args("dist --out /tmp/out --exercises course"))
+        else {
+            panic!("dist parses");
+        };
+        assert_eq!(options.out, PathBuf::from("/tmp/out"));
+        let course = std::env::current_dir().unwrap().join("course");
+        assert_eq!(options.exercises, Some(course), "relative to where it ran");
+        let Ok(Command::Dist(options)) = parse(&args("dist")) else {
+            panic!("dist parses");
+        };
+        assert_eq!(options.out, workspace_root().join("dist"));
+    }
+
+    #[test]
+    fn a_wrong_flag_is_a_sentence() {
+        let error = |text: &str| parse(&args(text)).err().unwrap_or_default();
+        assert!(error("serve --port").contains("--port needs a value"));
+        assert!(error("serve --port 99999").contains("port number"));
+        assert!(error("serve --site a --exercises b").contains("give one of them"));
+        assert!(error("dist --verbose x").contains("dist does not take `--verbose`"));
+        assert!(error("dist out").contains("dist does not take `out`"));
+    }
+}

@@ -43,13 +43,13 @@ pub fn build(root: &Path, tools: &Tools, options: &Options) -> Result<(), String
             "xtask: checking the site's exercises in {}",
             source.display()
         );
-        cmd::status(fencelab(&["index", "--check"]).arg(source))
+        cmd::status(cmd::fencelab(&["index", "--check"]).arg(source))
             .map_err(|e| format!("{e}: the site was not written (the messages above say why)"))?;
     }
     let work = Work::new(out)?;
     let exercises = work.dir.join(EXERCISES);
     copy_exercises(source.as_deref(), &exercises)?;
-    cmd::status(fencelab(&["index"]).arg(&exercises))?;
+    cmd::status(cmd::fencelab(&["index"]).arg(&exercises))?;
 
     let site = work.dir.join("site");
     println!("xtask: building the page (trunk, release)");
@@ -70,23 +70,6 @@ pub fn build(root: &Path, tools: &Tools, options: &Options) -> Result<(), String
     work.install(&site, out)?;
     println!("xtask: the site is in {}", out.display());
     Ok(())
-}
-
-/// The `fencelab` CLI, built for speed (its checks explore schedules).
-fn fencelab(args: &[&str]) -> Command {
-    let mut command = Command::new("cargo");
-    command
-        .args([
-            "run",
-            "--locked",
-            "--quiet",
-            "--release",
-            "-p",
-            "fencelab-cli",
-            "--",
-        ])
-        .args(args);
-    command
 }
 
 /// Replacing a folder that holds something else than a site would lose it.
@@ -148,11 +131,18 @@ impl Work {
     }
 
     /// Moves the finished `site` to `out`, the old site out of the way first.
+    /// If the new site cannot be moved in, the old one is put back.
     fn install(&self, site: &Path, out: &Path) -> Result<(), String> {
-        if out.exists() {
-            rename(out, &self.dir.join("previous"))?;
+        let previous = self.dir.join("previous");
+        let had_one = out.exists();
+        if had_one {
+            rename(out, &previous)?;
         }
-        rename(site, out)
+        rename(site, out).inspect_err(|_| {
+            if had_one {
+                let _ = std::fs::rename(&previous, out);
+            }
+        })
     }
 }
 

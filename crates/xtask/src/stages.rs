@@ -54,16 +54,7 @@ fn wasm_tests(targets: &[&str], browser: bool) -> Command {
 /// `fencelab mutate` on the bundled exercises, built for speed: every
 /// scenario against every generated mutant.
 fn fencelab_mutate() -> Command {
-    cargo(&[
-        "run",
-        "--locked",
-        "--quiet",
-        "--release",
-        "-p",
-        "fencelab-cli",
-        "--",
-        "mutate",
-    ])
+    cmd::fencelab(&["mutate"])
 }
 
 /// This very driver, for checks that are its own subcommands.
