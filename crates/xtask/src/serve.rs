@@ -352,11 +352,14 @@ pub fn choose_encoding(accept: &str, available: impl Fn(&str) -> bool) -> Option
 /// (`NAME-<16 hex digits>` before the extension or `_bg`): such a file never
 /// changes under its name.
 fn is_hashed(name: &str) -> bool {
-    name.match_indices('-').any(|(at, _)| {
-        let rest = &name[at + 1..];
-        rest.len() > 16
-            && rest[..16].bytes().all(|b| b.is_ascii_hexdigit())
-            && matches!(rest.as_bytes()[16], b'.' | b'_')
+    // Bytes, not text: a name may have any characters around the hash.
+    let bytes = name.as_bytes();
+    bytes.iter().enumerate().any(|(at, &byte)| {
+        let rest = &bytes[at + 1..];
+        byte == b'-'
+            && rest.len() > 16
+            && rest[..16].iter().all(u8::is_ascii_hexdigit)
+            && matches!(rest[16], b'.' | b'_')
     })
 }
 
@@ -571,6 +574,8 @@ mod tests {
             "fencelab-web_bg.wasm",
             "my-course-claim.toml",
             "a-0123456789abcde.js",
+            "a-ééééééééé.js",
+            "é-",
         ] {
             assert!(!is_hashed(plain), "{plain}");
         }
