@@ -44,15 +44,21 @@ pub fn run(dir: &Path, port: u16) -> Result<(), String> {
         root.display()
     );
     let _ = std::io::stdout().flush();
+    accept(&listener, &root);
+    Ok(())
+}
+
+/// Answers every connection on its own thread, for as long as the
+/// listener lives.
+fn accept(listener: &TcpListener, root: &Path) {
     for stream in listener.incoming() {
         let Ok(stream) = stream else { continue };
-        let root = root.clone();
+        let root = root.to_path_buf();
         // A thread that cannot be started drops its connection, nothing more.
         let _ = std::thread::Builder::new()
             .name("serve".into())
             .spawn(move || connection(stream, &root));
     }
-    Ok(())
 }
 
 /// Answers requests on one connection until either side closes it.
@@ -682,6 +688,32 @@ mod tests {
         assert_eq!(read("GET / HTTP/1.1\r\nno colon\r\n\r\n").unwrap_err(), 400);
         let huge = format!("GET / HTTP/1.1\r\nX: {}\r\n\r\n", "a".repeat(20_000));
         assert_eq!(read(&huge).unwrap_err(), 431);
+    }
+
+    #[test]
+    fn an_idle_connection_holds_up_no_other_and_one_connection_carries_many_requests() {
+        let root = site("sockets");
+        let listener = TcpListener::bind(("127.0.0.1", 0)).unwrap();
+        let address = listener.local_addr().unwrap();
+        std::thread::spawn(move || accept(&listener, &root));
+        let _idle = TcpStream::connect(address).unwrap();
+        let mut busy = TcpStream::connect(address).unwrap();
+        busy.set_read_timeout(Some(Duration::from_secs(10)))
+            .unwrap();
+        busy.write_all(
+            b"GET /exercises/index.toml HTTP/1.1\r\nHost: x\r\n\r\n\
+              HEAD / HTTP/1.1\r\nHost: x\r\nAccept-Encoding: gzip\r\nConnection: close\r\n\r\n",
+        )
+        .unwrap();
+        let mut answer = String::new();
+        busy.read_to_string(&mut answer).unwrap();
+        assert_eq!(answer.matches("HTTP/1.1 200 OK\r\n").count(), 2, "{answer}");
+        assert!(
+            answer.contains("\r\n\r\nformat = 1\nHTTP/1.1 200 OK"),
+            "{answer}"
+        );
+        assert!(answer.contains("Content-Encoding: gzip\r\n"), "{answer}");
+        assert!(answer.ends_with("Content-Length: 2\r\n\r\n"), "{answer}");
     }
 
     #[test]
