@@ -16,11 +16,31 @@ const APP = [
   "./worker_bg.wasm",
 ];
 
+// The site's own exercises: its index and every file it names. The first
+// visit fetched them before this worker controlled the page, so without this
+// an author's exercise opened once would not reload offline. The index names
+// plain file names only (crates/model/src/site.rs), quoted, ending in .toml.
+const INDEX = "./exercises/index.toml";
+
+async function cacheSiteExercises(cache) {
+  const response = await fetch(INDEX);
+  if (!response.ok) return;
+  const text = await response.clone().text();
+  await cache.put(INDEX, response);
+  const files = [...text.matchAll(/"([A-Za-z0-9_.-]+\.toml)"/g)].map((match) => `./exercises/${match[1]}`);
+  await Promise.all(files.map((path) => cache.add(path).catch(() => {})));
+}
+
 self.addEventListener("install", (event) => {
   event.waitUntil(
     caches
       .open(CACHE)
-      .then((cache) => Promise.all(APP.map((path) => cache.add(path).catch(() => {}))))
+      .then((cache) =>
+        Promise.all([
+          ...APP.map((path) => cache.add(path).catch(() => {})),
+          cacheSiteExercises(cache).catch(() => {}),
+        ]),
+      )
       .then(() => self.skipWaiting()),
   );
 });

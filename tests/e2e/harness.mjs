@@ -2,9 +2,11 @@
 // trunk-built site on 127.0.0.1, Debian's Chromium through playwright-core,
 // a tiny test runner that reports like the other stages, and what a learner
 // does on the claim exercise (typing the repaired claim), for every test file.
+import { spawn } from "node:child_process";
 import { createServer } from "node:http";
 import { readFile, mkdir } from "node:fs/promises";
 import { extname, join, normalize, resolve } from "node:path";
+import assert from "node:assert/strict";
 import { chromium } from "playwright-core";
 
 export const ROOT = resolve(new URL("../..", import.meta.url).pathname);
@@ -47,6 +49,35 @@ export async function serveDir(dir = DIST) {
   return { url: `http://127.0.0.1:${port}/`, close: () => new Promise((ok) => server.close(ok)) };
 }
 
+/**
+ * Serves `dir` with `cargo xtask serve --site` (the std server that sends
+ * the precompressed copies and cache headers a static host should) at a
+ * free port; resolves to { url, close } once it says where it listens.
+ */
+export async function serveWithXtask(dir) {
+  const server = spawn("cargo", ["run", "--quiet", "-p", "xtask", "--", "serve", "--site", dir, "--port", "0"], {
+    cwd: ROOT,
+    stdio: ["ignore", "pipe", "inherit"],
+  });
+  const url = await new Promise((ok, fail) => {
+    let seen = "";
+    server.stdout.on("data", (chunk) => {
+      seen += chunk;
+      const found = /at (http:\/\/127\.0\.0\.1:\d+\/)/.exec(seen);
+      if (found) ok(found[1]);
+    });
+    server.on("exit", (code) => fail(new Error(`cargo xtask serve ended (${code}) before serving: ${seen}`)));
+  });
+  return {
+    url,
+    close: () =>
+      new Promise((ok) => {
+        server.once("exit", ok);
+        server.kill();
+      }),
+  };
+}
+
 /** Debian's Chromium, headless, with the flags this closed network needs. */
 export function launchChromium() {
   return chromium.launch({
@@ -66,11 +97,12 @@ export function launchChromium() {
 
 /**
  * Runs named async tests in order, each with a fresh page, saving a
- * screenshot per test, and exits non-zero when any fails.
+ * screenshot per test, and exits non-zero when any fails. `serve` starts
+ * the site's server (by default `serveDir()` of the built site).
  */
-export async function runTests(suite, tests) {
+export async function runTests(suite, tests, { serve = serveDir } = {}) {
   await mkdir(ARTIFACTS, { recursive: true });
-  const site = await serveDir();
+  const site = await serve();
   const browser = await launchChromium();
   let passed = 0;
   let failed = 0;
@@ -161,4 +193,53 @@ export async function typeClaim(page, lines) {
     await page.keyboard.press("Escape");
     if (i < lines.length - 1) await page.keyboard.press("Enter");
   }
+}
+
+// ----- where things are on screen -----
+
+/** Where `locator`'s element is, and what could hide it. */
+export async function placement(locator) {
+  return locator.evaluate((element) => {
+    const box = element.getBoundingClientRect();
+    // Every ancestor that scrolls or clips: the element must lie inside its
+    // client area (its box without borders and scroll bars).
+    const clippedBy = [];
+    for (let a = element.parentElement; a && a !== document.documentElement; a = a.parentElement) {
+      const style = getComputedStyle(a);
+      if (style.overflowX === "visible" && style.overflowY === "visible") continue;
+      const r = a.getBoundingClientRect();
+      const left = r.left + a.clientLeft;
+      const top = r.top + a.clientTop;
+      if (box.left < left - 0.5 || box.right > left + a.clientWidth + 0.5 || box.top < top - 0.5 || box.bottom > top + a.clientHeight + 0.5) {
+        clippedBy.push(`${a.tagName.toLowerCase()}.${a.className}`);
+      }
+    }
+    const x = box.left + box.width / 2;
+    const y = box.top + box.height / 2;
+    const hit = document.elementFromPoint(x, y);
+    return {
+      top: Math.round(box.top),
+      bottom: Math.round(box.bottom),
+      left: Math.round(box.left),
+      right: Math.round(box.right),
+      viewportWidth: window.innerWidth,
+      viewportHeight: window.innerHeight,
+      clippedBy,
+      onTop: hit !== null && (hit === element || element.contains(hit)),
+    };
+  });
+}
+
+export function assertInView(box, what) {
+  const where = JSON.stringify(box);
+  assert.ok(box.bottom > box.top, `${what} has no height: ${where}`);
+  assert.ok(box.top >= 0 && box.bottom <= box.viewportHeight, `${what} is not inside the viewport: ${where}`);
+  assert.ok(box.left >= 0 && box.right <= box.viewportWidth, `${what} is outside the viewport sideways: ${where}`);
+  assert.deepEqual(box.clippedBy, [], `${what} is clipped by a scrolling ancestor: ${where}`);
+  assert.ok(box.onTop, `${what} is covered by another element: ${where}`);
+}
+
+/** Lets the effects of the last render run (they follow the next frame). */
+export async function settled(page) {
+  await page.evaluate(() => new Promise((ok) => requestAnimationFrame(() => requestAnimationFrame(ok))));
 }

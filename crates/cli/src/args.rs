@@ -112,6 +112,22 @@ pub enum Command {
         #[arg(long, value_name = "DIR", default_value = ".")]
         dir: PathBuf,
     },
+    /// Check a site's exercises/ folder and write its index.toml.
+    ///
+    /// Every `.toml` file in DIR (but index.toml) is loaded and checked as
+    /// `check` does, in parallel; the index the page loads them by is
+    /// written only when every one passes and has an id of its own (not
+    /// another file's, not a bundled exercise's). Otherwise nothing is
+    /// written. Drop a file into a built site's exercises/ and run this.
+    #[command(after_help = EXIT_CODES)]
+    Index {
+        /// The site's exercises/ folder.
+        #[arg(value_name = "DIR")]
+        dir: PathBuf,
+        /// Only check the folder as the index would; write nothing.
+        #[arg(long)]
+        check: bool,
+    },
     /// fencelab's version and its SQLite.
     Version,
 }

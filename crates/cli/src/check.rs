@@ -14,7 +14,7 @@ use std::sync::atomic::{AtomicUsize, Ordering};
 use std::sync::mpsc;
 
 /// What checking one exercise came to.
-enum Checked {
+pub(crate) enum Checked {
     /// It loaded and was checked; `ok` says whether it is sound.
     Checked(Box<ExerciseCheck>),
     /// It could not be read or loaded; the message names the file and where.
@@ -81,16 +81,7 @@ pub fn run(paths: &[PathBuf], json: bool) -> Result<Ended, BadInput> {
         );
     } else {
         let files = exercise_files(paths)?;
-        in_parallel(
-            &files,
-            |file| match load(file) {
-                Ok(exercise) => Checked::Checked(Box::new(exercise.check())),
-                Err(bad) => Checked::Unreadable(bad),
-            },
-            |index, checked| {
-                done(checked.unwrap_or_else(|| crashed(&files[index].display().to_string())));
-            },
-        );
+        files_in_parallel(&files, |_, checked| done(checked));
     }
     if json {
         print_json(&checks)?;
@@ -98,6 +89,24 @@ pub fn run(paths: &[PathBuf], json: bool) -> Result<Ended, BadInput> {
         emit(&format!("{}\n", tally.line()));
     }
     Ok(tally.ended())
+}
+
+/// Loads and checks every file in parallel, handing each outcome to `done`
+/// in the files' order (see [`in_parallel`]); `fencelab index` shares it.
+pub(crate) fn files_in_parallel(files: &[PathBuf], mut done: impl FnMut(usize, Checked)) {
+    in_parallel(
+        files,
+        |file| match load(file) {
+            Ok(exercise) => Checked::Checked(Box::new(exercise.check())),
+            Err(bad) => Checked::Unreadable(bad),
+        },
+        |index, checked| {
+            done(
+                index,
+                checked.unwrap_or_else(|| crashed(&files[index].display().to_string())),
+            );
+        },
+    );
 }
 
 /// The engine never panics on any input; if it ever did, the exercise is

@@ -10,6 +10,7 @@
 
 mod args;
 mod check;
+mod index;
 mod new;
 mod render;
 
@@ -106,6 +107,7 @@ fn run(command: Command, version: &str) -> Result<Ended, BadInput> {
         Command::Check { paths, json } => check::run(&paths, json),
         Command::Mutate { exercises, json } => mutate(&exercises, json),
         Command::New { id, dir } => new::run(&id, &dir),
+        Command::Index { dir, check } => index::run(&dir, check),
         Command::Run {
             exercise,
             texts,

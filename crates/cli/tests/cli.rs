@@ -357,7 +357,7 @@ fn help_exits_0_and_names_each_subcommands_options() {
     assert_eq!(output.status.code(), Some(0));
     let top = stdout(&output);
     for command in [
-        "list", "check", "run", "explore", "mutate", "new", "version",
+        "list", "check", "index", "run", "explore", "mutate", "new", "version",
     ] {
         assert!(top.contains(&format!("\n  {command} ")), "{command}: {top}");
     }
@@ -372,9 +372,10 @@ fn help_exits_0_and_names_each_subcommands_options() {
         "--max-sqlite-steps",
         "--max-memory-mib",
     ];
-    let options: [(&str, &[&str]); 7] = [
+    let options: [(&str, &[&str]); 8] = [
         ("list", &[]),
         ("check", &["--json"]),
+        ("index", &["<DIR>", "--check"]),
         ("run", &["--set", "--start", "--scenario <FILE>", "--json"]),
         (
             "explore",
@@ -569,4 +570,120 @@ fn an_endless_or_oversized_input_file_is_bad_input_not_read_whole() {
     );
     let output = fencelab(&["run", "claim-compare-and-set", "--set", "claim=/dev/zero"]);
     assert_eq!(output.status.code(), Some(2));
+}
+
+/// A copy of bundled exercise 1 under another id, as an author's own.
+fn own_claim_exercise(dir: &std::path::Path, id: &str) {
+    let bundled = concat!(
+        env!("CARGO_MANIFEST_DIR"),
+        "/../model/exercises/01-claim-compare-and-set.toml"
+    );
+    let text = std::fs::read_to_string(bundled).unwrap().replacen(
+        "\nid = \"claim-compare-and-set\"\n",
+        &format!("\nid = \"{id}\"\n"),
+        1,
+    );
+    assert!(text.contains(&format!("id = \"{id}\"")));
+    std::fs::write(dir.join(format!("{id}.toml")), text).unwrap();
+}
+
+#[test]
+fn index_writes_the_site_index_only_when_every_exercise_passes() {
+    let dir = scratch("index").join("exercises");
+    let _ = std::fs::remove_dir_all(&dir);
+    std::fs::create_dir_all(&dir).unwrap();
+    let index = dir.join("index.toml");
+    own_claim_exercise(&dir, "my-course-claim");
+    own_claim_exercise(&dir, "my-course-again");
+    // A stale precompressed copy of the index, older than the one written.
+    std::fs::write(dir.join("index.toml.gz"), "stale").unwrap();
+    std::thread::sleep(std::time::Duration::from_millis(20));
+
+    let output = fencelab(&["index", dir.to_str().unwrap()]);
+    assert_eq!(output.status.code(), Some(0), "{}", stderr(&output));
+    let written = std::fs::read_to_string(&index).unwrap();
+    assert!(
+        written
+            .contains("exercises = [\n  \"my-course-again.toml\",\n  \"my-course-claim.toml\",\n]"),
+        "{written}"
+    );
+    assert!(
+        !dir.join("index.toml.gz").exists(),
+        "the stale copy is gone"
+    );
+    assert!(
+        stdout(&output).ends_with(&format!(
+            "checked 2 exercises: all ok; wrote {} listing 2\n",
+            index.display()
+        )),
+        "{}",
+        stdout(&output)
+    );
+
+    // Each refusal leaves the index as it was and names the file.
+    let broken = dir.join("zz-broken.toml");
+    std::fs::copy(data("unknown-field.toml"), &broken).unwrap();
+    let output = fencelab(&["index", dir.to_str().unwrap()]);
+    assert_eq!(output.status.code(), Some(2));
+    assert!(
+        stderr(&output).contains("zz-broken.toml:6:1"),
+        "{}",
+        stderr(&output)
+    );
+    assert!(stdout(&output).contains("index.toml was not written"));
+    // --check says the same and writes nothing either way.
+    let output = fencelab(&["index", "--check", dir.to_str().unwrap()]);
+    assert_eq!(output.status.code(), Some(2));
+    assert!(stderr(&output).contains("zz-broken.toml:6:1"));
+    assert!(
+        stdout(&output).ends_with(&format!("{} cannot be indexed\n", dir.display())),
+        "{}",
+        stdout(&output)
+    );
+    std::fs::remove_file(&broken).unwrap();
+    std::fs::remove_file(&index).unwrap();
+    let output = fencelab(&["index", "--check", dir.to_str().unwrap()]);
+    assert_eq!(output.status.code(), Some(0));
+    assert!(stdout(&output).ends_with("checked 2 exercises: all ok\n"));
+    assert!(!index.exists(), "--check writes no index");
+    std::fs::write(&index, &written).unwrap();
+
+    std::fs::copy(data("uncaught-variant.toml"), &broken).unwrap();
+    let output = fencelab(&["index", dir.to_str().unwrap()]);
+    assert_eq!(output.status.code(), Some(1));
+    assert!(stdout(&output).contains("SURVIVED"), "{}", stdout(&output));
+    assert!(
+        stdout(&output).contains("zz-broken.toml does not pass its check"),
+        "{}",
+        stdout(&output)
+    );
+    std::fs::remove_file(&broken).unwrap();
+
+    own_claim_exercise(&dir, "claim-compare-and-set");
+    let copy = std::fs::read_to_string(dir.join("my-course-claim.toml")).unwrap();
+    std::fs::write(dir.join("twin.toml"), copy).unwrap();
+    let output = fencelab(&["index", dir.to_str().unwrap()]);
+    assert_eq!(output.status.code(), Some(2));
+    let error = stderr(&output);
+    assert!(
+        error.contains(
+            "claim-compare-and-set.toml: the id `claim-compare-and-set` is a bundled exercise's"
+        ),
+        "{error}"
+    );
+    assert!(
+        error.contains("my-course-claim.toml, ")
+            && error.contains("twin.toml all have the id `my-course-claim`"),
+        "{error}"
+    );
+    assert_eq!(std::fs::read_to_string(&index).unwrap(), written);
+
+    std::fs::write(dir.join("my course.toml"), "").unwrap();
+    let output = fencelab(&["index", dir.to_str().unwrap()]);
+    assert_eq!(output.status.code(), Some(2));
+    assert!(
+        stderr(&output).contains("is not a plain file name"),
+        "{}",
+        stderr(&output)
+    );
 }

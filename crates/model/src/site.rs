@@ -4,7 +4,7 @@
 //! The page reads the index from its own origin and loads every file it
 //! names, so the names are plain file names inside `exercises/`: never a
 //! path, an address or anything that could reach another origin. The same
-//! type writes the index (`fencelab site`) and reads it (the page), so the
+//! type writes the index (`fencelab index`) and reads it (the page), so the
 //! two cannot drift apart.
 //!
 //! ```toml
@@ -81,7 +81,7 @@ impl SiteIndex {
     pub fn to_toml(&self) -> String {
         let mut text = String::from(
             "# The exercises this site serves beside the bundled ones, loaded by the page\n\
-             # in this order. Written by `fencelab site`, which checks every file first.\n",
+             # in this order. Written by `fencelab index`, which checks every file first.\n",
         );
         text.push_str(&format!("format = {}\nexercises = [\n", self.format));
         for file in &self.exercises {

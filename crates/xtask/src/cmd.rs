@@ -79,3 +79,21 @@ pub fn describe(command: &Command) -> String {
     words.extend(command.get_args().map(|a| a.to_string_lossy().into_owned()));
     words.join(" ")
 }
+
+/// The `fencelab` CLI run with `args`, built for speed (release): its checks
+/// explore every schedule of every scenario.
+pub fn fencelab(args: &[&str]) -> Command {
+    let mut command = Command::new("cargo");
+    command
+        .args([
+            "run",
+            "--locked",
+            "--quiet",
+            "--release",
+            "-p",
+            "fencelab-cli",
+            "--",
+        ])
+        .args(args);
+    command
+}

@@ -4,9 +4,13 @@
 //! start. Both first install whatever this machine is missing (see
 //! [`tools`]), idempotently and announcing each install in one line, then
 //! build and serve the playground, or run every check CI runs (see [`stages`]).
+//! `cargo xtask dist` builds the static site an author hosts (see [`site`]),
+//! which `serve` serves as a static host would (see [`serve`]).
 
 mod cmd;
 mod fuzz;
+mod serve;
+mod site;
 mod sizes;
 mod stages;
 mod tools;
@@ -17,7 +21,14 @@ use std::process::ExitCode;
 const USAGE: &str = "usage: cargo xtask <command>
 
 commands:
-  serve [--port N]   install what is missing, build the playground, serve it on 127.0.0.1 (default port 8080)
+  serve [--port N] [--exercises DIR] [--site DIR]
+                     install what is missing, build the site into dist/ (as `dist`), serve it on
+                     127.0.0.1 (default port 8080; 0 picks a free one); --site DIR serves an
+                     already built site as it is, without building
+  dist [--out DIR] [--exercises DIR]
+                     build the static site an author hosts anywhere (default dist/): the page,
+                     DIR's exercise files checked and indexed in exercises/ (without --exercises,
+                     those already in the site's exercises/), brotli and gzip copies of every asset
   test               install what is missing and run every check CI runs
   bench              native criterion benchmarks and the same workload timed in wasm (Node)
   sizes              the built playground's first-load bytes (raw, gzip -9); fails if the page's wasm has SQLite
@@ -47,7 +58,13 @@ fn main() -> ExitCode {
 }
 
 enum Command {
-    Serve { port: u16 },
+    Serve {
+        port: u16,
+        /// Serve this built site as it is instead of building dist/.
+        site: Option<PathBuf>,
+        exercises: Option<PathBuf>,
+    },
+    Dist(site::Options),
     Test,
     Bench,
     Sizes,
@@ -65,20 +82,48 @@ fn parse(args: &[String]) -> Result<Command, String> {
     match name {
         "serve" => {
             let mut port = DEFAULT_PORT;
-            let mut rest = rest.iter();
-            while let Some(arg) = rest.next() {
-                let value = match arg.strip_prefix("--port=") {
-                    Some(value) => value,
-                    None if arg == "--port" => rest
-                        .next()
-                        .ok_or("--port needs a number, as in --port 8081")?,
-                    None => return Err(format!("serve does not take `{arg}`")),
-                };
-                port = value
-                    .parse()
-                    .map_err(|_| format!("--port takes a port number (1-65535), not `{value}`"))?;
+            let (mut site, mut exercises) = (None, None);
+            let mut options = Flags::new("serve", rest);
+            while let Some((flag, value)) = options.next()? {
+                match flag {
+                    "--port" => {
+                        port = value.parse().map_err(|_| {
+                            format!("--port takes a port number (0-65535), not `{value}`")
+                        })?;
+                    }
+                    "--site" => site = Some(absolute(value)?),
+                    "--exercises" => exercises = Some(absolute(value)?),
+                    _ => return Err(format!("serve does not take `{flag}`")),
+                }
             }
-            Ok(Command::Serve { port })
+            if site.is_some() && exercises.is_some() {
+                return Err(
+                    "--site serves a built site as it is; --exercises builds one: \
+                            give one of them"
+                        .into(),
+                );
+            }
+            Ok(Command::Serve {
+                port,
+                site,
+                exercises,
+            })
+        }
+        "dist" => {
+            let mut out = None;
+            let mut exercises = None;
+            let mut options = Flags::new("dist", rest);
+            while let Some((flag, value)) = options.next()? {
+                match flag {
+                    "--out" => out = Some(absolute(value)?),
+                    "--exercises" => exercises = Some(absolute(value)?),
+                    _ => return Err(format!("dist does not take `{flag}`")),
+                }
+            }
+            Ok(Command::Dist(site::Options {
+                out: out.unwrap_or_else(|| workspace_root().join("dist")),
+                exercises,
+            }))
         }
         "test" | "setup" if !rest.is_empty() => Err(format!(
             "{name} takes no arguments, got `{}`",
@@ -109,9 +154,35 @@ fn run(command: Command) -> Result<ExitCode, String> {
             println!("xtask: everything is installed");
             Ok(ExitCode::SUCCESS)
         }
-        Command::Serve { port } => {
+        Command::Serve {
+            port,
+            site: Some(site),
+            ..
+        } => {
+            serve::run(&site, port)?;
+            Ok(ExitCode::SUCCESS)
+        }
+        Command::Serve {
+            port,
+            site: None,
+            exercises,
+        } => {
             let tools = tools::ensure(&root, tools::Purpose::Serve)?;
-            stages::serve(&root, &tools, port)?;
+            let out = root.join("dist");
+            site::build(
+                &root,
+                &tools,
+                &site::Options {
+                    out: out.clone(),
+                    exercises,
+                },
+            )?;
+            serve::run(&out, port)?;
+            Ok(ExitCode::SUCCESS)
+        }
+        Command::Dist(options) => {
+            let tools = tools::ensure(&root, tools::Purpose::Serve)?;
+            site::build(&root, &tools, &options)?;
             Ok(ExitCode::SUCCESS)
         }
         Command::Bench => {
@@ -155,6 +226,50 @@ fn run(command: Command) -> Result<ExitCode, String> {
     }
 }
 
+/// `--flag VALUE` and `--flag=VALUE` pairs, in order.
+struct Flags<'a> {
+    command: &'static str,
+    rest: std::slice::Iter<'a, String>,
+}
+
+impl<'a> Flags<'a> {
+    fn new(command: &'static str, args: &'a [String]) -> Flags<'a> {
+        Flags {
+            command,
+            rest: args.iter(),
+        }
+    }
+
+    fn next(&mut self) -> Result<Option<(&'a str, &'a str)>, String> {
+        let Some(arg) = self.rest.next() else {
+            return Ok(None);
+        };
+        if !arg.starts_with("--") {
+            return Err(format!("{} does not take `{arg}`", self.command));
+        }
+        if let Some((flag, value)) = arg.split_once('=') {
+            return Ok(Some((flag, value)));
+        }
+        let value = self
+            .rest
+            .next()
+            .ok_or_else(|| format!("{arg} needs a value, as in `{arg} VALUE`"))?;
+        Ok(Some((arg.as_str(), value.as_str())))
+    }
+}
+
+/// A path given on the command line, made absolute against the folder the
+/// command was run in (the driver then works from the workspace root).
+fn absolute(path: &str) -> Result<PathBuf, String> {
+    let path = PathBuf::from(path);
+    if path.is_absolute() {
+        return Ok(path);
+    }
+    std::env::current_dir()
+        .map(|dir| dir.join(path))
+        .map_err(|e| format!("cannot tell the current folder: {e}"))
+}
+
 /// The workspace root: the parent of `crates/xtask`.
 fn workspace_root() -> PathBuf {
     let manifest_dir = PathBuf::from(env!("CARGO_MANIFEST_DIR"));
@@ -163,4 +278,47 @@ fn workspace_root() -> PathBuf {
         .nth(2)
         .map(PathBuf::from)
         .unwrap_or(manifest_dir)
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    fn args(text: &str) -> Vec<String> {
+        text.split_whitespace().map(str::to_string).collect()
+    }
+
+    #[test]
+    fn serve_and_dist_take_their_flags_in_either_form() {
+        let Ok(Command::Serve {
+            port,
+            site,
+            exercises,
+        }) = parse(&args("serve --port=0 --site /tmp/site"))
+        else {
+            panic!("serve parses");
+        };
+        assert_eq!((port, site, exercises), (0, Some("/tmp/site".into()), None));
+        let Ok(Command::Dist(options)) = parse(&args("dist --out /tmp/out --exercises course"))
+        else {
+            panic!("dist parses");
+        };
+        assert_eq!(options.out, PathBuf::from("/tmp/out"));
+        let course = std::env::current_dir().unwrap().join("course");
+        assert_eq!(options.exercises, Some(course), "relative to where it ran");
+        let Ok(Command::Dist(options)) = parse(&args("dist")) else {
+            panic!("dist parses");
+        };
+        assert_eq!(options.out, workspace_root().join("dist"));
+    }
+
+    #[test]
+    fn a_wrong_flag_is_a_sentence() {
+        let error = |text: &str| parse(&args(text)).err().unwrap_or_default();
+        assert!(error("serve --port").contains("--port needs a value"));
+        assert!(error("serve --port 99999").contains("port number"));
+        assert!(error("serve --site a --exercises b").contains("give one of them"));
+        assert!(error("dist --verbose x").contains("dist does not take `--verbose`"));
+        assert!(error("dist out").contains("dist does not take `out`"));
+    }
 }

@@ -54,16 +54,7 @@ fn wasm_tests(targets: &[&str], browser: bool) -> Command {
 /// `fencelab mutate` on the bundled exercises, built for speed: every
 /// scenario against every generated mutant.
 fn fencelab_mutate() -> Command {
-    cargo(&[
-        "run",
-        "--locked",
-        "--quiet",
-        "--release",
-        "-p",
-        "fencelab-cli",
-        "--",
-        "mutate",
-    ])
+    cmd::fencelab(&["mutate"])
 }
 
 /// This very driver, for checks that are its own subcommands.
@@ -268,21 +259,4 @@ pub fn bench() -> Result<(), String> {
     // are printed either way.
     let _ = cmd::status(&mut fencelab_mutate());
     Ok(())
-}
-
-pub fn serve(_root: &Path, tools: &Tools, port: u16) -> Result<(), String> {
-    let port = port.to_string();
-    println!("xtask: building the playground; it will be served at http://127.0.0.1:{port}/");
-    cmd::status(&mut trunk(
-        tools,
-        &[
-            "serve",
-            "--offline",
-            "--release",
-            "--address",
-            "127.0.0.1",
-            "--port",
-            &port,
-        ],
-    ))
 }

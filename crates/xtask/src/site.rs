@@ -1,0 +1,153 @@
+//! `cargo xtask dist`: the static site an author hosts anywhere.
+//!
+//! The site is the page built by trunk (release), an `exercises/` folder
+//! with the author's exercise files and the `index.toml` that lists them,
+//! and a brotli and a gzip copy beside every asset. Everything is put
+//! together in a folder beside the output and moved into place only when
+//! complete, so a broken exercise (which `fencelab index` refuses, naming
+//! file:line:column) or a failed build leaves the previous site as it was.
+//!
+//! The work this driver cannot do with std alone is done by the tools that
+//! own it: trunk builds the page, the `fencelab` CLI checks the exercises and
+//! writes the index (the same loader and check as `fencelab check`), and
+//! node compresses (compress.mjs, with zlib's brotli).
+
+use crate::cmd;
+use crate::tools::Tools;
+use std::path::{Path, PathBuf};
+use std::process::Command;
+
+/// Where the site goes and which exercises it serves.
+pub struct Options {
+    /// The site's folder (absolute).
+    pub out: PathBuf,
+    /// The author's exercise files; `None` keeps those in `out/exercises`.
+    pub exercises: Option<PathBuf>,
+}
+
+/// The folder's name for the site's exercises, as the page fetches them.
+const EXERCISES: &str = "exercises";
+
+/// Builds the site into `options.out`, replacing what was there.
+pub fn build(root: &Path, tools: &Tools, options: &Options) -> Result<(), String> {
+    let out = &options.out;
+    refuse_foreign_folder(out)?;
+    let source = options.exercises.clone().or_else(|| {
+        let kept = out.join(EXERCISES);
+        kept.is_dir().then_some(kept)
+    });
+    // Checked where the author keeps them, so every message names the
+    // author's own file; then copied and indexed as checked.
+    if let Some(source) = &source {
+        println!(
+            "xtask: checking the site's exercises in {}",
+            source.display()
+        );
+        cmd::status(cmd::fencelab(&["index", "--check"]).arg(source))
+            .map_err(|e| format!("{e}: the site was not written (the messages above say why)"))?;
+    }
+    let work = Work::new(out)?;
+    let exercises = work.dir.join(EXERCISES);
+    copy_exercises(source.as_deref(), &exercises)?;
+    cmd::status(cmd::fencelab(&["index"]).arg(&exercises))?;
+
+    let site = work.dir.join("site");
+    println!("xtask: building the page (trunk, release)");
+    cmd::status(
+        Command::new("trunk")
+            .args(["build", "--offline", "--release", "--dist"])
+            .arg(&site)
+            .env("PATH", tools.path_var())
+            .current_dir(root),
+    )?;
+    rename(&exercises, &site.join(EXERCISES))?;
+    println!("xtask: precompressing the site's files (brotli, gzip)");
+    cmd::status(
+        Command::new("node")
+            .arg(root.join("crates/xtask/compress.mjs"))
+            .arg(&site),
+    )?;
+    work.install(&site, out)?;
+    println!("xtask: the site is in {}", out.display());
+    Ok(())
+}
+
+/// Replacing a folder that holds something else than a site would lose it.
+fn refuse_foreign_folder(out: &Path) -> Result<(), String> {
+    let Ok(mut entries) = std::fs::read_dir(out) else {
+        return Ok(());
+    };
+    let empty = entries.next().is_none();
+    if empty || out.join("index.html").is_file() {
+        Ok(())
+    } else {
+        Err(format!(
+            "{} holds files but no index.html, so it is not a built site; \
+             give --out an empty or new folder, or a site's folder",
+            out.display()
+        ))
+    }
+}
+
+/// The author's `.toml` files (the index aside: `fencelab index` writes a
+/// fresh one) copied into `to`.
+fn copy_exercises(from: Option<&Path>, to: &Path) -> Result<(), String> {
+    std::fs::create_dir_all(to).map_err(|e| format!("cannot create {}: {e}", to.display()))?;
+    let Some(from) = from else { return Ok(()) };
+    let entries =
+        std::fs::read_dir(from).map_err(|e| format!("cannot read {}: {e}", from.display()))?;
+    for entry in entries.filter_map(Result::ok) {
+        let name = entry.file_name();
+        let is_exercise = name.to_string_lossy().ends_with(".toml") && name != "index.toml";
+        if is_exercise && entry.path().is_file() {
+            std::fs::copy(entry.path(), to.join(&name))
+                .map_err(|e| format!("cannot copy {}: {e}", entry.path().display()))?;
+        }
+    }
+    Ok(())
+}
+
+fn rename(from: &Path, to: &Path) -> Result<(), String> {
+    std::fs::rename(from, to)
+        .map_err(|e| format!("cannot move {} to {}: {e}", from.display(), to.display()))
+}
+
+/// The folder a site is put together in, beside the output so the final
+/// move is a rename on one file system; removed however the build ends.
+struct Work {
+    dir: PathBuf,
+}
+
+impl Work {
+    fn new(out: &Path) -> Result<Work, String> {
+        let name = out
+            .file_name()
+            .map_or("site".into(), |n| n.to_string_lossy().into_owned());
+        let dir = out.with_file_name(format!(".{name}.partial"));
+        let _ = std::fs::remove_dir_all(&dir);
+        std::fs::create_dir_all(&dir)
+            .map_err(|e| format!("cannot create {}: {e}", dir.display()))?;
+        Ok(Work { dir })
+    }
+
+    /// Moves the finished `site` to `out`, the old site out of the way first.
+    /// If the new site cannot be moved in, the old one is put back.
+    fn install(&self, site: &Path, out: &Path) -> Result<(), String> {
+        let previous = self.dir.join("previous");
+        let had_one = out.exists();
+        if had_one {
+            rename(out, &previous)?;
+        }
+        rename(site, out).inspect_err(|_| {
+            if had_one {
+                let _ = std::fs::rename(&previous, out);
+            }
+        })
+    }
+}
+
+impl Drop for Work {
+    fn drop(&mut self) {
+        let _ = std::fs::remove_dir_all(&self.dir);
+    }
+}

@@ -1,0 +1,256 @@
+// A course author's own site, end to end: a copy of the built site gets a
+// new exercise file in its exercises/ folder, `fencelab index` checks it and
+// writes the index (and refuses a broken file, naming file:line:column),
+// `node crates/xtask/compress.mjs` precompresses it as `cargo xtask dist`
+// does, and `cargo xtask serve --site` serves it. The browser then opens the
+// exercise by id, finds it under its own lesson, repairs it as a learner and
+// sees every scenario pass; the assets arrive precompressed with their cache
+// headers; an unknown id is a notice naming it (alone in an embed), in view
+// in light and dark at 1280 and 390 px; and the exercise reloads offline
+// after one visit.
+import assert from "node:assert/strict";
+import { spawnSync } from "node:child_process";
+import { cp, mkdir, mkdtemp, readFile, readdir, rm, stat, writeFile } from "node:fs/promises";
+import { tmpdir } from "node:os";
+import { join } from "node:path";
+import {
+  DIST,
+  REPAIRED,
+  ROOT,
+  assertInView,
+  placement,
+  runTests,
+  serveWithXtask,
+  settled,
+  typeClaim,
+  waitForText,
+} from "./harness.mjs";
+
+const ID = "my-course-claim";
+const LESSON = "My course: claims under contention";
+const TITLE = "My course's claim";
+const MISSING = "no-such-exercise";
+// Loading an author's exercise waits for the index and the file first.
+const VERDICTS_TIMEOUT_MS = 90_000;
+
+/** Bundled exercise 1 under the author's id, title and lesson. */
+async function authorsExercise() {
+  const text = await readFile(join(ROOT, "crates/model/exercises/01-claim-compare-and-set.toml"), "utf8");
+  const replaced = text
+    .replace(/^id = .*$/m, `id = "${ID}"`)
+    .replace(/^title = .*$/m, `title = "${TITLE}"`)
+    .replace(/^lesson = .*$/m, `lesson = "${LESSON}"`);
+  for (const line of [`id = "${ID}"`, `title = "${TITLE}"`, `lesson = "${LESSON}"`]) {
+    assert.ok(replaced.includes(`\n${line}\n`), `the copy says ${line}`);
+  }
+  return replaced;
+}
+
+/** `fencelab index ARGS...` as an author runs it (release: it explores every schedule). */
+function fencelabIndex(...args) {
+  const run = spawnSync("cargo", ["run", "--quiet", "--locked", "--release", "-p", "fencelab-cli", "--", "index", ...args], {
+    cwd: ROOT,
+    encoding: "utf8",
+  });
+  return { code: run.status, stdout: run.stdout, stderr: run.stderr };
+}
+
+const exists = (path) => stat(path).then(() => true, () => false);
+
+/** The built site copied to a temp folder, with the author's exercise indexed and everything precompressed. */
+async function authorsSite() {
+  assert.ok(await exists(join(DIST, "index.html")), `no built site in ${DIST} (run trunk build first)`);
+  const site = await mkdtemp(join(tmpdir(), "fencelab-site-"));
+  await cp(DIST, site, { recursive: true });
+  // The author's exercises only, whatever the build held.
+  const exercises = join(site, "exercises");
+  await rm(exercises, { recursive: true, force: true });
+  await mkdir(exercises);
+  const exercise = await authorsExercise();
+  await writeFile(join(exercises, `${ID}.toml`), exercise);
+
+  // A broken file refuses the index, naming where, and writes nothing.
+  const titleLine = exercise.split("\n").findIndex((line) => line.startsWith("title = ")) + 1;
+  const broken = exercise.replace(/^id = .*$/m, 'id = "my-course-broken"').replace(/^title = .*$/m, "title = 3");
+  await writeFile(join(exercises, "broken.toml"), broken);
+  const refused = fencelabIndex(exercises);
+  assert.equal(refused.code, 2, `a broken exercise must fail the index: ${refused.stdout}${refused.stderr}`);
+  assert.ok(
+    refused.stderr.includes(`${join(exercises, "broken.toml")}:${titleLine}:9: title: invalid type`),
+    `the error names file:line:column: ${refused.stderr}`,
+  );
+  assert.match(refused.stdout, /index\.toml was not written\n$/);
+  assert.equal(await exists(join(exercises, "index.toml")), false, "nothing is written");
+  await rm(join(exercises, "broken.toml"));
+
+  const indexed = fencelabIndex(exercises);
+  assert.equal(indexed.code, 0, `${indexed.stdout}${indexed.stderr}`);
+  assert.match(indexed.stdout, /checked 1 exercise: all ok; wrote .*index\.toml listing 1\n$/);
+  assert.match(await readFile(join(exercises, "index.toml"), "utf8"), new RegExp(`exercises = \\[\\n  "${ID}\\.toml",\\n\\]`));
+
+  const compressed = spawnSync("node", [join(ROOT, "crates/xtask/compress.mjs"), site], { encoding: "utf8" });
+  assert.equal(compressed.status, 0, compressed.stderr);
+  const files = await readdir(site);
+  for (const name of ["fencelab-web_bg.wasm", "worker_bg.wasm", "index.html", "editor.js"]) {
+    assert.ok(files.includes(`${name}.br`) && files.includes(`${name}.gz`), `${name} has .br and .gz copies`);
+  }
+  return site;
+}
+
+/** Waits until the service worker controls the page and has cached `paths`. */
+async function cachedForOffline(page, paths) {
+  await page.evaluate(async (paths) => {
+    const sleep = () => new Promise((ok) => setTimeout(ok, 100));
+    await navigator.serviceWorker.ready;
+    for (let i = 0; i < 100 && !navigator.serviceWorker.controller; i++) await sleep();
+    const cache = await caches.open("fencelab-v1");
+    const has = async () => {
+      const keys = (await cache.keys()).map((request) => new URL(request.url).pathname);
+      return paths.every((path) => keys.some((key) => key.endsWith(path)));
+    };
+    for (let i = 0; i < 100 && !(await has()); i++) await sleep();
+    if (!(await has())) throw new Error(`the service worker did not cache ${paths.join(", ")}`);
+  }, paths);
+}
+
+async function verdicts(page, pattern) {
+  return waitForText(page.locator("#scenario-summary"), pattern, VERDICTS_TIMEOUT_MS);
+}
+
+const site = await authorsSite();
+try {
+  await runTests(
+    "site",
+    [
+      [
+        "the author's exercise opens by id, under its own lesson, and a learner repairs it",
+        async ({ page, url }) => {
+          await page.goto(`${url}?exercise=${ID}`);
+          await verdicts(page, /^0 of 3 scenarios pass$/);
+          assert.equal(await page.locator("#exercise-title").innerText(), TITLE);
+          const lesson = page.locator(".lesson", { has: page.locator(".lesson-title", { hasText: LESSON }) });
+          assert.equal(await lesson.count(), 1, "the author's lesson is listed once");
+          const link = lesson.locator(`.exercise-link[data-exercise="${ID}"]`);
+          assert.equal(await link.getAttribute("aria-current"), "page");
+          assert.match(await link.innerText(), new RegExp(TITLE));
+          assert.equal(new URL(page.url()).searchParams.get("exercise"), ID, "the address keeps the id");
+
+          await typeClaim(page, REPAIRED);
+          await verdicts(page, /^3 of 3 scenarios pass$/);
+          const shown = await page.locator(".scenario").evaluateAll((all) => all.map((s) => s.dataset.verdict));
+          assert.deepEqual(shown, ["passed", "passed", "passed"]);
+        },
+      ],
+      [
+        "the site's files arrive precompressed, typed, and with their cache headers",
+        async ({ page, url, context }) => {
+          // What the network answered (the page's, its worker's and the
+          // service worker's own requests), not the service worker's replays.
+          const seen = new Map();
+          context.on("response", (response) => {
+            const path = new URL(response.url()).pathname;
+            if (response.fromServiceWorker() || seen.has(path)) return;
+            seen.set(path, response.allHeaders().then((headers) => ({ headers })));
+          });
+          await page.goto(`${url}?exercise=${ID}`);
+          await verdicts(page, /^0 of 3 scenarios pass$/);
+          const expected = {
+            "/": ["text/html; charset=utf-8", "br"],
+            "/fencelab-web_bg.wasm": ["application/wasm", "br"],
+            "/worker_bg.wasm": ["application/wasm", "br"],
+            "/editor.js": ["text/javascript; charset=utf-8", "br"],
+            "/style.css": ["text/css; charset=utf-8", "br"],
+            "/exercises/index.toml": ["application/toml; charset=utf-8", "br"],
+            [`/exercises/${ID}.toml`]: ["application/toml; charset=utf-8", "br"],
+          };
+          for (const [path, [type, encoding]] of Object.entries(expected)) {
+            assert.ok(seen.has(path), `the page fetched ${path} (it fetched ${[...seen.keys()].join(", ")})`);
+            const { headers } = await seen.get(path);
+            assert.equal(headers["content-type"], type, path);
+            assert.equal(headers["content-encoding"], encoding, path);
+            assert.equal(headers["vary"], "Accept-Encoding", path);
+            // Stable names: every file is revalidated by its ETag.
+            assert.equal(headers["cache-control"], "no-cache", path);
+            assert.match(headers["etag"] ?? "", /^"[0-9a-f]+-[0-9a-f]+-br"$/, path);
+          }
+          // Revalidation answers 304 when the file is unchanged, and a
+          // client that accepts no coding gets the file as it is.
+          const first = await fetch(`${url}exercises/index.toml`, { headers: { "accept-encoding": "identity" } });
+          assert.equal(first.headers.get("content-encoding"), null);
+          const tag = first.headers.get("etag");
+          assert.match(await first.text(), /format = 1/);
+          const again = await fetch(`${url}exercises/index.toml`, {
+            headers: { "accept-encoding": "identity", "if-none-match": tag },
+          });
+          assert.equal(again.status, 304);
+          const missing = await fetch(`${url}exercises/nothing.toml`);
+          assert.equal(missing.status, 404);
+        },
+      ],
+      [
+        "an unknown id is a notice naming it, in view in light and dark at 1280 and 390 px",
+        async ({ page, url }) => {
+          for (const colorScheme of ["light", "dark"]) {
+            for (const viewport of [{ width: 1280, height: 800 }, { width: 390, height: 844 }]) {
+              const what = `${colorScheme} at ${viewport.width}x${viewport.height}`;
+              await page.emulateMedia({ colorScheme });
+              await page.setViewportSize(viewport);
+              await page.goto(`${url}?exercise=${MISSING}`);
+              const notice = page.locator(".notice", { hasText: `\`${MISSING}\`` });
+              await notice.waitFor({ timeout: VERDICTS_TIMEOUT_MS });
+              assert.match(await notice.innerText(), /There is no exercise `no-such-exercise` on this page/);
+              await verdicts(page, /^\d+ of \d+ scenarios pass$/);
+              await settled(page);
+              await notice.scrollIntoViewIfNeeded();
+              assertInView(await placement(notice), `the notice, ${what}`);
+              const width = await page.evaluate(() => document.documentElement.scrollWidth);
+              assert.ok(width <= viewport.width + 2, `${what}: the page is ${width} px wide`);
+              const colours = await notice.evaluate((element) => {
+                const style = getComputedStyle(element);
+                return { text: style.color, page: getComputedStyle(document.body).backgroundColor };
+              });
+              assert.notEqual(colours.text, colours.page, `${what}: the notice's text shows on the page`);
+            }
+          }
+        },
+      ],
+      [
+        "in an embed, an unknown id shows the notice and nothing else",
+        async ({ page, url }) => {
+          for (const viewport of [{ width: 1280, height: 800 }, { width: 390, height: 844 }]) {
+            await page.setViewportSize(viewport);
+            await page.goto(`${url}?embed=1&exercise=${MISSING}`);
+            const notice = page.locator(".notice");
+            await waitForText(notice, /There is no exercise `no-such-exercise` here/, VERDICTS_TIMEOUT_MS);
+            assert.equal(await notice.count(), 1);
+            for (const absent of [".exercise-list", ".masthead", ".editor", "#scenario-summary", "#exercise-title"]) {
+              assert.equal(await page.locator(absent).count(), 0, `an embed of a missing id shows no ${absent}`);
+            }
+            await settled(page);
+            assertInView(await placement(notice), `the embed's notice at ${viewport.width}x${viewport.height}`);
+          }
+        },
+      ],
+      [
+        "the author's exercise reloads offline after one visit",
+        async ({ page, url, context }) => {
+          await page.goto(`${url}?exercise=${ID}`);
+          await verdicts(page, /^0 of 3 scenarios pass$/);
+          await cachedForOffline(page, ["/exercises/index.toml", `/exercises/${ID}.toml`, "/worker_bg.wasm"]);
+          await context.setOffline(true);
+          try {
+            await page.reload();
+            await verdicts(page, /^0 of 3 scenarios pass$/);
+            assert.equal(await page.locator("#exercise-title").innerText(), TITLE);
+            assert.equal(await page.locator(`.exercise-link[data-exercise="${ID}"]`).count(), 1);
+          } finally {
+            await context.setOffline(false);
+          }
+        },
+      ],
+    ],
+    { serve: () => serveWithXtask(site) },
+  );
+} finally {
+  await rm(site, { recursive: true, force: true });
+}
