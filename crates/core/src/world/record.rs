@@ -49,8 +49,9 @@ pub(super) enum Before {
     /// Every table, for [`Recorder::Snapshots`].
     Snapshot(Vec<TableRows>),
     /// The hook watches the step; the process's earlier writes in its open
-    /// transaction are in its `written` rows.
-    Watching(Watch),
+    /// transaction are in its `written` rows, which only a statement that
+    /// rolls back (ROLLBACK, ROLLBACK TO) can change without the hook.
+    Watching { watch: Watch, rollback: bool },
     /// The rows the process's transaction wrote, as it saw them just before
     /// its call's end rolled them back.
     Rows(Rows),
@@ -111,13 +112,19 @@ impl World {
         self.recorder == Recorder::Changes && self.seed.hook_columns_match()
     }
 
-    /// Notes what telling a step's row changes will need, before process
-    /// `id` (or the anchor, for direct SQL) runs it.
-    pub(super) fn before_step(&self, id: Option<ProcessId>) -> Before {
+    /// Notes what telling the row changes of `sql` will need, before
+    /// process `id` (or the anchor, for direct SQL) runs it.
+    pub(super) fn before_step(&self, id: Option<ProcessId>, sql: &str) -> Before {
         if !self.recording {
             Before::Off
         } else if self.hook_records() {
-            Before::Watching(self.changes.watch())
+            let wrote = id
+                .and_then(|id| self.processes.get(index(id)))
+                .is_some_and(|p| !p.written.is_empty());
+            Before::Watching {
+                watch: self.changes.watch(),
+                rollback: wrote && rolls_back(sql),
+            }
         } else {
             self.snapshot_unlocked(id)
                 .map_or(Before::Off, Before::Snapshot)
@@ -167,7 +174,9 @@ impl World {
         before: Before,
         id: Option<ProcessId>,
     ) -> Vec<RowChange> {
-        let before = match before {
+        // `before` holds the rows to read back; `unread`, the rows of the
+        // open transaction this step cannot have changed.
+        let (before, unread) = match before {
             Before::Off => {
                 self.keep_written(id, Rows::new());
                 return Vec::new();
@@ -178,30 +187,42 @@ impl World {
                     Err(_) => Vec::new(),
                 };
             }
-            Before::Watching(watch) => {
-                let mut rows = self.take_written(id);
+            Before::Watching { watch, rollback } => {
+                let mut written = self.take_written(id);
                 let Some(touched) = watch.take() else {
                     // The hook lost a row: what the step changed is unknown,
                     // as when a snapshot cannot be read.
-                    self.keep_written(id, rows);
+                    self.keep_written(id, written);
                     return Vec::new();
+                };
+                let mut rows = if rollback {
+                    std::mem::take(&mut written)
+                } else {
+                    Rows::new()
                 };
                 // The first time a step touches a row, the hook sees it as
                 // it was before the step; a row the transaction wrote before
                 // is as the last step left it.
                 for touched in touched {
-                    rows.entry(touched.row).or_insert(touched.before);
+                    if let std::collections::btree_map::Entry::Vacant(entry) =
+                        rows.entry(touched.row)
+                    {
+                        let before = written.remove(entry.key()).unwrap_or(touched.before);
+                        entry.insert(before);
+                    }
                 }
-                rows
+                (rows, written)
             }
-            Before::Rows(rows) => rows,
+            Before::Rows(rows) => (rows, Rows::new()),
         };
         let (connection, sandbox) = self.connection_and_sandbox(id);
         let trusted = sandbox.trusted();
         let after = self.read_rows(connection, before.keys().cloned());
         drop(trusted);
-        let Ok(after) = after else {
-            self.keep_written(id, before);
+        let Ok(mut after) = after else {
+            let mut rows = unread;
+            rows.extend(before);
+            self.keep_written(id, rows);
             return Vec::new();
         };
         let changes = before
@@ -215,6 +236,7 @@ impl World {
                 after: new.clone(),
             })
             .collect();
+        after.extend(unread);
         self.keep_written(id, after);
         changes
     }
@@ -223,7 +245,7 @@ impl World {
     /// changes: the rows it touched stay noted while the transaction is
     /// open, for a later rollback to be told (the call's end reads them).
     pub(super) fn abandon_step(&mut self, before: Before, id: ProcessId) {
-        let Before::Watching(watch) = before else {
+        let Before::Watching { watch, .. } = before else {
             return;
         };
         let mut rows = self.take_written(Some(id));
@@ -283,4 +305,15 @@ fn encoded_bytes(event: &Event) -> u64 {
     // Serializing plain data into a counter cannot fail.
     let _ = serde_json::to_writer(&mut count, event);
     count.0
+}
+
+/// Whether `sql` is a ROLLBACK (of the transaction, or TO a savepoint): the
+/// one kind of statement that changes rows without the hook seeing it.
+fn rolls_back(sql: &str) -> bool {
+    crate::procedure::lexer::tokens(sql).is_ok_and(|tokens| {
+        tokens
+            .iter()
+            .find(|token| !token.is_comment())
+            .is_some_and(|first| first.is_word(sql, "ROLLBACK"))
+    })
 }

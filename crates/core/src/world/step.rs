@@ -57,7 +57,7 @@ impl World {
         step: &Step,
         sql: &str,
     ) -> Result<StepResult, Error> {
-        let before = self.before_step(Some(id));
+        let before = self.before_step(Some(id), sql);
         let process = &self.processes[index(id)];
         let connection = process.connection.as_ref().expect("checked by step()");
         let executed = execute(connection, &process.sandbox, sql, |name| {
