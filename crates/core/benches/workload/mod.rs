@@ -264,20 +264,15 @@ fn bare_round(connection: &Connection, message: i64) {
         .unwrap();
 }
 
-/// Microseconds per statement: the fastest of `batches` batches of rounds,
-/// each long enough (about `batch_ms`) for a millisecond clock to time. The
-/// machines this runs on are shared, and the fastest batch is the one the
-/// other work on the machine disturbed least, so ratios between
-/// configurations measured this way are the steadiest.
-pub fn measure(bench: &mut Bench, now_ms: impl Fn() -> f64, batches: usize, batch_ms: f64) -> f64 {
-    // Warm the statement caches and find how many rounds fill a batch.
-    let started = now_ms();
-    let mut rounds = 0u32;
-    while now_ms() - started < batch_ms || rounds < 10 {
-        bench.round();
-        rounds += 1;
-    }
-    let per_statement_us: Vec<f64> = (0..batches)
+/// Microseconds per statement of `bench`: the fastest of `batches` batches
+/// of `rounds` rounds.
+fn fastest_batch_us(
+    bench: &mut Bench,
+    now_ms: impl Fn() -> f64,
+    batches: usize,
+    rounds: u32,
+) -> f64 {
+    (0..batches)
         .map(|_| {
             let started = now_ms();
             for _ in 0..rounds {
@@ -285,8 +280,19 @@ pub fn measure(bench: &mut Bench, now_ms: impl Fn() -> f64, batches: usize, batc
             }
             (now_ms() - started) * 1000.0 / f64::from(rounds * STATEMENTS_PER_ROUND)
         })
-        .collect();
-    per_statement_us.into_iter().fold(f64::INFINITY, f64::min)
+        .fold(f64::INFINITY, f64::min)
+}
+
+/// How many rounds of `bench` take about `batch_ms` (at least ten), which
+/// also warms its statement caches.
+fn rounds_per_batch(bench: &mut Bench, now_ms: impl Fn() -> f64, batch_ms: f64) -> u32 {
+    let started = now_ms();
+    let mut rounds = 0u32;
+    while now_ms() - started < batch_ms || rounds < 10 {
+        bench.round();
+        rounds += 1;
+    }
+    rounds
 }
 
 /// One line for `cargo xtask bench`'s table.
@@ -297,35 +303,52 @@ pub fn bench_line(row: &str, column: &str, value: f64, unit: &str) -> String {
 /// Times every configuration at every size and returns the BENCH lines:
 /// microseconds per statement, and the ratio of a recorded statement to an
 /// unrecorded one at each size (the issue's target: at most 3).
+///
+/// Each figure is the fastest batch of about `batch_ms`, over `passes`
+/// passes of `batches` batches. The machines this runs on are shared: the
+/// fastest batch is the one other work disturbed least, and taking the
+/// configurations in turn, pass after pass, spreads a busy spell over all
+/// of them instead of one.
 pub fn run_all(
     now_ms: impl Fn() -> f64 + Copy,
     column: &str,
+    passes: usize,
     batches: usize,
     batch_ms: f64,
 ) -> Vec<String> {
+    let mut configurations: Vec<(Runner, Size, Bench, u32, f64)> = [SMALL, LARGE, ISSUE]
+        .into_iter()
+        .flat_map(|size| Runner::ALL.into_iter().map(move |runner| (runner, size)))
+        .filter(|(runner, size)| !(size.tokens > 0 && *runner == Runner::Bare))
+        .map(|(runner, size)| {
+            let mut bench = Bench::new(runner, size);
+            let rounds = rounds_per_batch(&mut bench, now_ms, batch_ms);
+            (runner, size, bench, rounds, f64::INFINITY)
+        })
+        .collect();
+    for _ in 0..passes {
+        for (_, _, bench, rounds, fastest) in &mut configurations {
+            *fastest = fastest.min(fastest_batch_us(bench, now_ms, batches, *rounds));
+        }
+    }
     let mut lines = Vec::new();
     for size in [SMALL, LARGE, ISSUE] {
-        let mut figures = Vec::new();
-        for runner in Runner::ALL {
-            if size.tokens > 0 && runner == Runner::Bare {
-                continue;
-            }
-            let mut bench = Bench::new(runner, size);
-            let us = measure(&mut bench, now_ms, batches, batch_ms);
-            figures.push((runner, us));
-            lines.push(bench_line(
-                &format!("{}, {}", runner.label(), size.label()),
-                column,
-                us,
-                "us/statement",
-            ));
-        }
-        let of = |runner| {
-            figures
+        let of = |wanted: Runner| {
+            configurations
                 .iter()
-                .find(|(r, _)| *r == runner)
-                .map(|(_, us)| *us)
+                .find(|(runner, s, ..)| *runner == wanted && s.label() == size.label())
+                .map(|(.., us)| *us)
         };
+        for runner in Runner::ALL {
+            if let Some(us) = of(runner) {
+                lines.push(bench_line(
+                    &format!("{}, {}", runner.label(), size.label()),
+                    column,
+                    us,
+                    "us/statement",
+                ));
+            }
+        }
         if let (Some(on), Some(off)) = (of(Runner::HistoryOn), of(Runner::HistoryOff)) {
             lines.push(bench_line(
                 &format!("history on / history off, {}", size.label()),
