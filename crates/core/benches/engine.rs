@@ -28,7 +28,7 @@ fn main() {
     if std::env::args().any(|a| a == "--bench") {
         let origin = std::time::Instant::now();
         let now_ms = move || origin.elapsed().as_secs_f64() * 1000.0;
-        for line in workload::run_all(now_ms, "native", 5, 4, 100.0) {
+        for line in workload::run_all(now_ms, "native", 12, 3, 100.0) {
             println!("{line}");
         }
     }

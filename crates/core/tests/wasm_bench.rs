@@ -62,7 +62,7 @@ fn check_every_bundled_exercise() {
 /// Prints the statement figures as BENCH lines, in the wasm column.
 #[wasm_bindgen_test]
 fn statements_bare_and_engine() {
-    for line in workload::run_all(now_ms, "wasm", 4, 3, 100.0) {
+    for line in workload::run_all(now_ms, "wasm", 12, 3, 100.0) {
         console_log!("{line}");
     }
 }

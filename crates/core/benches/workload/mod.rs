@@ -220,48 +220,34 @@ impl Bench {
 }
 
 fn bare_round(connection: &Connection, message: i64) {
-    let actor = "worker-a";
-    connection
-        .prepare_cached(CLAIM[0])
-        .unwrap()
-        .execute([])
-        .unwrap();
+    let run = |sql: &str, token: i64| -> usize {
+        let mut statement = connection.prepare_cached(sql).unwrap();
+        // Bind only the parameters a statement names, as the engine does.
+        for (name, value) in [
+            (
+                ":actor",
+                rusqlite::types::Value::from("worker-a".to_string()),
+            ),
+            (":token", token.into()),
+            (":message_id", message.into()),
+        ] {
+            if let Some(index) = statement.parameter_index(name).unwrap() {
+                statement.raw_bind_parameter(index, value).unwrap();
+            }
+        }
+        statement.raw_execute().unwrap()
+    };
+    run(CLAIM[0], 0);
     let token: i64 = connection
         .prepare_cached(CLAIM[1])
         .unwrap()
         .query_row([], |row| row.get(0))
         .unwrap();
-    let claimed = connection
-        .prepare_cached(CLAIM[2])
-        .unwrap()
-        .execute(rusqlite::named_params! {
-            ":actor": actor, ":token": token, ":message_id": message
-        })
-        .unwrap();
-    assert_eq!(claimed, 1);
-    connection
-        .prepare_cached(CLAIM[3])
-        .unwrap()
-        .execute([])
-        .unwrap();
-    connection
-        .prepare_cached(COMPLETE[0])
-        .unwrap()
-        .execute([])
-        .unwrap();
-    let completed = connection
-        .prepare_cached(COMPLETE[1])
-        .unwrap()
-        .execute(rusqlite::named_params! {
-            ":actor": actor, ":token": token, ":message_id": message
-        })
-        .unwrap();
-    assert_eq!(completed, 1);
-    connection
-        .prepare_cached(COMPLETE[2])
-        .unwrap()
-        .execute([])
-        .unwrap();
+    assert_eq!(run(CLAIM[2], token), 1);
+    run(CLAIM[3], token);
+    run(COMPLETE[0], token);
+    assert_eq!(run(COMPLETE[1], token), 1);
+    run(COMPLETE[2], token);
 }
 
 /// Microseconds per statement of `bench`: the fastest of `batches` batches
