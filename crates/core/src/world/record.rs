@@ -4,12 +4,13 @@
 //! A step's row changes are the rows whose values differ, as the stepping
 //! process sees them, between just before the step and just after it, in
 //! table and key order. [`Recorder::Changes`] finds them from what SQLite's
-//! preupdate hook reports (changes.rs) plus the rows the process's open
-//! transaction wrote earlier, which a ROLLBACK (or ROLLBACK TO) can put back
-//! without the hook seeing it; it reads only those rows after the step, so a
-//! step costs what it touched. [`Recorder::Snapshots`] reads every table
-//! before and after and diffs them: the plain definition, kept as the
-//! reference the hook-based recorder is tested against event by event.
+//! preupdate hook reports (changes.rs), and for a ROLLBACK (or ROLLBACK TO)
+//! statement or a call's end also from the rows the process's open
+//! transaction wrote earlier, which a rollback puts back without the hook
+//! seeing it; it reads only those rows after the step, so a step costs what
+//! it touched. [`Recorder::Snapshots`] reads every table before and after
+//! and diffs them: the plain definition, kept as the reference the
+//! hook-based recorder is tested against event by event.
 //!
 //! Recording must never change what a run does: the recorder takes no lock
 //! a process would not have taken (see `snapshot_unlocked`), so a schedule
