@@ -1,6 +1,9 @@
 //! Native benchmarks of the engine: a world reset, one full drive of a small
-//! scenario, and checking every scenario of each bundled exercise (what the
-//! page does after every edit), reported in schedules per second.
+//! scenario, checking every scenario of each bundled exercise (what the
+//! page does after every edit), reported in schedules per second, and the
+//! claim/complete statements run by bare rusqlite and by the engine with
+//! history off, on and by snapshots, beside 10 and 1,000 rows (workload/).
+//! Under `cargo bench` it also prints the statement figures as BENCH lines.
 //!
 //! Run with `cargo xtask bench`, which also runs the wasm benchmark, so both
 //! sets of figures come from one run on one machine.
@@ -12,15 +15,28 @@
 fn main() {}
 
 #[cfg(not(target_arch = "wasm32"))]
+mod workload;
+
+#[cfg(not(target_arch = "wasm32"))]
 fn main() {
     native::benches();
     criterion::Criterion::default()
         .configure_from_args()
         .final_summary();
+    // `cargo test --benches` runs each benchmark once to see that it works;
+    // only a real run (`cargo bench` passes --bench) times the statements.
+    if std::env::args().any(|a| a == "--bench") {
+        let origin = std::time::Instant::now();
+        let now_ms = move || origin.elapsed().as_secs_f64() * 1000.0;
+        for line in workload::run_all(now_ms, "native", 12, 3, 100.0) {
+            println!("{line}");
+        }
+    }
 }
 
 #[cfg(not(target_arch = "wasm32"))]
 mod native {
+    use super::workload::{Bench, LARGE, Runner, SMALL, STATEMENTS_PER_ROUND};
     use criterion::{Criterion, Throughput, criterion_group};
     use fencelab_core::{Checker, ExerciseExt, Procedure, Values, World, bundled};
     use std::collections::BTreeMap;
@@ -70,5 +86,25 @@ mod native {
         group.finish();
     }
 
-    criterion_group!(benches, world_reset, drive_one_schedule, check_exercises);
+    fn statements(c: &mut Criterion) {
+        let mut group = c.benchmark_group("claim/complete statements");
+        group.throughput(Throughput::Elements(u64::from(STATEMENTS_PER_ROUND)));
+        for size in [SMALL, LARGE] {
+            for runner in Runner::ALL {
+                let mut bench = Bench::new(runner, size);
+                group.bench_function(format!("{}, {}", runner.label(), size.label()), |b| {
+                    b.iter(|| bench.round())
+                });
+            }
+        }
+        group.finish();
+    }
+
+    criterion_group!(
+        benches,
+        world_reset,
+        drive_one_schedule,
+        check_exercises,
+        statements
+    );
 }

@@ -1,5 +1,8 @@
 //! The wasm benchmark: checking every scenario of each bundled exercise, as
-//! the page does after an edit, timed inside wasm (Node or Chromium).
+//! the page does after an edit, and the claim/complete statements run by
+//! bare rusqlite and by the engine with history off, on and by snapshots
+//! (the same workload as the native benchmark, benches/workload), timed
+//! inside wasm (Node or Chromium).
 //!
 //! Not part of the test suite: `cargo xtask bench` builds it with the
 //! `bench` feature and runs it beside the native criterion benchmarks, so the
@@ -7,6 +10,9 @@
 //! that the runs it times are the correct ones (every reference passes).
 
 #![cfg(target_arch = "wasm32")]
+
+#[path = "../benches/workload/mod.rs"]
+mod workload;
 
 use fencelab_core::{ExerciseExt, bundled};
 use std::collections::BTreeMap;
@@ -50,5 +56,13 @@ fn check_every_bundled_exercise() {
             schedules as f64 / (per_run_ms / 1000.0),
             world_ms
         );
+    }
+}
+
+/// Prints the statement figures as BENCH lines, in the wasm column.
+#[wasm_bindgen_test]
+fn statements_bare_and_engine() {
+    for line in workload::run_all(now_ms, "wasm", 12, 3, 100.0) {
+        console_log!("{line}");
     }
 }

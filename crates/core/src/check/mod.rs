@@ -117,6 +117,12 @@ impl Checker {
         self.limits = limits;
     }
 
+    /// How the world finds the rows each recorded step changed (the tests
+    /// compare the two recorders).
+    pub fn set_recorder(&mut self, recorder: crate::world::Recorder) {
+        self.world.set_recorder(recorder);
+    }
+
     pub fn world(&self) -> &World {
         &self.world
     }

@@ -22,14 +22,18 @@
 //! Time is the fake clock, in integer seconds, which procedures read as
 //! `:now`. The world never reads real time or real randomness.
 
+mod changes;
 mod read;
 mod record;
 mod seed;
 mod statement;
 mod step;
 
+pub use record::Recorder;
 pub use seed::diff_tables;
 
+use changes::ChangeLog;
+use record::Rows;
 use seed::SeedImage;
 use statement::query_on;
 use step::ok;
@@ -105,6 +109,9 @@ struct Process {
     memory: Values,
     /// Met a lock on its last attempt, and nothing has moved since.
     blocked: bool,
+    /// The rows its open transaction wrote, as it last saw them: what a
+    /// rollback may put back (see record.rs).
+    written: Rows,
 }
 
 #[derive(Clone)]
@@ -134,6 +141,10 @@ pub struct World {
     /// The bytes `history` takes (see [`World::history_bytes`]).
     history_bytes: u64,
     recording: bool,
+    recorder: Recorder,
+    /// Where every connection's preupdate hook reports the rows a watched
+    /// step touches.
+    changes: Arc<ChangeLog>,
 }
 
 impl World {
@@ -147,7 +158,7 @@ impl World {
         let number = WORLDS_OPENED.fetch_add(1, Ordering::Relaxed);
         let name = format!("fencelab-world-{number}");
         let meter = Arc::new(Meter::default());
-        let (anchor, sandbox) = open_sandboxed(&name, &meter)
+        let (mut anchor, sandbox) = open_sandboxed(&name, &meter)
             .map_err(|e| Error::sqlite("open the world's in-memory database", e))?;
         sandbox.set_schema_changes_allowed(true);
         sandbox.begin_statement();
@@ -167,6 +178,10 @@ impl World {
         }
         sandbox.set_schema_changes_allowed(false);
         let seed = SeedImage::capture(&anchor).map_err(|(context, e)| Error::sqlite(context, e))?;
+        let changes = ChangeLog::new(seed.hook_tables());
+        changes
+            .install(&mut anchor)
+            .map_err(|e| Error::sqlite("watch the world's row changes", e))?;
         for name in constants.keys() {
             check_argument_name(name)?;
         }
@@ -188,6 +203,8 @@ impl World {
             history: Vec::new(),
             history_bytes: 0,
             recording: true,
+            recorder: Recorder::default(),
+            changes,
         })
     }
 
@@ -280,8 +297,14 @@ impl World {
         // prepared statements: opening one costs far more than a step.
         let (connection, sandbox) = match self.idle.pop() {
             Some(idle) => idle,
-            None => open_sandboxed(&self.name, &self.meter)
-                .map_err(|e| Error::sqlite("open a process's connection", e))?,
+            None => {
+                let (mut connection, sandbox) = open_sandboxed(&self.name, &self.meter)
+                    .map_err(|e| Error::sqlite("open a process's connection", e))?;
+                self.changes
+                    .install(&mut connection)
+                    .map_err(|e| Error::sqlite("watch the world's row changes", e))?;
+                (connection, sandbox)
+            }
         };
         self.processes.push(Process {
             id,
@@ -291,6 +314,7 @@ impl World {
             call: None,
             memory: Values::new(),
             blocked: false,
+            written: Rows::new(),
         });
         let event = self.process_event(id, What::ProcessStarted);
         self.record(event);

@@ -15,7 +15,7 @@ impl World {
     /// Runs SQL directly against the world, bypassing every procedure: the
     /// kind of write no fence can see. Returns the rows it changed.
     pub fn execute_direct(&mut self, sql: &str) -> Result<u64, Error> {
-        let before = self.snapshot_if_recording(None);
+        let before = self.before_step(None, sql);
         self.anchor_sandbox.begin_statement();
         if let Some(denial) = crate::sandbox::refuse_by_keyword(sql) {
             return Err(Error::Query {

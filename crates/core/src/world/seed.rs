@@ -2,6 +2,7 @@
 //! stable way to read each, taking snapshots, diffing them into row
 //! changes, and putting the seed rows back on reset.
 
+use super::changes::HookTable;
 use crate::history::{RowChange, TableRows};
 use crate::sandbox::Sandbox;
 use crate::sql_value::{Bind, value_from_ref};
@@ -15,7 +16,13 @@ pub(super) struct Table {
     name: String,
     columns: Vec<String>,
     key_len: usize,
+    /// The primary key's column indexes, in key order, for a WITHOUT ROWID
+    /// table; empty for a table keyed by its rowid.
+    key_columns: Vec<usize>,
     select_sql: String,
+    /// Reads the one row with a given key (bound as ?1, ?2, ...), in the
+    /// same shape as `select_sql`'s rows.
+    select_one_sql: String,
     /// Puts a row back on reset: the rowid too, unless a column already
     /// carries it (an INTEGER PRIMARY KEY) or the table has none.
     insert_sql: String,
@@ -32,6 +39,9 @@ pub(super) struct SeedImage {
     sequences: Option<Vec<(String, i64)>>,
     /// The schema has triggers or foreign keys, which a reset must switch off.
     has_guards: bool,
+    /// Some table has generated columns, whose values SQLite's preupdate
+    /// hook numbers differently from `PRAGMA table_info`.
+    has_generated_columns: bool,
 }
 
 impl SeedImage {
@@ -39,7 +49,8 @@ impl SeedImage {
     pub(super) fn capture(
         anchor: &Connection,
     ) -> Result<SeedImage, (&'static str, rusqlite::Error)> {
-        let tables = discover_tables(anchor).map_err(|e| ("read the exercise's tables", e))?;
+        let (tables, has_generated_columns) =
+            discover_tables(anchor).map_err(|e| ("read the exercise's tables", e))?;
         let rows = snapshot_tables(anchor, &tables).map_err(|e| ("read the seed rows", e))?;
         let has_guards = anchor
             .query_row(
@@ -57,7 +68,53 @@ impl SeedImage {
             rows,
             sequences,
             has_guards,
+            has_generated_columns,
         })
+    }
+
+    /// The name of table number `table`, in table order.
+    pub(super) fn table_name(&self, table: usize) -> &str {
+        &self.tables[table].name
+    }
+
+    /// What the preupdate hook needs to know of each table, in table order.
+    pub(super) fn hook_tables(&self) -> Vec<HookTable> {
+        self.tables
+            .iter()
+            .map(|t| HookTable {
+                name: t.name.clone(),
+                key_columns: t.key_columns.clone(),
+            })
+            .collect()
+    }
+
+    /// Whether the preupdate hook's column numbers are the snapshot's, so a
+    /// change the hook reports reads as a snapshot would.
+    pub(super) fn hook_columns_match(&self) -> bool {
+        !self.has_generated_columns
+    }
+
+    /// The row of table `table` with exactly `key`, as `connection` sees it:
+    /// its columns without the key, or `None` when there is none.
+    pub(super) fn read_row(
+        &self,
+        connection: &Connection,
+        table: usize,
+        key: &[Value],
+    ) -> rusqlite::Result<Option<Vec<Value>>> {
+        let table = &self.tables[table];
+        let mut statement = connection.prepare_cached(&table.select_one_sql)?;
+        let mut rows = statement.query(rusqlite::params_from_iter(key.iter().map(Bind)))?;
+        let Some(row) = rows.next()? else {
+            return Ok(None);
+        };
+        let values = (0..table.key_len + table.columns.len())
+            .map(|i| row.get_ref(i).map(value_from_ref))
+            .collect::<Result<Vec<_>, _>>()?;
+        // A key that only compares equal under a collation (NOCASE) names
+        // another row in a snapshot, so only the exact key counts.
+        let (found, rest) = values.split_at(table.key_len);
+        Ok((found == key).then(|| rest.to_vec()))
     }
 
     /// Every exercise table as `connection` sees it.
@@ -124,7 +181,8 @@ fn quote_identifier(name: &str) -> String {
     format!("\"{}\"", name.replace('"', "\"\""))
 }
 
-fn discover_tables(connection: &Connection) -> rusqlite::Result<Vec<Table>> {
+/// The exercise's tables, and whether any has generated columns.
+fn discover_tables(connection: &Connection) -> rusqlite::Result<(Vec<Table>, bool)> {
     let names: Vec<(String, bool)> = connection
         .prepare(
             "SELECT name, wr FROM pragma_table_list \
@@ -134,30 +192,41 @@ fn discover_tables(connection: &Connection) -> rusqlite::Result<Vec<Table>> {
         .query_map([], |row| Ok((row.get(0)?, row.get::<_, i64>(1)? != 0)))?
         .collect::<Result<_, _>>()?;
     let mut tables = Vec::new();
+    let mut has_generated_columns = false;
     for (name, without_rowid) in names {
         let mut columns = Vec::new();
         let mut primary_key = Vec::new();
         let mut integer_key = false;
         let mut info = connection.prepare(
-            "SELECT name, pk, upper(type) = 'INTEGER' FROM pragma_table_info(?1) ORDER BY cid",
+            "SELECT name, pk, upper(type) = 'INTEGER', hidden FROM pragma_table_xinfo(?1) \
+             ORDER BY cid",
         )?;
         let mut rows = info.query([&name])?;
         while let Some(row) = rows.next()? {
+            if row.get::<_, i64>(3)? != 0 {
+                has_generated_columns = true;
+                continue;
+            }
             let column: String = row.get(0)?;
             let pk: i64 = row.get(1)?;
             if pk > 0 {
-                primary_key.push((pk, column.clone()));
+                primary_key.push((pk, columns.len(), column.clone()));
                 integer_key = row.get(2)?;
             }
             columns.push(column);
         }
         primary_key.sort();
+        let key_columns = if without_rowid {
+            primary_key.iter().map(|(_, index, _)| *index).collect()
+        } else {
+            Vec::new()
+        };
         // An INTEGER PRIMARY KEY column is the rowid under another name.
         let rowid_alias = !without_rowid && primary_key.len() == 1 && integer_key;
         let key: Vec<String> = if without_rowid {
             primary_key
                 .into_iter()
-                .map(|(_, c)| quote_identifier(&c))
+                .map(|(_, _, c)| quote_identifier(&c))
                 .collect()
         } else {
             vec!["rowid".to_string()]
@@ -168,6 +237,17 @@ fn discover_tables(connection: &Connection) -> rusqlite::Result<Vec<Table>> {
             "SELECT {keys}, {columns} FROM {table} ORDER BY {keys}",
             keys = key.join(", "),
             columns = quoted.join(", "),
+        );
+        let select_one_sql = format!(
+            "SELECT {keys}, {columns} FROM {table} WHERE {matches}",
+            keys = key.join(", "),
+            columns = quoted.join(", "),
+            matches = key
+                .iter()
+                .enumerate()
+                .map(|(i, k)| format!("{k} = ?{}", i + 1))
+                .collect::<Vec<_>>()
+                .join(" AND "),
         );
         let insert_with_key = !without_rowid && !rowid_alias;
         let targets: Vec<String> = if insert_with_key {
@@ -187,13 +267,15 @@ fn discover_tables(connection: &Connection) -> rusqlite::Result<Vec<Table>> {
             name,
             columns,
             key_len: key.len(),
+            key_columns,
             select_sql,
+            select_one_sql,
             insert_sql,
             insert_with_key,
             delete_sql: format!("DELETE FROM {table}"),
         });
     }
-    Ok(tables)
+    Ok((tables, has_generated_columns))
 }
 
 /// The AUTOINCREMENT counters, if the schema has any.

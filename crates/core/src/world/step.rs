@@ -6,7 +6,6 @@ use super::{Call, Process, ProcessId, StepResult, World, index};
 use crate::error::Error;
 use crate::history::{CallError, Effect, ErrorCause, Outcome, Values, What};
 use crate::procedure::{Action, Position, Step};
-use crate::sqlite::is_busy;
 use crate::value::Value;
 
 impl World {
@@ -58,15 +57,7 @@ impl World {
         step: &Step,
         sql: &str,
     ) -> Result<StepResult, Error> {
-        let before = if self.recording {
-            match self.snapshot(Some(id)) {
-                Ok(tables) => Some(tables),
-                Err(e) if is_busy(&e) => return Ok(self.blocked(id, call, step, sql)),
-                Err(e) => return Err(Error::sqlite("read the exercise's tables", e)),
-            }
-        } else {
-            None
-        };
+        let before = self.before_step(Some(id), sql);
         let process = &self.processes[index(id)];
         let connection = process.connection.as_ref().expect("checked by step()");
         let executed = execute(connection, &process.sandbox, sql, |name| {
@@ -74,8 +65,12 @@ impl World {
         });
         let executed = match executed {
             Ok(executed) => executed,
-            Err(failure) if failure.busy => return Ok(self.blocked(id, call, step, sql)),
+            Err(failure) if failure.busy => {
+                self.abandon_step(before, id);
+                return Ok(self.blocked(id, call, step, sql));
+            }
             Err(failure) => {
+                self.abandon_step(before, id);
                 let position = failure
                     .offset
                     .map(|offset| {
@@ -180,7 +175,7 @@ impl World {
             .as_ref()
             .map(|c| c.procedure.name.clone())
             .unwrap_or_default();
-        let before = self.snapshot_if_recording(Some(id));
+        let before = self.before_rollback(id);
         let process = &mut self.processes[index(id)];
         let open = process
             .connection
