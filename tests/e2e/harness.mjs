@@ -25,8 +25,12 @@ const MIME = {
   ".webmanifest": "application/manifest+json",
 };
 
-/** Serves `dir` on 127.0.0.1 at a free port; resolves to { url, close }. */
-export async function serveDir(dir = DIST) {
+/**
+ * Serves `dir` on 127.0.0.1 at a free port; resolves to { url, close }.
+ * `headers` are added to every answer (a site whose embed.js other origins
+ * import needs `access-control-allow-origin`).
+ */
+export async function serveDir(dir = DIST, headers = {}) {
   const server = createServer(async (req, res) => {
     const path = decodeURIComponent(new URL(req.url, "http://x").pathname);
     const file = normalize(join(dir, path.endsWith("/") ? path + "index.html" : path));
@@ -36,7 +40,7 @@ export async function serveDir(dir = DIST) {
     }
     try {
       const body = await readFile(file);
-      res.writeHead(200, { "content-type": MIME[extname(file)] ?? "application/octet-stream" });
+      res.writeHead(200, { ...headers, "content-type": MIME[extname(file)] ?? "application/octet-stream" });
       res.end(body);
     } catch {
       res.writeHead(404).end("not found");
