@@ -14,7 +14,9 @@ import assert from "node:assert/strict";
 import { cp, mkdir, mkdtemp, readFile, rm, writeFile } from "node:fs/promises";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
-import { ARTIFACTS, DIST, EDITOR, REPAIRED, ROOT, launchChromium, serveDir, waitForText } from "./harness.mjs";
+import {
+  ARTIFACTS, DIST, EDITOR, REPAIRED, ROOT, assertInView, launchChromium, placement, serveDir, typeClaim, waitForText,
+} from "./harness.mjs";
 
 const MINE = "my-course-claim";
 const VERDICTS_TIMEOUT_MS = 90_000;
@@ -86,38 +88,6 @@ async function lastChecked(page, after) {
   });
 }
 
-/** Where `locator`'s element is, whether a scrolling ancestor clips it and whether it is on top. */
-async function placement(locator) {
-  return locator.evaluate((element) => {
-    const box = element.getBoundingClientRect();
-    const clippedBy = [];
-    for (let a = element.parentElement; a && a !== document.documentElement; a = a.parentElement) {
-      const style = getComputedStyle(a);
-      if (style.overflowX === "visible" && style.overflowY === "visible") continue;
-      const r = a.getBoundingClientRect();
-      if (box.left < r.left + a.clientLeft - 0.5 || box.right > r.left + a.clientLeft + a.clientWidth + 0.5 ||
-          box.top < r.top + a.clientTop - 0.5 || box.bottom > r.top + a.clientTop + a.clientHeight + 0.5) {
-        clippedBy.push(`${a.tagName.toLowerCase()}.${a.className}`);
-      }
-    }
-    const hit = document.elementFromPoint(box.left + box.width / 2, box.top + Math.min(box.height / 2, 10));
-    return {
-      top: Math.round(box.top), bottom: Math.round(box.bottom), left: Math.round(box.left), right: Math.round(box.right),
-      viewportWidth: window.innerWidth, viewportHeight: window.innerHeight,
-      clippedBy, onTop: hit !== null && (hit === element || element.contains(hit)),
-    };
-  });
-}
-
-function assertInView(box, what) {
-  const where = JSON.stringify(box);
-  assert.ok(box.bottom > box.top, `${what} has no height: ${where}`);
-  assert.ok(box.top >= 0 && box.bottom <= box.viewportHeight, `${what} is not inside the viewport: ${where}`);
-  assert.ok(box.left >= 0 && box.right <= box.viewportWidth, `${what} is outside the viewport sideways: ${where}`);
-  assert.deepEqual(box.clippedBy, [], `${what} is clipped: ${where}`);
-  assert.ok(box.onTop, `${what} is covered by another element: ${where}`);
-}
-
 const tests = [
   ["a course page embeds the author's exercise and hears ready, checked, solved and resize", async ({ site, host, open, watch }) => {
     const { context, page } = await open({ width: 900, height: 800 });
@@ -186,14 +156,7 @@ const tests = [
 
     // The learner repairs the claim by typing it: solved, exactly once.
     count = (await heard(page, "checked")).length;
-    await frame.locator(EDITOR).click();
-    await page.keyboard.press("Control+A");
-    await page.keyboard.press("Delete");
-    for (const [i, line] of REPAIRED.entries()) {
-      await page.keyboard.type(line);
-      await page.keyboard.press("Escape");
-      if (i < REPAIRED.length - 1) await page.keyboard.press("Enter");
-    }
+    await typeClaim(page, REPAIRED, frame);
     await waitForText(frame.locator("#scenario-summary"), /^3 of 3 scenarios pass$/, VERDICTS_TIMEOUT_MS);
     const solvedAt = await until("solved", () => heard(page, "solved").then((s) => (s.length ? s : null)));
     assert.equal(solvedAt.length, 1);

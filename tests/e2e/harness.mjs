@@ -5,6 +5,7 @@
 import { createServer } from "node:http";
 import { readFile, mkdir } from "node:fs/promises";
 import { extname, join, normalize, resolve } from "node:path";
+import assert from "node:assert/strict";
 import { chromium } from "playwright-core";
 
 export const ROOT = resolve(new URL("../..", import.meta.url).pathname);
@@ -155,9 +156,13 @@ export async function open(page, url) {
   await waitForText(page.locator("#scenario-summary"), /^\d+ of \d+ scenarios pass$/);
 }
 
-/** Clears the claim editor and types `lines`, closing any completion popup before each newline. */
-export async function typeClaim(page, lines) {
-  await page.locator(EDITOR).click();
+/**
+ * Clears the claim editor and types `lines`, closing any completion popup
+ * before each newline; `within` is the page or a frame (a frameLocator)
+ * that holds the editor.
+ */
+export async function typeClaim(page, lines, within = page) {
+  await within.locator(EDITOR).click();
   await page.keyboard.press("Control+A");
   await page.keyboard.press("Delete");
   for (const [i, line] of lines.entries()) {
@@ -165,4 +170,48 @@ export async function typeClaim(page, lines) {
     await page.keyboard.press("Escape");
     if (i < lines.length - 1) await page.keyboard.press("Enter");
   }
+}
+
+// ----- geometry: what the user sees -----
+
+/** Where `locator`'s element is, and what could hide it. */
+export async function placement(locator) {
+  return locator.evaluate((element) => {
+    const box = element.getBoundingClientRect();
+    // Every ancestor that scrolls or clips: the element must lie inside its
+    // client area (its box without borders and scroll bars).
+    const clippedBy = [];
+    for (let a = element.parentElement; a && a !== document.documentElement; a = a.parentElement) {
+      const style = getComputedStyle(a);
+      if (style.overflowX === "visible" && style.overflowY === "visible") continue;
+      const r = a.getBoundingClientRect();
+      const left = r.left + a.clientLeft;
+      const top = r.top + a.clientTop;
+      if (box.left < left - 0.5 || box.right > left + a.clientWidth + 0.5 || box.top < top - 0.5 || box.bottom > top + a.clientHeight + 0.5) {
+        clippedBy.push(`${a.tagName.toLowerCase()}.${a.className}`);
+      }
+    }
+    const x = box.left + box.width / 2;
+    const y = box.top + box.height / 2;
+    const hit = document.elementFromPoint(x, y);
+    return {
+      top: Math.round(box.top),
+      bottom: Math.round(box.bottom),
+      left: Math.round(box.left),
+      right: Math.round(box.right),
+      viewportWidth: window.innerWidth,
+      viewportHeight: window.innerHeight,
+      clippedBy,
+      onTop: hit !== null && (hit === element || element.contains(hit)),
+    };
+  });
+}
+
+export function assertInView(box, what) {
+  const where = JSON.stringify(box);
+  assert.ok(box.bottom > box.top, `${what} has no height: ${where}`);
+  assert.ok(box.top >= 0 && box.bottom <= box.viewportHeight, `${what} is not inside the viewport: ${where}`);
+  assert.ok(box.left >= 0 && box.right <= box.viewportWidth, `${what} is outside the viewport sideways: ${where}`);
+  assert.deepEqual(box.clippedBy, [], `${what} is clipped by a scrolling ancestor: ${where}`);
+  assert.ok(box.onTop, `${what} is covered by another element: ${where}`);
 }

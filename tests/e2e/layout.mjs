@@ -7,54 +7,12 @@
 // the verdicts and the counterexample are in view together, and the tables
 // after the step beside it; on the phone the verdicts sit under the editor.
 import assert from "node:assert/strict";
-import { CLAIM, open, runTests, waitForText } from "./harness.mjs";
+import { CLAIM, assertInView, open, placement, runTests, waitForText } from "./harness.mjs";
 
 const LAPTOP = { width: 1280, height: 800 };
 const PHONE = { width: 390, height: 844 };
 // A scenario's verdicts may take a while on a loaded machine.
 const VERDICTS_TIMEOUT_MS = 90_000;
-
-/** Where `locator`'s element is, and what could hide it. */
-async function placement(locator) {
-  return locator.evaluate((element) => {
-    const box = element.getBoundingClientRect();
-    // Every ancestor that scrolls or clips: the element must lie inside its
-    // client area (its box without borders and scroll bars).
-    const clippedBy = [];
-    for (let a = element.parentElement; a && a !== document.documentElement; a = a.parentElement) {
-      const style = getComputedStyle(a);
-      if (style.overflowX === "visible" && style.overflowY === "visible") continue;
-      const r = a.getBoundingClientRect();
-      const left = r.left + a.clientLeft;
-      const top = r.top + a.clientTop;
-      if (box.left < left - 0.5 || box.right > left + a.clientWidth + 0.5 || box.top < top - 0.5 || box.bottom > top + a.clientHeight + 0.5) {
-        clippedBy.push(`${a.tagName.toLowerCase()}.${a.className}`);
-      }
-    }
-    const x = box.left + box.width / 2;
-    const y = box.top + box.height / 2;
-    const hit = document.elementFromPoint(x, y);
-    return {
-      top: Math.round(box.top),
-      bottom: Math.round(box.bottom),
-      left: Math.round(box.left),
-      right: Math.round(box.right),
-      viewportWidth: window.innerWidth,
-      viewportHeight: window.innerHeight,
-      clippedBy,
-      onTop: hit !== null && (hit === element || element.contains(hit)),
-    };
-  });
-}
-
-function assertInView(box, what) {
-  const where = JSON.stringify(box);
-  assert.ok(box.bottom > box.top, `${what} has no height: ${where}`);
-  assert.ok(box.top >= 0 && box.bottom <= box.viewportHeight, `${what} is not inside the viewport: ${where}`);
-  assert.ok(box.left >= 0 && box.right <= box.viewportWidth, `${what} is outside the viewport sideways: ${where}`);
-  assert.deepEqual(box.clippedBy, [], `${what} is clipped by a scrolling ancestor: ${where}`);
-  assert.ok(box.onTop, `${what} is covered by another element: ${where}`);
-}
 
 /** Lets the effects of the last render run (they follow the next frame). */
 async function settled(page) {

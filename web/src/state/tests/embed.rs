@@ -38,6 +38,17 @@ fn ready() -> Model {
     model
 }
 
+/// The learner types `text` into the claim's editor.
+fn edit(model: &mut Model, text: &str) {
+    act(
+        model,
+        Action::Edited {
+            procedure: "claim".into(),
+            text: text.into(),
+        },
+    );
+}
+
 fn posted(model: &Model) -> Vec<FrameMessage> {
     model
         .embedding
@@ -191,13 +202,7 @@ fn every_newest_report_is_checked_and_a_stale_one_is_not() {
         "one report, one checked"
     );
 
-    act(
-        &mut model,
-        Action::Edited {
-            procedure: "claim".into(),
-            text: "-- newer".into(),
-        },
-    );
+    edit(&mut model, "-- newer");
     answer(
         &mut model,
         Response::Checked {
@@ -244,13 +249,7 @@ fn solved_is_said_once_and_only_for_the_learners_own_texts() {
         "texts the course page set are not the learner's"
     );
 
-    act(
-        &mut model,
-        Action::Edited {
-            procedure: "claim".into(),
-            text: "-- my own".into(),
-        },
-    );
+    edit(&mut model, "-- my own");
     check_answered(&mut model, claim_report(false));
     let solved: Vec<_> = posted(&model)
         .into_iter()
@@ -263,13 +262,7 @@ fn solved_is_said_once_and_only_for_the_learners_own_texts() {
             procedures: Edits::from([("claim".into(), "-- my own".into())])
         }]
     );
-    act(
-        &mut model,
-        Action::Edited {
-            procedure: "claim".into(),
-            text: "-- my own, again".into(),
-        },
-    );
+    edit(&mut model, "-- my own, again");
     check_answered(&mut model, claim_report(false));
     assert_eq!(
         kinds(&model).iter().filter(|k| **k == "solved").count(),
@@ -319,13 +312,7 @@ fn set_procedures_replaces_texts_undoably_and_refuses_an_unknown_name_whole() {
 fn reset_check_and_show_scenario_go_through_the_reducer_and_are_answered() {
     let mut model = ready();
     check_answered(&mut model, claim_report(true));
-    act(
-        &mut model,
-        Action::Edited {
-            procedure: "claim".into(),
-            text: "-- mine".into(),
-        },
-    );
+    edit(&mut model, "-- mine");
     assert_eq!(
         host(&mut model, 4, Command::Reset),
         FrameMessage::Ok {
