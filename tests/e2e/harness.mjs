@@ -27,8 +27,12 @@ const MIME = {
   ".webmanifest": "application/manifest+json",
 };
 
-/** Serves `dir` on 127.0.0.1 at a free port; resolves to { url, close }. */
-export async function serveDir(dir = DIST) {
+/**
+ * Serves `dir` on 127.0.0.1 at a free port; resolves to { url, close }.
+ * `headers` are added to every answer (a site whose embed.js other origins
+ * import needs `access-control-allow-origin`).
+ */
+export async function serveDir(dir = DIST, headers = {}) {
   const server = createServer(async (req, res) => {
     const path = decodeURIComponent(new URL(req.url, "http://x").pathname);
     const file = normalize(join(dir, path.endsWith("/") ? path + "index.html" : path));
@@ -38,7 +42,7 @@ export async function serveDir(dir = DIST) {
     }
     try {
       const body = await readFile(file);
-      res.writeHead(200, { "content-type": MIME[extname(file)] ?? "application/octet-stream" });
+      res.writeHead(200, { ...headers, "content-type": MIME[extname(file)] ?? "application/octet-stream" });
       res.end(body);
     } catch {
       res.writeHead(404).end("not found");
@@ -183,9 +187,13 @@ export async function open(page, url) {
   await waitForText(page.locator("#scenario-summary"), /^\d+ of \d+ scenarios pass$/);
 }
 
-/** Clears the claim editor and types `lines`, closing any completion popup before each newline. */
-export async function typeClaim(page, lines) {
-  await page.locator(EDITOR).click();
+/**
+ * Clears the claim editor and types `lines`, closing any completion popup
+ * before each newline; `within` is the page or a frame (a frameLocator)
+ * that holds the editor.
+ */
+export async function typeClaim(page, lines, within = page) {
+  await within.locator(EDITOR).click();
   await page.keyboard.press("Control+A");
   await page.keyboard.press("Delete");
   for (const [i, line] of lines.entries()) {
@@ -195,7 +203,7 @@ export async function typeClaim(page, lines) {
   }
 }
 
-// ----- where things are on screen -----
+// ----- geometry: what the user sees -----
 
 /** Where `locator`'s element is, and what could hide it. */
 export async function placement(locator) {

@@ -17,6 +17,7 @@
 
 pub mod components;
 pub mod editor;
+pub mod embed;
 pub mod engine;
 pub mod fold;
 pub mod markdown;

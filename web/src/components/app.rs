@@ -61,8 +61,13 @@ fn read_start() -> Start {
     Start {
         exercise: param("exercise"),
         embed: param("embed").is_some_and(|v| v == "1"),
+        parent: param("parent"),
         fragment: fragment.trim_start_matches('#').to_string(),
-        theme: storage::theme(),
+        // An embedding page may choose the theme (`embed.js`'s `theme`).
+        theme: param("theme")
+            .map(|name| Theme::from_name(&name))
+            .filter(|theme| *theme != Theme::System)
+            .unwrap_or_else(storage::theme),
     }
 }
 
@@ -114,13 +119,23 @@ pub fn app() -> Html {
         })
     };
     use_effect_with((), |_| clear_fragment());
+    crate::embed::effects::use_embedding(&model);
     // The address names the open exercise, so a reload comes back to it.
     {
         let id = model.exercise().map(|e| e.id.clone());
         let embed = model.embed;
+        // An embed keeps its parent, so a reload still reports to it.
+        let parent = model
+            .embedding
+            .as_ref()
+            .map(|e| format!("&parent={}", js_sys::encode_uri_component(&e.parent)))
+            .unwrap_or_default();
         use_effect_with(id, move |id| {
             if let (Some(id), Some(window)) = (id, web_sys::window()) {
-                let query = format!("?{}exercise={id}", if embed { "embed=1&" } else { "" });
+                let query = format!(
+                    "?{}exercise={id}{parent}",
+                    if embed { "embed=1&" } else { "" }
+                );
                 let url = format!(
                     "{}{query}",
                     window.location().pathname().unwrap_or_default()
@@ -468,6 +483,7 @@ pub fn app() -> Html {
                                 on_select={dispatch(Action::Select)} on_drive={dispatch(Action::DriveStart)} />
                         </div>
                         <div class="work-results">
+                          <crate::components::results_fold::ResultsFold folds={model.embed}>
                             if let View::Driving(drive) = &model.view {
                                 <DrivePanel scenario={drive.scenario.clone()} schedule={drive.schedule.clone()}
                                     last={drive.last.clone()} waiting={drive.waiting_for.is_some()} failed={drive.failed.clone()}
@@ -498,6 +514,7 @@ pub fn app() -> Html {
                                     } }
                                 </p>
                             }
+                          </crate::components::results_fold::ResultsFold>
                         </div>
                         <div class="work-extra">
                             <crate::components::variants::Variants mutants={exercise.mutants.clone()}

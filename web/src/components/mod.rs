@@ -10,6 +10,7 @@ pub mod narrative;
 pub mod notices;
 pub mod procedure_editor;
 pub mod replay_form;
+pub mod results_fold;
 pub mod scenario_list;
 pub mod share_panel;
 pub mod table_view;

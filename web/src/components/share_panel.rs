@@ -1,6 +1,12 @@
 //! Share: a link in a text field (and copied), carrying the exercise, the
 //! edited procedures, and the selected scenario and schedule.
+//!
+//! Copying may be refused (a cross-origin frame without the clipboard
+//! permission, a browser without the Clipboard API): then a notice beside
+//! the field says so, and the link is still there to select; the refusal is
+//! handled, never an uncaught error.
 
+use wasm_bindgen::JsValue;
 use yew::prelude::*;
 
 #[derive(Properties, PartialEq)]
@@ -9,14 +15,42 @@ pub struct SharePanelProps {
     pub on_share: Callback<()>,
 }
 
+/// Copies `text`, or says in a sentence why it could not be.
+async fn copy(text: String) -> Result<(), String> {
+    let navigator = web_sys::window()
+        .map(|w| JsValue::from(w.navigator()))
+        .ok_or("there is no window")?;
+    let clipboard = js_sys::Reflect::get(&navigator, &JsValue::from_str("clipboard"))
+        .ok()
+        .filter(|c| !c.is_undefined() && !c.is_null())
+        .ok_or("this browser offers no clipboard here")?;
+    let clipboard: web_sys::Clipboard = wasm_bindgen::JsCast::unchecked_into(clipboard);
+    wasm_bindgen_futures::JsFuture::from(clipboard.write_text(&text))
+        .await
+        .map(|_| ())
+        .map_err(|error| {
+            js_sys::Reflect::get(&error, &JsValue::from_str("message"))
+                .ok()
+                .and_then(|m| m.as_string())
+                .unwrap_or_else(|| "the browser refused".into())
+        })
+}
+
 #[function_component(SharePanel)]
 pub fn share_panel(props: &SharePanelProps) -> Html {
     let share = props.on_share.reform(|_: MouseEvent| ());
+    // Why the newest link was not copied, if it was not.
+    let refused = use_state(|| None::<String>);
     {
-        use_effect_with(props.url.clone(), |url| {
-            if let (Some(url), Some(window)) = (url, web_sys::window()) {
-                // Copying may be refused (no permission); the field still shows it.
-                let _ = window.navigator().clipboard().write_text(url);
+        let refused = refused.clone();
+        use_effect_with(props.url.clone(), move |url| {
+            refused.set(None);
+            if let Some(url) = url.clone() {
+                wasm_bindgen_futures::spawn_local(async move {
+                    if let Err(why) = copy(url).await {
+                        refused.set(Some(why));
+                    }
+                });
             }
         });
     }
@@ -27,6 +61,11 @@ pub fn share_panel(props: &SharePanelProps) -> Html {
             if let Some(url) = &props.url {
                 <label for="share-url">{ "Link (copied to the clipboard when allowed):" }</label>
                 <input id="share-url" type="text" readonly=true value={url.clone()} />
+                if let Some(why) = &*refused {
+                    <p class="notice copy-refused" role="status">
+                        { format!("The link could not be copied to the clipboard ({why}); select it above and copy it yourself.") }
+                    </p>
+                }
             }
         </section>
     }

@@ -15,6 +15,7 @@
 //! Every worker answer is routed by its seq to the request that asked for it
 //! (`respond.rs`); an answer to a request since replaced is dropped.
 
+mod embed;
 mod open;
 mod progress;
 mod protect;
@@ -26,6 +27,7 @@ mod view;
 #[cfg(test)]
 mod tests;
 
+pub use embed::Embedding;
 pub use open::{Opening, Start};
 pub use progress::Given;
 pub use protect::{Protection, Without};
@@ -33,6 +35,7 @@ pub use site::SiteExercises;
 pub use theme::Theme;
 pub use view::{At, Console, DriveState, SharedReport, View};
 
+use crate::embed::protocol::{HostRequest, Refusal};
 use crate::share::{self, Link};
 use crate::storage::{self, Loaded, Progress, Saved};
 use fencelab_model::{Exercise, ExerciseReport, Schedule};
@@ -127,6 +130,9 @@ pub struct Model {
     /// Requests for the worker, oldest first; the app sends each once.
     pub outbox: Vec<Rc<Request>>,
     next_seq: u64,
+    /// In an embed whose page asked for results (`?parent=`): what it is
+    /// told and has been told (`embed.rs`).
+    pub embedding: Option<Embedding>,
 }
 
 #[derive(Debug)]
@@ -185,6 +191,8 @@ pub enum Action {
         line: u32,
         change: usize,
     },
+    /// A message from the page that embeds this one (`embed.rs`).
+    Host(Result<HostRequest, Refusal>),
 }
 
 impl Model {
@@ -377,7 +385,13 @@ impl Model {
             step: shown.as_ref().and_then(|s| s.step),
             hints: self.hints_shown,
         };
-        self.share_url = Some(format!("{base}#{}", share::encode(&link)));
+        // A link made in an embed opens as one (without a parent to report to).
+        let query = if self.embed {
+            format!("?embed=1&exercise={}", link.exercise)
+        } else {
+            String::new()
+        };
+        self.share_url = Some(format!("{base}{query}#{}", share::encode(&link)));
         self.announcement = "A share link is ready below the Share button.".into();
     }
 
@@ -610,7 +624,9 @@ pub fn reduce(model: &mut Model, action: Action) {
             line,
             change,
         } => model.show_counterexample(&procedure, line, change),
+        Action::Host(message) => model.host(message),
     }
+    model.tell_parent();
 }
 
 impl Reducible for Model {

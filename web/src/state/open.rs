@@ -8,7 +8,7 @@
 //! (and then a link's version, if one was opened) in the editors and asks
 //! for the first check.
 
-use super::{Given, Model, Protection, Replace, Theme, View};
+use super::{Embedding, Given, Model, Protection, Replace, Theme, View};
 use crate::share::{self, Link};
 use crate::storage::Loaded;
 use fencelab_model::procedure::PROCEDURE_TEXT_BYTES_MAX;
@@ -28,6 +28,8 @@ pub struct Start {
     pub exercise: Option<String>,
     /// `?embed=1`: the exercise alone, without the list and the masthead.
     pub embed: bool,
+    /// `?parent=ORIGIN`: in an embed, the page to report to.
+    pub parent: Option<String>,
     /// The fragment, without `#`: a share link, or nothing.
     pub fragment: String,
     /// The theme the learner chose before (storage keeps it).
@@ -87,7 +89,16 @@ impl Model {
             focus_on_replay: None,
             outbox: Vec::new(),
             next_seq: 0,
+            embedding: None,
         };
+        if let (true, Some(parent)) = (start.embed, &start.parent) {
+            match Embedding::new(parent) {
+                Ok(embedding) => model.embedding = Some(embedding),
+                Err(why) => model.notices.push(format!(
+                    "This frame cannot report to the page that embeds it: its address's `parent` is not an origin ({why}). The exercise works, but no results are sent."
+                )),
+            }
+        }
         let by_id = |id: &str| model.exercises.iter().position(|e| e.id == id);
         if share::is_link(&start.fragment) {
             match share::decode(&start.fragment) {

@@ -22,6 +22,8 @@ pub enum Given {
     Variant(String),
     /// The version in a link that was opened.
     Link,
+    /// The texts the page that embeds this one set (`set-procedures`).
+    Host,
 }
 
 impl Model {

@@ -603,6 +603,7 @@ fn notices_are_dismissed_and_a_failure_of_the_worker_itself_is_one() {
     assert!(model.notices.is_empty());
 }
 
+mod embed;
 mod progress;
 mod protection;
 mod restore;

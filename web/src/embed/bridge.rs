@@ -1,0 +1,118 @@
+//! The DOM side of the embedding protocol: the parent window's messages in
+//! (only from the allowed origin and the parent window itself), the
+//! frame's messages out (only to that origin), and the content's height
+//! watched. Must never panic and never post to `*`: every post names the
+//! parent origin that `protocol::parent_origin` validated.
+
+use super::protocol::{self, FrameMessage, HostRequest, Refusal};
+use wasm_bindgen::JsCast;
+use wasm_bindgen::prelude::*;
+
+/// The window that embeds this page, if it is embedded at all.
+fn parent() -> Option<web_sys::Window> {
+    let window = web_sys::window()?;
+    let parent = window.parent().ok().flatten()?;
+    // A top-level page is its own parent: nobody to talk to.
+    (!js_sys::Object::is(&parent, &window)).then_some(parent)
+}
+
+/// Posts `message` to the parent, to `origin` only.
+pub fn post(origin: &str, message: &FrameMessage) {
+    let Some(parent) = parent() else {
+        return;
+    };
+    // A plain object for the host, made from the protocol's own JSON.
+    if let Ok(value) = js_sys::JSON::parse(&message.to_json()) {
+        let _ = parent.post_message(&value, origin);
+    }
+}
+
+/// Listens for the parent's messages while alive.
+pub struct Listener {
+    closure: Closure<dyn FnMut(web_sys::MessageEvent)>,
+}
+
+impl Drop for Listener {
+    fn drop(&mut self) {
+        if let Some(window) = web_sys::window() {
+            let _ = window.remove_event_listener_with_callback(
+                "message",
+                self.closure.as_ref().unchecked_ref(),
+            );
+        }
+    }
+}
+
+/// Hands every message from the parent window at `origin` to `on_message`,
+/// read or refused. Any other message is ignored without a word: its sender
+/// is not the page this frame answers to.
+pub fn listen(
+    origin: String,
+    on_message: impl Fn(Result<HostRequest, Refusal>) + 'static,
+) -> Option<Listener> {
+    let window = web_sys::window()?;
+    let closure =
+        Closure::<dyn FnMut(web_sys::MessageEvent)>::new(move |event: web_sys::MessageEvent| {
+            let from_parent = match (event.source(), parent()) {
+                (Some(source), Some(parent)) => js_sys::Object::is(&source, &parent),
+                _ => false,
+            };
+            if event.origin() != origin || !from_parent {
+                return;
+            }
+            // JSON.stringify throws on a cycle and yields undefined for a
+            // function: both are messages that cannot be read.
+            let json = js_sys::JSON::stringify(&event.data())
+                .ok()
+                .and_then(|s| s.as_string())
+                .unwrap_or_default();
+            on_message(protocol::read_host_message(&json));
+        });
+    window
+        .add_event_listener_with_callback("message", closure.as_ref().unchecked_ref())
+        .ok()?;
+    Some(Listener { closure })
+}
+
+/// The content's height in CSS pixels: the root element's box, which
+/// grows with the content and, unlike `scrollHeight`, does not stay at the
+/// frame's height when the content shrinks.
+fn content_height() -> Option<u32> {
+    let root = web_sys::window()?.document()?.document_element()?;
+    let height = root.get_bounding_client_rect().height().ceil();
+    (height.is_finite() && height >= 0.0).then(|| height.min(f64::from(u32::MAX)) as u32)
+}
+
+/// Watches the content's height while alive.
+pub struct HeightWatch {
+    observer: web_sys::ResizeObserver,
+    _closure: Closure<dyn FnMut()>,
+}
+
+impl Drop for HeightWatch {
+    fn drop(&mut self) {
+        self.observer.disconnect();
+    }
+}
+
+/// Posts `resize` to the parent at `origin` now and whenever the content's
+/// height changes.
+pub fn watch_height(origin: String) -> Option<HeightWatch> {
+    let root = web_sys::window()?.document()?.document_element()?;
+    let mut last: Option<u32> = None;
+    let closure = Closure::<dyn FnMut()>::new(move || {
+        let height = content_height();
+        if height.is_some() && height != last {
+            last = height;
+            if let Some(height) = height {
+                post(&origin, &FrameMessage::Resize { height });
+            }
+        }
+    });
+    let observer = web_sys::ResizeObserver::new(closure.as_ref().unchecked_ref()).ok()?;
+    observer.observe(&root);
+    Some(HeightWatch {
+        observer,
+        _closure: closure,
+    })
+}

@@ -1,0 +1,43 @@
+//! The app's effects for an embed whose page asked for results: listen to
+//! the parent (each message dispatched as `Action::Host`), watch the
+//! content's height, and post what the reducer left in
+//! `Embedding::posts`, each once. Nothing happens without an embedding.
+
+use super::bridge;
+use crate::state::{Action, Model};
+use yew::prelude::*;
+
+#[hook]
+pub fn use_embedding(model: &UseReducerHandle<Model>) {
+    let parent = model.embedding.as_ref().map(|e| e.parent.clone());
+    {
+        let dispatcher = model.dispatcher();
+        use_effect_with(parent.clone(), move |parent| {
+            let listener = parent.clone().and_then(|origin| {
+                bridge::listen(origin, move |message| {
+                    dispatcher.dispatch(Action::Host(message))
+                })
+            });
+            let watch = parent.clone().and_then(bridge::watch_height);
+            move || drop((listener, watch))
+        });
+    }
+    let sent = use_mut_ref(|| 0u64);
+    let posts = model
+        .embedding
+        .as_ref()
+        .map(|e| e.posts.clone())
+        .unwrap_or_default();
+    let newest = posts.last().map(|post| post.0);
+    use_effect_with(newest, move |_| {
+        if let Some(origin) = parent {
+            for post in posts {
+                let (number, message) = &*post;
+                if *number > *sent.borrow() {
+                    *sent.borrow_mut() = *number;
+                    bridge::post(&origin, message);
+                }
+            }
+        }
+    });
+}
