@@ -77,9 +77,20 @@ export async function runTests(suite, tests) {
   try {
     for (const [name, body] of tests) {
       const context = await browser.newContext({ viewport: { width: 1280, height: 800 } });
-      const page = await context.newPage();
       const errors = [];
-      page.on("pageerror", (e) => errors.push(String(e)));
+      // Every page of the context is watched, a tab the page opens too: an
+      // uncaught error or a dialog (a script's alert) fails the test.
+      context.on("page", (opened) => {
+        opened.on("pageerror", (e) => errors.push(String(e)));
+        opened.on("dialog", (dialog) => {
+          errors.push(`a dialog opened: ${dialog.message()}`);
+          dialog.dismiss().catch(() => {});
+        });
+        opened.on("console", (message) => {
+          if (/Content.Security.Policy/i.test(message.text())) errors.push(`CSP: ${message.text()}`);
+        });
+      });
+      const page = await context.newPage();
       // The page must keep to its own origin and its Content-Security-Policy.
       const origin = new URL(site.url).origin;
       context.on("request", (request) => {
@@ -87,9 +98,6 @@ export async function runTests(suite, tests) {
         if (/^https?:$/.test(address.protocol) && address.origin !== origin) {
           errors.push(`a request left the page's origin: ${request.url()}`);
         }
-      });
-      page.on("console", (message) => {
-        if (/Content.Security.Policy/i.test(message.text())) errors.push(`CSP: ${message.text()}`);
       });
       const started = Date.now();
       try {
