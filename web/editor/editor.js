@@ -308,36 +308,43 @@ function diagnosticsOf(doc, errors) {
     });
 }
 
+// What every editor has: CodeMirror's basic setup in the page's colours and
+// theme, wrapped lines (so it never becomes a sideways scroll region the
+// keyboard cannot reach), Ctrl/Cmd+Enter to run, a label, and its changes.
+function common(label, onChange, onRun) {
+  return [
+    basicSetup,
+    syntaxHighlighting(highlight),
+    chrome,
+    scheme.of(EditorView.darkTheme.of(isDark())),
+    EditorView.lineWrapping,
+    Prec.highest(
+      keymap.of([
+        {
+          key: "Mod-Enter",
+          run: () => {
+            onRun();
+            return true;
+          },
+        },
+      ]),
+    ),
+    EditorView.contentAttributes.of({ "aria-label": label }),
+    EditorView.updateListener.of((update) => {
+      if (update.docChanged) onChange(update.state.doc.toString());
+    }),
+  ];
+}
+
 globalThis.fencelabEditor = {
   create(parent, doc, label, words, onChange, onRun, onMark, saved) {
     const extensions = [
-      basicSetup,
-      syntaxHighlighting(highlight),
-      chrome,
-      scheme.of(EditorView.darkTheme.of(isDark())),
+      ...common(label, onChange, onRun),
       sql({ dialect: SQLite, upperCaseKeywords: true }),
       SQLite.language.data.of({ autocomplete: vocabulary(words) }),
       errorField,
       marksField,
       marksGutter(onMark),
-      // Wrapped lines keep the editor from scrolling sideways, so it never
-      // becomes a scroll region that the keyboard cannot reach.
-      EditorView.lineWrapping,
-      Prec.highest(
-        keymap.of([
-          {
-            key: "Mod-Enter",
-            run: () => {
-              onRun();
-              return true;
-            },
-          },
-        ]),
-      ),
-      EditorView.contentAttributes.of({ "aria-label": label }),
-      EditorView.updateListener.of((update) => {
-        if (update.docChanged) onChange(update.state.doc.toString());
-      }),
     ];
     const view = new EditorView({ parent, state: restored(saved, doc, extensions) });
     views.add(view);
@@ -346,30 +353,7 @@ globalThis.fencelabEditor = {
   // The authoring view's editor of a whole exercise file (TOML), its errors
   // shown as lint diagnostics (`setDiagnostics`); Ctrl/Cmd+Enter checks now.
   createToml(parent, doc, label, onChange, onRun) {
-    const extensions = [
-      basicSetup,
-      syntaxHighlighting(highlight),
-      chrome,
-      scheme.of(EditorView.darkTheme.of(isDark())),
-      toml,
-      lintGutter(),
-      EditorView.lineWrapping,
-      Prec.highest(
-        keymap.of([
-          {
-            key: "Mod-Enter",
-            run: () => {
-              onRun();
-              return true;
-            },
-          },
-        ]),
-      ),
-      EditorView.contentAttributes.of({ "aria-label": label }),
-      EditorView.updateListener.of((update) => {
-        if (update.docChanged) onChange(update.state.doc.toString());
-      }),
-    ];
+    const extensions = [...common(label, onChange, onRun), toml, lintGutter()];
     const view = new EditorView({ parent, state: EditorState.create({ doc, extensions }) });
     views.add(view);
     return view;

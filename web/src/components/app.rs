@@ -95,12 +95,17 @@ fn clear_fragment() {
     let Some(window) = web_sys::window() else {
         return;
     };
-    let location = window.location();
-    let hash = location.hash().unwrap_or_default();
+    let hash = window.location().hash().unwrap_or_default();
     // An exercise link stays: the exercise it carries lives nowhere else.
     if hash.is_empty() || crate::author::link::is_exercise_link(hash.trim_start_matches('#')) {
         return;
     }
+    drop_fragment(&window);
+}
+
+/// Replaces the address with itself without its fragment (no reload).
+pub(crate) fn drop_fragment(window: &web_sys::Window) {
+    let location = window.location();
     let url = format!(
         "{}{}",
         location.pathname().unwrap_or_default(),

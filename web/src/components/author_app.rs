@@ -11,7 +11,7 @@ use crate::author::link;
 use crate::author::saved::{self, SavedDraft};
 use crate::author::state::{Author, AuthorAction, CHECK_DELAY_MS, reduce};
 use crate::author::templates::{self, Template};
-use crate::components::app::{apply_theme, page_address};
+use crate::components::app::{apply_theme, drop_fragment, page_address};
 use crate::components::author_editor::AuthorEditor;
 use crate::components::author_results::{AuthorResults, AuthorResultsProps};
 use crate::components::theme_switch::ThemeSwitch;
@@ -79,17 +79,8 @@ fn read_draft() -> (String, Vec<String>) {
 /// Removes the link from the address once read: the draft is autosaved, so
 /// a reload shows it as edited since.
 fn clear_fragment() {
-    let Some(window) = web_sys::window() else {
-        return;
-    };
-    let location = window.location();
-    let url = format!(
-        "{}{}",
-        location.pathname().unwrap_or_default(),
-        location.search().unwrap_or_default()
-    );
-    if let Ok(history) = window.history() {
-        let _ = history.replace_state_with_url(&JsValue::NULL, "", Some(&url));
+    if let Some(window) = web_sys::window() {
+        drop_fragment(&window);
     }
 }
 
