@@ -296,14 +296,17 @@ function tomlString(stream, state) {
 
 // Rust's errors about the exercise, as CodeMirror lint diagnostics: each
 // underlined from its line and column (1-based, as the loader counts) to the
-// end of that line, with the loader's sentence on hover and in the gutter.
+// end of that line, with the loader's sentence on hover and in the gutter
+// (an empty line gets a point mark).
 function diagnosticsOf(doc, errors) {
   return errors
     .filter((e) => e.line >= 1 && e.line <= doc.lines)
     .map((e) => {
       const line = doc.line(e.line);
-      const from = Math.min(line.from + Math.max(e.column - 1, 0), line.to);
-      const to = from < line.to ? line.to : Math.min(from + 1, doc.length);
+      // An error past the line's last character (a string left open) marks
+      // that character, so the underline is always visible.
+      const from = Math.max(line.from, Math.min(line.from + Math.max(e.column - 1, 0), line.to - 1));
+      const to = line.to;
       return { from, to, severity: "error", source: "fencelab check", message: e.message };
     });
 }
