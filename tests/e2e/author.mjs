@@ -12,7 +12,7 @@ import assert from "node:assert/strict";
 import { readFile } from "node:fs/promises";
 import { deflateRawSync } from "node:zlib";
 import { join } from "node:path";
-import { ROOT, runTests, waitForText } from "./harness.mjs";
+import { ROOT, assertNoSeriousViolations, runTests, waitForText } from "./harness.mjs";
 
 const STARTER = await readFile(join(ROOT, "crates/cli/src/starter.toml"), "utf8");
 const EDITOR = "#exercise-editor .cm-content";
@@ -78,7 +78,10 @@ await runTests("author", [
 
       // Type an error: the title's closing quote goes.
       const titleLine = lineOf(STARTER, 'title = "Two helpers, one ticket"');
-      const line = page.locator("#exercise-editor .cm-line").nth(titleLine - 1);
+      // CodeMirror draws only the lines in view, so the line is found by its text.
+      // (Its text without the closing quote, so it is found before and after the edit.)
+      const line = page.locator("#exercise-editor .cm-line", { hasText: 'title = "Two helpers, one ticket' });
+      assert.equal(await line.count(), 1);
       assert.equal(await line.innerText(), 'title = "Two helpers, one ticket"');
       await line.click();
       await page.keyboard.press("End");
@@ -98,6 +101,7 @@ await runTests("author", [
         `the underline ${JSON.stringify(markBox)} is on line ${titleLine} ${JSON.stringify(lineBox)}`,
       );
       assert.equal(await page.locator("#exercise-editor .cm-lint-marker-error").count(), 1);
+      await assertNoSeriousViolations(page, "the authoring view with a TOML error");
       await mark.hover();
       const tooltip = await waitForText(page.locator(".cm-tooltip-lint .cm-diagnosticText"), /draft\.toml/);
       assert.equal(tooltip.trim(), message.replace(/^⚠ /, "").trim());
@@ -195,7 +199,7 @@ await runTests("author", [
     },
   ],
   [
-    "the editor and the results are on screen and unclipped in both themes at both widths",
+    "the editor and the results are on screen, unclipped and without serious axe violations in both themes at both widths",
     async ({ page, url }) => {
       await openAuthoring(page, `${url}?author=1`);
       await waitForText(page.locator(STATUS), PASSES, 60_000);
@@ -223,6 +227,7 @@ await runTests("author", [
           const background = await page.locator("#exercise-editor .cm-editor").evaluate((e) => getComputedStyle(e).backgroundColor);
           const ink = await page.locator("#exercise-editor .cm-content").evaluate((e) => getComputedStyle(e).color);
           assert.notEqual(background, ink);
+          await assertNoSeriousViolations(page, `the authoring view, ${theme}, ${width} px`);
           await page.evaluate(() => window.scrollTo(0, 0));
           await page.screenshot({ path: join(ROOT, `tests/artifacts/author-${width}-${theme}.png`), fullPage: true });
         }

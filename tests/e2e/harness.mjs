@@ -5,6 +5,8 @@
 import { createServer } from "node:http";
 import { readFile, mkdir } from "node:fs/promises";
 import { extname, join, normalize, resolve } from "node:path";
+import assert from "node:assert/strict";
+import { AxeBuilder } from "@axe-core/playwright";
 import { chromium } from "playwright-core";
 
 export const ROOT = resolve(new URL("../..", import.meta.url).pathname);
@@ -120,6 +122,16 @@ export async function runTests(suite, tests) {
   }
   console.log(`${suite}: ${passed} passed, ${failed} failed`);
   if (failed > 0) process.exitCode = 1;
+}
+
+/** Runs axe-core on the page as it is; fails on any serious or critical violation. */
+export async function assertNoSeriousViolations(page, view) {
+  const results = await new AxeBuilder({ page }).analyze();
+  const serious = results.violations.filter((v) => v.impact === "serious" || v.impact === "critical");
+  const report = serious
+    .map((v) => `${v.impact}: ${v.id} (${v.help}) at ${v.nodes.map((n) => n.target.join(" ")).slice(0, 3).join(", ")}`)
+    .join("\n  ");
+  assert.equal(serious.length, 0, `${view}: ${serious.length} serious or critical violations:\n  ${report}`);
 }
 
 // ----- acting as a learner on the claim exercise -----
