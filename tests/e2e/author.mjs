@@ -179,6 +179,29 @@ await runTests("author", [
     },
   ],
   [
+    "the draft is autosaved, and a saved draft this build cannot read is set aside with a notice",
+    async ({ page, url }) => {
+      await openAuthoring(page, `${url}?author=1`);
+      await waitForText(page.locator(STATUS), PASSES, 60_000);
+      const edited = STARTER.replace("Two helpers, one ticket", "Two helpers, one saved ticket");
+      await paste(page, edited);
+      await waitForText(page.locator(STATUS), PASSES, 60_000);
+      await page.reload();
+      await page.locator(EDITOR).waitFor();
+      assert.equal((await downloaded(page)).bytes.toString("utf8"), edited, "the reload shows the draft");
+      await page.evaluate(() => localStorage.setItem("fencelab:author:draft", "{not json"));
+      await page.reload();
+      await waitForText(page.locator(".notices"), /Your saved draft could not be read .*fencelab:set-aside:author:/);
+      const aside = await page.evaluate(() =>
+        Object.keys(localStorage)
+          .filter((key) => key.startsWith("fencelab:set-aside:author:"))
+          .map((key) => localStorage.getItem(key)),
+      );
+      assert.deepEqual(aside, ["{not json"], "the unreadable entry is kept aside");
+      assert.equal((await downloaded(page)).bytes.toString("utf8"), STARTER, "the starter instead");
+    },
+  ],
+  [
     "a shared exercise whose narrative carries script runs nothing, and its javascript: link is no link",
     async ({ page, url }) => {
       const hostile = STARTER.replace('id = "starter"', 'id = "hostile"').replace(
