@@ -551,16 +551,11 @@ mod tests {
     use super::*;
 
     fn scenario(name: &str, result: ScenarioResult) -> ScenarioReport {
+        let scenario: Scenario =
+            toml::from_str(&format!("name = \"{name}\"\nsteps = []")).expect("a scenario");
         ScenarioReport {
-            name: name.to_string(),
-            summary: String::new(),
             result,
-            schedule: Schedule::new(),
-            exploration: Exploration::default(),
-            lanes: Vec::new(),
-            initial_tables: Vec::new(),
-            history: Vec::new(),
-            beliefs: Vec::new(),
+            ..ScenarioReport::errored(&scenario, ScenarioError::new("replaced"))
         }
     }
 
