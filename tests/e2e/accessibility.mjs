@@ -1,9 +1,7 @@
 // axe-core (through @axe-core/playwright) on the playground's main views,
 // in the light and the dark theme, at a laptop's 1280x800 and a phone's
 // 390 px: no serious or critical violations.
-import assert from "node:assert/strict";
-import { AxeBuilder } from "@axe-core/playwright";
-import { REPAIRED, runTests, typeClaim } from "./harness.mjs";
+import { REPAIRED, assertNoSeriousViolations, runTests, typeClaim } from "./harness.mjs";
 
 const LAPTOP = { width: 1280, height: 800 };
 const PHONE = { width: 390, height: 844 };
@@ -11,15 +9,6 @@ const PHONE = { width: 390, height: 844 };
 async function ready(page, url) {
   await page.goto(url);
   await page.locator("#scenario-summary").filter({ hasText: /^\d+ of \d+ scenarios pass$/ }).waitFor({ timeout: 30_000 });
-}
-
-async function assertNoSeriousViolations(page, view) {
-  const results = await new AxeBuilder({ page }).analyze();
-  const serious = results.violations.filter((v) => v.impact === "serious" || v.impact === "critical");
-  const report = serious
-    .map((v) => `${v.impact}: ${v.id} (${v.help}) at ${v.nodes.map((n) => n.target.join(" ")).slice(0, 3).join(", ")}`)
-    .join("\n  ");
-  assert.equal(serious.length, 0, `${view}: ${serious.length} serious or critical violations:\n  ${report}`);
 }
 
 /** The views every theme and width is checked on. */

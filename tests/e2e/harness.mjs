@@ -7,6 +7,7 @@ import { createServer } from "node:http";
 import { readFile, mkdir } from "node:fs/promises";
 import { extname, join, normalize, resolve } from "node:path";
 import assert from "node:assert/strict";
+import { AxeBuilder } from "@axe-core/playwright";
 import { chromium } from "playwright-core";
 
 export const ROOT = resolve(new URL("../..", import.meta.url).pathname);
@@ -113,9 +114,20 @@ export async function runTests(suite, tests, { serve = serveDir } = {}) {
   try {
     for (const [name, body] of tests) {
       const context = await browser.newContext({ viewport: { width: 1280, height: 800 } });
-      const page = await context.newPage();
       const errors = [];
-      page.on("pageerror", (e) => errors.push(String(e)));
+      // Every page of the context is watched, a tab the page opens too: an
+      // uncaught error or a dialog (a script's alert) fails the test.
+      context.on("page", (opened) => {
+        opened.on("pageerror", (e) => errors.push(String(e)));
+        opened.on("dialog", (dialog) => {
+          errors.push(`a dialog opened: ${dialog.message()}`);
+          dialog.dismiss().catch(() => {});
+        });
+        opened.on("console", (message) => {
+          if (/Content.Security.Policy/i.test(message.text())) errors.push(`CSP: ${message.text()}`);
+        });
+      });
+      const page = await context.newPage();
       // The page must keep to its own origin and its Content-Security-Policy.
       const origin = new URL(site.url).origin;
       context.on("request", (request) => {
@@ -123,9 +135,6 @@ export async function runTests(suite, tests, { serve = serveDir } = {}) {
         if (/^https?:$/.test(address.protocol) && address.origin !== origin) {
           errors.push(`a request left the page's origin: ${request.url()}`);
         }
-      });
-      page.on("console", (message) => {
-        if (/Content.Security.Policy/i.test(message.text())) errors.push(`CSP: ${message.text()}`);
       });
       const started = Date.now();
       try {
@@ -148,6 +157,16 @@ export async function runTests(suite, tests, { serve = serveDir } = {}) {
   }
   console.log(`${suite}: ${passed} passed, ${failed} failed`);
   if (failed > 0) process.exitCode = 1;
+}
+
+/** Runs axe-core on the page as it is; fails on any serious or critical violation. */
+export async function assertNoSeriousViolations(page, view) {
+  const results = await new AxeBuilder({ page }).analyze();
+  const serious = results.violations.filter((v) => v.impact === "serious" || v.impact === "critical");
+  const report = serious
+    .map((v) => `${v.impact}: ${v.id} (${v.help}) at ${v.nodes.map((n) => n.target.join(" ")).slice(0, 3).join(", ")}`)
+    .join("\n  ");
+  assert.equal(serious.length, 0, `${view}: ${serious.length} serious or critical violations:\n  ${report}`);
 }
 
 // ----- acting as a learner on the claim exercise -----

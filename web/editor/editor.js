@@ -5,12 +5,14 @@
 // replaces it as one undoable change, marks an error line, shows the line
 // marks Rust computed (which lines the scenarios protect), follows the
 // page's theme, and hands its state (text and undo history) to Rust as JSON
-// to keep across reloads.
+// to keep across reloads. The authoring view has a second kind of editor,
+// of a whole exercise file (TOML), whose errors are lint diagnostics.
 import { basicSetup } from "codemirror";
 import { historyField } from "@codemirror/commands";
 import { EditorView, Decoration, WidgetType, GutterMarker, gutter, keymap } from "@codemirror/view";
 import { EditorState, StateField, StateEffect, Prec, RangeSet, Compartment } from "@codemirror/state";
-import { HighlightStyle, syntaxHighlighting } from "@codemirror/language";
+import { HighlightStyle, StreamLanguage, syntaxHighlighting } from "@codemirror/language";
+import { lintGutter, setDiagnostics } from "@codemirror/lint";
 import { tags } from "@lezer/highlight";
 import { sql, SQLite } from "@codemirror/lang-sql";
 
@@ -238,40 +240,130 @@ function restored(saved, doc, extensions) {
   return EditorState.create({ doc, extensions });
 }
 
+// TOML for the authoring view's exercise editor: comments, table headers,
+// keys, strings (a multi-line one carries on to its closing quotes), numbers
+// and booleans. Only colours: the page's loader (Rust) judges the file and
+// its errors reach the editor as lint diagnostics.
+const toml = StreamLanguage.define({
+  name: "toml",
+  startState: () => ({ string: null }),
+  token(stream, state) {
+    if (state.string) return tomlString(stream, state);
+    if (stream.sol() && stream.match(/^\s*\[\[?[^\]]*\]\]?/)) return "heading";
+    if (stream.eatSpace()) return null;
+    const next = stream.peek();
+    if (next === "#") {
+      stream.skipToEnd();
+      return "comment";
+    }
+    if (stream.match('"""') || stream.match("'''")) {
+      state.string = stream.current();
+      return tomlString(stream, state);
+    }
+    if (next === '"' || next === "'") {
+      state.string = stream.next();
+      return tomlString(stream, state);
+    }
+    if (stream.match(/^(true|false)\b/)) return "bool";
+    if (stream.match(/^[+-]?\d[\d_]*(\.\d+)?([eE][+-]?\d+)?/)) return "number";
+    if (stream.match(/^[A-Za-z0-9_-]+(?=\s*=)/)) return "propertyName";
+    stream.next();
+    return null;
+  },
+  languageData: { commentTokens: { line: "#" } },
+});
+
+// The rest of a string up to its closing quotes, or to the end of the line
+// (where a one-line string ends, closed or not).
+function tomlString(stream, state) {
+  const close = state.string;
+  const escapes = close.startsWith('"');
+  while (!stream.eol()) {
+    if (escapes && stream.peek() === "\\") {
+      stream.next();
+      stream.next();
+      continue;
+    }
+    if (stream.match(close)) {
+      state.string = null;
+      return "string";
+    }
+    stream.next();
+  }
+  if (close.length === 1) state.string = null;
+  return "string";
+}
+
+// Rust's errors about the exercise, as CodeMirror lint diagnostics: each
+// underlined from its line and column (1-based, as the loader counts) to the
+// end of that line, with the loader's sentence on hover and in the gutter
+// (an empty line gets a point mark).
+function diagnosticsOf(doc, errors) {
+  return errors
+    .filter((e) => e.line >= 1 && e.line <= doc.lines)
+    .map((e) => {
+      const line = doc.line(e.line);
+      // An error past the line's last character (a string left open) marks
+      // that character, so the underline is always visible.
+      const from = Math.max(line.from, Math.min(line.from + Math.max(e.column - 1, 0), line.to - 1));
+      const to = line.to;
+      return { from, to, severity: "error", source: "fencelab check", message: e.message };
+    });
+}
+
+// What every editor has: CodeMirror's basic setup in the page's colours and
+// theme, wrapped lines (so it never becomes a sideways scroll region the
+// keyboard cannot reach), Ctrl/Cmd+Enter to run, a label, and its changes.
+function common(label, onChange, onRun) {
+  return [
+    basicSetup,
+    syntaxHighlighting(highlight),
+    chrome,
+    scheme.of(EditorView.darkTheme.of(isDark())),
+    EditorView.lineWrapping,
+    Prec.highest(
+      keymap.of([
+        {
+          key: "Mod-Enter",
+          run: () => {
+            onRun();
+            return true;
+          },
+        },
+      ]),
+    ),
+    EditorView.contentAttributes.of({ "aria-label": label }),
+    EditorView.updateListener.of((update) => {
+      if (update.docChanged) onChange(update.state.doc.toString());
+    }),
+  ];
+}
+
 globalThis.fencelabEditor = {
   create(parent, doc, label, words, onChange, onRun, onMark, saved) {
     const extensions = [
-      basicSetup,
-      syntaxHighlighting(highlight),
-      chrome,
-      scheme.of(EditorView.darkTheme.of(isDark())),
+      ...common(label, onChange, onRun),
       sql({ dialect: SQLite, upperCaseKeywords: true }),
       SQLite.language.data.of({ autocomplete: vocabulary(words) }),
       errorField,
       marksField,
       marksGutter(onMark),
-      // Wrapped lines keep the editor from scrolling sideways, so it never
-      // becomes a scroll region that the keyboard cannot reach.
-      EditorView.lineWrapping,
-      Prec.highest(
-        keymap.of([
-          {
-            key: "Mod-Enter",
-            run: () => {
-              onRun();
-              return true;
-            },
-          },
-        ]),
-      ),
-      EditorView.contentAttributes.of({ "aria-label": label }),
-      EditorView.updateListener.of((update) => {
-        if (update.docChanged) onChange(update.state.doc.toString());
-      }),
     ];
     const view = new EditorView({ parent, state: restored(saved, doc, extensions) });
     views.add(view);
     return view;
+  },
+  // The authoring view's editor of a whole exercise file (TOML), its errors
+  // shown as lint diagnostics (`setDiagnostics`); Ctrl/Cmd+Enter checks now.
+  createToml(parent, doc, label, onChange, onRun) {
+    const extensions = [...common(label, onChange, onRun), toml, lintGutter()];
+    const view = new EditorView({ parent, state: EditorState.create({ doc, extensions }) });
+    views.add(view);
+    return view;
+  },
+  // Replaces the diagnostics: [{line, column, message}]; an empty list clears them.
+  setDiagnostics(view, errors) {
+    view.dispatch(setDiagnostics(view.state, diagnosticsOf(view.state.doc, errors)));
   },
   // The editor's state as JSON text: its text, selection and undo history.
   stateJson(view) {

@@ -28,6 +28,16 @@ extern "C" {
     fn js_mark_error(view: &JsValue, line: u32, message: &str) -> Result<(), JsValue>;
     #[wasm_bindgen(js_namespace = fencelabEditor, js_name = setMarks, catch)]
     fn js_set_marks(view: &JsValue, marks: JsValue) -> Result<(), JsValue>;
+    #[wasm_bindgen(js_namespace = fencelabEditor, js_name = createToml, catch)]
+    fn js_create_toml(
+        parent: &web_sys::Element,
+        doc: &str,
+        label: &str,
+        on_change: &Closure<dyn FnMut(String)>,
+        on_run: &Closure<dyn FnMut()>,
+    ) -> Result<JsValue, JsValue>;
+    #[wasm_bindgen(js_namespace = fencelabEditor, js_name = setDiagnostics, catch)]
+    fn js_set_diagnostics(view: &JsValue, errors: JsValue) -> Result<(), JsValue>;
     #[wasm_bindgen(js_namespace = fencelabEditor, js_name = destroy, catch)]
     fn js_destroy(view: &JsValue) -> Result<(), JsValue>;
 }
@@ -112,6 +122,55 @@ impl EditorView {
     /// Marks `line` (1-based) with `message`; line 0 clears the mark.
     pub fn mark_error(&self, line: u32, message: &str) {
         let _ = js_mark_error(&self.view, line, message);
+    }
+}
+
+/// The authoring view's editor of a whole exercise file (TOML), whose
+/// errors are CodeMirror lint diagnostics underlined at their line and
+/// column. The second kind of editor the bridge makes.
+pub struct ExerciseEditor {
+    view: JsValue,
+    _on_change: Closure<dyn FnMut(String)>,
+    _on_run: Closure<dyn FnMut()>,
+}
+
+impl ExerciseEditor {
+    /// A new editor of `doc`; `on_run` is Ctrl/Cmd+Enter.
+    pub fn create(
+        parent: &web_sys::Element,
+        doc: &str,
+        label: &str,
+        on_change: impl FnMut(String) + 'static,
+        on_run: impl FnMut() + 'static,
+    ) -> Result<ExerciseEditor, String> {
+        let on_change = Closure::<dyn FnMut(String)>::new(on_change);
+        let on_run = Closure::<dyn FnMut()>::new(on_run);
+        let view = js_create_toml(parent, doc, label, &on_change, &on_run)
+            .map_err(|e| format!("the editor could not start: {e:?}"))?;
+        Ok(ExerciseEditor {
+            view,
+            _on_change: on_change,
+            _on_run: on_run,
+        })
+    }
+
+    /// Replaces the text as one undoable change.
+    pub fn set_text(&self, text: &str) {
+        let _ = js_set_text(&self.view, text);
+    }
+
+    /// Underlines these errors (each `{line, column, message}`, 1-based)
+    /// in place of any before; none clears them.
+    pub fn set_diagnostics<T: Serialize>(&self, errors: &[T]) {
+        if let Ok(errors) = plain_js(errors) {
+            let _ = js_set_diagnostics(&self.view, errors);
+        }
+    }
+}
+
+impl Drop for ExerciseEditor {
+    fn drop(&mut self) {
+        let _ = js_destroy(&self.view);
     }
 }
 

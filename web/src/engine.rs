@@ -196,7 +196,8 @@ impl Engine {
             self.installs.borrow_mut().push(request.clone());
         }
         let is_check = matches!(request, Request::Check { .. });
-        let is_job = is_check || matches!(request, Request::Protect { .. });
+        let is_job =
+            is_check || matches!(request, Request::Protect { .. } | Request::Author { .. });
         if is_job
             && self
                 .running_job_ms()

@@ -15,6 +15,7 @@
 //! (beliefs, failure sentences), panic on untrusted input (saved state,
 //! links, exercise data), or load anything from another origin.
 
+pub mod author;
 pub mod components;
 pub mod editor;
 pub mod embed;

@@ -1,28 +1,32 @@
 //! Narratives are Markdown. Raw HTML in them is dropped, never rendered, and
-//! links may only point at http(s) addresses or within the page, so an
-//! exercise file cannot inject markup or script into the page.
+//! links may only point at http(s) addresses or within the page (a link to
+//! anything else, such as `javascript:`, keeps its text and is no link), so
+//! an exercise file, a shared one included, cannot inject markup or script
+//! into the page.
 
-use pulldown_cmark::{CowStr, Event, Options, Parser, Tag};
+use pulldown_cmark::{CowStr, Event, Options, Parser, Tag, TagEnd};
 
 /// Renders Markdown to HTML with every raw HTML event removed.
 pub fn to_safe_html(markdown: &str) -> String {
+    // Links do not nest, so one flag pairs a refused link's end with it.
+    let mut in_refused_link = false;
     let parser = Parser::new_ext(
         markdown,
         Options::ENABLE_TABLES | Options::ENABLE_STRIKETHROUGH,
     )
     .filter(|event| !matches!(event, Event::Html(_) | Event::InlineHtml(_)))
+    .filter(move |event| match event {
+        Event::Start(Tag::Link { dest_url, .. }) if !allowed(dest_url) => {
+            in_refused_link = true;
+            false
+        }
+        Event::End(TagEnd::Link) if in_refused_link => {
+            in_refused_link = false;
+            false
+        }
+        _ => true,
+    })
     .map(|event| match event {
-        Event::Start(Tag::Link {
-            link_type,
-            dest_url,
-            title,
-            id,
-        }) => Event::Start(Tag::Link {
-            link_type,
-            dest_url: safe_url(dest_url),
-            title,
-            id,
-        }),
         Event::Start(Tag::Image {
             link_type,
             dest_url,
@@ -41,16 +45,24 @@ pub fn to_safe_html(markdown: &str) -> String {
     html
 }
 
-fn safe_url(url: CowStr<'_>) -> CowStr<'_> {
+/// Whether an address may be followed from a narrative: http(s), or one
+/// with no scheme (within the page or the site).
+fn allowed(url: &str) -> bool {
     let lower = url.trim().to_ascii_lowercase();
-    let scheme = lower.split_once(':').map(|(scheme, _)| scheme);
-    let allowed = match scheme {
+    match lower.split_once(':').map(|(scheme, _)| scheme) {
         Some(scheme) if !scheme.contains('/') && !scheme.contains('#') => {
             scheme == "http" || scheme == "https"
         }
         _ => true,
-    };
-    if allowed { url } else { CowStr::from("#") }
+    }
+}
+
+fn safe_url(url: CowStr<'_>) -> CowStr<'_> {
+    if allowed(&url) {
+        url
+    } else {
+        CowStr::from("#")
+    }
 }
 
 #[cfg(test)]
@@ -66,5 +78,16 @@ mod tests {
         assert!(!html.contains("<div"), "{html}");
         assert!(!html.contains("javascript:"), "{html}");
         assert!(html.contains("<strong>bold</strong>"), "{html}");
+        assert!(!html.contains("<a"), "a refused link is no link: {html}");
+        assert!(html.contains(">x<"), "its text stays: {html}");
+        let kept =
+            to_safe_html("[a](https://example.org) [b](#scenarios) [c](JavaScript:x) [d](/x)");
+        assert!(
+            kept.contains(r##"<a href="https://example.org">a</a>"##),
+            "{kept}"
+        );
+        assert!(kept.contains(r##"<a href="#scenarios">b</a>"##), "{kept}");
+        assert!(kept.contains(" c "), "{kept}");
+        assert!(kept.contains(r##"<a href="/x">d</a>"##), "{kept}");
     }
 }

@@ -18,7 +18,7 @@ use std::collections::{BTreeMap, BTreeSet};
 /// since (each with a default) keep the format: an older entry still reads.
 pub const SAVE_FORMAT: u32 = 1;
 const WORK_PREFIX: &str = "fencelab:work:";
-const ASIDE_PREFIX: &str = "fencelab:set-aside:";
+pub(crate) const ASIDE_PREFIX: &str = "fencelab:set-aside:";
 /// The learner's choice of theme: `light` or `dark`; none follows the system.
 /// web/boot.js reads it too, before the first paint.
 const THEME_KEY: &str = "fencelab:theme";
@@ -90,7 +90,7 @@ pub enum Loaded {
     },
 }
 
-fn storage() -> Option<web_sys::Storage> {
+pub(crate) fn storage() -> Option<web_sys::Storage> {
     web_sys::window()?.local_storage().ok().flatten()
 }
 

@@ -117,7 +117,10 @@ pub fn exercise_loader(data: &[u8]) {
 }
 
 /// The share-link decoder on any fragment; a link it reads is written back
-/// by `encode` to a fragment that reads as the same link.
+/// by `encode` to a fragment that reads as the same link. The same bytes go
+/// to the decoder of the other link a fragment can carry, an exercise link
+/// (`#x1=`, the authoring view's), with the same promise for the text it
+/// reads.
 pub fn share_link(data: &[u8]) {
     let fragment = String::from_utf8_lossy(data);
     let _ = fencelab_web::share::is_link(&fragment);
@@ -140,6 +143,28 @@ pub fn share_link(data: &[u8]) {
             let again = fencelab_web::share::encode(&link);
             assert_eq!(fencelab_web::share::decode(&again), Ok(link));
         }
+    }
+    exercise_link(&fragment);
+    if !data.starts_with(b"x1=") {
+        exercise_link(&format!("x1={fragment}"));
+    }
+}
+
+/// An exercise link's text, if it reads, is written back to a link that
+/// reads as the same text (or refused, saying why: too long for a link).
+fn exercise_link(fragment: &str) {
+    use fencelab_web::author::link;
+    let _ = link::is_exercise_link(fragment);
+    match link::decode(fragment) {
+        Ok(text) => match link::encode(&text) {
+            Ok(again) => assert_eq!(
+                link::decode(&again).as_deref(),
+                Ok(text.as_str()),
+                "a decoded exercise link does not survive encode and decode"
+            ),
+            Err(message) => assert!(!message.trim().is_empty(), "a refusal says nothing"),
+        },
+        Err(message) => assert!(!message.trim().is_empty(), "a link error says nothing"),
     }
 }
 

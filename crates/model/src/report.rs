@@ -431,3 +431,257 @@ pub struct MutantCheck {
     /// exercise: a mutant should be caught by a counterexample, not crash).
     pub errored_in: Vec<(String, String)>,
 }
+
+// ----- a draft exercise, as the authoring view shows it -----
+
+/// One scenario's verdict against one set of texts, in brief: a cell of
+/// the authoring view's tables. The sentence is the checker's own, made
+/// once here so the page never words a failure itself.
+#[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
+pub struct VerdictCell {
+    pub scenario: String,
+    pub verdict: Verdict,
+    /// The failure's or the error's sentence, when there is one.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub problem: Option<String>,
+}
+
+impl VerdictCell {
+    /// Every scenario's cell of one run, in the run's order.
+    pub fn row(report: &ExerciseReport) -> Vec<VerdictCell> {
+        report
+            .scenarios
+            .iter()
+            .map(|s| VerdictCell {
+                scenario: s.name.clone(),
+                verdict: s.verdict(),
+                problem: s.problem(),
+            })
+            .collect()
+    }
+}
+
+/// One named broken variant (`[[mutants]]`) against every scenario.
+#[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
+pub struct KillRow {
+    pub mutant: String,
+    pub explanation: String,
+    /// One per scenario, in the matrix's order.
+    pub cells: Vec<VerdictCell>,
+}
+
+impl KillRow {
+    /// The scenarios that caught the variant: those whose verdict is
+    /// "failed". An error is not a counterexample, so it catches nothing
+    /// (as `fencelab check` counts).
+    pub fn caught_by(&self) -> impl Iterator<Item = &VerdictCell> {
+        self.cells.iter().filter(|c| c.verdict == Verdict::Failed)
+    }
+
+    /// No scenario failed against the variant: the suite cannot tell it
+    /// from the reference.
+    pub fn survived(&self) -> bool {
+        self.caught_by().next().is_none()
+    }
+}
+
+/// Every named broken variant against every scenario: which scenarios
+/// catch each one, and which variants survive them all.
+#[derive(Clone, Debug, Default, PartialEq, Serialize, Deserialize)]
+pub struct KillMatrix {
+    /// The scenarios' names, the matrix's columns.
+    pub scenarios: Vec<String>,
+    pub rows: Vec<KillRow>,
+}
+
+impl KillMatrix {
+    /// An empty matrix over these scenarios.
+    pub fn new(scenarios: Vec<String>) -> KillMatrix {
+        KillMatrix {
+            scenarios,
+            rows: Vec::new(),
+        }
+    }
+
+    /// Adds a variant's row from the run of the whole suite against it.
+    pub fn push(&mut self, mutant: &str, explanation: &str, run: &ExerciseReport) {
+        self.rows.push(KillRow {
+            mutant: mutant.to_string(),
+            explanation: explanation.to_string(),
+            cells: VerdictCell::row(run),
+        });
+    }
+
+    /// The variants no scenario caught.
+    pub fn survivors(&self) -> impl Iterator<Item = &KillRow> {
+        self.rows.iter().filter(|r| r.survived())
+    }
+}
+
+/// What `fencelab check` finds in a draft exercise, per scenario: the
+/// reference's verdicts (each must pass), the starting texts' (what a
+/// learner first sees), and the kill matrix of its named broken variants.
+#[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
+pub struct DraftCheck {
+    pub exercise: String,
+    pub reference: Vec<VerdictCell>,
+    pub start: Vec<VerdictCell>,
+    pub matrix: KillMatrix,
+}
+
+impl DraftCheck {
+    /// The reference passes (or shows its limit in) every scenario, and
+    /// every named variant is caught: what `fencelab check` requires of
+    /// them (it also judges `[[equivalent]]` declarations, which need the
+    /// generated mutants and are left to `fencelab check` itself).
+    pub fn ok(&self) -> bool {
+        self.reference
+            .iter()
+            .all(|c| matches!(c.verdict, Verdict::Passed | Verdict::LimitShown))
+            && self
+                .matrix
+                .rows
+                .iter()
+                .all(|r| !r.survived() && r.cells.iter().all(|c| c.verdict != Verdict::Error))
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    fn scenario(name: &str, result: ScenarioResult) -> ScenarioReport {
+        let scenario: Scenario =
+            toml::from_str(&format!("name = \"{name}\"\nsteps = []")).expect("a scenario");
+        ScenarioReport {
+            result,
+            ..ScenarioReport::errored(&scenario, ScenarioError::new("replaced"))
+        }
+    }
+
+    fn failed(name: &str) -> ScenarioReport {
+        scenario(
+            name,
+            ScenarioResult::Failed {
+                failure: Failure {
+                    cause: FailureCause::Deadlock {
+                        processes: vec!["proc-1".into(), "proc-2".into()],
+                    },
+                    event_index: Some(3),
+                },
+            },
+        )
+    }
+
+    fn run(scenarios: Vec<ScenarioReport>) -> ExerciseReport {
+        ExerciseReport::new("draft", scenarios)
+    }
+
+    #[test]
+    fn a_variant_is_caught_by_the_scenarios_that_fail_and_an_error_catches_nothing() {
+        let mut matrix = KillMatrix::new(vec!["one".into(), "two".into(), "three".into()]);
+        matrix.push(
+            "caught",
+            "fails one",
+            &run(vec![
+                scenario("one", ScenarioResult::Passed),
+                failed("two"),
+                scenario("three", ScenarioResult::LimitShown),
+            ]),
+        );
+        matrix.push(
+            "survivor",
+            "errors only",
+            &run(vec![
+                scenario("one", ScenarioResult::Passed),
+                scenario(
+                    "two",
+                    ScenarioResult::Error {
+                        error: ScenarioError::new("no such table: t"),
+                    },
+                ),
+                scenario("three", ScenarioResult::Passed),
+            ]),
+        );
+        let caught = &matrix.rows[0];
+        assert_eq!(
+            caught
+                .caught_by()
+                .map(|c| c.scenario.as_str())
+                .collect::<Vec<_>>(),
+            ["two"]
+        );
+        assert!(!caught.survived());
+        let sentence = caught.cells[1].problem.as_deref().unwrap_or_default();
+        assert!(
+            sentence.contains("proc-1"),
+            "the failure's sentence: {sentence}"
+        );
+        assert_eq!(caught.cells[0].problem, None);
+        let survivors: Vec<_> = matrix.survivors().map(|r| r.mutant.as_str()).collect();
+        assert_eq!(survivors, ["survivor"]);
+        assert_eq!(
+            matrix.rows[1].cells[1].problem.as_deref(),
+            Some("no such table: t")
+        );
+    }
+
+    #[test]
+    fn a_draft_is_ok_when_the_reference_passes_and_every_variant_is_caught_cleanly() {
+        let passing = run(vec![
+            scenario("one", ScenarioResult::Passed),
+            scenario("two", ScenarioResult::LimitShown),
+        ]);
+        let mut matrix = KillMatrix::new(vec!["one".into(), "two".into()]);
+        matrix.push(
+            "m",
+            "",
+            &run(vec![failed("one"), scenario("two", ScenarioResult::Passed)]),
+        );
+        let mut draft = DraftCheck {
+            exercise: "draft".into(),
+            reference: VerdictCell::row(&passing),
+            start: VerdictCell::row(&run(vec![failed("one"), failed("two")])),
+            matrix: matrix.clone(),
+        };
+        assert!(draft.ok(), "the start failing is what a learner should see");
+        draft.reference = VerdictCell::row(&run(vec![
+            failed("one"),
+            scenario("two", ScenarioResult::Passed),
+        ]));
+        assert!(!draft.ok(), "a failing reference");
+        draft.reference = VerdictCell::row(&passing);
+        matrix.push(
+            "caught, but crashes another",
+            "",
+            &run(vec![
+                failed("one"),
+                scenario(
+                    "two",
+                    ScenarioResult::Error {
+                        error: ScenarioError::new("boom"),
+                    },
+                ),
+            ]),
+        );
+        draft.matrix = matrix;
+        assert!(
+            !draft.ok(),
+            "an error against a variant is a flaw, as in check"
+        );
+    }
+
+    #[test]
+    fn a_draft_check_round_trips_through_json() {
+        let mut matrix = KillMatrix::new(vec!["one".into()]);
+        matrix.push("m", "why", &run(vec![failed("one")]));
+        let draft = DraftCheck {
+            exercise: "draft".into(),
+            reference: VerdictCell::row(&run(vec![scenario("one", ScenarioResult::Passed)])),
+            start: VerdictCell::row(&run(vec![failed("one")])),
+            matrix,
+        };
+        let json = serde_json::to_string(&draft).expect("serializes");
+        assert_eq!(serde_json::from_str::<DraftCheck>(&json).ok(), Some(draft));
+    }
+}

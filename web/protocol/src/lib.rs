@@ -15,7 +15,9 @@
 //!
 //! Must never: depend on the engine (the page links this crate).
 
+use fencelab_model::LoadError;
 use fencelab_model::history::ResultRows;
+use fencelab_model::report::DraftCheck;
 use fencelab_model::{Drive, ExerciseReport, ScenarioReport, Schedule};
 use serde::de::DeserializeOwned;
 use serde::{Deserialize, Serialize};
@@ -80,6 +82,16 @@ pub enum Request {
         file: String,
         source: String,
     },
+    /// What `fencelab check` says of a draft exercise (the authoring view):
+    /// loaded as `check` loads a file, then the reference, the starting
+    /// texts and every named broken variant run against every scenario.
+    /// Never installed. A job, like `Check`: a newer `Check`, `Protect` or
+    /// `Author` drops it between runs. Answered `Authored`.
+    Author {
+        seq: u64,
+        file: String,
+        source: String,
+    },
 }
 
 impl Request {
@@ -90,7 +102,8 @@ impl Request {
             | Request::Drive { seq, .. }
             | Request::Query { seq, .. }
             | Request::Protect { seq, .. }
-            | Request::Install { seq, .. } => *seq,
+            | Request::Install { seq, .. }
+            | Request::Author { seq, .. } => *seq,
         }
     }
 }
@@ -127,6 +140,12 @@ pub enum Response {
         seq: u64,
         exercise: String,
     },
+    /// What `fencelab check` found in the draft of `Author` `seq`, or why
+    /// the draft cannot be loaded (at its file, line and column).
+    Authored {
+        seq: u64,
+        result: Result<DraftCheck, LoadError>,
+    },
     /// A piece of the job `seq` (a check's scenario, a protection's
     /// mutant) is done and the worker goes on: the page's watchdog measures
     /// each piece, not the whole job. The page's engine keeps it to itself.
@@ -153,6 +172,7 @@ impl Response {
             | Response::Queried { seq, .. }
             | Response::Protection { seq, .. }
             | Response::Installed { seq, .. }
+            | Response::Authored { seq, .. }
             | Response::Working { seq }
             | Response::Failed { seq, .. } => Some(*seq),
         }

@@ -4,6 +4,7 @@
 //! beyond 2^53, a whole real, NUL bytes) intact. The same test runs natively
 //! and under wasm-bindgen-test, where the page and the worker really run.
 
+use fencelab_model::LoadError;
 use fencelab_model::Schedule;
 use fencelab_model::history::{
     CallError, ErrorCause, Event, Outcome, ResultRows, RowChange, TableRows, Values, What,
@@ -11,8 +12,8 @@ use fencelab_model::history::{
 use fencelab_model::monitor::{Belief, Holder, Violation};
 use fencelab_model::procedure::Position;
 use fencelab_model::report::{
-    Drive, ExerciseReport, Exploration, Failure, FailureCause, Lane, Place, ScenarioError,
-    ScenarioReport, ScenarioResult,
+    DraftCheck, Drive, ExerciseReport, Exploration, Failure, FailureCause, KillMatrix, Lane, Place,
+    ScenarioError, ScenarioReport, ScenarioResult, VerdictCell,
 };
 use fencelab_model::value::{RealBits, Value};
 use fencelab_protocol::{
@@ -337,6 +338,19 @@ fn protection_report() -> ProtectionReport {
 }
 
 /// Encodes, decodes, and checks the message came back equal.
+/// A draft's check: the failing report's verdict in every cell kind.
+fn draft_check() -> DraftCheck {
+    let run = ExerciseReport::new("draft", vec![failing(), errored()]);
+    let mut matrix = KillMatrix::new(vec!["one winner".into(), "errored".into()]);
+    matrix.push("read, then write", AWKWARD_TEXT, &run);
+    DraftCheck {
+        exercise: "draft".into(),
+        reference: VerdictCell::row(&run),
+        start: VerdictCell::row(&run),
+        matrix,
+    }
+}
+
 fn round_trip<T>(message: &T) -> T
 where
     T: serde::Serialize + serde::de::DeserializeOwned + PartialEq + std::fmt::Debug,
@@ -437,6 +451,20 @@ fn every_response_and_request_round_trips() {
             seq: 12,
             report: protection_report(),
         },
+        Response::Authored {
+            seq: 14,
+            result: Ok(draft_check()),
+        },
+        Response::Authored {
+            seq: 15,
+            result: Err(LoadError {
+                file: "draft.toml".into(),
+                line: 31,
+                column: 1,
+                field: "schema".into(),
+                message: AWKWARD_TEXT.into(),
+            }),
+        },
     ];
     for response in &responses {
         round_trip(response);
@@ -474,6 +502,11 @@ fn every_response_and_request_round_trips() {
             seq: 13,
             exercise: "claim-compare-and-set".into(),
             edits,
+        },
+        Request::Author {
+            seq: 14,
+            file: "draft.toml".into(),
+            source: format!("title = \"{}\"\r\n", AWKWARD_TEXT.replace('\0', "")),
         },
     ];
     for request in &requests {

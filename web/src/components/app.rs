@@ -26,7 +26,7 @@ use crate::components::theme_switch::ThemeSwitch;
 use crate::components::timeline::Timeline;
 use crate::components::working_version::WorkingVersion;
 use crate::engine::Engine;
-use crate::state::{Action, Model, Start, Theme, View};
+use crate::state::{Action, Model, SiteExercises, Start, Theme, View};
 use crate::vocabulary::vocabulary;
 use crate::{editor, reveal, storage, tables};
 use std::collections::BTreeMap;
@@ -43,7 +43,12 @@ pub fn start() {
     if let Some(boot) = document.get_element_by_id("boot") {
         boot.remove();
     }
-    yew::Renderer::<App>::new().render();
+    // `?author=1`: the authoring view, a page of its own.
+    if crate::author::requested() {
+        yew::Renderer::<crate::components::author_app::AuthorApp>::new().render();
+    } else {
+        yew::Renderer::<App>::new().render();
+    }
 }
 
 fn read_start() -> Start {
@@ -59,7 +64,9 @@ fn read_start() -> Start {
         .and_then(|l| l.hash().ok())
         .unwrap_or_default();
     Start {
-        exercise: param("exercise"),
+        // An exercise link (`#x1=`) names the exercise it carries.
+        exercise: crate::author::link::linked_id(fragment.trim_start_matches('#'))
+            .or_else(|| param("exercise")),
         embed: param("embed").is_some_and(|v| v == "1"),
         parent: param("parent"),
         fragment: fragment.trim_start_matches('#').to_string(),
@@ -73,7 +80,7 @@ fn read_start() -> Start {
 
 /// Applies `theme` to the document (its `data-theme`, which the stylesheet
 /// and the editors follow; none follows the system) and remembers it.
-fn apply_theme(theme: Theme) {
+pub(crate) fn apply_theme(theme: Theme) {
     if let Some(root) = web_sys::window()
         .and_then(|w| w.document())
         .and_then(|d| d.document_element())
@@ -93,10 +100,17 @@ fn clear_fragment() {
     let Some(window) = web_sys::window() else {
         return;
     };
-    let location = window.location();
-    if location.hash().unwrap_or_default().is_empty() {
+    let hash = window.location().hash().unwrap_or_default();
+    // An exercise link stays: the exercise it carries lives nowhere else.
+    if hash.is_empty() || crate::author::link::is_exercise_link(hash.trim_start_matches('#')) {
         return;
     }
+    drop_fragment(&window);
+}
+
+/// Replaces the address with itself without its fragment (no reload).
+pub(crate) fn drop_fragment(window: &web_sys::Window) {
+    let location = window.location();
     let url = format!(
         "{}{}",
         location.pathname().unwrap_or_default(),
@@ -136,8 +150,15 @@ pub fn app() -> Html {
                     "?{}exercise={id}{parent}",
                     if embed { "embed=1&" } else { "" }
                 );
+                // An exercise link's fragment is kept (see clear_fragment).
+                let hash = window.location().hash().unwrap_or_default();
+                let hash = if crate::author::link::is_exercise_link(hash.trim_start_matches('#')) {
+                    hash
+                } else {
+                    String::new()
+                };
                 let url = format!(
-                    "{}{query}",
+                    "{}{query}{hash}",
                     window.location().pathname().unwrap_or_default()
                 );
                 if let Ok(history) = window.history() {
@@ -162,6 +183,11 @@ pub fn app() -> Html {
     {
         let dispatcher = model.dispatcher();
         use_effect_with((), move |_| {
+            // An exercise link's exercise is installed as a site's own is,
+            // at once (the address names it, so it is awaited).
+            if let Some(linked) = crate::author::link::linked_file() {
+                dispatcher.dispatch(Action::SiteExercises(SiteExercises::Files(vec![linked])));
+            }
             wasm_bindgen_futures::spawn_local(async move {
                 dispatcher.dispatch(Action::SiteExercises(crate::site::fetch().await));
             });
@@ -532,7 +558,7 @@ pub fn app() -> Html {
 }
 
 /// The page's address without its fragment, for share links.
-fn page_address() -> String {
+pub(crate) fn page_address() -> String {
     web_sys::window()
         .and_then(|window| {
             let location = window.location();

@@ -1,6 +1,9 @@
 //! One component per file, each with its `...Props`.
 
 pub mod app;
+pub mod author_app;
+pub mod author_editor;
+pub mod author_results;
 pub mod console;
 pub mod drive_panel;
 pub mod exercise_list;

@@ -17,7 +17,8 @@ pub struct ScenarioListProps {
     pub on_drive: Callback<String>,
 }
 
-fn symbol(verdict: Verdict) -> &'static str {
+/// A verdict's symbol, shown beside its word.
+pub fn symbol(verdict: Verdict) -> &'static str {
     match verdict {
         Verdict::Passed => "✓",
         Verdict::Failed => "✗",

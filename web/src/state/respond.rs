@@ -33,8 +33,9 @@ impl Model {
             Response::Installed { seq, .. } => {
                 self.installed(seq, None);
             }
-            // The engine keeps these to itself (a job still working).
-            Response::Working { .. } => {}
+            // The engine keeps these to itself (a job still working); the
+            // learner's page never asks for a draft's check.
+            Response::Working { .. } | Response::Authored { .. } => {}
             Response::Protection { seq, report } => self.protected(seq, report),
         }
     }

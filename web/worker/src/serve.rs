@@ -7,6 +7,7 @@
 //! event loop can deliver a newer request between pieces. Must never panic
 //! on a request.
 
+use crate::author::{AuthorJob, Draft};
 use crate::protect::ProtectJob;
 use fencelab_core::check::SuiteBudget;
 use fencelab_core::mutate::Context;
@@ -30,6 +31,7 @@ pub enum Served {
 pub enum Job {
     Check(Box<CheckJob>),
     Protect(Box<ProtectJob>),
+    Author(Box<AuthorJob>),
 }
 
 impl Job {
@@ -38,6 +40,7 @@ impl Job {
         match self {
             Job::Check(job) => job.seq,
             Job::Protect(job) => job.seq,
+            Job::Author(job) => job.seq,
         }
     }
 
@@ -46,6 +49,7 @@ impl Job {
         match self {
             Job::Check(job) => job.next(),
             Job::Protect(job) => job.next(),
+            Job::Author(job) => job.next(),
         }
     }
 }
@@ -117,7 +121,7 @@ impl Server {
     /// Serves `request`; every failure is `Failed` with the request's seq.
     pub fn serve(&mut self, request: Request) -> Served {
         let seq = request.seq();
-        if let Request::Check { .. } | Request::Protect { .. } = request {
+        if let Request::Check { .. } | Request::Protect { .. } | Request::Author { .. } = request {
             self.latest_job = seq;
         }
         match self.answer(request) {
@@ -238,6 +242,10 @@ impl Server {
                 let exercise = self.install(&file, &source)?;
                 Served::Answer(Box::new(Response::Installed { seq, exercise }))
             }
+            Request::Author { seq, file, source } => match AuthorJob::start(seq, &file, &source) {
+                Draft::Job(job) => Served::Job(Job::Author(Box::new(job))),
+                Draft::Unloadable(response) => Served::Answer(Box::new(response)),
+            },
         })
     }
 }
@@ -659,5 +667,42 @@ mod tests {
         }
         assert_eq!(server.contexts.len(), 1);
         assert!(server.contexts.contains_key(CLAIM));
+    }
+
+    #[test]
+    fn a_newer_draft_drops_the_older_drafts_job() {
+        let mut server = Server::new(exercises());
+        let draft = |seq| Request::Author {
+            seq,
+            file: "draft.toml".into(),
+            source: fencelab_core::bundled::FILES[0].1.replacen(
+                "id = \"claim-compare-and-set\"",
+                "id = \"my-claim\"",
+                1,
+            ),
+        };
+        let first = job_of(&mut server, draft(1));
+        assert!(matches!(first, Job::Author(_)));
+        assert!(server.wants(&first));
+        let second = job_of(&mut server, draft(2));
+        assert!(!server.wants(&first), "superseded by the newer draft");
+        assert!(server.wants(&second));
+        let unloadable = answer_of(
+            &mut server,
+            Request::Author {
+                seq: 3,
+                file: "draft.toml".into(),
+                source: "format = ".into(),
+            },
+        );
+        let Response::Authored {
+            seq: 3,
+            result: Err(error),
+        } = unloadable
+        else {
+            panic!("a load error, at once: {unloadable:?}");
+        };
+        assert_eq!((error.file.as_str(), error.line), ("draft.toml", 1));
+        assert!(!server.wants(&second), "a newer draft, even a broken one");
     }
 }

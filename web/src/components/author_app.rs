@@ -1,0 +1,285 @@
+//! The authoring view's root (`?author=1`): owns its state
+//! (author/state.rs) and its effects: reading the link or the saved draft
+//! once, autosaving the draft, sending the debounced check to the worker,
+//! the theme, and the actions that leave the page (preview in a new tab,
+//! download, a share link).
+//!
+//! The layout: the editor beside what `fencelab check` says, which stays in
+//! view on a wide screen; one after the other on a phone.
+
+use crate::author::link;
+use crate::author::saved::{self, SavedDraft};
+use crate::author::state::{Author, AuthorAction, CHECK_DELAY_MS, reduce};
+use crate::author::templates::{self, Template};
+use crate::components::app::{apply_theme, drop_fragment, page_address};
+use crate::components::author_editor::AuthorEditor;
+use crate::components::author_results::{AuthorResults, AuthorResultsProps};
+use crate::components::theme_switch::ThemeSwitch;
+use crate::engine::Engine;
+use crate::state::Theme;
+use crate::storage;
+use gloo_timers::callback::Timeout;
+use std::rc::Rc;
+use wasm_bindgen::JsCast;
+use wasm_bindgen::prelude::*;
+use web_sys::HtmlSelectElement;
+use yew::prelude::*;
+
+/// The state as a yew reducer.
+#[derive(Clone, PartialEq)]
+struct State(Author);
+
+impl Reducible for State {
+    type Action = AuthorAction;
+    fn reduce(self: Rc<Self>, action: AuthorAction) -> Rc<Self> {
+        let mut author = Rc::unwrap_or_clone(self).0;
+        reduce(&mut author, action);
+        Rc::new(State(author))
+    }
+}
+
+/// The draft to start from: a link's (`#x1=`), else the saved draft, else
+/// the starter; and what reading them left to say. A link's exercise takes
+/// the editor, so a different saved draft is set aside first.
+fn read_draft() -> (String, Vec<String>) {
+    let fragment = web_sys::window()
+        .and_then(|w| w.location().hash().ok())
+        .unwrap_or_default();
+    let fragment = fragment.trim_start_matches('#');
+    let mut notices = Vec::new();
+    let saved = saved::load();
+    if let SavedDraft::SetAside { message, key } = &saved {
+        notices.push(format!(
+            "Your saved draft could not be read ({message}); it is kept in this browser's storage as `{key}`."
+        ));
+    }
+    if link::is_exercise_link(fragment) {
+        match link::decode(fragment) {
+            Ok(text) => {
+                if matches!(&saved, SavedDraft::Text(before) if *before != text)
+                    && let Some(key) = saved::set_aside_saved()
+                {
+                    notices.push(format!(
+                        "The link's exercise is in the editor; your earlier draft is kept in this browser's storage as `{key}`."
+                    ));
+                }
+                return (text, notices);
+            }
+            Err(message) => notices.push(format!(
+                "This link could not be opened: {message}. Your saved draft is shown instead."
+            )),
+        }
+    }
+    match saved {
+        SavedDraft::Text(text) => (text, notices),
+        _ => (templates::starter(), notices),
+    }
+}
+
+/// Removes the link from the address once read: the draft is autosaved, so
+/// a reload shows it as edited since.
+fn clear_fragment() {
+    if let Some(window) = web_sys::window() {
+        drop_fragment(&window);
+    }
+}
+
+/// Offers `text` as a file named `name`: a Blob behind a temporary link.
+fn download(name: &str, text: &str) -> Result<(), JsValue> {
+    let document = web_sys::window()
+        .and_then(|w| w.document())
+        .ok_or("no document")?;
+    let parts = js_sys::Array::of1(&JsValue::from_str(text));
+    let options = web_sys::BlobPropertyBag::new();
+    options.set_type("application/toml");
+    let blob = web_sys::Blob::new_with_str_sequence_and_options(&parts, &options)?;
+    let url = web_sys::Url::create_object_url_with_blob(&blob)?;
+    let anchor: web_sys::HtmlAnchorElement = document.create_element("a")?.unchecked_into();
+    anchor.set_href(&url);
+    anchor.set_download(name);
+    anchor.click();
+    web_sys::Url::revoke_object_url(&url)
+}
+
+/// Opens the learner's page in a new tab with a link carrying `text`.
+fn preview(text: &str) -> Result<(), String> {
+    let fragment = link::encode(text)?;
+    let window = web_sys::window().ok_or("there is no window")?;
+    window
+        .open_with_url_and_target(&format!("{}#{fragment}", page_address()), "_blank")
+        .map(drop)
+        .map_err(|_| "the browser refused to open a tab".to_string())
+}
+
+#[function_component(AuthorApp)]
+pub fn author_app() -> Html {
+    let author = use_reducer(|| {
+        let (text, notices) = read_draft();
+        let bundled = fencelab_model::bundled::catalog()
+            .map(|all| all.into_iter().map(|e| e.id).collect())
+            .unwrap_or_default();
+        State(Author::new(text, notices, bundled))
+    });
+    let initial = use_memo((), {
+        let text = author.0.text.clone();
+        move |_| text
+    });
+    let templates = use_memo((), |_| templates::templates());
+    let theme = use_state(storage::theme);
+    let engine = {
+        let dispatcher = author.dispatcher();
+        use_memo((), move |_| {
+            Engine::start(move |response| {
+                dispatcher.dispatch(AuthorAction::Worker(Box::new(response)))
+            })
+        })
+    };
+    let action_error = use_state(|| None::<String>);
+    use_effect_with((), |_| clear_fragment());
+    use_effect_with(*theme, |theme| apply_theme(*theme));
+    // The check of the newest draft, after a pause in typing.
+    {
+        let engine = engine.clone();
+        let request = author.0.request.clone();
+        use_effect_with(author.0.check_wanted, move |_| {
+            let timer =
+                request.map(|request| Timeout::new(CHECK_DELAY_MS, move || engine.send(request)));
+            move || drop(timer)
+        });
+    }
+    // Autosave on every change of the draft.
+    use_effect_with(author.0.text.clone(), |text| saved::save(text));
+    {
+        let title = author.0.parsed.as_ref().map(|d| d.title.clone()).ok();
+        use_effect_with(title, |title| {
+            if let Some(document) = web_sys::window().and_then(|w| w.document()) {
+                let title = title.as_deref().unwrap_or("A draft");
+                document.set_title(&format!("{title} · authoring · fencelab"));
+            }
+        });
+    }
+    // The share link is copied when it is made (refused copies are fine:
+    // the field shows it).
+    use_effect_with(author.0.share.clone(), |share| {
+        if let (Some(Ok(url)), Some(window)) = (share, web_sys::window()) {
+            let _ = window.navigator().clipboard().write_text(url);
+        }
+    });
+
+    let on_dismiss = {
+        let dispatcher = author.dispatcher();
+        Callback::from(move |_: MouseEvent| dispatcher.dispatch(AuthorAction::DismissNotices))
+    };
+    let on_run = {
+        let dispatcher = author.dispatcher();
+        Callback::from(move |_: ()| dispatcher.dispatch(AuthorAction::CheckNow))
+    };
+    let on_change = {
+        let dispatcher = author.dispatcher();
+        Callback::from(move |text: String| dispatcher.dispatch(AuthorAction::Edited(text)))
+    };
+    let on_template = {
+        let dispatcher = author.dispatcher();
+        let templates = templates.clone();
+        Callback::from(move |event: Event| {
+            let chosen = event
+                .target_dyn_into::<HtmlSelectElement>()
+                .and_then(|select| {
+                    let index = select.value().parse::<usize>().ok();
+                    select.set_value("");
+                    index
+                })
+                .and_then(|index| templates.get(index).cloned());
+            if let Some(Template { text, .. }) = chosen {
+                dispatcher.dispatch(AuthorAction::Replace(text));
+            }
+        })
+    };
+    let on_share = {
+        let dispatcher = author.dispatcher();
+        Callback::from(move |_: MouseEvent| {
+            dispatcher.dispatch(AuthorAction::Share {
+                base: page_address(),
+            })
+        })
+    };
+    let on_download = {
+        let (name, text) = (author.0.file_name(), author.0.text.clone());
+        let action_error = action_error.clone();
+        Callback::from(move |_: MouseEvent| {
+            action_error.set(
+                download(&name, &text)
+                    .err()
+                    .map(|e| format!("The file could not be offered for download ({e:?}).")),
+            )
+        })
+    };
+    let on_preview = {
+        let text = author.0.text.clone();
+        let action_error = action_error.clone();
+        Callback::from(move |_: MouseEvent| {
+            action_error.set(preview(&text).err().map(|e| format!("No preview: {e}.")))
+        })
+    };
+    let on_theme = {
+        let theme = theme.clone();
+        Callback::from(move |chosen: Theme| theme.set(chosen))
+    };
+    let author = &author.0;
+    let blocked = author.preview_blocked();
+
+    html! {
+        <div class="app author">
+            <header class="masthead">
+                <p class="brand">{ "fencelab · authoring" }</p>
+                <p class="tagline">{ "Write an exercise: its errors are underlined as you type, and what fencelab check says appears beside it." }</p>
+                <ThemeSwitch theme={*theme} on_change={on_theme} />
+            </header>
+            <main id="workspace" class="author-layout">
+                if !author.notices.is_empty() {
+                    <section class="notices" role="status" aria-label="Notices">
+                        { for author.notices.iter().map(|n| html! { <p class="notice">{ "ℹ " }{ n.clone() }</p> }) }
+                        <div class="notice-actions">
+                            <button onclick={on_dismiss}>{ "Dismiss" }</button>
+                        </div>
+                    </section>
+                }
+                <div class="author-tools">
+                    <label for="template">{ "Start again from" }</label>
+                    <select id="template" onchange={on_template}>
+                        <option value="" selected=true>{ "a template…" }</option>
+                        { for templates.iter().enumerate().map(|(i, t)| html! {
+                            <option value={i.to_string()}>{ t.name.clone() }</option>
+                        }) }
+                    </select>
+                    <button id="preview" onclick={on_preview} disabled={blocked.is_some()}
+                        title={blocked.clone().unwrap_or_else(|| "Open the draft as a learner sees it, in a new tab".into())}>
+                        { "Preview as a learner" }
+                    </button>
+                    <button id="download" onclick={on_download}>{ format!("Download {}", author.file_name()) }</button>
+                    <button id="share" onclick={on_share}>{ "Share as a link" }</button>
+                    if let Some(reason) = &blocked {
+                        <p class="muted" id="preview-blocked">{ reason.clone() }</p>
+                    }
+                    if let Some(message) = &*action_error {
+                        <p class="error" role="alert">{ message.clone() }</p>
+                    }
+                    { match &author.share {
+                        Some(Ok(url)) => html! { <>
+                            <label for="share-url">{ "Link carrying the whole exercise (copied to the clipboard when allowed):" }</label>
+                            <input id="share-url" type="text" readonly=true value={url.clone()} />
+                        </> },
+                        Some(Err(message)) => html! { <p class="error" role="alert">{ format!("No link: {message}.") }</p> },
+                        None => html! {},
+                    } }
+                </div>
+                <div class="author-work">
+                    <AuthorEditor initial={AttrValue::from((*initial).clone())} replace={author.replace.clone()}
+                        diagnostics={author.diagnostics()} on_change={on_change}
+                        on_run={on_run} />
+                    <AuthorResults ..AuthorResultsProps::of(author) />
+                </div>
+            </main>
+        </div>
+    }
+}

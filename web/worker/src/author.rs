@@ -1,0 +1,170 @@
+//! The authoring view's check of a draft exercise: what `fencelab check`
+//! says of it, one run of the whole suite per piece (the reference, the
+//! starting texts, then each named broken variant), so a newer draft that
+//! arrives meanwhile drops this one between runs.
+//!
+//! The draft is loaded as `fencelab check` loads a file (its schema tried on
+//! SQLite) and never installed: nothing the author types reaches the
+//! exercises a learner opens. Must never panic on a draft.
+
+use fencelab_core::report::{DraftCheck, KillMatrix, VerdictCell};
+use fencelab_core::{Exercise, ExerciseExt};
+use fencelab_protocol::{Edits, Response};
+use std::collections::BTreeMap;
+
+/// A draft being checked: one run per [`AuthorJob::next`].
+pub struct AuthorJob {
+    pub seq: u64,
+    exercise: Exercise,
+    /// How many runs are done: 0 the reference, 1 the starting texts, then
+    /// one per named broken variant.
+    runs_done: usize,
+    check: DraftCheck,
+}
+
+/// A draft's answer: a job, or why it cannot be loaded (answered at once).
+pub enum Draft {
+    Job(AuthorJob),
+    Unloadable(Response),
+}
+
+impl AuthorJob {
+    /// Loads the draft `source` (named `file` in errors).
+    pub fn start(seq: u64, file: &str, source: &str) -> Draft {
+        match fencelab_core::exercise::load(file, source) {
+            Ok(exercise) => {
+                let scenarios = exercise.scenarios.iter().map(|s| s.name.clone()).collect();
+                Draft::Job(AuthorJob {
+                    seq,
+                    check: DraftCheck {
+                        exercise: exercise.id.clone(),
+                        reference: Vec::new(),
+                        start: Vec::new(),
+                        matrix: KillMatrix::new(scenarios),
+                    },
+                    exercise,
+                    runs_done: 0,
+                })
+            }
+            Err(error) => Draft::Unloadable(Response::Authored {
+                seq,
+                result: Err(error),
+            }),
+        }
+    }
+
+    /// Runs the next text set against every scenario; the whole check once
+    /// every run is done.
+    pub fn next(&mut self) -> Option<Response> {
+        let exercise = &self.exercise;
+        match self.runs_done {
+            0 => {
+                let run = exercise.run(&BTreeMap::new());
+                self.check.reference = VerdictCell::row(&run);
+            }
+            1 => {
+                let starts: Edits = exercise
+                    .procedures
+                    .iter()
+                    .filter(|p| p.editable)
+                    .map(|p| (p.name.clone(), p.start.clone()))
+                    .collect();
+                self.check.start = VerdictCell::row(&exercise.run(&starts));
+            }
+            done => {
+                let Some(mutant) = exercise.mutants.get(done - 2) else {
+                    return Some(Response::Authored {
+                        seq: self.seq,
+                        result: Ok(self.check.clone()),
+                    });
+                };
+                let run =
+                    exercise.run_texts(&exercise.texts_of_mutant(mutant), &exercise.scenarios);
+                self.check
+                    .matrix
+                    .push(&mutant.name, &mutant.explanation, &run);
+            }
+        }
+        self.runs_done += 1;
+        None
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use fencelab_core::report::Verdict;
+
+    /// The starter `fencelab new` writes: three scenarios, one broken variant.
+    const STARTER: &str = include_str!("../../../crates/cli/src/starter.toml");
+
+    fn finished(mut job: AuthorJob) -> Result<DraftCheck, fencelab_core::LoadError> {
+        for _ in 0..64 {
+            if let Some(Response::Authored { result, .. }) = job.next() {
+                return result;
+            }
+        }
+        panic!("a draft's check ends");
+    }
+
+    fn job(source: &str) -> AuthorJob {
+        match AuthorJob::start(7, "draft.toml", source) {
+            Draft::Job(job) => job,
+            Draft::Unloadable(response) => panic!("the draft loads: {response:?}"),
+        }
+    }
+
+    #[test]
+    fn the_starter_passes_its_start_fails_and_its_variant_is_caught() {
+        let check = finished(job(STARTER)).expect("checked");
+        assert!(check.ok(), "{check:#?}");
+        assert_eq!(check.reference.len(), 3);
+        assert!(check.start.iter().any(|c| c.verdict == Verdict::Failed));
+        let row = &check.matrix.rows[0];
+        assert_eq!(row.mutant, "takes without looking");
+        let caught: Vec<_> = row.caught_by().map(|c| c.scenario.as_str()).collect();
+        assert!(caught.contains(&"too late"), "{caught:?}");
+        assert!(row.caught_by().all(|c| c.problem.is_some()));
+    }
+
+    #[test]
+    fn a_weakened_scenario_lets_the_variant_survive() {
+        // helper-b now always asks for a ticket that does not exist, so no
+        // scenario has two helpers contend for one.
+        let weakened = STARTER
+            .replacen(
+                "{ process = \"b\", call = \"take\", args = { ticket_id = \"ticket-1\" } }",
+                "{ process = \"b\", call = \"take\", args = { ticket_id = \"ticket-9\" } }",
+                1,
+            )
+            .replacen(
+                "{ call = \"take\", process = \"b\", args = { ticket_id = \"ticket-1\" }",
+                "{ call = \"take\", process = \"b\", args = { ticket_id = \"ticket-9\" }",
+                1,
+            );
+        assert_ne!(weakened, STARTER);
+        let check = finished(job(&weakened)).expect("checked");
+        let survivors: Vec<_> = check
+            .matrix
+            .survivors()
+            .map(|r| r.mutant.as_str())
+            .collect();
+        assert_eq!(survivors, ["takes without looking"], "{check:#?}");
+        assert!(!check.ok());
+    }
+
+    #[test]
+    fn a_schema_error_is_answered_at_once_at_the_schema() {
+        let broken = STARTER.replacen("CREATE TABLE tokens", "CREATE TABLE tokens tokens", 1);
+        let Draft::Unloadable(Response::Authored {
+            seq: 7,
+            result: Err(error),
+        }) = AuthorJob::start(7, "draft.toml", &broken)
+        else {
+            panic!("a load error");
+        };
+        assert_eq!(error.field, "schema");
+        assert_eq!(error.file, "draft.toml");
+        assert!(error.line > 1, "{error}");
+    }
+}
