@@ -8,6 +8,8 @@ use std::time::UNIX_EPOCH;
 
 const IMMUTABLE: &str = "public, max-age=31536000, immutable";
 pub(super) const REVALIDATE: &str = "no-cache";
+/// The one file other origins may read: the embedding script.
+const EMBED_SCRIPT: &str = "embed.js";
 
 /// The answer to `request` from the site at `root` (canonical).
 pub fn respond(root: &Path, request: &Request) -> Response {
@@ -48,6 +50,11 @@ pub fn respond(root: &Path, request: &Request) -> Response {
     }
     headers.push(("Content-Type", content_type(&name).to_string()));
     headers.push(("X-Content-Type-Options", "nosniff".to_string()));
+    // A course page on another origin imports embed.js as a module, which
+    // the browser fetches with CORS (docs/EMBEDDING.md).
+    if name == EMBED_SCRIPT {
+        headers.push(("Access-Control-Allow-Origin", "*".to_string()));
+    }
     if let Some(coding) = encoding {
         headers.push(("Content-Encoding", coding.to_string()));
     }
@@ -304,6 +311,17 @@ pub(super) mod tests {
         assert_eq!(header(&response, "Content-Type"), Some("application/wasm"));
         assert!(matches!(&response.body, Body::File(p) if p.ends_with("app_bg.wasm")));
         assert_eq!(header(&response, "Vary"), Some("Accept-Encoding"));
+    }
+
+    #[test]
+    fn only_the_embedding_script_may_be_read_by_other_origins() {
+        let root = site("cors");
+        std::fs::write(root.join("embed.js"), "export function embed() {}").unwrap();
+        let embed = respond(&root, &get("/embed.js", &[]));
+        assert_eq!(embed.status, 200);
+        assert_eq!(header(&embed, "Access-Control-Allow-Origin"), Some("*"));
+        let page = respond(&root, &get("/index.html", &[]));
+        assert_eq!(header(&page, "Access-Control-Allow-Origin"), None);
     }
 
     #[test]
