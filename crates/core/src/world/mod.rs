@@ -28,6 +28,7 @@ mod seed;
 mod statement;
 mod step;
 
+pub use read::{Lock, TransactionMode};
 pub use seed::diff_tables;
 
 use seed::SeedImage;
