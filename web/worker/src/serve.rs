@@ -51,12 +51,13 @@ impl Job {
 }
 
 /// Runs (schedules and cut branches) one piece of a check explores. The
-/// bundled scenarios run 2,000 to 20,000 runs a second in wasm on a shared
-/// 2-core machine (`cargo xtask bench`), so a slice takes about 1 to 10 ms:
-/// a newer edit waits at most that long for the stale check to be dropped,
-/// and the event loop's turn between slices (a few ms at most) costs little
-/// beside it.
-pub const RUNS_PER_SLICE: u64 = 16;
+/// bundled exercises explore 650 to 1,900 runs a second in wasm, whole
+/// checks with their setup included (`BENCH explore ... runs/s wasm`, on a
+/// loaded 2-core machine), so a slice of 8 runs takes about 4 to 12 ms: a
+/// newer edit waits at most that long for the stale check to be dropped,
+/// while the event loop's turn between slices stays small beside it (the
+/// longest bundled scenario, 20 runs, takes three slices).
+pub const RUNS_PER_SLICE: u64 = 8;
 
 /// A check in progress: one slice of a scenario's exploration per
 /// [`CheckJob::next`].
