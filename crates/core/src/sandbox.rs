@@ -19,12 +19,15 @@
 //! - limits on the size of text, blobs and SQL, and on SQLite's heap.
 //!
 //! The denial reasons are kept so the engine can report them in words
-//! instead of SQLite's bare "not authorized".
+//! instead of SQLite's bare "not authorized". The authorizer also notes
+//! what each statement reads and writes ([`Access`]), which the explorer
+//! uses to tell independent steps apart.
 
 use rusqlite::Connection;
 use rusqlite::config::DbConfig;
 use rusqlite::hooks::{AuthAction, AuthContext, Authorization};
 use rusqlite::limits::Limit;
+use std::collections::{BTreeSet, HashMap};
 use std::sync::atomic::{AtomicBool, AtomicU64, Ordering};
 use std::sync::{Arc, Mutex};
 
@@ -190,6 +193,13 @@ impl Meter {
         self.limit.store(steps_max, Ordering::Relaxed);
     }
 
+    /// Goes on counting from `spent`, with `steps_max` to spend: a check
+    /// explored in slices keeps one budget across them.
+    pub fn resume(&self, spent: u64, steps_max: u64) {
+        self.spent.store(spent, Ordering::Relaxed);
+        self.limit.store(steps_max, Ordering::Relaxed);
+    }
+
     /// SQLite steps spent since [`start`](Meter::start).
     pub fn spent(&self) -> u64 {
         self.spent.load(Ordering::Relaxed)
@@ -207,6 +217,37 @@ impl Meter {
     }
 }
 
+/// What one statement touches, as SQLite's authorizer saw it when the
+/// statement was prepared: the tables it reads (`SQLITE_READ`, in
+/// subqueries, triggers and RETURNING too) and writes (`SQLITE_INSERT`,
+/// `UPDATE`, `DELETE`), lower-cased, and whether it is transaction control
+/// (BEGIN, COMMIT, ROLLBACK, SAVEPOINT, RELEASE).
+#[derive(Clone, Debug, Default, PartialEq, Eq)]
+pub struct Access {
+    pub reads: BTreeSet<String>,
+    pub writes: BTreeSet<String>,
+    pub transaction: bool,
+}
+
+/// Distinct statement texts whose [`Access`] one connection remembers; past
+/// it the memory starts afresh (a statement prepared again is seen again).
+const ACCESSES_REMEMBERED_MAX: usize = 256;
+
+/// The accesses of one connection's statements. The authorizer runs only
+/// when SQLite prepares a statement, and a cached statement is not prepared
+/// again, so what it saw is kept by statement text.
+#[derive(Default)]
+struct Accesses {
+    /// What the authorizer has seen since the current statement began.
+    capturing: Access,
+    /// Whether it has been called at all since then (it is, for every
+    /// statement SQLite prepares).
+    called: bool,
+    by_sql: HashMap<String, Access>,
+    /// The current statement's, once [`Sandbox::note_prepared`] has run.
+    last: Option<Access>,
+}
+
 /// The live state of one connection's fence, shared with SQLite's callbacks.
 pub struct Sandbox {
     allow_schema_changes: AtomicBool,
@@ -218,6 +259,7 @@ pub struct Sandbox {
     /// The budget that stopped the current statement, if one did.
     exceeded: Mutex<Option<Denial>>,
     denial: Mutex<Option<String>>,
+    accesses: Mutex<Accesses>,
 }
 
 impl Sandbox {
@@ -231,6 +273,7 @@ impl Sandbox {
             meter,
             exceeded: Mutex::new(None),
             denial: Mutex::new(None),
+            accesses: Mutex::new(Accesses::default()),
         });
         conn.set_db_config(DbConfig::SQLITE_DBCONFIG_DEFENSIVE, true)?;
         conn.set_db_config(DbConfig::SQLITE_DBCONFIG_TRUSTED_SCHEMA, false)?;
@@ -242,6 +285,12 @@ impl Sandbox {
         conn.set_limit(Limit::SQLITE_LIMIT_SQL_LENGTH, SQL_BYTES_MAX)?;
         conn.set_limit(Limit::SQLITE_LIMIT_ATTACHED, 0)?;
         crate::metered::install(conn, &sandbox)?;
+        // A transaction's changes stay in its own page cache until COMMIT
+        // instead of spilling into the shared database mid-transaction,
+        // which would take the exclusive lock early: the locks a process
+        // holds between steps then follow from its transaction state alone
+        // (what the explorer's independence judgement relies on).
+        conn.pragma_update(None, "cache_spill", false)?;
 
         let budget = Arc::clone(&sandbox);
         conn.progress_handler(
@@ -313,6 +362,61 @@ impl Sandbox {
         if let Ok(mut denial) = self.denial.lock() {
             *denial = None;
         }
+        if let Ok(mut accesses) = self.accesses.lock() {
+            accesses.capturing = Access::default();
+            accesses.called = false;
+            accesses.last = None;
+        }
+    }
+
+    /// Call once the current statement (`sql`) is prepared: what the
+    /// authorizer saw of it, or, for a statement SQLite had cached, what it
+    /// saw when that text was prepared before.
+    pub fn note_prepared(&self, sql: &str) {
+        let Ok(mut accesses) = self.accesses.lock() else {
+            return;
+        };
+        let accesses = &mut *accesses;
+        let access = if accesses.called {
+            let seen = std::mem::take(&mut accesses.capturing);
+            if accesses.by_sql.len() >= ACCESSES_REMEMBERED_MAX {
+                accesses.by_sql.clear();
+            }
+            accesses.by_sql.insert(sql.to_string(), seen.clone());
+            Some(seen)
+        } else {
+            accesses.by_sql.get(sql).cloned()
+        };
+        accesses.last = access;
+    }
+
+    /// What the current statement touches; `None` when it is unknown (not
+    /// prepared, or its text not remembered).
+    pub fn last_access(&self) -> Option<Access> {
+        self.accesses.lock().ok().and_then(|a| a.last.clone())
+    }
+
+    /// Notes what an authorized action of learner SQL touches.
+    fn note_access(&self, action: &AuthAction<'_>) {
+        let Ok(mut accesses) = self.accesses.lock() else {
+            return;
+        };
+        accesses.called = true;
+        let capturing = &mut accesses.capturing;
+        match action {
+            AuthAction::Read { table_name, .. } => {
+                capturing.reads.insert(table_name.to_ascii_lowercase());
+            }
+            AuthAction::Insert { table_name }
+            | AuthAction::Update { table_name, .. }
+            | AuthAction::Delete { table_name } => {
+                capturing.writes.insert(table_name.to_ascii_lowercase());
+            }
+            AuthAction::Transaction { .. } | AuthAction::Savepoint { .. } => {
+                capturing.transaction = true;
+            }
+            _ => {}
+        }
     }
 
     /// Why the last statement failed, in the sandbox's words, if the sandbox
@@ -332,6 +436,7 @@ impl Sandbox {
         if self.trusted.load(Ordering::Relaxed) {
             return Ok(());
         }
+        self.note_access(&context.action);
         if let Some(database) = context.database_name
             && database != "main"
             && database != "temp"

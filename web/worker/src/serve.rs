@@ -3,13 +3,13 @@
 //! engine runs here), so it is tested natively.
 //!
 //! A check and a protection run are not answered at once: each becomes a
-//! [`Job`] that does one piece per call (one scenario, one mutant), so the
-//! event loop can deliver a newer request between pieces. Must never panic
-//! on a request.
+//! [`Job`] that does one piece per call (a slice of one scenario's
+//! exploration, one mutant), so the event loop can deliver a newer request
+//! between pieces. Must never panic on a request.
 
 use crate::author::{AuthorJob, Draft};
 use crate::protect::ProtectJob;
-use fencelab_core::check::SuiteBudget;
+use fencelab_core::check::{Progress, ScenarioSearch, SuiteBudget};
 use fencelab_core::mutate::Context;
 use fencelab_core::report::Unusable;
 use fencelab_core::{
@@ -54,7 +54,17 @@ impl Job {
     }
 }
 
-/// A check in progress: one scenario per [`CheckJob::next`].
+/// Runs (schedules and cut branches) one piece of a check explores. The
+/// bundled exercises explore 650 to 1,900 runs a second in wasm, whole
+/// checks with their setup included (`BENCH explore ... runs/s wasm`, on a
+/// loaded 2-core machine), so a slice of 8 runs takes about 4 to 12 ms: a
+/// newer edit waits at most that long for the stale check to be dropped,
+/// while the event loop's turn between slices stays small beside it (the
+/// longest bundled scenario, 20 runs, takes three slices).
+pub const RUNS_PER_SLICE: u64 = 8;
+
+/// A check in progress: one slice of a scenario's exploration per
+/// [`CheckJob::next`].
 pub struct CheckJob {
     pub seq: u64,
     exercise: Rc<Exercise>,
@@ -62,17 +72,37 @@ pub struct CheckJob {
     checker: Result<Checker, Unusable>,
     /// What the check's remaining scenarios may still spend.
     budget: SuiteBudget,
+    /// The current scenario's exploration, between slices.
+    search: Option<ScenarioSearch>,
     reports: Vec<ScenarioReport>,
 }
 
 impl CheckJob {
-    /// Checks the next scenario; once every scenario is checked, returns the
-    /// exercise's report.
+    /// Explores the next slice of the current scenario; once every scenario
+    /// is checked, returns the exercise's report.
     pub fn next(&mut self) -> Option<Response> {
         match self.exercise.scenarios.get(self.reports.len()) {
             Some(scenario) => {
                 let report = match &mut self.checker {
-                    Ok(checker) => self.budget.check(checker, scenario),
+                    Ok(checker) => {
+                        let search = match self.search.take() {
+                            Some(search) => Ok(search),
+                            None => self.budget.begin(checker, scenario),
+                        };
+                        match search {
+                            Ok(mut search) => match search.advance(checker, RUNS_PER_SLICE) {
+                                Progress::Pending => {
+                                    self.search = Some(search);
+                                    return None;
+                                }
+                                Progress::Done(report) => {
+                                    self.budget.spend(&report);
+                                    *report
+                                }
+                            },
+                            Err(unrun) => *unrun,
+                        }
+                    }
                     Err(unusable) => unusable.report(scenario),
                 };
                 self.reports.push(report);
@@ -167,6 +197,7 @@ impl Server {
                     exercise: Rc::clone(exercise),
                     checker,
                     budget: SuiteBudget::new(Limits::default()),
+                    search: None,
                     reports: Vec::new(),
                 })))
             }
@@ -318,8 +349,19 @@ mod tests {
         }
     }
 
+    /// Runs a job to its answer; the answer and the pieces it took.
+    fn run_job(job: &mut Job) -> (Response, usize) {
+        let mut pieces = 1;
+        loop {
+            if let Some(response) = job.next() {
+                return (response, pieces);
+            }
+            pieces += 1;
+        }
+    }
+
     #[test]
-    fn a_check_runs_one_scenario_per_call_and_reports_them_all() {
+    fn a_check_runs_in_slices_and_reports_every_scenario_as_a_check_in_one_go() {
         let mut server = Server::new(exercises());
         let mut job = job_of(
             &mut server,
@@ -331,17 +373,62 @@ mod tests {
         );
         assert!(matches!(job, Job::Check(_)));
         assert_eq!(job.seq(), 4);
-        let scenarios = claim().scenarios.len();
-        for _ in 0..scenarios {
-            assert_eq!(job.next(), None);
-        }
-        let Some(Response::Checked { seq, report }) = job.next() else {
-            panic!("the report, once every scenario ran");
+        let (response, pieces) = run_job(&mut job);
+        let Response::Checked { seq, report } = response else {
+            panic!("the report, once every scenario ran: {response:?}");
         };
         assert_eq!(seq, 4);
+        let scenarios = claim().scenarios.len();
         assert_eq!(report.scenarios.len(), scenarios);
+        assert!(
+            pieces > scenarios,
+            "{pieces} pieces for {scenarios} scenarios"
+        );
         // The starting text is the naive claim: "one winner" catches it.
         assert!(report.failed > 0);
+        assert_eq!(report, claim().run(&starts(&claim())));
+    }
+
+    #[test]
+    fn a_newer_check_drops_a_long_scenario_between_two_of_its_slices() {
+        const LONG: &str = "counterexamples-bound-the-protection";
+        let exercise = exercises().into_iter().find(|e| e.id == LONG).unwrap();
+        let (index, scenario) = exercise
+            .scenarios
+            .iter()
+            .enumerate()
+            .find(|(_, s)| s.name == "an install lands between the check and the write")
+            .expect("the three-process scenario");
+        let explored = exercise.run(&Edits::new()).scenarios[index].exploration;
+        let runs = explored.schedules + explored.pruned;
+        assert!(
+            runs > RUNS_PER_SLICE,
+            "{}: {runs} runs fit in one slice",
+            scenario.name
+        );
+        let mut server = Server::new(exercises());
+        let check = |seq| Request::Check {
+            seq,
+            exercise: LONG.into(),
+            edits: Edits::new(),
+        };
+        let mut job = job_of(&mut server, check(1));
+        // Up to the long scenario, then one slice into it.
+        let mut pieces = 0;
+        let Job::Check(inner) = &mut job else {
+            panic!("a check job");
+        };
+        while inner.reports.len() < index || inner.search.is_none() {
+            assert_eq!(inner.next(), None);
+            pieces += 1;
+            assert!(pieces < 10_000, "the long scenario never started");
+        }
+        assert!(server.wants(&job));
+        job_of(&mut server, check(2));
+        assert!(
+            !server.wants(&job),
+            "the stale check is dropped before its next slice"
+        );
     }
 
     #[test]

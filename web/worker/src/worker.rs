@@ -1,6 +1,7 @@
 //! The worker's glue to JS: reads requests from its message port, posts the
 //! answers `serve.rs` gives, and runs a job one piece per task of the event
-//! loop (a check one scenario, a protection one mutant), so a newer request
+//! loop (a check a slice of one scenario's exploration, a protection one
+//! mutant), so a newer request
 //! that arrives meanwhile is seen between pieces: a replay or a query is
 //! answered at once, and a newer check or protection drops the stale job (a
 //! piece is short; the page never waits for it either way).

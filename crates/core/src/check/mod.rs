@@ -21,9 +21,13 @@
 
 mod context;
 mod explore;
+mod footprint;
 mod run;
+mod search;
 mod suite;
 
+pub use explore::Strategy;
+pub use search::{Progress, ScenarioSearch};
 pub use suite::{SUITE_SCENARIOS_OF_BUDGET, SuiteBudget};
 
 use crate::error::Error;
@@ -92,6 +96,7 @@ pub struct Checker {
     world: World,
     model: Model,
     limits: Limits,
+    strategy: Strategy,
     /// Spent since the current public call (or its replay) began.
     spent: Spent,
 }
@@ -109,6 +114,7 @@ impl Checker {
             world,
             model,
             limits: Limits::default(),
+            strategy: Strategy::default(),
             spent: Spent::default(),
         })
     }
@@ -121,6 +127,12 @@ impl Checker {
     /// compare the two recorders).
     pub fn set_recorder(&mut self, recorder: crate::world::Recorder) {
         self.world.set_recorder(recorder);
+    }
+
+    /// How [`Checker::check`] explores: reduced (the default) or plain,
+    /// which the differential test and the benchmark compare.
+    pub fn set_strategy(&mut self, strategy: Strategy) {
+        self.strategy = strategy;
     }
 
     pub fn world(&self) -> &World {
@@ -141,30 +153,13 @@ impl Checker {
     }
 
     /// Checks a scenario over every interleaving of its concurrent sections,
-    /// then replays the schedule it reports to record its history.
+    /// then replays the schedule it reports to record its history. The
+    /// same as advancing [`Checker::search`] to its end.
     pub fn check(&mut self, scenario: &Scenario) -> ScenarioReport {
-        self.begin_budget();
-        let actions = match validate(scenario) {
-            Ok(actions) => actions,
-            Err(error) => return ScenarioReport::errored(scenario, error),
-        };
-        self.world.set_recording(false);
-        let explored = self.explore_all(scenario, &actions);
-        self.world.set_recording(true);
-        match explored {
-            Ok(mut explored) => {
-                self.add_spent(&mut explored.exploration);
-                // The shown schedule is one more run, with a budget of its own.
-                self.begin_budget();
-                let mut report = self.replay_choices(scenario, &actions, &explored.shown);
-                report.exploration = explored.exploration;
-                self.add_spent(&mut report.exploration);
-                report
-            }
-            Err(error) => {
-                let mut report = ScenarioReport::errored(scenario, in_scenario(scenario, error));
-                self.add_spent(&mut report.exploration);
-                report
+        let mut search = self.search(scenario);
+        loop {
+            if let Progress::Done(report) = search.advance(self, u64::MAX) {
+                return *report;
             }
         }
     }

@@ -7,6 +7,7 @@
 
 use super::context;
 use super::explore::{Chooser, End};
+use super::footprint::{Footprint, Observed};
 use super::{Limits, Path, Spent};
 use crate::error::Error;
 use crate::history::{Outcome, Values};
@@ -416,16 +417,33 @@ impl Run<'_> {
             }
             let depth = self.path.choices.len();
             let names: Vec<String> = options.iter().map(|(n, _)| n.clone()).collect();
-            let choice = chooser.choose(depth, &names)?;
+            let choice = chooser.choose(depth, index, &names)?;
             let (name, id) = options.get(choice).cloned().ok_or_else(|| {
                 scenario_error("the schedule chose a process that cannot move".into())
             })?;
             self.path.choices.push(choice);
             self.path.names.push(name.clone());
             section_steps += 1;
-            self.step(id, &name)?;
+            let before = self.world.transaction_mode(id);
+            let statement = matches!(
+                self.world.next_step(id).map(|s| &s.kind),
+                Some(StepKind::Sql { .. })
+            );
+            let result = self.step(id, &name)?;
             let made = self.path.choices.len();
-            chooser.moved(made, || self.state_key(index))?;
+            chooser.moved(
+                made,
+                || {
+                    Footprint::of(Observed {
+                        before,
+                        after: self.world.transaction_mode(id),
+                        statement: statement.then(|| self.world.last_access(id)),
+                        blocked: result == StepResult::Blocked,
+                        ended_call: matches!(result, StepResult::Finished(_)),
+                    })
+                },
+                || self.state_key(index),
+            )?;
         }
     }
 

@@ -7,7 +7,7 @@
 //! has left, and once that is spent reports the remaining scenarios as
 //! errors that say so, without running them.
 
-use super::{Checker, Limits};
+use super::{Checker, Limits, Progress, ScenarioSearch};
 use crate::report::{ScenarioError, ScenarioReport};
 use crate::scenario::Scenario;
 
@@ -36,8 +36,28 @@ impl SuiteBudget {
     /// Checks `scenario` with `checker` within what is left, or reports it
     /// unrun once the suite's budget is spent.
     pub fn check(&mut self, checker: &mut Checker, scenario: &Scenario) -> ScenarioReport {
+        let report = match self.begin(checker, scenario) {
+            Ok(mut search) => loop {
+                if let Progress::Done(report) = search.advance(checker, u64::MAX) {
+                    break *report;
+                }
+            },
+            Err(unrun) => return *unrun,
+        };
+        self.spend(&report);
+        report
+    }
+
+    /// Starts checking `scenario` with `checker` within what is left (then
+    /// advance the search, and give its report to [`SuiteBudget::spend`]),
+    /// or reports it unrun once the suite's budget is spent.
+    pub fn begin(
+        &mut self,
+        checker: &mut Checker,
+        scenario: &Scenario,
+    ) -> Result<ScenarioSearch, Box<ScenarioReport>> {
         if self.sqlite_steps_left == 0 || self.procedure_steps_left == 0 {
-            return ScenarioReport::errored(
+            return Err(Box::new(ScenarioReport::errored(
                 scenario,
                 ScenarioError::new(format!(
                     "not checked: the scenarios before it spent this check's budget ({} \
@@ -45,20 +65,23 @@ impl SuiteBudget {
                      once (`fencelab run --scenario`), or make each do less work",
                     SUITE_SCENARIOS_OF_BUDGET
                 )),
-            );
+            )));
         }
         checker.set_limits(Limits {
             sqlite_steps_max: self.limits.sqlite_steps_max.min(self.sqlite_steps_left),
             steps_max: self.limits.steps_max.min(self.procedure_steps_left),
             ..self.limits
         });
-        let report = checker.check(scenario);
+        Ok(checker.search(scenario))
+    }
+
+    /// Takes what a scenario's check spent from what the suite has left.
+    pub fn spend(&mut self, report: &ScenarioReport) {
         self.sqlite_steps_left = self
             .sqlite_steps_left
             .saturating_sub(report.exploration.sqlite_steps);
         self.procedure_steps_left = self
             .procedure_steps_left
             .saturating_sub(report.exploration.procedure_steps);
-        report
     }
 }

@@ -29,6 +29,7 @@ mod seed;
 mod statement;
 mod step;
 
+pub use read::{Lock, TransactionMode};
 pub use record::Recorder;
 pub use seed::diff_tables;
 

@@ -11,6 +11,22 @@ use crate::sqlite::is_busy;
 use rusqlite::Connection;
 use serde::Serialize;
 
+/// The lock a process's connection holds on the shared database.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum Lock {
+    None,
+    Shared,
+    /// The write lock (or more).
+    Reserved,
+}
+
+/// A process's transaction between steps: see [`World::transaction_mode`].
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub struct TransactionMode {
+    pub open: bool,
+    pub lock: Lock,
+}
+
 impl World {
     /// Runs SQL directly against the world, bypassing every procedure: the
     /// kind of write no fence can see. Returns the rows it changed.
@@ -88,6 +104,29 @@ impl World {
             Err(QueryFailure::Locked) => Ok(None),
             Err(failure) => Err(failure.into_error(sql)),
         }
+    }
+
+    /// Process `id`'s transaction as SQLite has it: whether one is open,
+    /// and the lock it holds (none, shared or reserved). With the cache
+    /// never spilled mid-transaction, these are all the locks a process
+    /// holds between steps. `None` for a crashed or unknown process.
+    pub fn transaction_mode(&self, id: ProcessId) -> Option<TransactionMode> {
+        let connection = self.process(id).ok()?.connection.as_ref()?;
+        let lock = match connection.transaction_state(None::<&str>).ok()? {
+            rusqlite::TransactionState::None => Lock::None,
+            rusqlite::TransactionState::Read => Lock::Shared,
+            _ => Lock::Reserved,
+        };
+        Some(TransactionMode {
+            open: !connection.is_autocommit(),
+            lock,
+        })
+    }
+
+    /// What process `id`'s latest statement reads and writes, as SQLite's
+    /// authorizer saw it; `None` when unknown.
+    pub fn last_access(&self, id: ProcessId) -> Option<crate::sandbox::Access> {
+        self.process(id).ok()?.sandbox.last_access()
     }
 
     /// Everything later steps can depend on, as bytes: the committed rows,

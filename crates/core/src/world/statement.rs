@@ -84,6 +84,7 @@ pub(super) fn execute(
     let mut statement = connection
         .prepare_cached(sql)
         .map_err(|e| Failure::from_sqlite(e, sandbox))?;
+    sandbox.note_prepared(sql);
     let mut parameters = Values::new();
     for i in 1..=statement.parameter_count() {
         let Some(raw) = statement.parameter_name(i) else {
@@ -125,9 +126,15 @@ pub(super) fn execute(
         ),
         RowsError::TooManyBytes => Failure::new(ErrorCause::TooLarge, too_many_bytes("statement")),
     })?;
-    // The statement's own count: only a statement that writes sets it, so a
-    // read never reports a count left over from an earlier write.
-    let changed = if read_only { 0 } else { connection.changes() };
+    // The statement's own count: only INSERT, UPDATE and DELETE set it, so
+    // a read or a transaction's control (BEGIN, COMMIT) never reports a
+    // count left over from an earlier write on this pooled connection.
+    let control = sandbox.last_access().is_some_and(|a| a.transaction);
+    let changed = if read_only || control {
+        0
+    } else {
+        connection.changes()
+    };
     Ok(Executed {
         parameters,
         changed,

@@ -1,0 +1,206 @@
+//! One scenario's exhaustive check, resumable: a [`ScenarioSearch`] runs
+//! the depth-first exploration a slice of runs at a time, so a caller with
+//! one thread (the page's worker) can drop a check that a newer edit made
+//! stale without waiting for the scenario to end. Checking in slices gives
+//! exactly the report of checking in one go: the search keeps its path,
+//! its seen states and what it has spent between slices.
+
+use super::explore::{Chooser, DepthFirst, End};
+use super::{Checker, Path, Spent, in_scenario, sections, validate};
+use crate::report::{Exploration, ScenarioError, ScenarioReport};
+use crate::scenario::{Action, Scenario};
+
+/// Where a [`ScenarioSearch`] stands after a slice.
+#[derive(Debug)]
+pub enum Progress {
+    /// More runs are left.
+    Pending,
+    /// The scenario's report, as [`Checker::check`] gives it.
+    Done(Box<ScenarioReport>),
+}
+
+/// A scenario's check in progress. Advance it with the checker it was
+/// made by, and nothing else between its slices.
+pub struct ScenarioSearch {
+    scenario: Scenario,
+    /// `None` once the scenario turned out malformed (then `report` holds
+    /// its error).
+    actions: Option<Vec<Action>>,
+    dfs: DepthFirst,
+    exploration: Exploration,
+    /// The choices and end of the schedule to show so far.
+    worst: Option<(Vec<usize>, End)>,
+    first_complete: Option<Vec<usize>>,
+    /// What the exploration has spent, kept between slices.
+    spent: Spent,
+    sqlite_steps: u64,
+    /// Whether the first slice has run (and started the budget).
+    started: bool,
+    report: Option<ScenarioReport>,
+}
+
+impl Checker {
+    /// Starts checking `scenario` over every interleaving; see
+    /// [`ScenarioSearch::advance`].
+    pub fn search(&self, scenario: &Scenario) -> ScenarioSearch {
+        let actions = validate(scenario);
+        ScenarioSearch {
+            scenario: scenario.clone(),
+            report: actions
+                .as_ref()
+                .err()
+                .map(|error| ScenarioReport::errored(scenario, error.clone())),
+            actions: actions.ok(),
+            dfs: DepthFirst::new(self.strategy, &self.limits),
+            exploration: Exploration::default(),
+            worst: None,
+            first_complete: None,
+            spent: Spent::default(),
+            sqlite_steps: 0,
+            started: false,
+        }
+    }
+}
+
+impl ScenarioSearch {
+    /// Runs at most `runs_max` more runs (complete schedules and cut
+    /// branches alike: each is one run from the seed), then says whether
+    /// the check is done. Once done, it gives the same report again.
+    pub fn advance(&mut self, checker: &mut Checker, runs_max: u64) -> Progress {
+        if let Some(report) = &self.report {
+            return Progress::Done(Box::new(report.clone()));
+        }
+        let Some(actions) = self.actions.take() else {
+            return Progress::Pending;
+        };
+        self.resume_budget(checker, &actions);
+        checker.world.set_recording(false);
+        let mut outcome = None;
+        for _ in 0..runs_max {
+            if let Err(error) = self.within_limits(checker) {
+                outcome = Some(Err(error));
+                break;
+            }
+            let path = checker.run_path(
+                &self.scenario,
+                &actions,
+                &mut Chooser::DepthFirst(&mut self.dfs),
+                None,
+            );
+
+            self.tally(path);
+            checker.spent.memory_bytes = checker.spent.memory_bytes.max(self.dfs.seen().bytes());
+            if !self.dfs.next_branch() {
+                outcome = Some(self.finish_exploring(checker));
+                break;
+            }
+        }
+        checker.world.set_recording(true);
+        let Some(explored) = outcome else {
+            self.spent = checker.spent;
+            self.sqlite_steps = checker.world.meter().spent();
+            self.actions = Some(actions);
+            return Progress::Pending;
+        };
+        let report = match explored {
+            Ok(shown) => {
+                let mut exploration = std::mem::take(&mut self.exploration);
+                checker.add_spent(&mut exploration);
+                // The shown schedule is one more run, with a budget of its own.
+                checker.begin_budget();
+                let mut report = checker.replay_choices(&self.scenario, &actions, &shown);
+                report.exploration = exploration;
+                checker.add_spent(&mut report.exploration);
+                report
+            }
+            Err(error) => {
+                let mut report =
+                    ScenarioReport::errored(&self.scenario, in_scenario(&self.scenario, error));
+                checker.add_spent(&mut report.exploration);
+                report
+            }
+        };
+        self.report = Some(report.clone());
+        Progress::Done(Box::new(report))
+    }
+
+    /// Starts the check's budget on the first slice; on a later one, goes
+    /// on from what the earlier slices spent.
+    fn resume_budget(&mut self, checker: &mut Checker, actions: &[Action]) {
+        if self.started {
+            checker.spent = self.spent;
+            checker
+                .world
+                .meter()
+                .resume(self.sqlite_steps, checker.limits.sqlite_steps_max);
+        } else {
+            self.started = true;
+            checker.begin_budget();
+            self.exploration.sections = sections(actions);
+        }
+    }
+
+    /// The error that stops exploring before another run, if a limit is
+    /// reached.
+    fn within_limits(&self, checker: &Checker) -> Result<(), ScenarioError> {
+        if checker.spent.procedure_steps > checker.limits.steps_max {
+            return Err(checker.out_of_steps(&self.exploration));
+        }
+        if let Some(error) = checker.over_budget(self.dfs.seen().bytes()) {
+            return Err(error);
+        }
+        if self.exploration.schedules >= checker.limits.schedules_max {
+            return Err(ScenarioError::new(format!(
+                "exploration stopped at its limit of {} schedules before covering \
+                 every interleaving: this is not a pass",
+                checker.limits.schedules_max
+            )));
+        }
+        Ok(())
+    }
+
+    /// Counts a run, and keeps it if it is the schedule to show so far: the
+    /// worst (errors outrank failures, then shorter, then earlier), else
+    /// the first complete one.
+    fn tally(&mut self, path: Path) {
+        let Path { end, choices, .. } = path;
+        match end {
+            End::Pruned => self.exploration.pruned += 1,
+            // Exploration never waits for a person nor stops early.
+            End::Awaiting(_) | End::Stopped => {}
+            End::Completed => {
+                self.exploration.schedules += 1;
+                self.first_complete.get_or_insert(choices);
+            }
+            End::Failed(_) | End::Error(_) => {
+                self.exploration.schedules += 1;
+                let rank = |e: &End| matches!(e, End::Error(_)) as u8;
+                let better = self.worst.as_ref().is_none_or(|(shown, shown_end)| {
+                    (rank(&end), std::cmp::Reverse(choices.len()))
+                        > (rank(shown_end), std::cmp::Reverse(shown.len()))
+                });
+                if better {
+                    self.worst = Some((choices, end));
+                }
+            }
+        }
+    }
+
+    /// The choices of the schedule to show, once every run is done, or the
+    /// limit the exploration reached.
+    fn finish_exploring(&mut self, checker: &Checker) -> Result<Vec<usize>, ScenarioError> {
+        if checker.spent.procedure_steps > checker.limits.steps_max {
+            return Err(checker.out_of_steps(&self.exploration));
+        }
+        if let Some(error) = checker.over_budget(self.dfs.seen().bytes()) {
+            return Err(error);
+        }
+        self.exploration.states = self.dfs.seen().states();
+        Ok(self
+            .worst
+            .take()
+            .map(|(choices, _)| choices)
+            .or(self.first_complete.take())
+            .unwrap_or_default())
+    }
+}

@@ -1,0 +1,166 @@
+//! The reduced explorer (sleep sets, and runs known to meet only locks and
+//! sleepers left unrun) against the plain one, on every bundled scenario
+//! of every bundled exercise: for the references, the starting texts, every
+//! named broken variant, and generated mutants, the two must give the same
+//! report (verdict, failure, shown schedule, its history) apart from the
+//! exploration's own figures.
+//!
+//! Generated mutants: every `MUTANT_STRIDE`-th of each exercise's, in the
+//! order they are generated (a fixed sample, the same on every run), so the
+//! test stays within minutes in a debug build. `FENCELAB_DIFFERENTIAL_ALL=1`
+//! takes every mutant (natively in release: `cargo test --release -p
+//! fencelab-core --test explorer_differential`).
+//!
+//! Also: a check advanced in slices of any size gives the report of a check
+//! in one go.
+
+#![cfg(not(target_arch = "wasm32"))]
+
+use fencelab_core::check::{Progress, Strategy};
+use fencelab_core::{Exercise, ExerciseExt, ScenarioReport, bundled, mutation};
+use std::collections::BTreeMap;
+
+/// One generated mutant in this many is compared by default.
+const MUTANT_STRIDE: usize = 9;
+
+/// The texts to compare the explorers on, each with a label.
+fn variants(exercise: &Exercise, every_mutant: bool) -> Vec<(String, Vec<(String, String)>)> {
+    let mut variants = vec![(
+        "reference".to_string(),
+        exercise.texts_with(&BTreeMap::new()),
+    )];
+    let starts = exercise
+        .procedures
+        .iter()
+        .filter(|p| p.editable)
+        .map(|p| (p.name.clone(), p.start.clone()))
+        .collect();
+    variants.push(("starting text".into(), exercise.texts_with(&starts)));
+    for mutant in &exercise.mutants {
+        variants.push((mutant.name.clone(), exercise.texts_of_mutant(mutant)));
+    }
+    let context = mutation::context(exercise).expect("the schema's columns");
+    let base = mutation::reference_texts(exercise);
+    let generated = mutation::generate(exercise, &base, &context);
+    let stride = if every_mutant { 1 } else { MUTANT_STRIDE };
+    for mutant in generated.mutants.iter().step_by(stride) {
+        variants.push((
+            mutant.id.clone(),
+            mutation::texts_with_mutant(&base, mutant),
+        ));
+    }
+    variants
+}
+
+/// The report without the exploration's figures, which differ by design.
+fn without_figures(mut report: ScenarioReport) -> ScenarioReport {
+    report.exploration = Default::default();
+    report
+}
+
+/// Compares the explorers on every scenario of `exercise`; the number of
+/// scenario checks compared and the runs each explorer made.
+fn compare(exercise: &Exercise, every_mutant: bool) -> (usize, u64, u64) {
+    let (mut checks, mut plain_runs, mut reduced_runs) = (0, 0, 0);
+    for (label, texts) in variants(exercise, every_mutant) {
+        let (Ok(mut plain), Ok(mut reduced)) = (exercise.checker(&texts), exercise.checker(&texts))
+        else {
+            // Texts that do not parse give no checker, whatever explores.
+            continue;
+        };
+        plain.set_strategy(Strategy::Plain);
+        reduced.set_strategy(Strategy::Reduced);
+        for scenario in &exercise.scenarios {
+            let expected = plain.check(scenario);
+            let got = reduced.check(scenario);
+            plain_runs += expected.exploration.schedules + expected.exploration.pruned;
+            reduced_runs += got.exploration.schedules + got.exploration.pruned;
+            assert_eq!(
+                without_figures(got),
+                without_figures(expected),
+                "{} / {label} / {}: the reduced explorer's report differs",
+                exercise.id,
+                scenario.name
+            );
+            checks += 1;
+        }
+    }
+    (checks, plain_runs, reduced_runs)
+}
+
+#[test]
+fn the_reduced_explorer_reports_what_the_plain_one_does_on_every_bundled_scenario() {
+    let every_mutant = std::env::var_os("FENCELAB_DIFFERENTIAL_ALL").is_some();
+    let exercises = bundled::exercises().unwrap();
+    let threads = std::thread::available_parallelism().map_or(1, |n| n.get());
+    let mut results = Vec::new();
+    std::thread::scope(|scope| {
+        let handles: Vec<_> = (0..threads)
+            .map(|thread| {
+                let exercises = &exercises;
+                scope.spawn(move || {
+                    exercises
+                        .iter()
+                        .skip(thread)
+                        .step_by(threads)
+                        .map(|e| (e.id.clone(), compare(e, every_mutant)))
+                        .collect::<Vec<_>>()
+                })
+            })
+            .collect();
+        for handle in handles {
+            results.extend(handle.join().expect("a comparison panicked"));
+        }
+    });
+    results.sort();
+    let checks: usize = results.iter().map(|(_, (c, _, _))| c).sum();
+    let plain: u64 = results.iter().map(|(_, (_, p, _))| p).sum();
+    let reduced: u64 = results.iter().map(|(_, (_, _, r))| r).sum();
+    println!(
+        "explorer differential: {checks} scenario checks identical over {} exercises \
+         ({} mutants); runs plain {plain}, reduced {reduced}",
+        results.len(),
+        if every_mutant {
+            "every generated"
+        } else {
+            "a sample of generated"
+        },
+    );
+    assert_eq!(results.len(), exercises.len());
+    // The sample is not empty, and the reduction does run fewer schedules.
+    assert!(checks > 1_000, "only {checks} checks compared");
+    assert!(reduced < plain, "reduced {reduced} runs, plain {plain}");
+}
+
+#[test]
+fn a_check_in_slices_reports_what_a_check_in_one_go_does() {
+    for exercise in bundled::exercises().unwrap() {
+        let texts = exercise.texts_with(&BTreeMap::new());
+        // Fresh checkers for each comparison: SQLite's step counts depend
+        // on what a connection ran before.
+        let checker = || exercise.checker(&texts).unwrap();
+        for scenario in &exercise.scenarios {
+            let expected = checker().check(scenario);
+            for runs in [1, 2, 5] {
+                let mut sliced = checker();
+                let mut search = sliced.search(scenario);
+                let mut slices = 0;
+                let report = loop {
+                    slices += 1;
+                    if let Progress::Done(report) = search.advance(&mut sliced, runs) {
+                        break *report;
+                    }
+                };
+                // Every figure too: the budget carries over between slices.
+                assert_eq!(report, expected, "{} / {}", exercise.id, scenario.name);
+                let made = expected.exploration.schedules + expected.exploration.pruned;
+                assert!(
+                    slices as u64 >= made.div_ceil(runs),
+                    "{} / {}: {made} runs in {slices} slices of {runs}",
+                    exercise.id,
+                    scenario.name
+                );
+            }
+        }
+    }
+}
