@@ -5,6 +5,7 @@
 //! [`tools`]), idempotently and announcing each install in one line, then
 //! build and serve the playground, or run every check CI runs (see [`stages`]).
 
+mod bench;
 mod cmd;
 mod fuzz;
 mod sizes;
@@ -19,8 +20,8 @@ const USAGE: &str = "usage: cargo xtask <command>
 commands:
   serve [--port N]   install what is missing, build the playground, serve it on 127.0.0.1 (default port 8080)
   test               install what is missing and run every check CI runs
-  bench              native criterion benchmarks and the same workload timed in wasm (Node)
-  sizes              the built playground's first-load bytes (raw, gzip -9); fails if the page's wasm has SQLite
+  bench              every benchmark, then one table per section (first load, browser, engine, explore, mutate)
+  sizes              the built playground's first-load bytes (raw, gzip -9, brotli); fails if the page's wasm has SQLite
   fuzz [--seconds N] [--sanitizer address|none] [TARGET...]
                      run the fuzz targets (default: all, 60 s each); docs/FUZZING.md
   fuzz-build         only build the fuzz targets (a `test` stage)
@@ -115,15 +116,8 @@ fn run(command: Command) -> Result<ExitCode, String> {
             Ok(ExitCode::SUCCESS)
         }
         Command::Bench => {
-            tools::ensure(&root, tools::Purpose::Serve)?;
-            stages::bench()?;
-            if root.join("dist/fencelab-web_bg.wasm").exists() {
-                sizes::report(&root)?;
-            } else {
-                println!(
-                    "xtask: no built site in dist/; `cargo xtask test` builds it, then `cargo xtask sizes`"
-                );
-            }
+            let tools = tools::ensure(&root, tools::Purpose::Bench)?;
+            stages::bench(&root, &tools)?;
             Ok(ExitCode::SUCCESS)
         }
         Command::Sizes => {

@@ -438,7 +438,8 @@ pub fn app() -> Html {
                                 }) }
                             }
                             <ScenarioList scenarios={exercise.scenarios.clone()} report={model.report.clone()}
-                                checking={model.checking()} selected={model.view.scenario().map(str::to_string)}
+                                checking={model.checking()} check_seq={model.check_wanted} report_seq={model.report_seq}
+                                selected={model.view.scenario().map(str::to_string)}
                                 on_select={dispatch(Action::Select)} on_drive={dispatch(Action::DriveStart)} />
                         </div>
                         <div class="work-results">

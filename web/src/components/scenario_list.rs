@@ -12,6 +12,13 @@ pub struct ScenarioListProps {
     pub scenarios: Vec<Scenario>,
     pub report: Option<Rc<ExerciseReport>>,
     pub checking: bool,
+    /// The seq of the newest check wanted, and of the check whose report is
+    /// shown: equal when the verdicts are of the texts in the editors.
+    /// Written on the section as `data-check-seq` / `data-report-seq`, so a
+    /// benchmark (tests/bench/browser.mjs) sees the moment the verdicts of
+    /// an edit are shown.
+    pub check_seq: u64,
+    pub report_seq: u64,
     pub selected: Option<String>,
     pub on_select: Callback<String>,
     pub on_drive: Callback<String>,
@@ -37,7 +44,8 @@ pub fn scenario_list(props: &ScenarioListProps) -> Html {
         None => "Checking…".to_string(),
     };
     html! {
-        <section class="scenarios" aria-labelledby="scenarios-title">
+        <section class="scenarios" aria-labelledby="scenarios-title"
+            data-check-seq={props.check_seq.to_string()} data-report-seq={props.report_seq.to_string()}>
             <h2 id="scenarios-title">{ "Scenarios" }</h2>
             <p class="scenario-summary" id="scenario-summary">
                 { summary }
