@@ -43,13 +43,22 @@ pub fn scenario_list(props: &ScenarioListProps) -> Html {
         ),
         None => "Checking…".to_string(),
     };
+    // Verdicts of older texts stay in place while the newest edit is
+    // checked (a check takes milliseconds; emptying the list on every
+    // keystroke would flicker): dimmed, with the label saying so and the
+    // section busy for assistive technology. The label's space is always
+    // kept, so its coming and going moves nothing.
+    let stale = props.checking && props.report.is_some();
     html! {
-        <section class="scenarios" aria-labelledby="scenarios-title"
+        <section class={classes!("scenarios", stale.then_some("stale"))} aria-labelledby="scenarios-title"
+            aria-busy={props.checking.to_string()}
             data-check-seq={props.check_seq.to_string()} data-report-seq={props.report_seq.to_string()}>
             <h2 id="scenarios-title">{ "Scenarios" }</h2>
             <p class="scenario-summary" id="scenario-summary">
                 { summary }
-                if props.checking && props.report.is_some() { <span class="checking">{ " · checking your latest edit…" }</span> }
+                <span class={classes!("checking", (!stale).then_some("idle"))} aria-hidden={(!stale).to_string()}>
+                    { " · checking your latest edit…" }
+                </span>
             </p>
             <ul class="scenario-list">
                 { for props.scenarios.iter().map(|scenario| {
