@@ -47,7 +47,8 @@ pub fn scenario_list(props: &ScenarioListProps) -> Html {
     // checked (a check takes milliseconds; emptying the list on every
     // keystroke would flicker): dimmed, with the label saying so and the
     // section busy for assistive technology. The label's space is always
-    // kept, so its coming and going moves nothing.
+    // kept, so its coming and going moves nothing; its words are style.css's
+    // generated content, so the summary's own text stays the verdict count.
     let stale = props.checking && props.report.is_some();
     html! {
         <section class={classes!("scenarios", stale.then_some("stale"))} aria-labelledby="scenarios-title"
@@ -56,9 +57,7 @@ pub fn scenario_list(props: &ScenarioListProps) -> Html {
             <h2 id="scenarios-title">{ "Scenarios" }</h2>
             <p class="scenario-summary" id="scenario-summary">
                 { summary }
-                <span class={classes!("checking", (!stale).then_some("idle"))} aria-hidden={(!stale).to_string()}>
-                    { " · checking your latest edit…" }
-                </span>
+                <span class={classes!("checking", (!stale).then_some("idle"))} aria-hidden={(!stale).to_string()}></span>
             </p>
             <ul class="scenario-list">
                 { for props.scenarios.iter().map(|scenario| {
