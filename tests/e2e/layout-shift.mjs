@@ -2,7 +2,8 @@
 // arrive into space kept for them. Counted the way browsers count it for
 // Cumulative Layout Shift (PerformanceObserver, `layout-shift` entries not
 // caused by input), from the first frame to the first verdicts, on a fresh
-// load of the first exercise and of one with several editors, at both widths.
+// load of the page's address (the first exercise), of the first exercise by
+// name and of one with more to draw, at both widths.
 import assert from "node:assert/strict";
 import { runTests, waitForText } from "./harness.mjs";
 
@@ -31,17 +32,18 @@ const WIDTHS = [
   ["wide", { width: 1280, height: 800 }],
   ["phone", { width: 390, height: 844 }],
 ];
-const EXERCISES = ["claim-compare-and-set", "session-incarnations"];
+// null: the page's own address, with no exercise named.
+const EXERCISES = [null, "claim-compare-and-set", "session-incarnations"];
 
 const tests = [];
 for (const [label, size] of WIDTHS) {
   for (const exercise of EXERCISES) {
     tests.push([
-      `no layout shift until the first verdicts of ${exercise} (${label}, ${size.width}x${size.height})`,
+      `no layout shift until the first verdicts of ${exercise ?? "the page's address"} (${label}, ${size.width}x${size.height})`,
       async ({ page, url }) => {
         await page.setViewportSize(size);
         await page.addInitScript(recordShifts);
-        await page.goto(`${url}?exercise=${exercise}`);
+        await page.goto(exercise ? `${url}?exercise=${exercise}` : url);
         await page.locator("#sqlite-version").waitFor({ timeout: 30_000 });
         await waitForText(page.locator("#scenario-summary"), /^\d+ of \d+ scenarios pass/);
         // Entries are reported after the frame that made them.
