@@ -1,5 +1,8 @@
-// Starts the page's wasm. trunk's own loader would be an inline script,
-// which the Content-Security-Policy refuses, so this file does its job.
+// Starts the page. trunk's own loader would be an inline script, which the
+// Content-Security-Policy refuses, so this file does its job, and starts
+// the two slow things of a first visit at once, in parallel: the checking
+// worker (its wasm holds SQLite and is the larger file) and the download
+// and compilation of the page's own wasm.
 import init from "./fencelab-web.js";
 
 // The theme the learner chose (storage.rs keeps it under this key), applied
@@ -11,10 +14,40 @@ try {
   // No storage: the system's colour scheme.
 }
 
-init({ module_or_path: "./fencelab-web_bg.wasm" }).catch((error) => {
-  const boot = document.getElementById("boot");
-  if (boot) boot.textContent = `The playground could not start: ${error}`;
-});
+// The worker, started before the page's wasm has even downloaded. engine.rs
+// takes it over with what it said meanwhile (its "ready" among it), which
+// would be lost without a listener. If it cannot start here, engine.rs
+// starts one itself and reports why that failed.
+try {
+  const worker = new Worker("./worker_loader.js", { type: "module" });
+  const held = [];
+  worker.onmessage = (event) => held.push(event);
+  worker.onerror = (event) => held.push(event);
+  globalThis.fencelabEarlyWorker = { worker, held };
+} catch (_) {
+  globalThis.fencelabEarlyWorker = null;
+}
+
+// The page's wasm compiles while it downloads. The app starts once the
+// document is parsed, that is once editor.js (a deferred script after this
+// one) has run: the app's first render creates the editors.
+const compiled = WebAssembly.compileStreaming(fetch("./fencelab-web_bg.wasm")).catch(() =>
+  // A server that does not say application/wasm: compile the bytes.
+  fetch("./fencelab-web_bg.wasm")
+    .then((response) => response.arrayBuffer())
+    .then((bytes) => WebAssembly.compile(bytes)),
+);
+const parsed =
+  document.readyState === "loading"
+    ? new Promise((ok) => document.addEventListener("DOMContentLoaded", ok, { once: true }))
+    : Promise.resolve();
+
+Promise.all([compiled, parsed])
+  .then(([module]) => init({ module_or_path: module }))
+  .catch((error) => {
+    const boot = document.getElementById("boot");
+    if (boot) boot.textContent = `The playground could not start: ${error}`;
+  });
 
 // The service worker keeps a copy of the app so a reload works offline.
 if ("serviceWorker" in navigator) {

@@ -1,5 +1,6 @@
-//! The page's side of the worker: starts it, holds requests until it says
-//! "ready", and hands every answer to one callback. Messages cross as JSON
+//! The page's side of the worker: takes over the one web/boot.js started
+//! (or starts it), holds requests until it says "ready", and hands every
+//! answer to one callback. Messages cross as JSON
 //! text through `fencelab_protocol::encode`/`decode`, the only codec either
 //! side uses. Must never run the engine itself: the main thread only renders.
 //!
@@ -90,18 +91,24 @@ impl Engine {
         engine
     }
 
-    /// Starts a worker and wires its messages to this engine.
+    /// Starts a worker (or takes over the one web/boot.js started) and
+    /// wires its messages to this engine.
     fn spawn(&self) {
-        let options = WorkerOptions::new();
-        options.set_type(WorkerType::Module);
-        let worker = match Worker::new_with_options(WORKER_URL, &options) {
-            Ok(worker) => worker,
-            Err(error) => {
-                (self.deliver)(Response::Failed {
-                    seq: 0,
-                    message: format!("the checking worker could not start: {error:?}"),
-                });
-                return;
+        let (worker, held) = match early_worker() {
+            Some(early) => early,
+            None => {
+                let options = WorkerOptions::new();
+                options.set_type(WorkerType::Module);
+                match Worker::new_with_options(WORKER_URL, &options) {
+                    Ok(worker) => (worker, js_sys::Array::new()),
+                    Err(error) => {
+                        (self.deliver)(Response::Failed {
+                            seq: 0,
+                            message: format!("the checking worker could not start: {error:?}"),
+                        });
+                        return;
+                    }
+                }
             }
         };
         let weak = Rc::downgrade(&self.inner);
@@ -144,6 +151,14 @@ impl Engine {
         });
         worker.set_onmessage(Some(on_message.as_ref().unchecked_ref()));
         worker.set_onerror(Some(on_error.as_ref().unchecked_ref()));
+        let handle_message: js_sys::Function = on_message
+            .as_ref()
+            .unchecked_ref::<js_sys::Function>()
+            .clone();
+        let handle_error: js_sys::Function = on_error
+            .as_ref()
+            .unchecked_ref::<js_sys::Function>()
+            .clone();
         *self.inner.borrow_mut() = Some(Inner {
             worker,
             ready: false,
@@ -153,6 +168,18 @@ impl Engine {
             _on_message: on_message,
             _on_error: on_error,
         });
+        // What an early worker said before this engine listened, in order.
+        for event in held.iter() {
+            let is_error = event
+                .dyn_ref::<web_sys::Event>()
+                .is_some_and(|e| e.type_() == "error");
+            let handler = if is_error {
+                &handle_error
+            } else {
+                &handle_message
+            };
+            let _ = handler.call1(&JsValue::NULL, &event);
+        }
     }
 
     /// Bookkeeping for an answer: "ready" releases the waiting requests;
@@ -290,6 +317,25 @@ impl Engine {
             }
         }
     }
+}
+
+/// The worker web/boot.js started before the page's wasm was compiled, and
+/// the events it sent until now (`globalThis.fencelabEarlyWorker`), taken
+/// once: a restart starts a worker of its own.
+fn early_worker() -> Option<(Worker, js_sys::Array)> {
+    let global = js_sys::global();
+    let key = JsValue::from_str("fencelabEarlyWorker");
+    let early = js_sys::Reflect::get(&global, &key).ok()?;
+    let _ = js_sys::Reflect::set(&global, &key, &JsValue::NULL);
+    let worker = js_sys::Reflect::get(&early, &JsValue::from_str("worker"))
+        .ok()?
+        .dyn_into::<Worker>()
+        .ok()?;
+    let held = js_sys::Reflect::get(&early, &JsValue::from_str("held"))
+        .ok()?
+        .dyn_into::<js_sys::Array>()
+        .ok()?;
+    Some((worker, held))
 }
 
 /// `?answer_ms=N` from the page's address: a shorter watchdog, for tests

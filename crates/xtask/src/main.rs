@@ -7,6 +7,7 @@
 //! `cargo xtask dist` builds the static site an author hosts (see [`site`]),
 //! which `serve` serves as a static host would (see [`serve`]).
 
+mod bench;
 mod cmd;
 mod fuzz;
 mod serve;
@@ -30,8 +31,8 @@ commands:
                      DIR's exercise files checked and indexed in exercises/ (without --exercises,
                      those already in the site's exercises/), brotli and gzip copies of every asset
   test               install what is missing and run every check CI runs
-  bench              native criterion benchmarks and the same workload timed in wasm (Node)
-  sizes              the built playground's first-load bytes (raw, gzip -9); fails if the page's wasm has SQLite
+  bench              every benchmark, then one table per section (first load, browser, engine, explore, mutate)
+  sizes              the built playground's first-load bytes (raw, gzip -9, brotli); fails if the page's wasm has SQLite
   fuzz [--seconds N] [--sanitizer address|none] [TARGET...]
                      run the fuzz targets (default: all, 60 s each); docs/FUZZING.md
   fuzz-build         only build the fuzz targets (a `test` stage)
@@ -186,15 +187,8 @@ fn run(command: Command) -> Result<ExitCode, String> {
             Ok(ExitCode::SUCCESS)
         }
         Command::Bench => {
-            tools::ensure(&root, tools::Purpose::Serve)?;
-            stages::bench()?;
-            if root.join("dist/fencelab-web_bg.wasm").exists() {
-                sizes::report(&root)?;
-            } else {
-                println!(
-                    "xtask: no built site in dist/; `cargo xtask test` builds it, then `cargo xtask sizes`"
-                );
-            }
+            let tools = tools::ensure(&root, tools::Purpose::Bench)?;
+            stages::bench(&root, &tools)?;
             Ok(ExitCode::SUCCESS)
         }
         Command::Sizes => {

@@ -1,7 +1,10 @@
 //! What the first load of the built playground weighs, and the layering
 //! check on it: the page's own wasm must not contain SQLite (only the
 //! worker runs the engine). Reads `dist/`, which the trunk stage writes.
+//! Sizes are raw, gzip -9 and brotli (quality 11, through Node's zlib:
+//! xtask has no dependencies), the two encodings a server may send.
 
+use crate::bench::Figure;
 use std::path::Path;
 use std::process::{Command, Stdio};
 
@@ -22,26 +25,86 @@ const FIRST_LOAD: &[&str] = &[
     "style.css",
 ];
 
-/// Prints each first-load file's raw and gzip -9 size, and fails if the
-/// page's wasm contains SQLite.
-pub fn report(root: &Path) -> Result<(), String> {
-    let dist = root.join("dist");
-    let mut total_raw = 0u64;
-    let mut total_gzip = 0u64;
-    println!("xtask: first load, from {}", dist.display());
-    println!("  {:<24} {:>10} {:>10}", "file", "raw bytes", "gzip -9");
+/// What one first-load file weighs, in bytes.
+struct Weight {
+    name: &'static str,
+    raw: u64,
+    gzip: u64,
+    brotli: u64,
+}
+
+/// The weight of every first-load file present in `dist`.
+fn weigh(dist: &Path) -> Result<Vec<Weight>, String> {
+    let mut weights = Vec::new();
     for name in FIRST_LOAD {
         let path = dist.join(name);
-        let Ok(bytes) = std::fs::read(&path) else {
-            println!("  {name:<24} {:>10}", "missing");
+        let Ok(meta) = std::fs::metadata(&path) else {
+            println!("  {name:<24} missing");
             continue;
         };
-        let gzip = gzip_len(&path)?;
-        total_raw += bytes.len() as u64;
-        total_gzip += gzip;
-        println!("  {name:<24} {:>10} {gzip:>10}", bytes.len());
+        weights.push(Weight {
+            name,
+            raw: meta.len(),
+            gzip: gzip_len(&path)?,
+            brotli: brotli_len(&path)?,
+        });
     }
-    println!("  {:<24} {total_raw:>10} {total_gzip:>10}", "total");
+    Ok(weights)
+}
+
+/// Prints each first-load file's raw, gzip -9 and brotli size, and fails if
+/// the page's wasm contains SQLite.
+pub fn report(root: &Path) -> Result<(), String> {
+    let dist = root.join("dist");
+    println!("xtask: first load, from {}", dist.display());
+    println!(
+        "  {:<24} {:>10} {:>10} {:>10}",
+        "file", "raw bytes", "gzip -9", "brotli"
+    );
+    let weights = weigh(&dist)?;
+    for w in &weights {
+        println!(
+            "  {:<24} {:>10} {:>10} {:>10}",
+            w.name, w.raw, w.gzip, w.brotli
+        );
+    }
+    let (raw, gzip, brotli) = totals(&weights);
+    println!("  {:<24} {raw:>10} {gzip:>10} {brotli:>10}", "total");
+    no_sqlite_in_page(&dist)
+}
+
+/// The `first load` section of `cargo xtask bench`: a row per file and the
+/// total, in columns raw / gzip -9 / brotli.
+pub fn figures(root: &Path) -> Result<Vec<Figure>, String> {
+    let weights = weigh(&root.join("dist"))?;
+    let (raw, gzip, brotli) = totals(&weights);
+    let rows = weights
+        .iter()
+        .map(|w| (w.name, w.raw, w.gzip, w.brotli))
+        .chain([("total", raw, gzip, brotli)]);
+    let mut figures = Vec::new();
+    for (name, raw, gzip, brotli) in rows {
+        for (column, bytes) in [("raw", raw), ("gzip -9", gzip), ("brotli", brotli)] {
+            figures.push(Figure::new(
+                "first load",
+                name,
+                column,
+                bytes.to_string(),
+                "B",
+            ));
+        }
+    }
+    Ok(figures)
+}
+
+fn totals(weights: &[Weight]) -> (u64, u64, u64) {
+    weights.iter().fold((0, 0, 0), |(r, g, b), w| {
+        (r + w.raw, g + w.gzip, b + w.brotli)
+    })
+}
+
+/// Fails if the page's wasm in `dist` contains SQLite's own strings.
+fn no_sqlite_in_page(dist: &Path) -> Result<(), String> {
     let page = dist.join("fencelab-web_bg.wasm");
     let wasm = std::fs::read(&page)
         .map_err(|e| format!("cannot read {} (build the site first): {e}", page.display()))?;
@@ -78,4 +141,25 @@ fn gzip_len(path: &Path) -> Result<u64, String> {
         return Err(format!("gzip failed on {}", path.display()));
     }
     Ok(output.stdout.len() as u64)
+}
+
+/// Brotli at quality 11 through Node's zlib (Node is installed for the
+/// browser tests; xtask itself has no dependencies).
+fn brotli_len(path: &Path) -> Result<u64, String> {
+    const SCRIPT: &str = "const z = require('zlib'); \
+        const data = require('fs').readFileSync(process.argv[1]); \
+        const out = z.brotliCompressSync(data, { params: { \
+          [z.constants.BROTLI_PARAM_QUALITY]: 11, \
+          [z.constants.BROTLI_PARAM_SIZE_HINT]: data.length } }); \
+        process.stdout.write(String(out.length));";
+    let output = Command::new("node")
+        .args(["-e", SCRIPT])
+        .arg(path)
+        .stderr(Stdio::inherit())
+        .output()
+        .map_err(|e| format!("cannot run node for brotli: {e}"))?;
+    String::from_utf8_lossy(&output.stdout)
+        .trim()
+        .parse()
+        .map_err(|_| format!("node could not brotli-compress {}", path.display()))
 }

@@ -5,7 +5,9 @@
 //! later ones: one run reports everything that is wrong. The last line is the
 //! plain count CI reads: `xtask: N passed, M failed`.
 
+use crate::bench::{self, Part};
 use crate::cmd;
+use crate::sizes;
 use crate::tools::{CHROMEDRIVER, Tools, WASM_TARGET};
 use std::path::Path;
 use std::process::Command;
@@ -231,32 +233,85 @@ pub fn run_all(root: &Path, tools: &Tools) -> Summary {
     summary
 }
 
-/// Native criterion benchmarks, then the same workload timed in wasm (Node,
-/// release build), so the figures can be compared as ratios within one run.
-pub fn bench() -> Result<(), String> {
-    cmd::status(&mut cargo(&[
-        "bench",
-        "--locked",
-        "-p",
-        "fencelab-core",
-        "--bench",
-        "engine",
-    ]))?;
-    let mut wasm = wasm_tests(&["-p", "fencelab-core"], false);
-    wasm.args([
-        "--release",
-        "--features",
-        "bench",
-        "--test",
-        "wasm_bench",
-        "--",
-        "--nocapture",
-    ]);
-    cmd::status(&mut wasm)?;
-    // The mutation run's figures: mutants generated, killed, survived,
-    // equivalent, and the seconds each exercise took (release, all cores).
-    // A survivor is a test failure, not a benchmark's concern: the figures
-    // are printed either way.
-    let _ = cmd::status(&mut fencelab_mutate());
-    Ok(())
+/// Every benchmark in one run (see `bench.rs`): a release build of the
+/// site and its first-load bytes, the browser figures (tests/bench), each
+/// criterion benchmark of the core natively and each wasm benchmark of the
+/// core in Node (release), and the mutation run's figures; then one table
+/// per section. Fails (after printing the tables) if a part failed.
+pub fn bench(root: &Path, tools: &Tools) -> Result<(), String> {
+    let mut figures = Vec::new();
+    let mut failures = Vec::new();
+    let site = cmd::status(&mut trunk(tools, &["build", "--offline", "--release"]));
+    let mut parts = Vec::new();
+    match site.and_then(|()| sizes::figures(root)) {
+        Ok(sizes) => {
+            figures.extend(sizes);
+            let mut browser = Command::new("node");
+            browser.arg("tests/bench/browser.mjs");
+            parts.push(Part {
+                section: "browser",
+                command: browser,
+                read: bench::no_own_words,
+            });
+        }
+        Err(message) => failures.push(format!("the site: {message}")),
+    }
+    for stem in bench::stems(&root.join("crates/core/benches"), "") {
+        parts.push(Part {
+            section: if stem == "explore" {
+                "explore"
+            } else {
+                "engine"
+            },
+            command: cargo(&["bench", "--locked", "-p", "fencelab-core", "--bench", &stem]),
+            read: bench::no_own_words,
+        });
+    }
+    for stem in bench::stems(&root.join("crates/core/tests"), "wasm_") {
+        if !stem.contains("bench") {
+            continue;
+        }
+        let mut wasm = wasm_tests(&["-p", "fencelab-core"], false);
+        wasm.args([
+            "--release",
+            "--features",
+            "bench",
+            "--test",
+            &stem,
+            "--",
+            "--nocapture",
+        ]);
+        parts.push(Part {
+            section: if stem.contains("explore") {
+                "explore"
+            } else {
+                "engine"
+            },
+            command: wasm,
+            read: bench::no_own_words,
+        });
+    }
+    // Survivors make `fencelab mutate` exit 1: a test failure, reported
+    // here as a failed part, with its figures kept.
+    parts.push(Part {
+        section: "mutate",
+        command: fencelab_mutate(),
+        read: bench::mutate_figures,
+    });
+    let (more, failed) = bench::run(parts);
+    figures.extend(more);
+    failures.extend(failed);
+
+    println!("\nxtask: bench: one table per section\n");
+    print!("{}", bench::tables(&figures));
+    println!("Machine: {}.", bench::machine());
+    if failures.is_empty() {
+        Ok(())
+    } else {
+        Err(format!(
+            "{} part(s) of the benchmark failed: {}",
+            failures.len(),
+            failures.join("; ")
+        ))
+    }
 }

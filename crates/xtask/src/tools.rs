@@ -23,11 +23,13 @@ const CARGO_FUZZ_VERSION: &str = "0.13.2";
 pub const CHROMEDRIVER: &str = "/usr/bin/chromedriver";
 const CHROMIUM: &str = "/usr/bin/chromium";
 
-/// What the tools are needed for: serving needs no browser.
+/// What the tools are needed for: serving needs no browser, benchmarks
+/// need one but no fuzzer.
 #[derive(Clone, Copy, PartialEq, Eq)]
 pub enum Purpose {
     Serve,
     Test,
+    Bench,
 }
 
 /// Facts about the installed tools that later stages need.
@@ -103,7 +105,7 @@ pub fn ensure(root: &Path, purpose: Purpose) -> Result<Tools, String> {
         )?;
     }
 
-    if purpose == Purpose::Test
+    if purpose != Purpose::Serve
         && !(works(CHROMIUM, &["--version"]) && works(CHROMEDRIVER, &["--version"]))
     {
         apt.install(

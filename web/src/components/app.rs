@@ -203,16 +203,17 @@ pub fn app() -> Html {
             dispatcher.dispatch(Action::ProgressRead(storage::progress(ids)));
         });
     }
-    // Checks, debounced: a newer edit clears the pending timer.
+    // A check on every edit, sent at once: the worker drops a check that a
+    // newer one supersedes, and the engine restarts it if that one has run
+    // long (engine.rs). Edits dispatched within one task render once, so
+    // they are sent as one check.
     {
         let engine = engine.clone();
         let request = model.check_request();
-        let delay_ms = u32::try_from(model.check_delay_ms).unwrap_or(0);
         use_effect_with(model.check_wanted, move |_| {
-            let timer = request.map(|request| {
-                gloo_timers::callback::Timeout::new(delay_ms, move || engine.send(request))
-            });
-            move || drop(timer)
+            if let Some(request) = request {
+                engine.send(request);
+            }
         });
     }
     // Every other request, sent once each.
@@ -462,11 +463,15 @@ pub fn app() -> Html {
                 <header class="masthead">
                     <p class="brand">{ "fencelab" }</p>
                     <p class="tagline">{ "Why authority needs a fence: break a claim, watch the counterexample, repair it." }</p>
+                    // One sentence from the first frame, the version's place
+                    // kept (style.css), so its arrival moves nothing.
                     <p class="engine-status">
+                        { "Checking on " }
                         { match &model.sqlite_version {
-                            Some(v) => html! { <>{ "Checking on " }<strong id="sqlite-version">{ format!("SQLite {v}") }</strong>{ ", compiled to WebAssembly, in a worker in this tab." }</> },
-                            None => html! { { "Starting the checking engine…" } },
+                            Some(v) => html! { <strong class="engine-sqlite" id="sqlite-version">{ format!("SQLite {v}") }</strong> },
+                            None => html! { <strong class="engine-sqlite starting">{ "SQLite (starting)" }</strong> },
                         } }
+                        { ", compiled to WebAssembly, in a worker in this tab." }
                     </p>
                     <ThemeSwitch theme={model.theme} on_change={on_theme} />
                 </header>
@@ -504,10 +509,16 @@ pub fn app() -> Html {
                                     }
                                 }) }
                             }
+                            if model.opening.is_none() {
                             <ScenarioList scenarios={exercise.scenarios.clone()} report={model.report.clone()}
-                                checking={model.checking()} selected={model.view.scenario().map(str::to_string)}
+                                checking={model.checking()} check_seq={model.check_wanted} report_seq={model.report_seq}
+                                selected={model.view.scenario().map(str::to_string)}
                                 on_select={dispatch(Action::Select)} on_drive={dispatch(Action::DriveStart)} />
+                            }
                         </div>
+                        // While the exercise's saved work is read (one frame), nothing is drawn
+                        // below the editors' place: drawn there, it would move when they appear.
+                        if model.opening.is_none() {<>
                         <div class="work-results">
                           <crate::components::results_fold::ResultsFold folds={model.embed}>
                             if let View::Driving(drive) = &model.view {
@@ -549,6 +560,7 @@ pub fn app() -> Html {
                             <Hints hints={exercise.hints.clone()} shown={model.hints_shown} on_more={unit(|| Action::ShowHint)} />
                             <SharePanel url={model.share_url.clone()} on_share={on_share} />
                         </div>
+                        </>}
                     </div>
                 </main>
             </div>

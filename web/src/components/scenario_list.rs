@@ -12,6 +12,13 @@ pub struct ScenarioListProps {
     pub scenarios: Vec<Scenario>,
     pub report: Option<Rc<ExerciseReport>>,
     pub checking: bool,
+    /// The seq of the newest check wanted, and of the check whose report is
+    /// shown: equal when the verdicts are of the texts in the editors.
+    /// Written on the section as `data-check-seq` / `data-report-seq`, so a
+    /// benchmark (tests/bench/browser.mjs) sees the moment the verdicts of
+    /// an edit are shown.
+    pub check_seq: u64,
+    pub report_seq: u64,
     pub selected: Option<String>,
     pub on_select: Callback<String>,
     pub on_drive: Callback<String>,
@@ -37,12 +44,21 @@ pub fn scenario_list(props: &ScenarioListProps) -> Html {
         ),
         None => "Checking…".to_string(),
     };
+    // Verdicts of older texts stay in place while the newest edit is
+    // checked (a check takes milliseconds; emptying the list on every
+    // keystroke would flicker): dimmed, with the label saying so and the
+    // section busy for assistive technology. The label's space is always
+    // kept, so its coming and going moves nothing; its words are style.css's
+    // generated content, so the summary's own text stays the verdict count.
+    let stale = props.checking && props.report.is_some();
     html! {
-        <section class="scenarios" aria-labelledby="scenarios-title">
+        <section class={classes!("scenarios", stale.then_some("stale"))} aria-labelledby="scenarios-title"
+            aria-busy={props.checking.to_string()}
+            data-check-seq={props.check_seq.to_string()} data-report-seq={props.report_seq.to_string()}>
             <h2 id="scenarios-title">{ "Scenarios" }</h2>
             <p class="scenario-summary" id="scenario-summary">
                 { summary }
-                if props.checking && props.report.is_some() { <span class="checking">{ " · checking your latest edit…" }</span> }
+                <span class={classes!("checking", (!stale).then_some("idle"))} aria-hidden={(!stale).to_string()}></span>
             </p>
             <ul class="scenario-list">
                 { for props.scenarios.iter().map(|scenario| {

@@ -44,8 +44,6 @@ use std::collections::{BTreeMap, BTreeSet};
 use std::rc::Rc;
 use yew::Reducible;
 
-/// How long typing must pause before a check starts, in milliseconds.
-pub const CHECK_DEBOUNCE_MS: i32 = 200;
 /// Requests kept in the outbox; the app sends them within one render.
 const OUTBOX_KEPT: usize = 16;
 
@@ -80,9 +78,10 @@ pub struct Model {
     pub texts: Edits,
     pub replace: Replace,
     /// The seq of the newest check wanted (0: none yet); the app sends it
-    /// after `check_delay_ms`.
+    /// at once, on every edit: a check takes milliseconds in the worker, and
+    /// a newer one supersedes it there. Until its report arrives the last
+    /// one stays shown, marked stale (`checking`), never as current.
     pub check_wanted: u64,
-    pub check_delay_ms: i32,
     /// The newest check could not be run (the worker said why).
     pub check_failed: bool,
     /// The latest check's report, and the seq of the check it answers.
@@ -225,9 +224,8 @@ impl Model {
         self.report_seq != self.check_wanted && !self.check_failed
     }
 
-    fn want_check(&mut self, delay_ms: i32) {
+    fn want_check(&mut self) {
         self.check_wanted = self.seq();
-        self.check_delay_ms = delay_ms;
         self.check_failed = false;
     }
 
@@ -343,12 +341,12 @@ impl Model {
             texts: texts.clone(),
         };
         self.texts = texts;
-        self.after_edit(0);
+        self.after_edit();
     }
 
     /// After the texts changed: every report in view is of older texts, but
     /// the scenario stays in view.
-    fn after_edit(&mut self, delay_ms: i32) {
+    fn after_edit(&mut self) {
         let step = self.view.at().map_or(0, |at| at.step);
         self.view = match self.view.scenario() {
             Some(scenario) => View::checked(scenario, step),
@@ -356,7 +354,7 @@ impl Model {
         };
         self.share_url = None;
         self.protection = Protection::Nothing;
-        self.want_check(delay_ms);
+        self.want_check();
     }
 
     /// The texts the view is about: a counterexample's, else the editors'.
@@ -532,12 +530,12 @@ pub fn reduce(model: &mut Model, action: Action) {
                 model.texts.insert(procedure, text);
                 // From now on the texts are the learner's own.
                 model.given = None;
-                model.after_edit(CHECK_DEBOUNCE_MS);
+                model.after_edit();
             }
         }
         Action::RunNow => {
             if model.opening.is_none() {
-                model.want_check(0);
+                model.want_check();
                 // Said now, so the verdicts that follow are announced even
                 // when they read as before.
                 model.announcement = "Checking your procedures now…".into();

@@ -65,7 +65,6 @@ impl Model {
             texts: Edits::new(),
             replace: Replace::default(),
             check_wanted: 0,
-            check_delay_ms: 0,
             check_failed: false,
             report: None,
             report_seq: 0,
@@ -199,7 +198,7 @@ impl Model {
         if let Some(link) = link {
             self.show_link(link);
         }
-        self.want_check(0);
+        self.want_check();
     }
 
     /// Puts a link's version in the editors, its saved work one click away.

@@ -19,7 +19,8 @@ use wasm_bindgen::prelude::*;
 use web_sys::{DedicatedWorkerGlobalScope, MessageEvent};
 
 thread_local! {
-    /// Built on the first request; it also knows which job is still wanted.
+    /// Built in the task after "ready" (or by the first request, should one
+    /// come first); it also knows which job is still wanted.
     static SERVER: RefCell<Option<Server>> = const { RefCell::new(None) };
     /// The request being served, so a panic can still answer it.
     static SERVING: Cell<u64> = const { Cell::new(0) };
@@ -61,6 +62,13 @@ pub fn start() {
     post(&Response::Ready {
         sqlite_version: fencelab_core::sqlite_version().to_string(),
     });
+    // The server (every bundled exercise parsed and its schema tried) is
+    // built in the next task rather than on the first request: web/boot.js
+    // starts this worker while the page's own wasm is still loading, so the
+    // build overlaps that wait instead of delaying the first verdicts. A
+    // request that arrives meanwhile is served right after it.
+    let warm = Closure::once_into_js(|| with_server(|_| ()));
+    let _ = scope().set_timeout_with_callback_and_timeout_and_arguments_0(warm.unchecked_ref(), 0);
 }
 
 fn post(response: &Response) {

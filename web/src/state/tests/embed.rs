@@ -330,7 +330,6 @@ fn reset_check_and_show_scenario_go_through_the_reducer_and_are_answered() {
         }
     );
     assert!(model.check_wanted > wanted);
-    assert_eq!(model.check_delay_ms, 0);
 
     check_answered(&mut model, claim_report(true));
     let focus = model.focus_timeline;

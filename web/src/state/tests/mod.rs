@@ -393,7 +393,7 @@ fn progress_read_by_the_app_is_kept_in_the_model() {
 // ----- editing and checking -----
 
 #[test]
-fn an_edit_asks_for_a_debounced_check_and_run_now_for_an_immediate_one() {
+fn every_edit_asks_for_a_check_at_once_and_run_now_for_another() {
     let mut model = checked();
     model.share_url = Some("old".into());
     let before = model.check_wanted;
@@ -405,7 +405,6 @@ fn an_edit_asks_for_a_debounced_check_and_run_now_for_an_immediate_one() {
         },
     );
     assert!(model.check_wanted > before);
-    assert_eq!(model.check_delay_ms, CHECK_DEBOUNCE_MS);
     assert_eq!(model.share_url, None);
     assert!(model.checking());
     assert_eq!(
@@ -424,7 +423,6 @@ fn an_edit_asks_for_a_debounced_check_and_run_now_for_an_immediate_one() {
     assert_eq!(model.check_wanted, wanted, "the same text is no edit");
     act(&mut model, Action::RunNow);
     assert!(model.check_wanted > wanted);
-    assert_eq!(model.check_delay_ms, 0);
 }
 
 #[test]
@@ -467,6 +465,41 @@ fn a_stale_check_arriving_after_a_newer_edit_is_dropped() {
     assert!(!model.solved());
     check_answered(&mut model, claim_report(true));
     assert_eq!(model.report.as_ref().map(|r| r.failed), Some(1));
+}
+
+#[test]
+fn while_a_newer_edit_is_checked_the_last_verdicts_stay_shown_as_stale() {
+    let mut model = checked();
+    let shown = model.report.clone();
+    let first = model.check_wanted;
+    for text in ["-- a", "-- ab"] {
+        act(
+            &mut model,
+            Action::Edited {
+                procedure: "claim".into(),
+                text: text.into(),
+            },
+        );
+        assert_eq!(model.report, shown, "never emptied while checking");
+        assert!(model.checking(), "and marked as not of these texts");
+    }
+    let between = model.check_wanted - 1;
+    assert!(between > first);
+    // The answer to the edit in between is of texts no longer in the
+    // editors: it is never shown, not even as stale.
+    answer(
+        &mut model,
+        Response::Checked {
+            seq: between,
+            report: claim_report(false),
+        },
+    );
+    assert_eq!(model.report, shown);
+    assert!(model.checking());
+    check_answered(&mut model, claim_report(false));
+    assert!(!model.checking());
+    assert_eq!(model.report.as_ref().map(|r| r.failed), Some(0));
+    assert_eq!(model.report_seq, model.check_wanted);
 }
 
 #[test]
