@@ -200,6 +200,23 @@ export async function waitForText(locator, pattern, timeout = 30_000) {
   throw new Error(`timed out waiting for ${pattern}; last text: ${JSON.stringify(text)}`);
 }
 
+/**
+ * Waits until the verdicts shown are those of the newest check: every edit
+ * is checked, and older verdicts stay shown (marked stale) until the newest
+ * arrive, so a verdict read before this may be an earlier text's.
+ */
+export async function verdictsCurrent(page, timeout = 90_000) {
+  await settled(page);
+  await page.waitForFunction(
+    () => {
+      const list = document.querySelector("[data-check-seq]");
+      return list !== null && list.dataset.checkSeq === list.dataset.reportSeq;
+    },
+    null,
+    { timeout },
+  );
+}
+
 /** Opens the page at `url` and waits for its first verdicts. */
 export async function open(page, url) {
   await page.goto(url);

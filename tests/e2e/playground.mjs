@@ -1,7 +1,7 @@
 // The playground as a learner uses it: typing in the editor, clicking,
 // reading the text on the page. Follows the test list of issue 6.
 import assert from "node:assert/strict";
-import { CLAIM, EDITOR, REPAIRED, open, runTests, typeClaim, waitForText } from "./harness.mjs";
+import { CLAIM, EDITOR, REPAIRED, open, runTests, typeClaim, verdictsCurrent, waitForText } from "./harness.mjs";
 
 async function editorText(page) {
   return page.locator(EDITOR).innerText();
@@ -22,7 +22,9 @@ async function verdictOf(page, scenario) {
   return page.locator(`.scenario[data-scenario="${scenario}"] .verdict`).innerText();
 }
 
+/** The newest check's summary, once it matches `pattern`. */
 async function summary(page, pattern) {
+  await verdictsCurrent(page);
   return waitForText(page.locator("#scenario-summary"), pattern);
 }
 
