@@ -225,8 +225,7 @@ impl Engine {
             self.installs.borrow_mut().push(request.clone());
         }
         let is_check = matches!(request, Request::Check { .. });
-        let is_job =
-            is_check || matches!(request, Request::Protect { .. } | Request::Author { .. });
+        let is_job = request.is_job();
         if is_job
             && self
                 .running_job_ms()

@@ -67,7 +67,7 @@ pub enum Request {
     /// Which lines of these texts (which pass every scenario) the scenarios
     /// protect: every generated mutant of the editable procedures is run
     /// against the whole suite. Slow, so the worker judges one mutant at a
-    /// time and drops the job when any newer `Check` or `Protect` arrives.
+    /// time and drops the job when any newer job arrives (`Request::is_job`).
     Protect {
         seq: u64,
         exercise: String,
@@ -105,6 +105,15 @@ impl Request {
             | Request::Install { seq, .. }
             | Request::Author { seq, .. } => *seq,
         }
+    }
+
+    /// Whether the worker runs this as a job, a piece per event-loop task,
+    /// of which only the newest is wanted: a newer job supersedes it.
+    pub fn is_job(&self) -> bool {
+        matches!(
+            self,
+            Request::Check { .. } | Request::Protect { .. } | Request::Author { .. }
+        )
     }
 }
 

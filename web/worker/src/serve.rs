@@ -127,8 +127,8 @@ pub struct Server {
     /// installed exercise may never replace.
     bundled: usize,
     contexts: BTreeMap<String, Context>,
-    /// The seq of the newest `Check` or `Protect`: every job but its own is
-    /// stale, and is dropped before its next piece.
+    /// The seq of the newest job (`Request::is_job`): every job but its own
+    /// is stale, and is dropped before its next piece.
     latest_job: u64,
 }
 
@@ -142,7 +142,7 @@ impl Server {
         }
     }
 
-    /// Whether `job` is still wanted: no `Check` or `Protect` came after it.
+    /// Whether `job` is still wanted: no newer job came after it.
     /// (Replays, drives and queries are answered between its pieces.)
     pub fn wants(&self, job: &Job) -> bool {
         job.seq() == self.latest_job
@@ -151,7 +151,7 @@ impl Server {
     /// Serves `request`; every failure is `Failed` with the request's seq.
     pub fn serve(&mut self, request: Request) -> Served {
         let seq = request.seq();
-        if let Request::Check { .. } | Request::Protect { .. } | Request::Author { .. } = request {
+        if request.is_job() {
             self.latest_job = seq;
         }
         match self.answer(request) {
