@@ -77,9 +77,28 @@ pub struct Shown {
 
 /// The fragment (without `#`) that carries `link`.
 pub fn encode(link: &Link) -> String {
-    let json = serde_json::to_vec(link).unwrap_or_default();
-    let deflated = miniz_oxide::deflate::compress_to_vec(&json, 9);
-    format!("{PREFIX}{}", URL_SAFE_NO_PAD.encode(deflated))
+    pack(PREFIX, &serde_json::to_vec(link).unwrap_or_default())
+}
+
+/// `bytes` deflated and base64url-encoded after `prefix`: how every link
+/// the page writes carries its data (share links, exercise links).
+pub(crate) fn pack(prefix: &str, bytes: &[u8]) -> String {
+    let deflated = miniz_oxide::deflate::compress_to_vec(bytes, 9);
+    format!("{prefix}{}", URL_SAFE_NO_PAD.encode(deflated))
+}
+
+/// The bytes [`pack`] wrote as `data` (the fragment after its prefix),
+/// inflated to at most `inflated_max`; else one sentence about "this
+/// `what`" saying why not.
+pub(crate) fn unpack(data: &str, what: &str, inflated_max: usize) -> Result<Vec<u8>, String> {
+    let deflated = URL_SAFE_NO_PAD
+        .decode(data.trim_end_matches('='))
+        .map_err(|_| format!("this {what} is damaged: its data is not valid base64url"))?;
+    miniz_oxide::inflate::decompress_to_vec_with_limit(&deflated, inflated_max).map_err(|_| {
+        format!(
+            "this {what} is damaged or too large: it does not inflate to at most {inflated_max} bytes"
+        )
+    })
 }
 
 /// Whether a fragment is meant as a share link at all.
@@ -98,16 +117,7 @@ pub fn decode(fragment: &str) -> Result<Link, String> {
             data.len()
         ));
     }
-    let deflated = URL_SAFE_NO_PAD
-        .decode(data.trim_end_matches('='))
-        .map_err(|_| "this link is damaged: its data is not valid base64url".to_string())?;
-    let json =
-        miniz_oxide::inflate::decompress_to_vec_with_limit(&deflated, LINK_INFLATED_BYTES_MAX)
-            .map_err(|_| {
-                format!(
-                    "this link is damaged or too large: it does not inflate to at most {LINK_INFLATED_BYTES_MAX} bytes"
-                )
-            })?;
+    let json = unpack(data, "link", LINK_INFLATED_BYTES_MAX)?;
     let link: Link = serde_json::from_slice(&json).map_err(|e| {
         format!(
             "this link's contents cannot be read: {}",

@@ -9,8 +9,7 @@
 //! exercise file cap itself (no longer text could load anyway). Must never
 //! panic on a link.
 
-use base64::Engine as _;
-use base64::engine::general_purpose::URL_SAFE_NO_PAD;
+use crate::share;
 use fencelab_model::exercise::EXERCISE_FILE_BYTES_MAX;
 
 /// The prefix of this build's exercise links: format 1.
@@ -40,8 +39,7 @@ pub fn encode(text: &str) -> Result<String, String> {
             text.len()
         ));
     }
-    let deflated = miniz_oxide::deflate::compress_to_vec(text.as_bytes(), 9);
-    let fragment = format!("{PREFIX}{}", URL_SAFE_NO_PAD.encode(deflated));
+    let fragment = share::pack(PREFIX, text.as_bytes());
     if fragment.len() > EXERCISE_LINK_CHARS_MAX {
         return Err(format!(
             "its link would be {} characters long, more than the {EXERCISE_LINK_CHARS_MAX} a link may have; download the file instead",
@@ -63,17 +61,7 @@ pub fn decode(fragment: &str) -> Result<String, String> {
             fragment.len()
         ));
     }
-    let deflated = URL_SAFE_NO_PAD
-        .decode(data.trim_end_matches('='))
-        .map_err(|_| {
-            "this exercise link is damaged: its data is not valid base64url".to_string()
-        })?;
-    let bytes = miniz_oxide::inflate::decompress_to_vec_with_limit(&deflated, EXERCISE_FILE_BYTES_MAX)
-        .map_err(|_| {
-            format!(
-                "this exercise link is damaged or too large: it does not inflate to at most {EXERCISE_FILE_BYTES_MAX} bytes"
-            )
-        })?;
+    let bytes = share::unpack(data, "exercise link", EXERCISE_FILE_BYTES_MAX)?;
     String::from_utf8(bytes)
         .map_err(|_| "this exercise link is damaged: its text is not UTF-8".to_string())
 }
@@ -120,16 +108,10 @@ mod tests {
         assert!(decode("x1=!!!").unwrap_err().contains("base64url"));
         assert!(decode("x1=AAAA").unwrap_err().contains("damaged"));
         assert!(decode("x9=AAAA").unwrap_err().contains("format"));
-        let not_text =
-            URL_SAFE_NO_PAD.encode(miniz_oxide::deflate::compress_to_vec(&[0xff, 0xfe], 9));
-        assert!(
-            decode(&format!("x1={not_text}"))
-                .unwrap_err()
-                .contains("UTF-8")
-        );
+        let not_text = share::pack(PREFIX, &[0xff, 0xfe]);
+        assert!(decode(&not_text).unwrap_err().contains("UTF-8"));
         // A bomb: a megabyte of spaces deflates to about a kilobyte.
-        let bomb = miniz_oxide::deflate::compress_to_vec(&vec![b' '; 1_000_000], 9);
-        let fragment = format!("x1={}", URL_SAFE_NO_PAD.encode(bomb));
+        let fragment = share::pack(PREFIX, &vec![b' '; 1_000_000]);
         assert!(fragment.len() < EXERCISE_LINK_CHARS_MAX);
         assert!(decode(&fragment).unwrap_err().contains("too large"));
         let long = format!("x1={}", "A".repeat(EXERCISE_LINK_CHARS_MAX));
