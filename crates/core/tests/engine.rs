@@ -8,17 +8,8 @@ use fencelab_core::history::What;
 use fencelab_core::procedure::Position;
 use fencelab_core::{Error, ErrorCause, Outcome, Procedure, StepResult, Value, Values, World};
 
-const SCHEMA: &str = "
-CREATE TABLE counters (name TEXT PRIMARY KEY, value INTEGER NOT NULL);
-INSERT INTO counters VALUES ('a', 0);
-";
-
-fn world_with(procedures: &[(&str, &str)]) -> World {
-    let procedures = procedures
-        .iter()
-        .map(|(name, text)| Procedure::parse(name, text).unwrap());
-    World::new(SCHEMA, procedures, Values::new()).unwrap()
-}
+mod counters;
+use counters::world_with;
 
 fn error_of(outcome: Outcome) -> fencelab_core::CallError {
     match outcome {

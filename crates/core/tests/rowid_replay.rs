@@ -5,19 +5,10 @@
 #[cfg(target_arch = "wasm32")]
 use wasm_bindgen_test::wasm_bindgen_test as test;
 
-use fencelab_core::{Outcome, Procedure, Values, World};
+use fencelab_core::{Outcome, Values, World};
 
-const SCHEMA: &str = "
-CREATE TABLE counters (name TEXT PRIMARY KEY, value INTEGER NOT NULL);
-INSERT INTO counters VALUES ('a', 0);
-";
-
-fn world_with(procedures: &[(&str, &str)]) -> World {
-    let procedures = procedures
-        .iter()
-        .map(|(name, text)| Procedure::parse(name, text).unwrap());
-    World::new(SCHEMA, procedures, Values::new()).unwrap()
-}
+mod counters;
+use counters::world_with;
 
 #[test]
 fn a_rowid_past_the_largest_replays_exactly() {
