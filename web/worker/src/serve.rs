@@ -81,37 +81,41 @@ impl CheckJob {
     /// Explores the next slice of the current scenario; once every scenario
     /// is checked, returns the exercise's report.
     pub fn next(&mut self) -> Option<Response> {
-        match self.exercise.scenarios.get(self.reports.len()) {
-            Some(scenario) => {
-                let report = match &mut self.checker {
-                    Ok(checker) => {
-                        let search = match self.search.take() {
-                            Some(search) => Ok(search),
-                            None => self.budget.begin(checker, scenario),
-                        };
-                        match search {
-                            Ok(mut search) => match search.advance(checker, RUNS_PER_SLICE) {
-                                Progress::Pending => {
-                                    self.search = Some(search);
-                                    return None;
-                                }
-                                Progress::Done(report) => {
-                                    self.budget.spend(&report);
-                                    *report
-                                }
-                            },
-                            Err(unrun) => *unrun,
-                        }
-                    }
-                    Err(unusable) => unusable.report(scenario),
-                };
-                self.reports.push(report);
+        let exercise = Rc::clone(&self.exercise);
+        let Some(scenario) = exercise.scenarios.get(self.reports.len()) else {
+            return Some(Response::Checked {
+                seq: self.seq,
+                report: ExerciseReport::new(&exercise.id, std::mem::take(&mut self.reports)),
+            });
+        };
+        if let Some(report) = self.slice(scenario) {
+            self.reports.push(report);
+        }
+        None
+    }
+
+    /// Explores one slice of `scenario`; its report once it is done.
+    fn slice(&mut self, scenario: &Scenario) -> Option<ScenarioReport> {
+        let checker = match &mut self.checker {
+            Ok(checker) => checker,
+            Err(unusable) => return Some(unusable.report(scenario)),
+        };
+        let mut search = match self.search.take() {
+            Some(search) => search,
+            None => match self.budget.begin(checker, scenario) {
+                Ok(search) => search,
+                Err(unrun) => return Some(*unrun),
+            },
+        };
+        match search.advance(checker, RUNS_PER_SLICE) {
+            Progress::Pending => {
+                self.search = Some(search);
                 None
             }
-            None => Some(Response::Checked {
-                seq: self.seq,
-                report: ExerciseReport::new(&self.exercise.id, std::mem::take(&mut self.reports)),
-            }),
+            Progress::Done(report) => {
+                self.budget.spend(&report);
+                Some(*report)
+            }
         }
     }
 }
