@@ -131,6 +131,13 @@ await runTests("author", [
       const file = await downloaded(page);
       assert.equal(file.name, "starter.toml");
       assert.equal(file.bytes.toString("utf8"), weakened);
+
+      // An equivalent declaration that names no generated mutant: check
+      // would fail on it, and so does the status here, naming it.
+      await paste(page, `${STARTER}\n[[equivalent]]\nmutant = "take:1:1:no-such-operator"\nreason = "Written for an older reference."\n`);
+      await waitForText(page.locator("#stale-equivalents li"), /^⚠ `take:1:1:no-such-operator` matches no generated mutant$/, 60_000);
+      assert.match(await page.locator(STATUS).innerText(), /^✗ fencelab check fails/);
+      assert.match(await page.locator("#kill-matrix caption").innerText(), /^1 of 1 broken variants caught$/);
     },
   ],
   [

@@ -105,6 +105,22 @@ pub fn run(exercise: &Exercise) -> ExerciseMutation {
     }
 }
 
+/// What `fencelab check` finds wrong with the `[[equivalent]]` declarations
+/// of `exercise`, as sentences: each must still name a generated mutant of
+/// the references (which may have changed since it was written). Only
+/// generates the mutants, never runs them: `fencelab mutate` also judges
+/// whether a scenario kills a declared one.
+pub fn stale_equivalents(exercise: &Exercise) -> Vec<String> {
+    match context(exercise) {
+        Ok(context) => {
+            let base = reference_texts(exercise);
+            let generated = generate(exercise, &base, &context);
+            unmatched_equivalents(exercise, &generated.mutants)
+        }
+        Err(error) => vec![format!("the mutants could not be generated: {error}")],
+    }
+}
+
 /// The `[[equivalent]]` declarations that name none of `mutants` (the
 /// reference may have changed since they were written), as sentences.
 pub fn unmatched_equivalents<'a>(

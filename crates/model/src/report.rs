@@ -520,24 +520,32 @@ impl KillMatrix {
 
 /// What `fencelab check` finds in a draft exercise, per scenario: the
 /// reference's verdicts (each must pass), the starting texts' (what a
-/// learner first sees), and the kill matrix of its named broken variants.
+/// learner first sees), the kill matrix of its named broken variants, and
+/// its `[[equivalent]]` declarations that no longer name a mutant.
 #[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
 pub struct DraftCheck {
     pub exercise: String,
     pub reference: Vec<VerdictCell>,
     pub start: Vec<VerdictCell>,
     pub matrix: KillMatrix,
+    /// `fencelab check`'s sentences on declarations that match no generated
+    /// mutant of the references (as in [`ExerciseCheck`]).
+    #[serde(default, skip_serializing_if = "Vec::is_empty")]
+    pub stale_equivalents: Vec<String>,
 }
 
 impl DraftCheck {
-    /// The reference passes (or shows its limit in) every scenario, and
-    /// every named variant is caught: what `fencelab check` requires of
-    /// them (it also judges `[[equivalent]]` declarations, which need the
-    /// generated mutants and are left to `fencelab check` itself).
+    /// The reference passes (or shows its limit in) every scenario, every
+    /// named variant is caught, and every equivalent declaration names a
+    /// generated mutant: what `fencelab check` requires. (Whether a scenario
+    /// kills a declared mutant is `fencelab mutate`'s question: it runs every
+    /// generated mutant.)
     pub fn ok(&self) -> bool {
-        self.reference
-            .iter()
-            .all(|c| matches!(c.verdict, Verdict::Passed | Verdict::LimitShown))
+        self.stale_equivalents.is_empty()
+            && self
+                .reference
+                .iter()
+                .all(|c| matches!(c.verdict, Verdict::Passed | Verdict::LimitShown))
             && self
                 .matrix
                 .rows
@@ -643,8 +651,12 @@ mod tests {
             reference: VerdictCell::row(&passing),
             start: VerdictCell::row(&run(vec![failed("one"), failed("two")])),
             matrix: matrix.clone(),
+            stale_equivalents: Vec::new(),
         };
         assert!(draft.ok(), "the start failing is what a learner should see");
+        draft.stale_equivalents = vec!["`claim:1:1:x` matches no generated mutant".into()];
+        assert!(!draft.ok(), "a stale equivalent declaration, as in check");
+        draft.stale_equivalents.clear();
         draft.reference = VerdictCell::row(&run(vec![
             failed("one"),
             scenario("two", ScenarioResult::Passed),
@@ -680,6 +692,7 @@ mod tests {
             reference: VerdictCell::row(&run(vec![scenario("one", ScenarioResult::Passed)])),
             start: VerdictCell::row(&run(vec![failed("one")])),
             matrix,
+            stale_equivalents: vec!["`p:1:1:x` matches no generated mutant".into()],
         };
         let json = serde_json::to_string(&draft).expect("serializes");
         assert_eq!(serde_json::from_str::<DraftCheck>(&json).ok(), Some(draft));

@@ -348,6 +348,7 @@ fn draft_check() -> DraftCheck {
         reference: VerdictCell::row(&run),
         start: VerdictCell::row(&run),
         matrix,
+        stale_equivalents: vec![format!("`claim:1:1:x` {AWKWARD_TEXT}")],
     }
 }
 

@@ -262,6 +262,7 @@ mod tests {
             }],
             start: Vec::new(),
             matrix: KillMatrix::new(vec!["one".into()]),
+            stale_equivalents: Vec::new(),
         }
     }
 

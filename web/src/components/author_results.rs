@@ -3,7 +3,8 @@
 //! verdict per scenario, the starting texts', and the kill matrix (every
 //! named broken variant against every scenario: caught by which, or
 //! survived), each verdict in words and a symbol, never colour alone, with
-//! the checker's sentence on hover and on expanding a cell.
+//! the checker's sentence on hover and on expanding a cell; and any
+//! `[[equivalent]]` declaration that names no generated mutant.
 
 use crate::author::state::{Author, Diagnostic};
 use crate::components::scenario_list::symbol;
@@ -72,6 +73,14 @@ pub fn author_results(props: &AuthorResultsProps) -> Html {
                 <Verdicts id="start-verdicts" cells={check.start.clone()} />
                 <h3>{ "Broken variants against scenarios" }</h3>
                 <Matrix matrix={check.matrix.clone()} />
+                if !check.stale_equivalents.is_empty() {
+                    <h3>{ "Equivalent declarations" }</h3>
+                    <ul class="author-errors" id="stale-equivalents">
+                        { for check.stale_equivalents.iter().map(|sentence| html! {
+                            <li>{ format!("⚠ {sentence}") }</li>
+                        }) }
+                    </ul>
+                }
             }
         </section>
     }

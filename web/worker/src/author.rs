@@ -1,7 +1,8 @@
 //! The authoring view's check of a draft exercise: what `fencelab check`
 //! says of it, one run of the whole suite per piece (the reference, the
 //! starting texts, then each named broken variant), so a newer draft that
-//! arrives meanwhile drops this one between runs.
+//! arrives meanwhile drops this one between runs; last, its `[[equivalent]]`
+//! declarations are matched against the generated mutants, as `check` does.
 //!
 //! The draft is loaded as `fencelab check` loads a file (its schema tried on
 //! SQLite) and never installed: nothing the author types reaches the
@@ -41,6 +42,7 @@ impl AuthorJob {
                         reference: Vec::new(),
                         start: Vec::new(),
                         matrix: KillMatrix::new(scenarios),
+                        stale_equivalents: Vec::new(),
                     },
                     exercise,
                     runs_done: 0,
@@ -73,6 +75,8 @@ impl AuthorJob {
             }
             done => {
                 let Some(mutant) = exercise.mutants.get(done - 2) else {
+                    self.check.stale_equivalents =
+                        fencelab_core::mutation::stale_equivalents(exercise);
                     return Some(Response::Authored {
                         seq: self.seq,
                         result: Ok(self.check.clone()),
@@ -150,6 +154,42 @@ mod tests {
             .map(|r| r.mutant.as_str())
             .collect();
         assert_eq!(survivors, ["takes without looking"], "{check:#?}");
+        assert!(!check.ok());
+    }
+
+    #[test]
+    fn equivalent_declarations_are_judged_as_check_judges_them() {
+        let (name, text) = fencelab_core::bundled::FILES[0];
+        let check = finished(match AuthorJob::start(7, name, text) {
+            Draft::Job(job) => job,
+            Draft::Unloadable(response) => panic!("the bundled file loads: {response:?}"),
+        })
+        .expect("checked");
+        assert!(check.stale_equivalents.is_empty(), "{check:#?}");
+        assert!(check.ok(), "{check:#?}");
+
+        // The reference changed since the declaration was written: no
+        // generated mutant has this id any more.
+        let stale = text.replacen(
+            "mutant = \"claim:1:7:weaken-begin\"",
+            "mutant = \"claim:1:7:weaken-nothing\"",
+            1,
+        );
+        assert_ne!(stale, text);
+        let Draft::Job(job) = AuthorJob::start(7, name, &stale) else {
+            panic!("the edited file loads");
+        };
+        let check = finished(job).expect("checked");
+        let exercise = fencelab_core::exercise::load(name, &stale).expect("loads");
+        assert_eq!(
+            check.stale_equivalents,
+            exercise.check().stale_equivalents,
+            "the same sentences as fencelab check"
+        );
+        assert_eq!(
+            check.stale_equivalents,
+            ["`claim:1:7:weaken-nothing` matches no generated mutant"]
+        );
         assert!(!check.ok());
     }
 
