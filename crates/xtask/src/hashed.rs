@@ -62,6 +62,10 @@ pub fn hash_site(dir: &Path) -> Result<BTreeMap<String, String>, String> {
     let mut written: BTreeMap<String, Vec<u8>> = BTreeMap::new();
     for (name, bytes) in stable {
         let mut bytes = rewrite(&name, bytes, &hashed.renames);
+        if name.ends_with(".html") {
+            let html = String::from_utf8(bytes).map_err(|_| format!("{name} is not UTF-8 text"))?;
+            bytes = drop_stale_integrity(&html, &hashed.rewritten).into_bytes();
+        }
         if name == SERVICE_WORKER {
             let text = String::from_utf8(bytes)
                 .map_err(|_| format!("{SERVICE_WORKER} is not UTF-8 text"))?;
@@ -88,6 +92,9 @@ struct Hashed {
     renames: BTreeMap<String, String>,
     /// New name to final content.
     files: BTreeMap<String, Vec<u8>>,
+    /// The new names of the assets whose bytes changed (a reference in them
+    /// was rewritten).
+    rewritten: BTreeSet<String>,
 }
 
 /// Renames every asset after its content, each once every asset it names
@@ -102,6 +109,7 @@ fn hash_assets(mut pending: BTreeMap<String, Vec<u8>>) -> Result<Hashed, String>
     let mut done = Hashed {
         renames: BTreeMap::new(),
         files: BTreeMap::new(),
+        rewritten: BTreeSet::new(),
     };
     while !pending.is_empty() {
         let ready: Vec<String> = pending
@@ -116,9 +124,12 @@ fn hash_assets(mut pending: BTreeMap<String, Vec<u8>>) -> Result<Hashed, String>
             ));
         }
         for name in ready {
-            let bytes = pending.remove(&name).unwrap_or_default();
-            let bytes = rewrite(&name, bytes, &done.renames);
+            let before = pending.remove(&name).unwrap_or_default();
+            let bytes = rewrite(&name, before.clone(), &done.renames);
             let new = hashed_name(&name, &bytes);
+            if bytes != before {
+                done.rewritten.insert(new.clone());
+            }
             done.renames.insert(name, new.clone());
             done.files.insert(new, bytes);
         }
@@ -220,6 +231,37 @@ pub fn write_precache(service_worker: &str, assets: &[&String]) -> Result<String
     Ok(lines.join("\n") + "\n")
 }
 
+/// trunk puts an `integrity` hash of a file's bytes on the tag that loads it
+/// (the stylesheet's `<link>`). A file whose references were rewritten has
+/// other bytes, and the browser would refuse it: on a tag naming one of
+/// `rewritten`, that attribute is dropped (the file's name now says what
+/// its bytes are). Every other tag is kept as it is.
+fn drop_stale_integrity(html: &str, rewritten: &BTreeSet<String>) -> String {
+    const ATTRIBUTE: &str = " integrity=\"";
+    let mut out = String::with_capacity(html.len());
+    let mut rest = html;
+    while let Some(start) = rest.find('<') {
+        let end = rest[start..]
+            .find('>')
+            .map_or(rest.len(), |at| start + at + 1);
+        let tag = &rest[start..end];
+        out.push_str(&rest[..start]);
+        let stale = rewritten.iter().any(|name| tag.contains(name.as_str()));
+        match tag.find(ATTRIBUTE) {
+            Some(at) if stale => {
+                let value = at + ATTRIBUTE.len();
+                let close = tag[value..].find('"').map_or(tag.len(), |q| value + q + 1);
+                out.push_str(&tag[..at]);
+                out.push_str(&tag[close..]);
+            }
+            _ => out.push_str(tag),
+        }
+        rest = &rest[end..];
+    }
+    out.push_str(rest);
+    out
+}
+
 /// The extensions of files that can name other files; anything else (wasm,
 /// images) is bytes that are hashed as they are.
 fn is_text(name: &str) -> bool {
@@ -242,18 +284,27 @@ fn references(name: &str, bytes: &[u8], names: &BTreeSet<String>) -> BTreeSet<St
         .collect()
 }
 
-/// Where `needle` occurs in `haystack` as a whole file name: after a quote,
-/// a `/` or a `(`, and before a quote, a `)`, a `?` or a `#`.
+/// Where `needle` occurs in `haystack` as the name of a file at the site's
+/// top: right after a quote or a `(`, or after `./` or `/` that itself
+/// follows one of those; and before a quote, a `)`, a `?` or a `#`. A name
+/// deeper in a path (`web/editor/editor.js)` in a comment) is not one.
 fn occurrences(haystack: &[u8], needle: &[u8]) -> Vec<usize> {
-    const BEFORE: &[u8] = b"\"'`/(";
+    const OPEN: &[u8] = b"\"'`(";
     const AFTER: &[u8] = b"\"'`)?#";
     if needle.is_empty() || haystack.len() < needle.len() {
         return Vec::new();
     }
+    let opens_here = |before: &[u8]| {
+        let before = before
+            .strip_suffix(b"/")
+            .map(|rest| rest.strip_suffix(b".").unwrap_or(rest))
+            .unwrap_or(before);
+        before.last().is_some_and(|byte| OPEN.contains(byte))
+    };
     (1..haystack.len() - needle.len())
         .filter(|&at| {
             haystack[at..].starts_with(needle)
-                && BEFORE.contains(&haystack[at - 1])
+                && opens_here(&haystack[..at])
                 && AFTER.contains(&haystack[at + needle.len()])
         })
         .collect()
@@ -328,9 +379,10 @@ mod tests {
         let files: &[(&str, &str)] = &[
             (
                 "index.html",
-                "<link rel=\"stylesheet\" href=\"/style.css\"/>\
+                "<link rel=\"stylesheet\" href=\"/style.css\" integrity=\"sha384-old\"/>\
                  <link rel=\"modulepreload\" href=\"./app.js\" />\
-                 <script type=\"module\" src=\"./boot.js\"></script>",
+                 <script type=\"module\" src=\"./boot.js\"></script>\
+                 <script defer src=\"./editor.js\" integrity=\"sha384-same\"></script>",
             ),
             (
                 "boot.js",
@@ -348,7 +400,11 @@ mod tests {
             ),
             ("worker.js", "new URL('worker_bg.wasm', import.meta.url);"),
             ("worker_bg.wasm", "\0asm worker"),
-            ("style.css", "body { background: url(\"bg.png\"); }"),
+            (
+                "style.css",
+                "/* colours as in web/editor/editor.js) */ body { background: url(\"bg.png\"); }",
+            ),
+            ("editor.js", "window.editor = 1;"),
             ("bg.png", "PNG"),
             (
                 "sw.js",
@@ -380,6 +436,7 @@ mod tests {
                 "app_bg.wasm",
                 "bg.png",
                 "boot.js",
+                "editor.js",
                 "style.css",
                 "worker.js",
                 "worker_bg.wasm",
@@ -413,11 +470,23 @@ mod tests {
         assert!(worker.contains(&format!("'{}'", renames["worker_bg.wasm"])));
         let css = read(&dir, &renames["style.css"]);
         assert!(css.contains(&format!("url(\"{}\")", renames["bg.png"])));
+        assert!(
+            css.contains("web/editor/editor.js)"),
+            "a path, not a reference: {css}"
+        );
 
         let page = read(&dir, "index.html");
-        for name in ["style.css", "app.js", "boot.js"] {
+        for name in ["style.css", "app.js", "boot.js", "editor.js"] {
             assert!(page.contains(&renames[name]), "{page}");
         }
+        // style.css's bytes changed (bg.png's name), so trunk's integrity
+        // for it would refuse it; editor.js's did not, and it keeps its.
+        assert!(
+            page.contains(&format!("href=\"/{}\"/>", renames["style.css"])),
+            "{page}"
+        );
+        assert!(!page.contains("sha384-old"), "{page}");
+        assert!(page.contains("integrity=\"sha384-same\""), "{page}");
         assert_eq!(read(&dir, "embed.js"), "new URL(\"./\", import.meta.url);");
         assert_eq!(read(&dir, "exercises/index.toml"), "format = 1\n");
         let _ = std::fs::remove_dir_all(&dir);
