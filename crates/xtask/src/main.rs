@@ -343,5 +343,10 @@ mod tests {
         assert!(error("serve --site a --exercises b").contains("give one of them"));
         assert!(error("dist --verbose x").contains("dist does not take `--verbose`"));
         assert!(error("dist out").contains("dist does not take `out`"));
+        assert!(error("hash-assets a b").contains("hash-assets takes one folder"));
+        let Ok(Command::HashAssets(dir)) = parse(&args("hash-assets /tmp/site")) else {
+            panic!("hash-assets parses");
+        };
+        assert_eq!(dir, PathBuf::from("/tmp/site"));
     }
 }
