@@ -1,20 +1,21 @@
 // fencelab's service worker: keeps a copy of the app so a reload works
-// offline. Network first (a new build is picked up at once), the cache when
-// the network fails. Only same-origin GET requests are ever handled; the page
-// makes no other kind.
-const CACHE = "fencelab-v1";
-const APP = [
-  "./",
-  "./index.html",
-  "./boot.js",
-  "./editor.js",
-  "./style.css",
-  "./fencelab-web.js",
-  "./fencelab-web_bg.wasm",
-  "./worker_loader.js",
-  "./worker.js",
-  "./worker_bg.wasm",
-];
+// offline, and answers the app's files without asking the network.
+//
+// The build (crates/xtask/src/hashed.rs, trunk's post_build hook) writes the
+// two lines below: ASSETS, every file the page and its worker fetch, each
+// named after its content (`boot-<hash>.js`), and CACHE, named after that
+// list. A name always means the same bytes, so an asset in the cache is
+// answered from it at once; a new build is new names, a new service worker
+// and a new cache, and the old cache is deleted when it takes over, so an
+// old page never meets a new worker. The page itself (index.html) and the
+// site's exercises keep their names: network first (a new build is picked
+// up at once), the cache when the network fails. Only same-origin GET
+// requests are ever handled; the page makes no other kind.
+const CACHE = "fencelab-unbuilt";
+const ASSETS = [];
+const PAGE = ["./", "./index.html"];
+/** The assets' paths, to tell them from the page's other requests. */
+const HASHED = new Set(ASSETS.map((path) => new URL(path, self.location).pathname));
 
 // The site's own exercises: its index and every file it names. The first
 // visit fetched them before this worker controlled the page, so without this
@@ -37,7 +38,7 @@ self.addEventListener("install", (event) => {
       .open(CACHE)
       .then((cache) =>
         Promise.all([
-          ...APP.map((path) => cache.add(path).catch(() => {})),
+          ...[...PAGE, ...ASSETS].map((path) => cache.add(path).catch(() => {})),
           cacheSiteExercises(cache).catch(() => {}),
         ]),
       )
@@ -45,14 +46,38 @@ self.addEventListener("install", (event) => {
   );
 });
 
+// This build's cache replaces every earlier build's.
 self.addEventListener("activate", (event) => {
-  event.waitUntil(self.clients.claim());
+  event.waitUntil(
+    caches
+      .keys()
+      .then((names) =>
+        Promise.all(
+          names.filter((name) => name.startsWith("fencelab-") && name !== CACHE).map((name) => caches.delete(name)),
+        ),
+      )
+      .then(() => self.clients.claim()),
+  );
 });
+
+/** An asset from this build's cache, or from the network (then kept). */
+async function immutable(request) {
+  const cache = await caches.open(CACHE);
+  const hit = await cache.match(request, { ignoreSearch: true });
+  if (hit) return hit;
+  const response = await fetch(request);
+  if (response.ok) await cache.put(request, response.clone());
+  return response;
+}
 
 self.addEventListener("fetch", (event) => {
   const request = event.request;
   const url = new URL(request.url);
   if (request.method !== "GET" || url.origin !== self.location.origin) return;
+  if (HASHED.has(url.pathname)) {
+    event.respondWith(immutable(request));
+    return;
+  }
   event.respondWith(
     fetch(request)
       .then((response) => {

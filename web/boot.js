@@ -3,7 +3,16 @@
 // the two slow things of a first visit at once, in parallel: the checking
 // worker (its wasm holds SQLite and is the larger file) and the download
 // and compilation of the page's own wasm.
+//
+// The file names below are trunk's; the build renames every asset after
+// its content and rewrites them here (crates/xtask/src/hashed.rs), so this
+// file names exactly the files of its own build.
 import init from "./fencelab-web.js";
+
+// The worker's address, for engine.rs too: it starts a new worker when one
+// has to be restarted, and its wasm cannot hold this build's name.
+const WORKER = "./worker_loader.js";
+globalThis.fencelabWorkerUrl = WORKER;
 
 // The theme the learner chose (storage.rs keeps it under this key), applied
 // before the app starts; none follows the system's colour scheme.
@@ -19,7 +28,7 @@ try {
 // would be lost without a listener. If it cannot start here, engine.rs
 // starts one itself and reports why that failed.
 try {
-  const worker = new Worker("./worker_loader.js", { type: "module" });
+  const worker = new Worker(WORKER, { type: "module" });
   const held = [];
   worker.onmessage = (event) => held.push(event);
   worker.onerror = (event) => held.push(event);

@@ -4,7 +4,7 @@
 // does on the claim exercise (typing the repaired claim), for every test file.
 import { spawn } from "node:child_process";
 import { createServer } from "node:http";
-import { readFile, mkdir } from "node:fs/promises";
+import { readFile, readdir, mkdir } from "node:fs/promises";
 import { extname, join, normalize, resolve } from "node:path";
 import assert from "node:assert/strict";
 import { AxeBuilder } from "@axe-core/playwright";
@@ -81,6 +81,48 @@ export async function serveWithXtask(dir) {
         server.kill();
       }),
   };
+}
+
+/**
+ * The name the file trunk calls `name` has in the built site `dir`: the
+ * build renames every asset `NAME-<16 hex>.EXT` after its content
+ * (crates/xtask/src/hashed.rs); index.html, sw.js and embed.js keep theirs.
+ */
+export async function builtName(dir, name) {
+  const files = await readdir(dir);
+  if (files.includes(name)) return name;
+  const dot = name.lastIndexOf(".");
+  const [stem, extension] = [name.slice(0, dot), name.slice(dot)];
+  const found = files.filter(
+    (file) => file.startsWith(`${stem}-`) && file.endsWith(extension) && /^[0-9a-f]{16}$/.test(file.slice(stem.length + 1, -extension.length)),
+  );
+  assert.equal(found.length, 1, `one built ${name} in ${dir}: ${found.join(", ") || "none"}`);
+  return found[0];
+}
+
+/**
+ * Waits until the service worker controls `page` and its cache holds every
+ * asset of this build (the list and the cache name the build wrote into
+ * sw.js) and each of `paths`: then a reload works offline.
+ */
+export async function cachedForOffline(page, paths = []) {
+  await page.evaluate(async (paths) => {
+    const sleep = () => new Promise((ok) => setTimeout(ok, 100));
+    await navigator.serviceWorker.ready;
+    for (let i = 0; i < 100 && !navigator.serviceWorker.controller; i++) await sleep();
+    const worker = await (await fetch("./sw.js")).text();
+    const name = /^const CACHE = "([^"]+)";$/m.exec(worker)?.[1];
+    const assets = JSON.parse(/^const ASSETS = (\[.*\]);$/m.exec(worker)?.[1] ?? "[]");
+    if (!name || assets.length === 0) throw new Error("sw.js names no cache or no assets: was the site built by trunk with its hook?");
+    const wanted = [...assets.map((asset) => asset.slice(1)), ...paths];
+    const cache = await caches.open(name);
+    const has = async () => {
+      const keys = (await cache.keys()).map((request) => new URL(request.url).pathname);
+      return wanted.every((path) => keys.some((key) => key.endsWith(path)));
+    };
+    for (let i = 0; i < 100 && !(await has()); i++) await sleep();
+    if (!(await has())) throw new Error(`the service worker did not cache ${wanted.join(", ")}`);
+  }, paths);
 }
 
 /** Debian's Chromium, headless, with the flags this closed network needs. */

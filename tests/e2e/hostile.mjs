@@ -50,8 +50,15 @@ await runTests("hostile", [
       // A watchdog of 1 ms (the page's default is 20 s): the engine's
       // budgets and its slices keep every piece of even this check short, so
       // only a watchdog shorter than a piece watches a restart happen.
+      // Every worker, the restarted ones too, starts from this build's
+      // loader: its name is hashed, and the page's wasm learns it from boot.js.
+      const workers = [];
+      page.on("worker", (worker) => workers.push(new URL(worker.url()).pathname));
       await page.goto(`${url}?answer_ms=1#${linkWith(MANY_HEAVY_STATEMENTS)}`);
       await waitForText(page.locator(".notices"), /stopped and started afresh \(your text is kept\)/);
+      for (let i = 0; i < 50 && workers.length < 2; i++) await page.waitForTimeout(100);
+      assert.ok(workers.length >= 2, `a worker was started again: ${workers.join(", ")}`);
+      for (const path of workers) assert.match(path, /^\/worker_loader-[0-9a-f]{16}\.js$/);
       const editor = page.locator('.editor[data-procedure="claim"] .cm-content');
       assert.match(await editor.innerText(), /WITH RECURSIVE r\(i\)/, "the learner's text is still there");
       // With the page's own watchdog the same text is checked to the end of

@@ -1,7 +1,7 @@
 // The playground as a learner uses it: typing in the editor, clicking,
 // reading the text on the page. Follows the test list of issue 6.
 import assert from "node:assert/strict";
-import { CLAIM, EDITOR, REPAIRED, open, runTests, typeClaim, verdictsCurrent, waitForText } from "./harness.mjs";
+import { CLAIM, EDITOR, REPAIRED, cachedForOffline, open, runTests, typeClaim, verdictsCurrent, waitForText } from "./harness.mjs";
 
 async function editorText(page) {
   return page.locator(EDITOR).innerText();
@@ -365,12 +365,7 @@ await runTests("playground", [
     "the app reloads offline from its service worker",
     async ({ page, url, context }) => {
       await open(page, url);
-      await page.evaluate(async () => {
-        await navigator.serviceWorker.ready;
-        for (let i = 0; i < 50 && !navigator.serviceWorker.controller; i++) await new Promise((ok) => setTimeout(ok, 100));
-        const cache = await caches.open("fencelab-v1");
-        for (let i = 0; i < 50 && (await cache.keys()).length < 10; i++) await new Promise((ok) => setTimeout(ok, 100));
-      });
+      await cachedForOffline(page);
       await context.setOffline(true);
       await page.reload();
       await summary(page, /^0 of 3 scenarios pass$/);

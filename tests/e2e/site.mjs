@@ -18,6 +18,8 @@ import {
   REPAIRED,
   ROOT,
   assertInView,
+  builtName,
+  cachedForOffline,
   placement,
   runTests,
   serveWithXtask,
@@ -92,25 +94,37 @@ async function authorsSite() {
   assert.equal(compressed.status, 0, compressed.stderr);
   const files = await readdir(site);
   for (const name of ["fencelab-web_bg.wasm", "worker_bg.wasm", "index.html", "editor.js"]) {
-    assert.ok(files.includes(`${name}.br`) && files.includes(`${name}.gz`), `${name} has .br and .gz copies`);
+    const built = await builtName(site, name);
+    assert.ok(files.includes(`${built}.br`) && files.includes(`${built}.gz`), `${built} has .br and .gz copies`);
   }
   return site;
 }
 
-/** Waits until the service worker controls the page and has cached `paths`. */
-async function cachedForOffline(page, paths) {
-  await page.evaluate(async (paths) => {
-    const sleep = () => new Promise((ok) => setTimeout(ok, 100));
-    await navigator.serviceWorker.ready;
-    for (let i = 0; i < 100 && !navigator.serviceWorker.controller; i++) await sleep();
-    const cache = await caches.open("fencelab-v1");
-    const has = async () => {
-      const keys = (await cache.keys()).map((request) => new URL(request.url).pathname);
-      return paths.every((path) => keys.some((key) => key.endsWith(path)));
-    };
-    for (let i = 0; i < 100 && !(await has()); i++) await sleep();
-    if (!(await has())) throw new Error(`the service worker did not cache ${paths.join(", ")}`);
-  }, paths);
+const IMMUTABLE = "public, max-age=31536000, immutable";
+const REVALIDATE = "no-cache";
+/** The addresses that keep their names: the page, its service worker and data, embed.js. */
+const STABLE = /^\/(|index\.html|sw\.js|embed\.js|exercises\/.*)$/;
+/** A content-hashed asset's path (crates/xtask/src/hashed.rs). */
+const HASHED = /^\/[^/]+-[0-9a-f]{16}\.[a-z]+$/;
+
+/**
+ * What the network answered from now on in `context` (the page's, its
+ * worker's and the service worker's own requests), not the service
+ * worker's replays: path to promises of { headers, status }.
+ */
+function networkAnswers(context) {
+  const seen = new Map();
+  context.on("response", (response) => {
+    if (response.fromServiceWorker()) return;
+    const path = new URL(response.url()).pathname;
+    // A revalidation (a 304, which the browser may report as the cached
+    // 200) carries no body headers: the full answer is the one that says
+    // how the file arrived.
+    const answers = seen.get(path) ?? [];
+    answers.push(response.allHeaders().then((headers) => ({ headers, status: response.status() })));
+    seen.set(path, answers);
+  });
+  return seen;
 }
 
 async function verdicts(page, pattern) {
@@ -144,40 +158,59 @@ try {
       [
         "the site's files arrive precompressed, typed, and with their cache headers",
         async ({ page, url, context }) => {
-          // What the network answered (the page's, its worker's and the
-          // service worker's own requests), not the service worker's replays.
-          const seen = new Map();
-          context.on("response", (response) => {
-            const path = new URL(response.url()).pathname;
-            if (response.fromServiceWorker()) return;
-            // A revalidation (a 304, which the browser may report as the
-            // cached 200) carries no body headers: the full answer is the
-            // one that says how the file arrived.
-            const answers = seen.get(path) ?? [];
-            answers.push(response.allHeaders().then((headers) => ({ headers, status: response.status() })));
-            seen.set(path, answers);
-          });
+          const seen = networkAnswers(context);
           await page.goto(`${url}?exercise=${ID}`);
           await verdicts(page, /^0 of 3 scenarios pass$/);
+          const asset = async (name) => `/${await builtName(site, name)}`;
           const expected = {
-            "/": ["text/html; charset=utf-8", "br"],
-            "/fencelab-web_bg.wasm": ["application/wasm", "br"],
-            "/worker_bg.wasm": ["application/wasm", "br"],
-            "/editor.js": ["text/javascript; charset=utf-8", "br"],
-            "/style.css": ["text/css; charset=utf-8", "br"],
-            "/exercises/index.toml": ["application/toml; charset=utf-8", "br"],
-            [`/exercises/${ID}.toml`]: ["application/toml; charset=utf-8", "br"],
+            "/": ["text/html; charset=utf-8", REVALIDATE],
+            [await asset("boot.js")]: ["text/javascript; charset=utf-8", IMMUTABLE],
+            [await asset("fencelab-web.js")]: ["text/javascript; charset=utf-8", IMMUTABLE],
+            [await asset("fencelab-web_bg.wasm")]: ["application/wasm", IMMUTABLE],
+            [await asset("worker_loader.js")]: ["text/javascript; charset=utf-8", IMMUTABLE],
+            [await asset("worker.js")]: ["text/javascript; charset=utf-8", IMMUTABLE],
+            [await asset("worker_bg.wasm")]: ["application/wasm", IMMUTABLE],
+            [await asset("editor.js")]: ["text/javascript; charset=utf-8", IMMUTABLE],
+            [await asset("style.css")]: ["text/css; charset=utf-8", IMMUTABLE],
+            "/exercises/index.toml": ["application/toml; charset=utf-8", REVALIDATE],
+            [`/exercises/${ID}.toml`]: ["application/toml; charset=utf-8", REVALIDATE],
           };
-          for (const [path, [type, encoding]] of Object.entries(expected)) {
+          for (const [path, [type, caching]] of Object.entries(expected)) {
             assert.ok(seen.has(path), `the page fetched ${path} (it fetched ${[...seen.keys()].join(", ")})`);
             const answers = await Promise.all(seen.get(path));
             const { headers, status } = answers.find((a) => a.headers["content-type"]) ?? answers[0];
             assert.equal(headers["content-type"], type, `${path}: ${status} ${JSON.stringify(headers)}`);
-            assert.equal(headers["content-encoding"], encoding, path);
+            // compress.mjs keeps no copy that is not smaller (the worker's
+            // few-byte loader): that file is sent as it is.
+            const file = path === "/" ? "index.html" : path.slice(1);
+            const compressed = await exists(join(site, `${file}.br`));
+            assert.equal(headers["content-encoding"], compressed ? "br" : undefined, path);
             assert.equal(headers["vary"], "Accept-Encoding", path);
-            // Stable names: every file is revalidated by its ETag.
-            assert.equal(headers["cache-control"], "no-cache", path);
-            assert.match(headers["etag"] ?? "", /^"[0-9a-f]+-[0-9a-f]+-br"$/, path);
+            assert.equal(headers["cache-control"], caching, path);
+            assert.match(headers["etag"] ?? "", compressed ? /^"[0-9a-f]+-[0-9a-f]+-br"$/ : /^"[0-9a-f]+-[0-9a-f]+"$/, path);
+          }
+          const files = await readdir(site);
+          const copies = Object.keys(expected).filter((path) => HASHED.test(path) && files.includes(`${path.slice(1)}.br`));
+          assert.ok(copies.length >= 7, `the assets have brotli copies: ${copies.join(", ")}`);
+          // Every file the page, its worker and the service worker fetched
+          // is a hashed, immutable asset, or one of the addresses that keep
+          // their names and are revalidated.
+          for (const [path, answers] of seen) {
+            const { headers, status } = (await Promise.all(answers)).find((a) => a.headers["content-type"]) ?? {};
+            // A missing file (the browser's own /favicon.ico) is an error, never cached.
+            if (STABLE.test(path) || status === 404) {
+              assert.equal(headers?.["cache-control"], REVALIDATE, path);
+            } else {
+              assert.match(path, HASHED, `${path} is named after its content`);
+              assert.equal(headers?.["cache-control"], IMMUTABLE, path);
+            }
+          }
+          // The addresses that keep their names are revalidated.
+          for (const name of ["index.html", "sw.js", "embed.js"]) {
+            const answer = await fetch(`${url}${name}`);
+            assert.equal(answer.status, 200, name);
+            assert.equal(answer.headers.get("cache-control"), REVALIDATE, name);
+            assert.ok(answer.headers.get("etag"), name);
           }
           // Revalidation answers 304 when the file is unchanged, and a
           // client that accepts no coding gets the file as it is.
@@ -191,6 +224,56 @@ try {
           assert.equal(again.status, 304);
           const missing = await fetch(`${url}exercises/nothing.toml`);
           assert.equal(missing.status, 404);
+        },
+      ],
+      [
+        "a second visit fetches no asset from the network, and a new build replaces the old cache",
+        async ({ page, url, context }) => {
+          await page.goto(`${url}?exercise=${ID}`);
+          await verdicts(page, /^0 of 3 scenarios pass$/);
+          await cachedForOffline(page);
+          const seen = networkAnswers(context);
+          const replayed = new Set();
+          context.on("response", (response) => {
+            if (response.fromServiceWorker()) replayed.add(new URL(response.url()).pathname);
+          });
+          await page.reload();
+          await verdicts(page, /^0 of 3 scenarios pass$/);
+          const fetched = [];
+          for (const [path, answers] of seen) {
+            if (STABLE.test(path)) continue;
+            // The browser's own /favicon.ico, which the site does not have.
+            const missing = (await Promise.all(answers)).every((answer) => answer.status === 404);
+            if (missing && !HASHED.test(path)) continue;
+            fetched.push(path);
+          }
+          assert.deepEqual(fetched, [], "on a second visit the network is asked only for the page and its data");
+          // The page and its worker did load every asset again: from the
+          // service worker's copy.
+          for (const name of ["boot.js", "fencelab-web.js", "fencelab-web_bg.wasm", "worker_loader.js", "worker.js", "worker_bg.wasm", "editor.js", "style.css"]) {
+            const path = `/${await builtName(site, name)}`;
+            assert.ok(replayed.has(path), `${path} came from the service worker (it served ${[...replayed].join(", ")})`);
+          }
+
+          // A new build is a new sw.js (its assets and cache name); the
+          // browser installs it on the next visit, and the old cache goes.
+          const buildCaches = () => page.evaluate(async () => (await caches.keys()).filter((name) => name.startsWith("fencelab-")));
+          const [before] = await buildCaches();
+          assert.deepEqual(await buildCaches(), [before], "one build, one cache");
+          const worker = join(site, "sw.js");
+          const text = await readFile(worker, "utf8");
+          const next = "fencelab-0000000000000000";
+          await writeFile(worker, text.replace(`const CACHE = "${before}";`, `const CACHE = "${next}";`));
+          try {
+            await page.reload();
+            await verdicts(page, /^0 of 3 scenarios pass$/);
+            await cachedForOffline(page);
+            // The new worker deletes the old cache as it takes over.
+            for (let i = 0; i < 100 && (await buildCaches()).length > 1; i++) await page.waitForTimeout(100);
+            assert.deepEqual(await buildCaches(), [next], `the new build's cache replaced ${before}`);
+          } finally {
+            await writeFile(worker, text);
+          }
         },
       ],
       [
@@ -242,7 +325,7 @@ try {
         async ({ page, url, context }) => {
           await page.goto(`${url}?exercise=${ID}`);
           await verdicts(page, /^0 of 3 scenarios pass$/);
-          await cachedForOffline(page, ["/exercises/index.toml", `/exercises/${ID}.toml`, "/worker_bg.wasm"]);
+          await cachedForOffline(page, ["/exercises/index.toml", `/exercises/${ID}.toml`]);
           await context.setOffline(true);
           try {
             await page.reload();

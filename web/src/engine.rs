@@ -25,7 +25,9 @@ use wasm_bindgen::JsCast;
 use wasm_bindgen::prelude::*;
 use web_sys::{MessageEvent, Worker, WorkerOptions, WorkerType};
 
-/// trunk's loader for the worker binary (`data-loader-shim` in index.html).
+/// trunk's loader for the worker binary (`data-loader-shim` in index.html),
+/// by its name before the build hashes it: used only where web/boot.js did
+/// not say this build's name ([`worker_url`]).
 const WORKER_URL: &str = "./worker_loader.js";
 /// The longest the page waits for an answer, or for the next piece of a job
 /// (a check's scenario, a protection's mutant), before it restarts the
@@ -101,7 +103,7 @@ impl Engine {
             None => {
                 let options = WorkerOptions::new();
                 options.set_type(WorkerType::Module);
-                match Worker::new_with_options(WORKER_URL, &options) {
+                match Worker::new_with_options(&worker_url(), &options) {
                     Ok(worker) => (worker, js_sys::Array::new()),
                     Err(error) => {
                         (self.deliver)(Response::Failed {
@@ -337,6 +339,16 @@ fn early_worker() -> Option<(Worker, js_sys::Array)> {
         .dyn_into::<js_sys::Array>()
         .ok()?;
     Some((worker, held))
+}
+
+/// The worker's address as web/boot.js names it (`globalThis.fencelabWorkerUrl`):
+/// the build renames the worker's files after their content and rewrites
+/// boot.js, not this wasm. Without boot.js (wasm tests), trunk's own name.
+fn worker_url() -> String {
+    js_sys::Reflect::get(&js_sys::global(), &JsValue::from_str("fencelabWorkerUrl"))
+        .ok()
+        .and_then(|url| url.as_string())
+        .unwrap_or_else(|| WORKER_URL.to_string())
 }
 
 /// `?answer_ms=N` from the page's address: a shorter watchdog, for tests

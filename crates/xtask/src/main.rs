@@ -10,7 +10,9 @@
 mod bench;
 mod cmd;
 mod fuzz;
+mod hashed;
 mod serve;
+mod sha256;
 mod site;
 mod sizes;
 mod stages;
@@ -32,6 +34,9 @@ commands:
                      those already in the site's exercises/), brotli and gzip copies of every asset
   test               install what is missing and run every check CI runs
   bench              every benchmark, then one table per section (first load, browser, engine, explore, mutate)
+  hash-assets [DIR]  give every asset of the site trunk built in DIR (default: $TRUNK_STAGING_DIR,
+                     as trunk's post_build hook runs it) a content-hashed name, and rewrite the
+                     references to it; index.html, sw.js and embed.js keep their names
   sizes              the built playground's first-load bytes (raw, gzip -9, brotli); fails if the page's wasm has SQLite
   fuzz [--seconds N] [--sanitizer address|none] [TARGET...]
                      run the fuzz targets (default: all, 60 s each); docs/FUZZING.md
@@ -39,6 +44,8 @@ commands:
   setup              only install what is missing";
 
 const DEFAULT_PORT: u16 = 8080;
+/// Where trunk has put a build when it runs a `post_build` hook.
+const TRUNK_STAGING_DIR: &str = "TRUNK_STAGING_DIR";
 
 fn main() -> ExitCode {
     let args: Vec<String> = std::env::args().skip(1).collect();
@@ -69,6 +76,7 @@ enum Command {
     Test,
     Bench,
     Sizes,
+    HashAssets(PathBuf),
     Fuzz(fuzz::Options),
     FuzzBuild,
     Setup,
@@ -134,6 +142,18 @@ fn parse(args: &[String]) -> Result<Command, String> {
         "setup" => Ok(Command::Setup),
         "bench" => Ok(Command::Bench),
         "sizes" => Ok(Command::Sizes),
+        "hash-assets" => match rest {
+            [dir] => Ok(Command::HashAssets(absolute(dir)?)),
+            [] => std::env::var_os(TRUNK_STAGING_DIR)
+                .map(|dir| Command::HashAssets(dir.into()))
+                .ok_or_else(|| {
+                    format!("hash-assets needs a folder, or {TRUNK_STAGING_DIR} as trunk sets it")
+                }),
+            _ => Err(format!(
+                "hash-assets takes one folder, got `{}`",
+                rest.join(" ")
+            )),
+        },
         "fuzz" => Ok(Command::Fuzz(fuzz::parse(rest)?)),
         "fuzz-build" => Ok(Command::FuzzBuild),
         "help" | "--help" | "-h" => Ok(Command::Help),
@@ -193,6 +213,15 @@ fn run(command: Command) -> Result<ExitCode, String> {
         }
         Command::Sizes => {
             sizes::report(&root)?;
+            Ok(ExitCode::SUCCESS)
+        }
+        Command::HashAssets(dir) => {
+            let renames = hashed::hash_site(&dir)?;
+            println!(
+                "xtask: {} assets in {} named after their content",
+                renames.len(),
+                dir.display()
+            );
             Ok(ExitCode::SUCCESS)
         }
         Command::Fuzz(options) => {
@@ -314,5 +343,10 @@ mod tests {
         assert!(error("serve --site a --exercises b").contains("give one of them"));
         assert!(error("dist --verbose x").contains("dist does not take `--verbose`"));
         assert!(error("dist out").contains("dist does not take `out`"));
+        assert!(error("hash-assets a b").contains("hash-assets takes one folder"));
+        let Ok(Command::HashAssets(dir)) = parse(&args("hash-assets /tmp/site")) else {
+            panic!("hash-assets parses");
+        };
+        assert_eq!(dir, PathBuf::from("/tmp/site"));
     }
 }

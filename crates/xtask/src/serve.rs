@@ -5,10 +5,10 @@
 //! - The precompressed copy beside a file (`NAME.br`, `NAME.gz`, written by
 //!   `cargo xtask dist`) is sent when the request's `Accept-Encoding` allows
 //!   it, brotli first, with `Content-Encoding` and `Vary: Accept-Encoding`.
-//! - Files whose names carry a content hash are immutable for a year; every
-//!   other file (the page, the service worker, the exercises, and today all
-//!   assets, whose names are stable: see docs/ARCHITECTURE.md) is
-//!   `no-cache`, revalidated by its `ETag` and answered 304 when unchanged.
+//! - Files whose names carry a content hash (every asset of a built site:
+//!   see `hashed.rs`) are immutable for a year; every other file (the page,
+//!   the service worker, embed.js, the exercises) is `no-cache`,
+//!   revalidated by its `ETag` and answered 304 when unchanged.
 //! - GET and HEAD only; `..` and anything resolving outside the site is
 //!   refused; a thread per connection, HTTP/1.1 keep-alive; no panics (every
 //!   failure is a status code or a closed connection).

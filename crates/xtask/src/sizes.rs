@@ -5,6 +5,7 @@
 //! xtask has no dependencies), the two encodings a server may send.
 
 use crate::bench::Figure;
+use crate::hashed;
 use std::path::Path;
 use std::process::{Command, Stdio};
 
@@ -12,7 +13,8 @@ use std::process::{Command, Stdio};
 /// wasm means the main thread linked the engine again.
 const SQLITE_MARKERS: &[&str] = &["sqlite_schema", "SQLite format 3"];
 
-/// The files a first visit downloads before its first verdict.
+/// The files a first visit downloads before its first verdict, by their
+/// names before hashing (the table keeps them from build to build).
 const FIRST_LOAD: &[&str] = &[
     "index.html",
     "fencelab-web.js",
@@ -37,11 +39,13 @@ struct Weight {
 fn weigh(dist: &Path) -> Result<Vec<Weight>, String> {
     let mut weights = Vec::new();
     for name in FIRST_LOAD {
-        let path = dist.join(name);
-        let Ok(meta) = std::fs::metadata(&path) else {
+        // The name before hashing: the file is whichever version is there.
+        let Ok(path) = hashed::find(dist, name) else {
             println!("  {name:<24} missing");
             continue;
         };
+        let meta =
+            std::fs::metadata(&path).map_err(|e| format!("cannot read {}: {e}", path.display()))?;
         weights.push(Weight {
             name,
             raw: meta.len(),
@@ -105,7 +109,8 @@ fn totals(weights: &[Weight]) -> (u64, u64, u64) {
 
 /// Fails if the page's wasm in `dist` contains SQLite's own strings.
 fn no_sqlite_in_page(dist: &Path) -> Result<(), String> {
-    let page = dist.join("fencelab-web_bg.wasm");
+    let page = hashed::find(dist, "fencelab-web_bg.wasm")
+        .map_err(|e| format!("{e} (build the site first)"))?;
     let wasm = std::fs::read(&page)
         .map_err(|e| format!("cannot read {} (build the site first): {e}", page.display()))?;
     let found: Vec<&str> = SQLITE_MARKERS
