@@ -44,10 +44,10 @@ async function openEmbedded(page, url, id, theme) {
   // An editor that could not start says so at once (not a 90 s wait).
   const refused = await page.waitForFunction(() => {
     const alert = document.querySelector(".procedure .error[role=alert]");
-    if (alert) return alert.textContent;
-    return /^\d+ of \d+ scenarios pass/.test(document.querySelector("#scenario-summary")?.textContent ?? "") ? "" : null;
+    if (alert) return { refused: alert.textContent };
+    return /^\d+ of \d+ scenarios pass/.test(document.querySelector("#scenario-summary")?.textContent ?? "") ? { refused: null } : null;
   }, null, { timeout: VERDICTS_TIMEOUT_MS, polling: 100 }).then((h) => h.jsonValue());
-  assert.equal(refused, "", `${id}: an editor did not start`);
+  assert.equal(refused.refused, null, `${id}: an editor did not start`);
   await waitForText(page.locator("#scenario-summary"), /^\d+ of \d+ scenarios pass/, VERDICTS_TIMEOUT_MS);
   await page.waitForFunction(() => {
     const list = document.querySelector("[data-check-seq]");
