@@ -332,7 +332,10 @@ function common(label, onChange, onRun) {
         },
       ]),
     ),
-    EditorView.contentAttributes.of({ "aria-label": label }),
+    // tabindex 0 keeps the editor where it is in the tab order (it is
+    // contenteditable) and says so to checkers: an editor whose box scrolls
+    // (the embed's, static/style.css) must hold something focusable.
+    EditorView.contentAttributes.of({ "aria-label": label, tabindex: "0" }),
     EditorView.updateListener.of((update) => {
       if (update.docChanged) onChange(update.state.doc.toString());
     }),

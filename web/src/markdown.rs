@@ -45,6 +45,34 @@ pub fn to_safe_html(markdown: &str) -> String {
     html
 }
 
+/// The narrative's first sentence as plain text (its first paragraph up to
+/// the first full stop, question or exclamation mark followed by a space or
+/// its end), for an embed's folded story: markup is dropped, code keeps its
+/// text, so nothing in it can be markup either.
+pub fn first_sentence(markdown: &str) -> String {
+    let mut text = String::new();
+    for event in Parser::new(markdown) {
+        match event {
+            Event::Text(t) | Event::Code(t) => text.push_str(&t),
+            Event::SoftBreak | Event::HardBreak => text.push(' '),
+            Event::End(TagEnd::Paragraph | TagEnd::Heading(_)) if !text.trim().is_empty() => break,
+            _ => {}
+        }
+    }
+    let text = text.trim();
+    let end = text
+        .char_indices()
+        .find(|&(i, c)| {
+            matches!(c, '.' | '?' | '!')
+                && text[i + c.len_utf8()..]
+                    .chars()
+                    .next()
+                    .is_none_or(char::is_whitespace)
+        })
+        .map_or(text.len(), |(i, c)| i + c.len_utf8());
+    text[..end].to_string()
+}
+
 /// Whether an address may be followed from a narrative: http(s), or one
 /// with no scheme (within the page or the site).
 fn allowed(url: &str) -> bool {
@@ -67,7 +95,18 @@ fn safe_url(url: CowStr<'_>) -> CowStr<'_> {
 
 #[cfg(test)]
 mod tests {
-    use super::to_safe_html;
+    use super::{first_sentence, to_safe_html};
+
+    #[test]
+    fn the_first_sentence_is_plain_text_up_to_its_stop() {
+        assert_eq!(
+            first_sentence("Two workers *both* read `NEW` twice.\nThen one wins.\n\nMore."),
+            "Two workers both read NEW twice."
+        );
+        assert_eq!(first_sentence("# Title\n\nNo stop at all"), "Title");
+        assert_eq!(first_sentence("<b>x</b> y. z"), "x y.");
+        assert_eq!(first_sentence(""), "");
+    }
 
     #[test]
     fn raw_html_and_script_links_are_dropped() {

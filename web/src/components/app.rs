@@ -10,7 +10,10 @@
 //! them, the verdicts) beside the results (a drive, the timeline, the tables
 //! after the selected step, the console), which stay in view while the
 //! exercise scrolls on a wide screen; the variants, hints and sharing come
-//! after the exercise. On a phone the three follow one another.
+//! after the exercise. On a phone the three follow one another. In an embed
+//! (`?embed=1`) the same components take their compact forms (the story
+//! folded, procedure tabs, one line per verdict) and style.css lays the
+//! editors beside the verdicts.
 
 use crate::components::console::Console;
 use crate::components::drive_panel::DrivePanel;
@@ -19,6 +22,7 @@ use crate::components::hints::Hints;
 use crate::components::narrative::Narrative;
 use crate::components::notices::Notices;
 use crate::components::procedure_editor::ProcedureEditor;
+use crate::components::procedure_tabs::ProcedureTabs;
 use crate::components::scenario_list::ScenarioList;
 use crate::components::share_panel::SharePanel;
 use crate::components::table_view::TableView;
@@ -486,19 +490,19 @@ pub fn app() -> Html {
                         on_back={unit(|| Action::BackToSaved)} on_keep={unit(|| Action::KeepLinked)} on_dismiss={unit(|| Action::DismissNotices)} />
                     <div class="work">
                         <div class="work-main">
-                            <Narrative title={exercise.title.clone()} markdown={exercise.narrative.clone()} />
+                            <Narrative title={exercise.title.clone()} markdown={exercise.narrative.clone()} folded={model.embed} />
                             if let Some(offer) = &exercise.working_version {
                                 <WorkingVersion offer={offer.clone()} working={model.working} on_choose={on_start_from} />
                             }
                             if model.opening.is_some() {
                                 <p class="muted">{ "Reading your saved work…" }</p>
                             } else {
-                                { for exercise.procedures.iter().filter(|p| p.editable).map(|p| {
+                                <ProcedureTabs key={exercise.id.clone()} tabbed={model.embed} panes={exercise.procedures.iter().filter(|p| p.editable).map(|p| {
                                     let initial = model.texts.get(&p.name).cloned().unwrap_or_else(|| p.start.clone());
                                     let replace = (model.replace.generation > 0)
                                         .then(|| model.replace.texts.get(&p.name).map(|t| (model.replace.generation, t.clone())))
                                         .flatten();
-                                    html! {
+                                    (AttrValue::from(p.name.clone()), html! {
                                         <ProcedureEditor key={format!("{}/{}", exercise.id, p.name)}
                                             exercise={exercise.id.clone()} name={p.name.clone()}
                                             initial={initial} replace={replace} error={error_of(&p.name)}
@@ -506,13 +510,13 @@ pub fn app() -> Html {
                                             protection={model.protection.clone()}
                                             on_change={on_change.clone()} on_run={unit(|| Action::RunNow)}
                                             on_counterexample={on_counterexample.clone()} />
-                                    }
-                                }) }
+                                    })
+                                }).collect::<Vec<_>>()} />
                             }
                             if model.opening.is_none() {
                             <ScenarioList scenarios={exercise.scenarios.clone()} report={model.report.clone()}
                                 checking={model.checking()} check_seq={model.check_wanted} report_seq={model.report_seq}
-                                selected={model.view.scenario().map(str::to_string)}
+                                selected={model.view.scenario().map(str::to_string)} compact={model.embed}
                                 on_select={dispatch(Action::Select)} on_drive={dispatch(Action::DriveStart)} />
                             }
                         </div>

@@ -12,6 +12,7 @@ pub mod line_marks;
 pub mod narrative;
 pub mod notices;
 pub mod procedure_editor;
+pub mod procedure_tabs;
 pub mod replay_form;
 pub mod results_fold;
 pub mod scenario_list;

@@ -2,6 +2,12 @@
 //! alone. Compact, so the verdicts sit under the editor: a line per
 //! scenario, with what a failing one broke; what a scenario is about is shown
 //! for the one selected.
+//!
+//! Compact (an embed): one line per scenario, its name cut to the width with
+//! the whole name and what it is about in the line's tooltip (only there);
+//! what a failing scenario broke, and the drive button, are shown for the
+//! one selected, so every scenario's verdict fits a 600 px frame beside the
+//! editor.
 
 use fencelab_model::{ExerciseReport, Scenario, Verdict};
 use std::rc::Rc;
@@ -22,6 +28,9 @@ pub struct ScenarioListProps {
     pub selected: Option<String>,
     pub on_select: Callback<String>,
     pub on_drive: Callback<String>,
+    /// One line per scenario, details for the selected one (an embed).
+    #[prop_or_default]
+    pub compact: bool,
 }
 
 /// A verdict's symbol, shown beside its word.
@@ -72,6 +81,15 @@ pub fn scenario_list(props: &ScenarioListProps) -> Html {
                     let drive = props.on_drive.reform(move |_: MouseEvent| name.clone());
                     let selected = props.selected.as_ref() == Some(&scenario.name);
                     let concurrent = scenario.steps.iter().any(|s| s.concurrent.is_some());
+                    // Compact, a scenario's details wait until it is selected.
+                    let detailed = selected || !props.compact;
+                    let tooltip = if props.compact && !scenario.summary.is_empty() {
+                        format!("{}: {}", scenario.name, scenario.summary)
+                    } else if props.compact {
+                        scenario.name.clone()
+                    } else {
+                        scenario.summary.clone()
+                    };
                     let (class, verdict_text) = match report {
                         Some(r) => (r.verdict().word().replace(' ', "-"), format!("{} {}", symbol(r.verdict()), r.verdict().word())),
                         None => ("pending".to_string(), "… checking".to_string()),
@@ -80,17 +98,18 @@ pub fn scenario_list(props: &ScenarioListProps) -> Html {
                         <li class={classes!("scenario", class.clone(), selected.then_some("selected"))}
                             data-scenario={scenario.name.clone()} data-verdict={class.clone()}>
                             <button class="scenario-select" aria-pressed={selected.to_string()} onclick={select}
-                                title={scenario.summary.clone()}>
+                                title={tooltip}>
                                 <span class="verdict">{ verdict_text }</span>
                                 <span class="scenario-name">{ scenario.name.clone() }</span>
                             </button>
-                            if selected && !scenario.summary.is_empty() {
+                            // Compact, what a scenario is about is its tooltip.
+                            if selected && !props.compact && !scenario.summary.is_empty() {
                                 <p class="scenario-about">{ scenario.summary.clone() }</p>
                             }
-                            if let Some(failure) = report.and_then(|r| r.failure()) {
+                            if let Some(failure) = report.and_then(|r| r.failure()).filter(|_| detailed) {
                                 <p class="failure-message">{ failure.to_string() }</p>
                             }
-                            if let Some(error) = report.and_then(|r| r.error()) {
+                            if let Some(error) = report.and_then(|r| r.error()).filter(|_| detailed) {
                                 <p class="error-message">
                                     { error.message.clone() }
                                     if let Some((procedure, Some(position))) = error.place.as_ref().map(|p| (&p.procedure, p.position)) {
@@ -98,7 +117,7 @@ pub fn scenario_list(props: &ScenarioListProps) -> Html {
                                     }
                                 </p>
                             }
-                            if concurrent {
+                            if concurrent && detailed {
                                 <button class="drive-button" onclick={drive}>{ "Drive it yourself" }</button>
                             }
                         </li>
