@@ -37,9 +37,12 @@ try {
   globalThis.fencelabEarlyWorker = null;
 }
 
-// The page's wasm compiles while it downloads. The app starts once the
-// document is parsed, that is once editor.js (a deferred script after this
-// one) has run: the app's first render creates the editors.
+// The page's wasm compiles while it downloads. The app starts once
+// editor.js (a deferred script after this one) has run: the app's first
+// render creates the editors. This module is deferred too, so it runs after
+// parsing, when readyState is already "interactive" but before editor.js;
+// DOMContentLoaded comes after every deferred script. (`load` as well, in
+// case this file ever runs after DOMContentLoaded.)
 const compiled = WebAssembly.compileStreaming(fetch("./fencelab-web_bg.wasm")).catch(() =>
   // A server that does not say application/wasm: compile the bytes.
   fetch("./fencelab-web_bg.wasm")
@@ -47,9 +50,12 @@ const compiled = WebAssembly.compileStreaming(fetch("./fencelab-web_bg.wasm")).c
     .then((bytes) => WebAssembly.compile(bytes)),
 );
 const parsed =
-  document.readyState === "loading"
-    ? new Promise((ok) => document.addEventListener("DOMContentLoaded", ok, { once: true }))
-    : Promise.resolve();
+  document.readyState === "complete"
+    ? Promise.resolve()
+    : new Promise((ok) => {
+        document.addEventListener("DOMContentLoaded", ok, { once: true });
+        window.addEventListener("load", ok, { once: true });
+      });
 
 Promise.all([compiled, parsed])
   .then(([module]) => init({ module_or_path: module }))
