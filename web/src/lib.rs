@@ -16,6 +16,7 @@
 //! links, exercise data), or load anything from another origin.
 
 pub mod author;
+pub mod catalog;
 pub mod components;
 pub mod editor;
 pub mod embed;

@@ -69,3 +69,79 @@ pub fn catalog() -> Result<Vec<Exercise>, LoadError> {
         .map(|(name, text)| Exercise::from_toml(name, text))
         .collect()
 }
+
+/// [`catalog`]'s result as JSON: the loaded form a build script writes
+/// ([`write_loaded_json`]), so a program can start from the exercises
+/// already parsed and validated instead of parsing their TOML on every
+/// start (the page and the worker: web/build.rs, web/worker/build.rs). A
+/// file that does not load is kept as its error.
+pub fn loaded_json() -> String {
+    serde_json::to_string(&catalog()).expect("exercises and load errors serialise to JSON")
+}
+
+/// A build script's whole job: writes [`loaded_json`] to `OUT_DIR`, where
+/// [`loaded_at_build_time!`](crate::loaded_at_build_time) reads it. The
+/// .toml files stay the one source: the script depends on this crate,
+/// which compiles them in, so cargo reruns it whenever they change.
+pub fn write_loaded_json() {
+    let dir = std::env::var_os("OUT_DIR").expect("cargo sets OUT_DIR for build scripts");
+    let file = std::path::Path::new(&dir).join(LOADED_FILE);
+    std::fs::write(&file, loaded_json()).expect("the build directory is writable");
+    println!("cargo:rerun-if-changed=build.rs");
+}
+
+/// The file [`write_loaded_json`] writes under `OUT_DIR`.
+pub const LOADED_FILE: &str = "bundled-exercises.json";
+
+/// The bundled exercises as the calling crate's build script loaded them
+/// ([`write_loaded_json`]): `Result<Vec<Exercise>, LoadError>`, equal to
+/// what [`catalog`] gives, without parsing any TOML. Use it once per crate:
+/// each use compiles the text in.
+#[macro_export]
+macro_rules! loaded_at_build_time {
+    () => {
+        $crate::bundled::from_loaded_json(include_str!(concat!(
+            env!("OUT_DIR"),
+            "/bundled-exercises.json"
+        )))
+    };
+}
+
+/// Reads what [`loaded_json`] wrote: the same result [`catalog`] gives.
+/// Text from anywhere else is an error naming where it stops being one,
+/// never a panic.
+pub fn from_loaded_json(json: &str) -> Result<Vec<Exercise>, LoadError> {
+    serde_json::from_str(json).unwrap_or_else(|error| {
+        Err(LoadError {
+            file: "the bundled exercises".into(),
+            line: error.line(),
+            column: error.column(),
+            field: "(loaded form)".into(),
+            message: format!("the build's loaded exercises cannot be read: {error}"),
+        })
+    })
+}
+
+#[cfg(test)]
+mod tests {
+    #[cfg(target_arch = "wasm32")]
+    use wasm_bindgen_test::wasm_bindgen_test as test;
+
+    #[test]
+    fn the_loaded_form_reads_back_as_exactly_what_the_loader_gives() {
+        let loaded = super::catalog();
+        assert!(loaded.is_ok(), "{loaded:?}");
+        assert_eq!(super::from_loaded_json(&super::loaded_json()), loaded);
+    }
+
+    #[test]
+    fn a_damaged_loaded_form_is_an_error_not_a_panic() {
+        let error = super::from_loaded_json("{\"Ok\": [").unwrap_err();
+        assert_eq!(error.line, 1);
+        assert!(
+            error.message.contains("cannot be read"),
+            "{}",
+            error.message
+        );
+    }
+}

@@ -129,7 +129,7 @@ pub(crate) fn drop_fragment(window: &web_sys::Window) {
 pub fn app() -> Html {
     // The address is read once, as the first state is made; everything
     // later that the reducer needs from outside arrives as an action.
-    let model = use_reducer(|| Model::new(fencelab_model::bundled::catalog(), read_start()));
+    let model = use_reducer(|| Model::new(crate::catalog::bundled(), read_start()));
     let engine = {
         let dispatcher = model.dispatcher();
         use_memo((), move |_| {

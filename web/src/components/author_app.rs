@@ -115,7 +115,7 @@ fn preview(text: &str) -> Result<(), String> {
 pub fn author_app() -> Html {
     let author = use_reducer(|| {
         let (text, notices) = read_draft();
-        let bundled = fencelab_model::bundled::catalog()
+        let bundled = crate::catalog::bundled()
             .map(|all| all.into_iter().map(|e| e.id).collect())
             .unwrap_or_default();
         State(Author::new(text, notices, bundled))

@@ -62,8 +62,8 @@ pub fn start() {
     post(&Response::Ready {
         sqlite_version: fencelab_core::sqlite_version().to_string(),
     });
-    // The server (every bundled exercise parsed and its schema tried) is
-    // built in the next task rather than on the first request: web/boot.js
+    // The server (every bundled exercise read from its build-time loaded
+    // form) is made in the next task rather than on the first request: web/boot.js
     // starts this worker while the page's own wasm is still loading, so the
     // build overlaps that wait instead of delaying the first verdicts. A
     // request that arrives meanwhile is served right after it.
@@ -75,14 +75,12 @@ fn post(response: &Response) {
     let _ = scope().post_message(&JsValue::from_str(&encode(response)));
 }
 
-/// Runs `work` with the server, built from the bundled exercises on first
-/// use. Never held across a task of the event loop.
+/// Runs `work` with the server, made from the bundled exercises (loaded at
+/// build time) on first use. Never held across a task of the event loop.
 fn with_server<T>(work: impl FnOnce(&mut Server) -> T) -> T {
     SERVER.with(|cell| {
         let mut server = cell.borrow_mut();
-        work(server.get_or_insert_with(|| {
-            Server::new(fencelab_core::bundled::exercises().unwrap_or_default())
-        }))
+        work(server.get_or_insert_with(Server::bundled))
     })
 }
 

@@ -1,0 +1,140 @@
+// Where a fresh load's time goes, up to the first verdicts: for each of
+// BENCH_LOADS fresh loads (empty cache, no service worker; default 9) of
+// the built site (FENCELAB_DIST), served as tests/bench/browser.mjs serves
+// it, the milestones below in ms from the start of navigation, read inside
+// the page (performance.now(), resource timing) and inside the worker (its
+// own resource timing, moved onto the page's clock). Prints median and p95
+// of each as BENCH lines, like browser.mjs. A benchmark, not a test.
+//
+// BENCH_BASELINE_DIST, when set, names a second build (say, the main
+// branch's) loaded alternately with it, so both see the same machine load;
+// its rows are prefixed "baseline:".
+//
+// Run: FENCELAB_DIST=dist node tests/bench/breakdown.mjs
+import { DIST, launchChromium, serveDir } from "../e2e/harness.mjs";
+
+const LOADS = Number(process.env.BENCH_LOADS ?? 9);
+const WAIT_MS = 60_000;
+
+// Installed before the page's scripts: when the app replaces the boot
+// line, when the worker first speaks (its "ready"), when the SQLite version
+// and the first verdicts show.
+function watchMilestones() {
+  const seen = { workerCreated: null, appStarted: null, workerReady: null, version: null, verdict: null };
+  // The first request of each kind the page sent and the first answer of
+  // each kind it received (the protocol's JSON names its variant first).
+  const kind = (data) => (typeof data === "string" ? /^\{"(\w+)"/.exec(data)?.[1] : null);
+  const first = (prefix, data) => {
+    const name = kind(data);
+    if (name && seen[prefix + name] === undefined) seen[prefix + name] = performance.now();
+  };
+  window.__milestones = seen;
+  const Original = window.Worker;
+  window.Worker = function (...args) {
+    if (seen.workerCreated === null) seen.workerCreated = performance.now();
+    const worker = new Original(...args);
+    worker.addEventListener("message", (event) => {
+      if (seen.workerReady === null) seen.workerReady = performance.now();
+      first("received ", event.data);
+    });
+    const post = worker.postMessage.bind(worker);
+    worker.postMessage = (data, ...rest) => {
+      first("sent ", data);
+      return post(data, ...rest);
+    };
+    return worker;
+  };
+  window.Worker.prototype = Original.prototype;
+  let booted = false;
+  const look = () => {
+    const now = performance.now();
+    if (document.getElementById("boot")) booted = true;
+    else if (booted && seen.appStarted === null) seen.appStarted = now;
+    if (seen.version === null && document.getElementById("sqlite-version")?.textContent) seen.version = now;
+    const summary = document.getElementById("scenario-summary");
+    if (seen.verdict === null && summary && /^\d+ of \d+ scenarios pass/.test(summary.textContent)) {
+      seen.verdict = now;
+    }
+  };
+  new MutationObserver(look).observe(document, { subtree: true, childList: true, characterData: true });
+}
+
+/** When each named file finished arriving, on the page's clock. */
+function arrivals(entries, origin, pageOrigin) {
+  const out = {};
+  for (const { name, end } of entries) out[new URL(name).pathname.slice(1)] = origin + end - pageOrigin;
+  return out;
+}
+
+async function load(browser, url) {
+  const context = await browser.newContext({ viewport: { width: 1280, height: 800 } });
+  try {
+    const page = await context.newPage();
+    const workers = [];
+    page.on("worker", (worker) => workers.push(worker));
+    await page.addInitScript(watchMilestones);
+    await page.goto(url);
+    await page.waitForFunction(() => window.__milestones.verdict !== null, null, { timeout: WAIT_MS, polling: 50 });
+    const resources = () => ({
+      origin: performance.timeOrigin,
+      entries: performance.getEntriesByType("resource").map((e) => ({ name: e.name, end: e.responseEnd })),
+    });
+    const inPage = await page.evaluate(resources);
+    const dom = await page.evaluate(() => performance.getEntriesByType("navigation")[0].domContentLoadedEventEnd);
+    const row = { ...(await page.evaluate(() => window.__milestones)), dom };
+    Object.assign(row, arrivals(inPage.entries, inPage.origin, inPage.origin));
+    for (const worker of workers) {
+      const inWorker = await worker.evaluate(resources);
+      Object.assign(row, arrivals(inWorker.entries, inWorker.origin, inPage.origin));
+    }
+    return row;
+  } finally {
+    await context.close();
+  }
+}
+
+const MILESTONES = [
+  ["workerCreated", "worker created (boot.js ran)"],
+  ["worker.js", "worker.js arrived (worker's clock)"],
+  ["editor.js", "editor.js (CodeMirror) arrived"],
+  ["fencelab-web_bg.wasm", "page wasm arrived"],
+  ["worker_bg.wasm", "worker wasm arrived (worker's clock)"],
+  ["dom", "DOMContentLoaded done (editor.js ran)"],
+  ["workerReady", "worker ready (its first message)"],
+  ["appStarted", "page wasm started the app (boot line gone)"],
+  ["sent Check", "first check sent"],
+  ["received Working", "worker answered Working (first slice done)"],
+  ["received Checked", "worker answered the first report"],
+  ["version", "SQLite version shown"],
+  ["verdict", "first verdicts shown"],
+];
+
+const quantile = (xs, q) => {
+  const sorted = xs.filter((x) => typeof x === "number").sort((a, b) => a - b);
+  return sorted.length ? sorted[Math.min(sorted.length - 1, Math.floor(q * sorted.length))] : NaN;
+};
+
+const sites = [{ name: "", dir: DIST }];
+if (process.env.BENCH_BASELINE_DIST) sites.push({ name: "baseline: ", dir: process.env.BENCH_BASELINE_DIST });
+for (const site of sites) {
+  site.server = await serveDir(site.dir);
+  site.rows = [];
+}
+const browser = await launchChromium();
+try {
+  console.error(`breakdown: ${LOADS} fresh loads of ${sites.map((s) => s.dir).join(" and ")}`);
+  for (let i = 0; i < LOADS; i++) {
+    for (const site of sites) site.rows.push(await load(browser, site.server.url));
+  }
+  for (const site of sites) {
+    for (const [key, label] of MILESTONES) {
+      const samples = site.rows.map((r) => r[key]);
+      for (const [column, q] of [["median", 0.5], ["p95", 0.95]]) {
+        console.log(`BENCH\tbreakdown\t${site.name}${label}\t${column}\t${Math.round(quantile(samples, q))}\tms`);
+      }
+    }
+  }
+} finally {
+  await browser.close();
+  for (const site of sites) await site.server.close();
+}

@@ -1,0 +1,4 @@
+//! Loads the bundled exercises at build time (`src/catalog.rs` reads them).
+fn main() {
+    fencelab_model::bundled::write_loaded_json();
+}
