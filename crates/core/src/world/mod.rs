@@ -138,6 +138,9 @@ pub struct World {
     clock_seconds: i64,
     processes: Vec<Process>,
     effects: Vec<Effect>,
+    /// Direct SQL statements run on the anchor so far (never reset): what
+    /// the anchor's other tables may have been written by.
+    direct_statements: u64,
     history: Vec<Event>,
     /// The bytes `history` takes (see [`World::history_bytes`]).
     history_bytes: u64,
@@ -201,6 +204,7 @@ impl World {
             clock_seconds: 0,
             processes: Vec::new(),
             effects: Vec::new(),
+            direct_statements: 0,
             history: Vec::new(),
             history_bytes: 0,
             recording: true,
@@ -489,6 +493,13 @@ impl World {
 
     pub fn effects(&self) -> &[Effect] {
         &self.effects
+    }
+
+    /// How many direct SQL statements ([`World::execute_direct`]) this
+    /// world has run, ever: the checker reloads its own tables on the
+    /// anchor after one, since direct SQL may have written them.
+    pub fn direct_statements(&self) -> u64 {
+        self.direct_statements
     }
 
     pub fn history(&self) -> &[Event] {
