@@ -277,6 +277,13 @@ impl Sandbox {
         });
         conn.set_db_config(DbConfig::SQLITE_DBCONFIG_DEFENSIVE, true)?;
         conn.set_db_config(DbConfig::SQLITE_DBCONFIG_TRUSTED_SCHEMA, false)?;
+        // The query planner's stability guarantee: a statement's plan
+        // depends on its text and the schema, never on the values bound to
+        // it. Without it SQLite re-prepares a cached statement whenever a
+        // parameter it peeked at is bound again (`fencing_token = :token`
+        // with a token of 1, then 2), which was most of the cost of some
+        // exercises' runs.
+        conn.set_db_config(DbConfig::SQLITE_DBCONFIG_ENABLE_QPSG, true)?;
         conn.set_limit(Limit::SQLITE_LIMIT_LENGTH, VALUE_BYTES_MAX)?;
         conn.set_limit(
             Limit::SQLITE_LIMIT_LIKE_PATTERN_LENGTH,

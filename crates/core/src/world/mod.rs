@@ -3,9 +3,9 @@
 //! A [`World`] is one in-memory SQLite database, built from an exercise's
 //! schema and seed rows, that several processes share through SQLite's memdb
 //! VFS. An anchor connection keeps the database alive while processes start,
-//! crash and restart, and a private copy of the prepared image makes a reset
-//! cheap (the backup API writes it back into the shared database, which every
-//! connection then sees).
+//! crash and restart, and the seed rows, kept aside, are put back on reset
+//! through a connection of the world's own (see seed.rs), which every
+//! connection then sees.
 //!
 //! An *actor* is a durable identity ("worker-a"); a *process* is one running
 //! instance hosting an actor, with its own connection, its own call in
@@ -181,7 +181,8 @@ impl World {
             });
         }
         sandbox.set_schema_changes_allowed(false);
-        let seed = SeedImage::capture(&anchor).map_err(|(context, e)| Error::sqlite(context, e))?;
+        let seed =
+            SeedImage::capture(&anchor, &name).map_err(|(context, e)| Error::sqlite(context, e))?;
         let changes = ChangeLog::new(seed.hook_tables());
         changes
             .install(&mut anchor)
@@ -263,7 +264,7 @@ impl World {
             }
         }
         self.seed
-            .restore(&self.anchor, &self.anchor_sandbox)
+            .restore()
             .map_err(|e| Error::sqlite("put the seed rows back", e))?;
         self.clock_seconds = 0;
         self.effects.clear();
