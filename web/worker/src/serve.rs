@@ -58,9 +58,10 @@ impl Job {
 /// bundled exercises explore 650 to 1,900 runs a second in wasm, whole
 /// checks with their setup included (`BENCH explore ... runs/s wasm`, on a
 /// loaded 2-core machine), so a slice of 8 runs takes about 4 to 12 ms: a
-/// newer edit waits at most that long for the stale check to be dropped,
-/// while the event loop's turn between slices stays small beside it (the
-/// longest bundled scenario, 20 runs, takes three slices).
+/// task of the worker (`worker::TASK_MS`) ends within one slice of its
+/// budget, so a newer edit waits at most about that long for the stale
+/// check to be dropped (the longest bundled scenario, 20 runs, takes three
+/// slices).
 pub const RUNS_PER_SLICE: u64 = 8;
 
 /// A check in progress: one slice of a scenario's exploration per

@@ -1,10 +1,10 @@
 //! The worker's glue to JS: reads requests from its message port, posts the
-//! answers `serve.rs` gives, and runs a job one piece per task of the event
-//! loop (a check a slice of one scenario's exploration, a protection one
-//! mutant), so a newer request
-//! that arrives meanwhile is seen between pieces: a replay or a query is
-//! answered at once, and a newer check or protection drops the stale job (a
-//! piece is short; the page never waits for it either way).
+//! answers `serve.rs` gives, and runs a job a few pieces per task of the
+//! event loop (a piece is a slice of one scenario's exploration, or one
+//! mutant; a task runs pieces until `TASK_MS` have passed), so a newer
+//! request that arrives meanwhile is seen between tasks: a replay or a
+//! query is answered at once, and a newer check or protection drops the
+//! stale job (a task is short; the page never waits for it either way).
 //!
 //! Messages are JSON text both ways (`fencelab_protocol::encode`/`decode`).
 //! Must never: touch the DOM, or leave unanswered a request the page still
@@ -14,9 +14,16 @@
 use crate::serve::{Job, Served, Server};
 use fencelab_protocol::{Request, Response, decode, encode, seq_of_request};
 use std::cell::{Cell, RefCell};
+use std::collections::VecDeque;
 use wasm_bindgen::JsCast;
 use wasm_bindgen::prelude::*;
-use web_sys::{DedicatedWorkerGlobalScope, MessageEvent};
+use web_sys::{DedicatedWorkerGlobalScope, MessageChannel, MessageEvent, MessagePort};
+
+/// How long one task of the event loop runs a job's pieces before it
+/// yields, in milliseconds of the worker's clock (the page's edge: the
+/// engine never reads a clock). A newer request waits at most about this
+/// long; a whole check of most bundled exercises fits in one task.
+const TASK_MS: f64 = 8.0;
 
 thread_local! {
     /// Built in the task after "ready" (or by the first request, should one
@@ -24,6 +31,11 @@ thread_local! {
     static SERVER: RefCell<Option<Server>> = const { RefCell::new(None) };
     /// The request being served, so a panic can still answer it.
     static SERVING: Cell<u64> = const { Cell::new(0) };
+    /// Jobs that yielded, in the order they did; each has one message on
+    /// its way through `RESUME` that continues it.
+    static YIELDED: RefCell<VecDeque<Job>> = const { RefCell::new(VecDeque::new()) };
+    /// The port the worker posts itself "continue" on (see `yield_job`).
+    static RESUME: RefCell<Option<MessagePort>> = const { RefCell::new(None) };
 }
 
 fn scope() -> DedicatedWorkerGlobalScope {
@@ -92,20 +104,70 @@ fn handle(request: Request) {
     }
 }
 
-/// Runs the job's next piece, then yields to the event loop so a newer
-/// request can arrive before the one after. A job no longer wanted is
-/// dropped unanswered: the page has stopped waiting for it.
+/// Runs the job's pieces for up to [`TASK_MS`], then yields to the event
+/// loop so a newer request can arrive before the next piece. A job no
+/// longer wanted is dropped unanswered: the page has stopped waiting for it.
 fn continue_job(mut job: Job) {
     if !with_server(|server| server.wants(&job)) {
         return;
     }
-    if let Some(response) = serving(job.seq(), || job.next()) {
-        post(&response);
-        return;
+    let started = js_sys::Date::now();
+    loop {
+        if let Some(response) = serving(job.seq(), || job.next()) {
+            post(&response);
+            return;
+        }
+        if js_sys::Date::now() - started >= TASK_MS {
+            break;
+        }
     }
     post(&Response::Working { seq: job.seq() });
-    let tick = Closure::once_into_js(move || continue_job(job));
-    let _ = scope().set_timeout_with_callback_and_timeout_and_arguments_0(tick.unchecked_ref(), 0);
+    yield_job(job);
+}
+
+/// Continues `job` in a later task, after what is queued now (a newer
+/// request among it). Through a message to itself rather than a zero
+/// setTimeout, which browsers clamp to at least 4 ms once timeouts nest
+/// five deep: a check of many pieces paid that on every piece.
+fn yield_job(job: Job) {
+    YIELDED.with(|yielded| yielded.borrow_mut().push_back(job));
+    RESUME.with(|resume| {
+        let mut resume = resume.borrow_mut();
+        if resume.is_none() {
+            *resume = resume_port();
+        }
+        match resume.as_ref() {
+            Some(port) => {
+                let _ = port.post_message(&JsValue::NULL);
+            }
+            // No channel (never seen in a browser): a timeout still works.
+            None => {
+                let tick = Closure::once_into_js(resume_next);
+                let _ = scope()
+                    .set_timeout_with_callback_and_timeout_and_arguments_0(tick.unchecked_ref(), 0);
+            }
+        }
+    });
+}
+
+/// A channel whose second port continues the oldest yielded job on each
+/// message the first one posts; the first port, or `None` if the
+/// channel cannot be made.
+fn resume_port() -> Option<MessagePort> {
+    let channel = MessageChannel::new().ok()?;
+    let on_resume = Closure::<dyn FnMut(MessageEvent)>::new(|_: MessageEvent| resume_next());
+    channel
+        .port2()
+        .set_onmessage(Some(on_resume.as_ref().unchecked_ref()));
+    on_resume.forget();
+    Some(channel.port1())
+}
+
+/// Continues the oldest job that yielded.
+fn resume_next() {
+    if let Some(job) = YIELDED.with(|yielded| yielded.borrow_mut().pop_front()) {
+        continue_job(job);
+    }
 }
 
 /// Runs `work` for request `seq`, which the panic hook answers if it panics.

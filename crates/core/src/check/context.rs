@@ -35,21 +35,51 @@ pub(super) fn create_tables(world: &World) -> Result<(), Error> {
         })
 }
 
-/// Runs a read-only query that may read the run's tables as they are now.
-/// `None` when a process holds the write lock, so the committed state
-/// cannot be read now.
-pub(super) fn query(
-    world: &World,
-    sql: &str,
-    beliefs: &[Belief],
-) -> Result<Option<ResultRows>, Error> {
-    world
-        .with_anchor_trusted(|anchor| load(anchor, beliefs, world.effects()))
-        .map_err(|e| Error::Sqlite {
-            context: "load the beliefs and effects tables".into(),
-            message: e.to_string(),
-        })?;
-    world.query_committed(sql)
+/// What the run's tables were last loaded with. Invariants are queried
+/// after every step, several a step, and most steps change no belief and
+/// no effect: such a query reads the tables as they are instead of
+/// rewriting them. Direct SQL runs on the anchor and could write them, so
+/// a direct statement since the load makes the next query load afresh.
+#[derive(Default)]
+pub(super) struct Loaded {
+    /// `None` until a load succeeds (and while one is under way).
+    contents: Option<(Vec<Belief>, Vec<Effect>, u64)>,
+}
+
+impl Loaded {
+    /// Runs a read-only query that may read the run's tables as they are
+    /// now. `None` when a process holds the write lock, so the committed
+    /// state cannot be read now.
+    pub(super) fn query(
+        &mut self,
+        world: &World,
+        sql: &str,
+        beliefs: &[Belief],
+    ) -> Result<Option<ResultRows>, Error> {
+        let current =
+            self.contents
+                .as_ref()
+                .is_some_and(|(loaded_beliefs, loaded_effects, direct)| {
+                    loaded_beliefs == beliefs
+                        && loaded_effects == world.effects()
+                        && *direct == world.direct_statements()
+                });
+        if !current {
+            self.contents = None;
+            world
+                .with_anchor_trusted(|anchor| load(anchor, beliefs, world.effects()))
+                .map_err(|e| Error::Sqlite {
+                    context: "load the beliefs and effects tables".into(),
+                    message: e.to_string(),
+                })?;
+            self.contents = Some((
+                beliefs.to_vec(),
+                world.effects().to_vec(),
+                world.direct_statements(),
+            ));
+        }
+        world.query_committed(sql)
+    }
 }
 
 fn load(anchor: &Connection, beliefs: &[Belief], effects: &[Effect]) -> rusqlite::Result<()> {

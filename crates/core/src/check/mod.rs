@@ -94,6 +94,8 @@ struct Spent {
 /// Runs scenarios against one set of procedures.
 pub struct Checker {
     world: World,
+    /// What the run's beliefs and effects tables hold.
+    run_tables: context::Loaded,
     model: Model,
     limits: Limits,
     strategy: Strategy,
@@ -112,6 +114,7 @@ impl Checker {
         context::create_tables(&world)?;
         Ok(Checker {
             world,
+            run_tables: context::Loaded::default(),
             model,
             limits: Limits::default(),
             strategy: Strategy::default(),
@@ -283,13 +286,16 @@ impl Checker {
         self.run_path(scenario, &actions, &mut chooser(), Some(event_index));
         let history = self.world.take_history();
         if let Some(beliefs) = beliefs {
-            return context::query(&self.world, sql, &beliefs)?.ok_or_else(|| Error::Query {
-                sql: sql.to_string(),
-                message: "a process holds the write lock at this step, so the committed rows \
+            return self
+                .run_tables
+                .query(&self.world, sql, &beliefs)?
+                .ok_or_else(|| Error::Query {
+                    sql: sql.to_string(),
+                    message: "a process holds the write lock at this step, so the committed rows \
                           the beliefs and effects are read beside cannot be; choose a step \
                           after its COMMIT"
-                    .into(),
-            });
+                        .into(),
+                });
         }
         let process = history
             .get(event_index)
@@ -344,6 +350,7 @@ impl Checker {
     ) -> Path {
         let mut run = Run {
             world: &mut self.world,
+            run_tables: &mut self.run_tables,
             model: &self.model,
             scenario,
             limits: self.limits,

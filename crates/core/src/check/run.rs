@@ -27,6 +27,8 @@ pub(super) struct CallInfo {
 
 pub(super) struct Run<'a> {
     pub(super) world: &'a mut World,
+    /// What the run's own tables hold (see context.rs).
+    pub(super) run_tables: &'a mut context::Loaded,
     pub(super) model: &'a Model,
     pub(super) scenario: &'a Scenario,
     pub(super) limits: Limits,
@@ -177,7 +179,9 @@ impl Run<'_> {
                 self.after_step()?;
             }
             Action::Query { sql, rows } => {
-                let got = context::query(self.world, sql, self.monitor.beliefs())
+                let got = self
+                    .run_tables
+                    .query(self.world, sql, self.monitor.beliefs())
                     .map_err(engine_error)?
                     .ok_or_else(|| {
                         scenario_error(format!(
@@ -525,7 +529,9 @@ impl Run<'_> {
             return Err(self.violated(violation));
         }
         for invariant in &self.scenario.invariants {
-            let Some(rows) = context::query(self.world, &invariant.sql, self.monitor.beliefs())
+            let Some(rows) = self
+                .run_tables
+                .query(self.world, &invariant.sql, self.monitor.beliefs())
                 .map_err(engine_error)?
             else {
                 // A process holds the write lock; the committed state has

@@ -3,9 +3,9 @@
 //! A [`World`] is one in-memory SQLite database, built from an exercise's
 //! schema and seed rows, that several processes share through SQLite's memdb
 //! VFS. An anchor connection keeps the database alive while processes start,
-//! crash and restart, and a private copy of the prepared image makes a reset
-//! cheap (the backup API writes it back into the shared database, which every
-//! connection then sees).
+//! crash and restart, and the seed rows, kept aside, are put back on reset
+//! through a connection of the world's own (see seed.rs), which every
+//! connection then sees.
 //!
 //! An *actor* is a durable identity ("worker-a"); a *process* is one running
 //! instance hosting an actor, with its own connection, its own call in
@@ -138,6 +138,9 @@ pub struct World {
     clock_seconds: i64,
     processes: Vec<Process>,
     effects: Vec<Effect>,
+    /// Direct SQL statements run on the anchor so far (never reset): what
+    /// the anchor's other tables may have been written by.
+    direct_statements: u64,
     history: Vec<Event>,
     /// The bytes `history` takes (see [`World::history_bytes`]).
     history_bytes: u64,
@@ -178,7 +181,8 @@ impl World {
             });
         }
         sandbox.set_schema_changes_allowed(false);
-        let seed = SeedImage::capture(&anchor).map_err(|(context, e)| Error::sqlite(context, e))?;
+        let seed =
+            SeedImage::capture(&anchor, &name).map_err(|(context, e)| Error::sqlite(context, e))?;
         let changes = ChangeLog::new(seed.hook_tables());
         changes
             .install(&mut anchor)
@@ -201,6 +205,7 @@ impl World {
             clock_seconds: 0,
             processes: Vec::new(),
             effects: Vec::new(),
+            direct_statements: 0,
             history: Vec::new(),
             history_bytes: 0,
             recording: true,
@@ -259,7 +264,7 @@ impl World {
             }
         }
         self.seed
-            .restore(&self.anchor, &self.anchor_sandbox)
+            .restore()
             .map_err(|e| Error::sqlite("put the seed rows back", e))?;
         self.clock_seconds = 0;
         self.effects.clear();
@@ -489,6 +494,13 @@ impl World {
 
     pub fn effects(&self) -> &[Effect] {
         &self.effects
+    }
+
+    /// How many direct SQL statements ([`World::execute_direct`]) this
+    /// world has run, ever: the checker reloads its own tables on the
+    /// anchor after one, since direct SQL may have written them.
+    pub fn direct_statements(&self) -> u64 {
+        self.direct_statements
     }
 
     pub fn history(&self) -> &[Event] {

@@ -32,6 +32,7 @@ impl World {
     /// kind of write no fence can see. Returns the rows it changed.
     pub fn execute_direct(&mut self, sql: &str) -> Result<u64, Error> {
         let before = self.before_step(None, sql);
+        self.direct_statements += 1;
         self.anchor_sandbox.begin_statement();
         if let Some(denial) = crate::sandbox::refuse_by_keyword(sql) {
             return Err(Error::Query {

@@ -1,11 +1,18 @@
 //! The exercise's tables and its seed image: discovering the tables and a
 //! stable way to read each, taking snapshots, diffing them into row
 //! changes, and putting the seed rows back on reset.
+//!
+//! A reset writes through a connection of its own (the *restorer*), with
+//! foreign keys and triggers off for good, so the seed is put back as it
+//! was, not re-derived. Switching them off and on around each reset on the
+//! anchor, as before, made SQLite expire every statement the anchor had
+//! prepared (invariants, snapshots, the reset's own), so every run parsed
+//! them all again.
 
 use super::changes::HookTable;
 use crate::history::{RowChange, TableRows};
-use crate::sandbox::Sandbox;
 use crate::sql_value::{Bind, value_from_ref};
+use crate::sqlite::open_shared;
 use crate::value::Value;
 use rusqlite::Connection;
 use rusqlite::config::DbConfig;
@@ -31,43 +38,38 @@ pub(super) struct Table {
 }
 
 /// What a reset puts back: the rows the schema seeded, by table, and the
-/// AUTOINCREMENT counters.
+/// AUTOINCREMENT counters, and the connection that puts them back.
 pub(super) struct SeedImage {
     tables: Vec<Table>,
     rows: Vec<TableRows>,
     /// `None` when no table uses AUTOINCREMENT.
     sequences: Option<Vec<(String, i64)>>,
-    /// The schema has triggers or foreign keys, which a reset must switch off.
-    has_guards: bool,
+    /// The engine's own connection to the shared database, never given
+    /// learner SQL: foreign keys and triggers off.
+    restorer: Connection,
     /// Some table has generated columns, whose values SQLite's preupdate
     /// hook numbers differently from `PRAGMA table_info`.
     has_generated_columns: bool,
 }
 
 impl SeedImage {
-    /// Reads the tables and their rows as the schema left them on `anchor`.
+    /// Reads the tables and their rows as the schema left them on `anchor`,
+    /// and opens the restorer on the shared database `name`.
     pub(super) fn capture(
         anchor: &Connection,
+        name: &str,
     ) -> Result<SeedImage, (&'static str, rusqlite::Error)> {
         let (tables, has_generated_columns) =
             discover_tables(anchor).map_err(|e| ("read the exercise's tables", e))?;
         let rows = snapshot_tables(anchor, &tables).map_err(|e| ("read the seed rows", e))?;
-        let has_guards = anchor
-            .query_row(
-                "SELECT EXISTS (SELECT 1 FROM sqlite_schema WHERE type = 'trigger') \
-                 OR EXISTS (SELECT 1 FROM pragma_table_list AS t, pragma_foreign_key_list(t.name) \
-                            WHERE t.schema = 'main')",
-                [],
-                |row| row.get(0),
-            )
-            .map_err(|e| ("read the exercise's schema", e))?;
         let sequences =
             read_sequences(anchor).map_err(|e| ("read the AUTOINCREMENT counters", e))?;
+        let restorer = open_restorer(name).map_err(|e| ("open the connection resets use", e))?;
         Ok(SeedImage {
             tables,
             rows,
             sequences,
-            has_guards,
+            restorer,
             has_generated_columns,
         })
     }
@@ -122,26 +124,18 @@ impl SeedImage {
         snapshot_tables(connection, &self.tables)
     }
 
-    /// Puts the seed rows back with plain DML, as one transaction on the
-    /// anchor. The schema is never touched, so no connection has to reload
-    /// it or re-prepare its statements (a byte-for-byte copy of the image
-    /// would make every connection do both, and that cost more than the run).
-    /// Triggers and foreign keys are off meanwhile: the seed is put back as
-    /// it was, not re-derived.
-    pub(super) fn restore(&self, anchor: &Connection, sandbox: &Sandbox) -> rusqlite::Result<()> {
-        // Switching foreign keys or triggers off makes SQLite expire the
-        // anchor's prepared statements, so only a schema that has them pays.
-        let guarded = self.has_guards;
-        let _trusted = sandbox.trusted();
+    /// Puts the seed rows back with plain DML, as one transaction of the
+    /// restorer. The schema is never touched, so no connection has to
+    /// reload it or re-prepare its statements (a byte-for-byte copy of the
+    /// image would make every connection do both, and that cost more than
+    /// the run).
+    pub(super) fn restore(&self) -> rusqlite::Result<()> {
+        let restorer = &self.restorer;
         let result = (|| {
-            if guarded {
-                anchor.execute_batch("PRAGMA foreign_keys = OFF")?;
-                anchor.set_db_config(DbConfig::SQLITE_DBCONFIG_ENABLE_TRIGGER, false)?;
-            }
-            anchor.prepare_cached("BEGIN IMMEDIATE")?.execute([])?;
+            restorer.prepare_cached("BEGIN IMMEDIATE")?.execute([])?;
             for (table, seed) in self.tables.iter().zip(&self.rows) {
-                anchor.prepare_cached(&table.delete_sql)?.execute([])?;
-                let mut insert = anchor.prepare_cached(&table.insert_sql)?;
+                restorer.prepare_cached(&table.delete_sql)?.execute([])?;
+                let mut insert = restorer.prepare_cached(&table.insert_sql)?;
                 for row in &seed.rows {
                     let values = if table.insert_with_key {
                         &row[..]
@@ -152,29 +146,32 @@ impl SeedImage {
                 }
             }
             if let Some(sequences) = &self.sequences {
-                anchor
+                restorer
                     .prepare_cached("DELETE FROM sqlite_sequence")?
                     .execute([])?;
-                let mut insert = anchor
+                let mut insert = restorer
                     .prepare_cached("INSERT INTO sqlite_sequence (name, seq) VALUES (?1, ?2)")?;
                 for (name, seq) in sequences {
                     insert.execute(rusqlite::params![name, seq])?;
                 }
             }
-            anchor.prepare_cached("COMMIT")?.execute([]).map(|_| ())
+            restorer.prepare_cached("COMMIT")?.execute([]).map(|_| ())
         })();
-        if !anchor.is_autocommit() {
-            let _ = anchor.execute_batch("ROLLBACK");
+        if !restorer.is_autocommit() {
+            let _ = restorer.execute_batch("ROLLBACK");
         }
-        let restored = if guarded {
-            anchor
-                .set_db_config(DbConfig::SQLITE_DBCONFIG_ENABLE_TRIGGER, true)
-                .and_then(|_| anchor.execute_batch("PRAGMA foreign_keys = ON"))
-        } else {
-            Ok(())
-        };
-        result.and(restored)
+        result
     }
+}
+
+/// Opens the restorer: a plain connection to the shared database `name`
+/// (no sandbox: it only ever runs the statements above, built from the
+/// schema's own names), with foreign keys and triggers off.
+fn open_restorer(name: &str) -> rusqlite::Result<Connection> {
+    let restorer = open_shared(name)?;
+    restorer.execute_batch("PRAGMA foreign_keys = OFF")?;
+    restorer.set_db_config(DbConfig::SQLITE_DBCONFIG_ENABLE_TRIGGER, false)?;
+    Ok(restorer)
 }
 
 fn quote_identifier(name: &str) -> String {

@@ -248,8 +248,12 @@ pub(super) fn query_on(
     if let Some(denial) = crate::sandbox::refuse_by_keyword(sql) {
         return Err(fail(denial.to_string()));
     }
+    // Invariants are queried after every step: prepared once per
+    // connection. The authorizer judged the text when it was first
+    // prepared (a refused text is never cached), and the step budget
+    // counts every run.
     let mut statement = connection
-        .prepare(sql)
+        .prepare_cached(sql)
         .map_err(|e| QueryFailure::from_sqlite(e, sandbox))?;
     if !statement.readonly() {
         return Err(fail("only read-only queries are allowed here".into()));
