@@ -166,9 +166,14 @@ pub fn is_hashed(name: &str) -> bool {
         let rest = &bytes[at + 1..];
         byte == b'-'
             && rest.len() >= HASH_DIGITS
-            && rest[..HASH_DIGITS].iter().all(u8::is_ascii_hexdigit)
+            && is_hash(&rest[..HASH_DIGITS])
             && (rest.len() == HASH_DIGITS || matches!(rest[HASH_DIGITS], b'.' | b'_'))
     })
+}
+
+/// Whether `text` is a hash as a name carries it: [`HASH_DIGITS`] hex digits.
+fn is_hash(text: &[u8]) -> bool {
+    text.len() == HASH_DIGITS && text.iter().all(u8::is_ascii_hexdigit)
 }
 
 /// The file in the built site `dir` that was `name` before hashing: `name`
@@ -189,10 +194,7 @@ pub fn find(dir: &Path, name: &str) -> Result<PathBuf, String> {
                 .strip_prefix(stem)
                 .and_then(|rest| rest.strip_prefix('-'))
                 .and_then(|rest| rest.strip_suffix(extension))
-                .is_some_and(|hash| {
-                    let hash = hash.strip_suffix('.').unwrap_or(hash);
-                    hash.len() == HASH_DIGITS && hash.bytes().all(|b| b.is_ascii_hexdigit())
-                })
+                .is_some_and(|hash| is_hash(hash.strip_suffix('.').unwrap_or(hash).as_bytes()))
         })
         .collect();
     match found.as_slice() {

@@ -19,25 +19,19 @@ pub struct NarrativeProps {
 #[function_component(Narrative)]
 pub fn narrative(props: &NarrativeProps) -> Html {
     let html = crate::markdown::to_safe_html(&props.markdown);
-    let label = if props.folded {
-        crate::markdown::first_sentence(&props.markdown)
+    let summary = if props.folded {
+        let lead = crate::markdown::first_sentence(&props.markdown);
+        html! { <summary title={lead.clone()}><span class="story-lead">{ lead }</span></summary> }
     } else {
-        String::new()
+        html! { <summary>{ "The story" }</summary> }
     };
     html! {
         <section class="narrative" aria-labelledby="exercise-title">
             <h1 id="exercise-title">{ props.title.clone() }</h1>
-            if props.folded {
-                <details class="narrative-text story-folded">
-                    <summary title={label.clone()}><span class="story-lead">{ label }</span></summary>
-                    { Html::from_html_unchecked(AttrValue::from(html)) }
-                </details>
-            } else {
-                <details class="narrative-text" open=true>
-                    <summary>{ "The story" }</summary>
-                    { Html::from_html_unchecked(AttrValue::from(html)) }
-                </details>
-            }
+            <details class={classes!("narrative-text", props.folded.then_some("story-folded"))} open={!props.folded}>
+                { summary }
+                { Html::from_html_unchecked(AttrValue::from(html)) }
+            </details>
         </section>
     }
 }
