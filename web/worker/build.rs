@@ -1,4 +1,3 @@
-//! Loads the bundled exercises at build time (`src/catalog.rs` reads them).
-fn main() {
-    fencelab_model::bundled::write_loaded_json();
-}
+// The worker loads the bundled exercises at build time exactly as the page
+// does (`src/catalog.rs` reads them): one build script for both.
+include!("../build.rs");

@@ -70,31 +70,23 @@ pub fn catalog() -> Result<Vec<Exercise>, LoadError> {
         .collect()
 }
 
-/// [`catalog`]'s result as JSON: the loaded form a build script writes
-/// ([`write_loaded_json`]), so a program can start from the exercises
-/// already parsed and validated instead of parsing their TOML on every
-/// start (the page and the worker: web/build.rs, web/worker/build.rs). A
-/// file that does not load is kept as its error.
+/// [`catalog`]'s result as JSON: the loaded form a build script writes to
+/// `OUT_DIR` as [`LOADED_FILE`] (web/build.rs, which the worker's build
+/// script includes), so a program can start from the exercises already
+/// parsed and validated instead of parsing their TOML on every start. A
+/// file that does not load is kept as its error. The .toml files stay the
+/// one source: the script depends on this crate, which compiles them in, so
+/// cargo reruns it whenever they change. Writing the file is the build
+/// script's part: this crate never touches a file system.
 pub fn loaded_json() -> String {
     serde_json::to_string(&catalog()).expect("exercises and load errors serialise to JSON")
 }
 
-/// A build script's whole job: writes [`loaded_json`] to `OUT_DIR`, where
-/// [`loaded_at_build_time!`](crate::loaded_at_build_time) reads it. The
-/// .toml files stay the one source: the script depends on this crate,
-/// which compiles them in, so cargo reruns it whenever they change.
-pub fn write_loaded_json() {
-    let dir = std::env::var_os("OUT_DIR").expect("cargo sets OUT_DIR for build scripts");
-    let file = std::path::Path::new(&dir).join(LOADED_FILE);
-    std::fs::write(&file, loaded_json()).expect("the build directory is writable");
-    println!("cargo:rerun-if-changed=build.rs");
-}
-
-/// The file [`write_loaded_json`] writes under `OUT_DIR`.
+/// The file a build script writes [`loaded_json`] to, under `OUT_DIR`.
 pub const LOADED_FILE: &str = "bundled-exercises.json";
 
 /// The bundled exercises as the calling crate's build script loaded them
-/// ([`write_loaded_json`]): `Result<Vec<Exercise>, LoadError>`, equal to
+/// ([`loaded_json`], written as [`LOADED_FILE`]): `Result<Vec<Exercise>, LoadError>`, equal to
 /// what [`catalog`] gives, without parsing any TOML. Use it once per crate:
 /// each use compiles the text in.
 #[macro_export]
