@@ -25,6 +25,10 @@
 //!
 //! Must never: run without charging, or read past a value's bytes.
 
+// Unsafe: SQL functions registered through SQLite's C API read their
+// arguments as raw `sqlite3_value`s and answer through a raw context.
+#![allow(unsafe_code)]
+
 use crate::sandbox::Sandbox;
 use rusqlite::Connection;
 use rusqlite::ffi;

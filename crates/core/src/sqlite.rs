@@ -9,6 +9,10 @@
 //! release it while we wait, so every connection has a busy timeout of zero and
 //! a locked database is reported at once as `SQLITE_BUSY`.
 
+// Unsafe: what rusqlite has no safe call for (the program-wide heap limit
+// and its figures, the random generator's seed) goes through SQLite's C API.
+#![allow(unsafe_code)]
+
 use rusqlite::{Connection, OpenFlags};
 use std::time::Duration;
 
