@@ -16,6 +16,7 @@ mod sha256;
 mod site;
 mod sizes;
 mod stages;
+mod tidy;
 mod tools;
 
 use std::path::PathBuf;
@@ -41,6 +42,9 @@ commands:
   fuzz [--seconds N] [--sanitizer address|none] [TARGET...]
                      run the fuzz targets (default: all, 60 s each); docs/FUZZING.md
   fuzz-build         only build the fuzz targets (a `test` stage)
+  tidy               check that docs/ARCHITECTURE.md names only paths that exist, the model and
+                     the core name no I/O, no test is skipped, every crate takes the workspace's
+                     lints and every npm import is declared (a `test` stage)
   setup              only install what is missing";
 
 const DEFAULT_PORT: u16 = 8080;
@@ -79,6 +83,7 @@ enum Command {
     HashAssets(PathBuf),
     Fuzz(fuzz::Options),
     FuzzBuild,
+    Tidy,
     Setup,
     Help,
 }
@@ -156,6 +161,7 @@ fn parse(args: &[String]) -> Result<Command, String> {
         },
         "fuzz" => Ok(Command::Fuzz(fuzz::parse(rest)?)),
         "fuzz-build" => Ok(Command::FuzzBuild),
+        "tidy" if rest.is_empty() => Ok(Command::Tidy),
         "help" | "--help" | "-h" => Ok(Command::Help),
         other => Err(format!("unknown command `{other}`")),
     }
@@ -232,6 +238,11 @@ fn run(command: Command) -> Result<ExitCode, String> {
                 ExitCode::FAILURE
             })
         }
+        Command::Tidy => Ok(if tidy::run(&root)? {
+            ExitCode::SUCCESS
+        } else {
+            ExitCode::FAILURE
+        }),
         Command::FuzzBuild => {
             tools::ensure_fuzzing(&root, &mut tools::Apt::default())?;
             fuzz::build_only(&root)?;

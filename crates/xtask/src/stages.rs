@@ -106,6 +106,10 @@ fn plan(root: &Path, tools: &Tools) -> Vec<Stage> {
             command: cargo(&["fmt", "--all", "--", "--check"]),
         },
         Stage {
+            name: "tidy (the map's paths, the crate walls, the lints, npm imports)".into(),
+            command: xtask(&["tidy"]),
+        },
+        Stage {
             name: "clippy (native)".into(),
             command: cargo(&[
                 "clippy",
