@@ -10,7 +10,8 @@
 //! built site drops a file into `exercises/` and runs it alone.
 
 use crate::check::{self, Checked};
-use crate::{BadInput, Ended, bundled_exercises, emit, render};
+use crate::{BadInput, Ended, bundled_exercises, emit};
+use fencelab_cli::render;
 use fencelab_model::site::{SiteIndex, check_file_name};
 use std::collections::BTreeMap;
 use std::path::{Path, PathBuf};
@@ -42,7 +43,7 @@ pub fn run(dir: &Path, check_only: bool) -> Result<Ended, BadInput> {
     });
     let clashes = id_clashes(dir, &ids)?;
     for clash in &clashes {
-        eprintln!("fencelab: {clash}");
+        eprintln!("fencelab: {}", fencelab_cli::shown(clash));
     }
     let mut reasons = Vec::new();
     if unreadable > 0 {
@@ -103,8 +104,19 @@ fn exercise_names(dir: &Path) -> Result<Vec<String>, BadInput> {
     for entry in std::fs::read_dir(dir).map_err(cannot)? {
         let entry = entry.map_err(cannot)?;
         let name = entry.file_name().to_string_lossy().into_owned();
-        if !name.ends_with(".toml") || name == INDEX_FILE || !entry.path().is_file() {
+        if !name.ends_with(".toml") || name == INDEX_FILE {
             continue;
+        }
+        // A link is not skipped without a word: the site's host (`cargo
+        // xtask serve` refuses links leaving the site) may not serve it.
+        // Anything else that is not a file (a FIFO, a directory, a device)
+        // is named when it is read.
+        if entry.file_type().map_err(cannot)?.is_symlink() {
+            return Err(BadInput(format!(
+                "{}: is a symbolic link; a site's exercises are plain files in its \
+                 exercises folder, so copy the file here",
+                dir.join(&name).display()
+            )));
         }
         check_file_name(&name)
             .map_err(|why| BadInput(format!("{}: {why}; rename it", dir.join(&name).display())))?;

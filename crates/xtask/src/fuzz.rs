@@ -16,12 +16,13 @@ use std::path::{Path, PathBuf};
 use std::process::Command;
 use std::time::Instant;
 
-pub const TARGETS: [&str; 5] = [
+pub const TARGETS: [&str; 6] = [
     "procedure_parser",
     "exercise_loader",
     "share_link",
     "saved_state",
     "whole_run",
+    "host_message",
 ];
 pub const DEFAULT_SECONDS: u64 = 60;
 /// Seconds one input may take before libFuzzer calls it a hang. A whole run
