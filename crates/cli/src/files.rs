@@ -61,7 +61,16 @@ pub fn read_text(path: &Path, bytes_max: usize) -> Result<String, String> {
         ))
     };
     // Before opening: a device is refused without being opened.
-    if let Some(kind) = unreadable_kind(std::fs::metadata(path).map_err(cannot)?.file_type()) {
+    let metadata = std::fs::metadata(path).map_err(|e| {
+        let dangling = e.kind() == ErrorKind::NotFound
+            && std::fs::symlink_metadata(path).is_ok_and(|m| m.file_type().is_symlink());
+        if dangling {
+            format!("{name}: is a symbolic link to nothing (its target does not exist)")
+        } else {
+            cannot(e)
+        }
+    })?;
+    if let Some(kind) = unreadable_kind(metadata.file_type()) {
         return refuse(kind);
     }
     let file = open_without_blocking(path).map_err(cannot)?;

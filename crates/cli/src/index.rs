@@ -104,19 +104,11 @@ fn exercise_names(dir: &Path) -> Result<Vec<String>, BadInput> {
     for entry in std::fs::read_dir(dir).map_err(cannot)? {
         let entry = entry.map_err(cannot)?;
         let name = entry.file_name().to_string_lossy().into_owned();
+        // Every `.toml` is the site's, whatever it is: one that is not a
+        // readable file (a link to nothing, a directory, a device) is named
+        // when it is read, never skipped without a word.
         if !name.ends_with(".toml") || name == INDEX_FILE {
             continue;
-        }
-        // A link is not skipped without a word: the site's host (`cargo
-        // xtask serve` refuses links leaving the site) may not serve it.
-        // Anything else that is not a file (a FIFO, a directory, a device)
-        // is named when it is read.
-        if entry.file_type().map_err(cannot)?.is_symlink() {
-            return Err(BadInput(format!(
-                "{}: is a symbolic link; a site's exercises are plain files in its \
-                 exercises folder, so copy the file here",
-                dir.join(&name).display()
-            )));
         }
         check_file_name(&name)
             .map_err(|why| BadInput(format!("{}: {why}; rename it", dir.join(&name).display())))?;

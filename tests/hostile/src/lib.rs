@@ -373,7 +373,16 @@ pub fn judge(case: &Case, ran: &Ran) -> Vec<String> {
         }
     }
     let wanted = case.expect.message.as_deref();
-    let contains = |text: &str| wanted.is_none_or(|w| text.contains(w));
+    // A terminal case's message is looked for as the terminal shows it.
+    let contains = |text: &str| {
+        wanted.is_none_or(|w| {
+            if case.kind == Kind::Terminal {
+                fencelab_model::text::visible_lines(text).contains(w)
+            } else {
+                text.contains(w)
+            }
+        })
+    };
     match (case.expect.outcome, &ran.rejected) {
         (Outcome::Rejected, Some(message)) => {
             if !contains(message) {
