@@ -45,7 +45,7 @@ fn unreadable_kind(file_type: std::fs::FileType) -> Option<&'static str> {
     } else if file_type.is_file() || file_type.is_fifo() {
         None
     } else {
-        Some("not a file")
+        Some("of a kind fencelab does not read")
     }
 }
 

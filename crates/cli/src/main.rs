@@ -24,6 +24,7 @@ use std::path::{Path, PathBuf};
 use std::process::ExitCode;
 
 use fencelab_core::EXERCISE_FILE_BYTES_MAX;
+use fencelab_core::text::visible;
 use fencelab_core::procedure::PROCEDURE_TEXT_BYTES_MAX;
 
 /// Writes to standard output, as `fencelab_cli::shown` makes it safe for a
@@ -279,7 +280,8 @@ fn find_exercise(name: &str) -> Result<Exercise, BadInput> {
         .ok_or_else(|| {
             let ids: Vec<&str> = exercises.iter().map(|e| e.id.as_str()).collect();
             BadInput(format!(
-                "no exercise `{name}`: give a bundled id ({}) or an exercise file",
+                "no exercise `{}`: give a bundled id ({}) or an exercise file",
+                visible(name),
                 ids.join(", ")
             ))
         })
@@ -306,6 +308,7 @@ fn run_exercise(args: &RunArgs) -> Result<Ended, BadInput> {
     } in &args.texts.set
     {
         let Some(spec) = exercise.procedures.iter().find(|p| &p.name == procedure) else {
+            let procedure = visible(procedure);
             return Err(BadInput(format!(
                 "--set {procedure}=...: {} has no procedure `{procedure}` (it has {})",
                 exercise.id,
@@ -344,8 +347,9 @@ fn run_exercise(args: &RunArgs) -> Result<Ended, BadInput> {
         scenarios.retain(|s| &s.name == name);
         if scenarios.is_empty() {
             return Err(BadInput(format!(
-                "{} has no scenario named `{name}`",
-                exercise.id
+                "{} has no scenario named `{}`",
+                exercise.id,
+                visible(name)
             )));
         }
     }

@@ -36,7 +36,7 @@ pub fn is_hidden(c: char) -> bool {
 /// in lowercase hex: for a name or a one-line text, where even a line break
 /// is the input's, not the layout's.
 pub fn visible(text: &str) -> Cow<'_, str> {
-    escape(text, |c| is_hidden(c))
+    escape(text, is_hidden)
 }
 
 /// `text` as [`visible`] writes it, but with its line breaks and tabs kept:
