@@ -743,7 +743,7 @@ fn untrusted_text_reaches_the_terminal_with_its_control_and_bidi_characters_writ
     // `new` quotes the id it refuses; an id with an ESC sequence and a line
     // break once echoed both to the terminal.
     let dir = scratch("quoting");
-    let output = fencelab(&["new", "\u{1b}[31mred\nline\u{202e}", dir.to_str().unwrap()]);
+    let output = fencelab(&["new", "\u{1b}[31mred\nline\u{202e}", "--dir", dir.to_str().unwrap()]);
     assert_eq!(output.status.code(), Some(2));
     let error = stderr(&output);
     assert!(error.contains("\\u{1b}[31mred\\u{a}line\\u{202e}"), "{error}");
