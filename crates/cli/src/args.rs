@@ -168,7 +168,7 @@ pub struct LimitArgs {
     #[arg(long, value_name = "N", value_parser = at_least_one)]
     pub max_sqlite_steps: Option<u64>,
     /// Stop checking a scenario once it holds N MiB of explored states and
-    /// history, 1 to 4096 [default: 64].
+    /// history, 1 to 4096 [default: 16].
     #[arg(long, value_name = "N", value_parser = mebibytes)]
     pub max_memory_mib: Option<u64>,
 }
@@ -216,5 +216,30 @@ mod tests {
     #[test]
     fn the_declaration_is_consistent() {
         Cli::command().debug_assert();
+    }
+
+    /// The defaults are written into the help by hand; each must be the
+    /// engine's own (`--max-memory-mib` once said 64 where it was 16).
+    #[test]
+    fn every_default_the_help_states_is_the_engines() {
+        let defaults = fencelab_core::Limits::default();
+        let mut command = Cli::command();
+        let help = command
+            .find_subcommand_mut("run")
+            .expect("a run command")
+            .render_long_help()
+            .to_string();
+        let stated = |flag: &str| -> u64 {
+            let after = &help[help.find(flag).unwrap_or_else(|| panic!("{flag} in {help}"))..];
+            let at = after.find("[default: ").expect("a stated default") + "[default: ".len();
+            let digits: String = after[at..].chars().take_while(char::is_ascii_digit).collect();
+            digits.parse().expect("a number")
+        };
+        assert_eq!(stated("--max-steps"), defaults.steps_max);
+        assert_eq!(stated("--max-sqlite-steps"), defaults.sqlite_steps_max);
+        assert_eq!(
+            stated("--max-memory-mib"),
+            defaults.memory_bytes_max / (1024 * 1024)
+        );
     }
 }

@@ -6,7 +6,8 @@
 //! Only the scheduling of whole exercises lives here; what a check finds is
 //! the core's `ExerciseExt::check`.
 
-use crate::{BadInput, Ended, bundled_exercises, emit, exercise_files, load, print_json, render};
+use crate::{BadInput, Ended, bundled_exercises, emit, exercise_files, load, print_json};
+use fencelab_cli::render;
 use fencelab_core::{ExerciseCheck, ExerciseExt};
 use std::collections::BTreeMap;
 use std::path::PathBuf;

@@ -10,7 +10,8 @@
 //! built site drops a file into `exercises/` and runs it alone.
 
 use crate::check::{self, Checked};
-use crate::{BadInput, Ended, bundled_exercises, emit, render};
+use crate::{BadInput, Ended, bundled_exercises, emit};
+use fencelab_cli::render;
 use fencelab_model::site::{SiteIndex, check_file_name};
 use std::collections::BTreeMap;
 use std::path::{Path, PathBuf};
@@ -42,7 +43,7 @@ pub fn run(dir: &Path, check_only: bool) -> Result<Ended, BadInput> {
     });
     let clashes = id_clashes(dir, &ids)?;
     for clash in &clashes {
-        eprintln!("fencelab: {clash}");
+        eprintln!("fencelab: {}", fencelab_cli::shown(clash));
     }
     let mut reasons = Vec::new();
     if unreadable > 0 {
@@ -103,7 +104,10 @@ fn exercise_names(dir: &Path) -> Result<Vec<String>, BadInput> {
     for entry in std::fs::read_dir(dir).map_err(cannot)? {
         let entry = entry.map_err(cannot)?;
         let name = entry.file_name().to_string_lossy().into_owned();
-        if !name.ends_with(".toml") || name == INDEX_FILE || !entry.path().is_file() {
+        // Every `.toml` is the site's, whatever it is: one that is not a
+        // readable file (a link to nothing, a directory, a device) is named
+        // when it is read, never skipped without a word.
+        if !name.ends_with(".toml") || name == INDEX_FILE {
             continue;
         }
         check_file_name(&name)

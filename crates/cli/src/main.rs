@@ -12,7 +12,8 @@ mod args;
 mod check;
 mod index;
 mod new;
-mod render;
+
+use fencelab_cli::{files, render};
 
 use args::{Command, Edit, LimitArgs, Texts};
 use fencelab_core::check::Limits;
@@ -23,11 +24,17 @@ use std::path::{Path, PathBuf};
 use std::process::ExitCode;
 
 use fencelab_core::EXERCISE_FILE_BYTES_MAX;
+use fencelab_core::text::visible;
 use fencelab_core::procedure::PROCEDURE_TEXT_BYTES_MAX;
 
-/// Writes to standard output. A reader that stops early (`| head`) closes
-/// the pipe; that ends the output quietly instead of panicking.
+/// Writes to standard output, as `fencelab_cli::shown` makes it safe for a
+/// terminal. A reader that stops early (`| head`) closes the pipe; that
+/// ends the output quietly instead of panicking.
 fn emit(text: &str) {
+    write_out(&fencelab_cli::shown(text));
+}
+
+fn write_out(text: &str) {
     use std::io::Write;
     let mut stdout = std::io::stdout().lock();
     if stdout
@@ -52,7 +59,7 @@ struct BadInput(String);
 
 impl BadInput {
     fn report(&self) {
-        eprintln!("fencelab: {}", self.0);
+        eprintln!("fencelab: {}", fencelab_cli::shown(&self.0));
     }
 }
 
@@ -163,24 +170,10 @@ fn bundled_exercises() -> Result<Vec<Exercise>, BadInput> {
     bundled::exercises().map_err(|e| BadInput(format!("a bundled exercise is broken: {e}")))
 }
 
-/// Reads a text file of at most `bytes_max` bytes: a larger one (or an
-/// endless one, such as /dev/zero) is bad input, never read whole.
+/// Reads a text file of at most `bytes_max` bytes, without blocking on a
+/// FIFO or reading a device (`fencelab_cli::files`).
 fn read(path: &Path, bytes_max: usize) -> Result<String, BadInput> {
-    use std::io::Read;
-    let cannot = |e: std::io::Error| BadInput(format!("{}: cannot read: {e}", path.display()));
-    let file = std::fs::File::open(path).map_err(cannot)?;
-    let mut bytes = Vec::new();
-    file.take(bytes_max as u64 + 1)
-        .read_to_end(&mut bytes)
-        .map_err(cannot)?;
-    if bytes.len() > bytes_max {
-        return Err(BadInput(format!(
-            "{}: the file is larger than {bytes_max} bytes, the most fencelab reads for it",
-            path.display()
-        )));
-    }
-    String::from_utf8(bytes)
-        .map_err(|_| BadInput(format!("{}: the file is not UTF-8 text", path.display())))
+    files::read_text(path, bytes_max).map_err(BadInput)
 }
 
 /// The exercise files named by `paths`: files as they are, directories by
@@ -247,7 +240,8 @@ fn mutate(names: &[String], json: bool) -> Result<Ended, BadInput> {
             #[serde(flatten)]
             run: &'a fencelab_core::mutate::ExerciseMutation,
             counts: fencelab_core::mutate::Counts,
-            score_percent: f64,
+            /// None when the run is an error: no score of mutants unjudged.
+            score_percent: Option<f64>,
             seconds: f64,
             ok: bool,
         }
@@ -256,7 +250,7 @@ fn mutate(names: &[String], json: bool) -> Result<Ended, BadInput> {
             .map(|(run, seconds)| Json {
                 run,
                 counts: run.counts(),
-                score_percent: run.score_percent(),
+                score_percent: run.error.is_none().then(|| run.score_percent()),
                 seconds: *seconds,
                 ok: run.ok(),
             })
@@ -286,7 +280,8 @@ fn find_exercise(name: &str) -> Result<Exercise, BadInput> {
         .ok_or_else(|| {
             let ids: Vec<&str> = exercises.iter().map(|e| e.id.as_str()).collect();
             BadInput(format!(
-                "no exercise `{name}`: give a bundled id ({}) or an exercise file",
+                "no exercise `{}`: give a bundled id ({}) or an exercise file",
+                visible(name),
                 ids.join(", ")
             ))
         })
@@ -313,6 +308,7 @@ fn run_exercise(args: &RunArgs) -> Result<Ended, BadInput> {
     } in &args.texts.set
     {
         let Some(spec) = exercise.procedures.iter().find(|p| &p.name == procedure) else {
+            let procedure = visible(procedure);
             return Err(BadInput(format!(
                 "--set {procedure}=...: {} has no procedure `{procedure}` (it has {})",
                 exercise.id,
@@ -351,8 +347,9 @@ fn run_exercise(args: &RunArgs) -> Result<Ended, BadInput> {
         scenarios.retain(|s| &s.name == name);
         if scenarios.is_empty() {
             return Err(BadInput(format!(
-                "{} has no scenario named `{name}`",
-                exercise.id
+                "{} has no scenario named `{}`",
+                exercise.id,
+                visible(name)
             )));
         }
     }
@@ -422,6 +419,6 @@ fn seed_from_clock() -> u64 {
 fn print_json<T: serde::Serialize>(value: &T) -> Result<(), BadInput> {
     let text = serde_json::to_string_pretty(value)
         .map_err(|e| BadInput(format!("cannot write JSON: {e}")))?;
-    outln!("{text}");
+    write_out(&format!("{}\n", fencelab_cli::shown_json(&text)));
     Ok(())
 }

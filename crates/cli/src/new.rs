@@ -30,7 +30,13 @@ pub fn run(id: &str, dir: &Path) -> Result<Ended, BadInput> {
     // to load, so any other error is fencelab's own.
     if let Err(error) = fencelab_core::exercise::load(&format!("{id}.toml"), &text) {
         return Err(BadInput(if error.field == "id" {
-            format!("`{id}` is not an exercise id: {}", error.message)
+            // The id is the author's text: written out, so a line break or
+            // an ESC sequence in it cannot steer the terminal.
+            format!(
+                "`{}` is not an exercise id: {}",
+                fencelab_model::text::visible(id),
+                error.message
+            )
         } else {
             format!("the starter exercise does not load (a bug in fencelab): {error}")
         }));

@@ -1,6 +1,7 @@
 //! Reports as text for a terminal. The sentences (failures, outcomes,
 //! events) are the model's own `Display`s, so the CLI words them as the
-//! page does.
+//! page does. The text still carries the exercise's own names as they are:
+//! it is printed through `crate::shown`, which makes them safe to print.
 
 use fencelab_core::{ExerciseCheck, ExerciseReport, ScenarioReport, Verdict};
 use std::fmt::Write;

@@ -562,13 +562,26 @@ fn mutate_prints_the_score_and_each_survivor_as_a_diff_and_fails_on_one() {
 
 #[test]
 fn an_endless_or_oversized_input_file_is_bad_input_not_read_whole() {
+    // A device is refused by name without being read (it was read to the
+    // size cap and called too large; issue 26).
     let output = fencelab(&["check", "/dev/zero"]);
     assert_eq!(output.status.code(), Some(2));
     let error = String::from_utf8_lossy(&output.stderr).to_string();
     assert!(
-        error.contains("/dev/zero: the file is larger than"),
+        error.contains("/dev/zero: is a character device, not a file"),
         "{error}"
     );
+    let dir = scratch("oversized");
+    let big = dir.join("big.toml");
+    std::fs::write(&big, "#".repeat(256 * 1024 + 1)).unwrap();
+    let output = fencelab(&["check", big.to_str().unwrap()]);
+    assert_eq!(output.status.code(), Some(2));
+    assert!(
+        stderr(&output).contains("the file is larger than 262144 bytes"),
+        "{}",
+        stderr(&output)
+    );
+    let _ = std::fs::remove_dir_all(&dir);
     let output = fencelab(&["run", "claim-compare-and-set", "--set", "claim=/dev/zero"]);
     assert_eq!(output.status.code(), Some(2));
 }
@@ -687,4 +700,133 @@ fn index_writes_the_site_index_only_when_every_exercise_passes() {
         "{}",
         stderr(&output)
     );
+}
+
+/// A hostile corpus case's whole input, as the corpus builds it: its head,
+/// its input repeated, its tail (tests/hostile/cases/README.md).
+fn hostile_input(case: &str) -> String {
+    let case: toml::Table = toml::from_str(case).expect("a corpus case");
+    let part = |field: &str| case.get(field).and_then(|v| v.as_str()).unwrap_or("");
+    let repeat = case.get("repeat").and_then(|v| v.as_integer()).unwrap_or(1);
+    let repeat = usize::try_from(repeat).expect("a count");
+    format!("{}{}{}", part("head"), part("input").repeat(repeat), part("tail"))
+}
+
+#[test]
+fn mutate_past_the_mutant_budget_is_an_error_naming_the_limit_and_no_score() {
+    let dir = scratch("budget");
+    let file = dir.join("many.toml");
+    std::fs::write(
+        &file,
+        hostile_input(include_str!(
+            "../../../tests/hostile/cases/mutants/two-thousand-predicates.toml"
+        )),
+    )
+    .unwrap();
+    let output = fencelab(&["mutate", file.to_str().unwrap()]);
+    assert_eq!(output.status.code(), Some(1), "{}", stderr(&output));
+    let printed = stdout(&output);
+    assert!(
+        printed.contains("ERROR: `take` gives more than 1000 mutants, the limit of mutants per procedure"),
+        "{printed}"
+    );
+    assert!(!printed.contains("mutation score"), "{printed}");
+    let output = fencelab(&["mutate", "--json", file.to_str().unwrap()]);
+    let json: serde_json::Value = serde_json::from_str(&stdout(&output)).unwrap();
+    assert!(json[0]["score_percent"].is_null(), "{json}");
+    assert!(json[0]["error"].as_str().is_some_and(|e| e.contains("mutants per procedure")));
+    let _ = std::fs::remove_dir_all(&dir);
+}
+
+#[test]
+fn untrusted_text_reaches_the_terminal_with_its_control_and_bidi_characters_written_out() {
+    // `new` quotes the id it refuses; an id with an ESC sequence and a line
+    // break once echoed both to the terminal.
+    let dir = scratch("quoting");
+    let output = fencelab(&["new", "\u{1b}[31mred\nline\u{202e}", "--dir", dir.to_str().unwrap()]);
+    assert_eq!(output.status.code(), Some(2));
+    let error = stderr(&output);
+    assert!(error.contains("\\u{1b}[31mred\\u{a}line\\u{202e}"), "{error}");
+    assert!(!error.contains('\u{1b}') && !error.contains('\u{202e}'), "{error}");
+    assert_eq!(error.lines().count(), 1, "one line: {error}");
+    // JSON stays JSON, with the characters as JSON escapes.
+    let file = dir.join("bidi.toml");
+    std::fs::write(
+        &file,
+        hostile_input(include_str!(
+            "../../../tests/hostile/cases/terminal/bidi-override-and-escape-in-a-failure.toml"
+        )),
+    )
+    .unwrap();
+    let output = fencelab(&["check", "--json", file.to_str().unwrap()]);
+    let printed = stdout(&output);
+    assert!(!printed.contains('\u{1b}') && !printed.contains('\u{202e}'));
+    let json: serde_json::Value = serde_json::from_str(&printed).unwrap();
+    assert!(json.to_string().contains('\u{202e}'), "the value is unchanged");
+    let _ = std::fs::remove_dir_all(&dir);
+}
+
+/// Makes a FIFO at `path` (mkfifo, as an author's shell would).
+fn fifo(path: &std::path::Path) {
+    let made = Command::new("mkfifo").arg(path).status().expect("mkfifo runs");
+    assert!(made.success());
+}
+
+/// Writes `text` to the FIFO at `path` from a thread of its own, as `cat
+/// file > fifo` would: the open waits for the reader.
+fn write_later(path: &std::path::Path, text: String) -> std::thread::JoinHandle<()> {
+    let path = path.to_path_buf();
+    std::thread::spawn(move || {
+        use std::io::Write;
+        if let Ok(mut fifo) = std::fs::OpenOptions::new().write(true).open(path) {
+            let _ = fifo.write_all(text.as_bytes());
+        }
+    })
+}
+
+#[test]
+fn a_fifo_is_read_to_its_end_as_a_set_file_and_as_a_directorys_entry() {
+    let dir = scratch("fifo");
+    let claim = dir.join("claim.sql");
+    fifo(&claim);
+    let writer = write_later(&claim, NAIVE_CLAIM.to_string());
+    let output = fencelab(&[
+        "run",
+        "claim-compare-and-set",
+        "--set",
+        &format!("claim={}", claim.display()),
+    ]);
+    writer.join().unwrap();
+    assert_eq!(output.status.code(), Some(1), "{}", stderr(&output));
+    assert!(stdout(&output).contains("shortest failing schedule"));
+
+    let exercises = dir.join("exercises");
+    std::fs::create_dir_all(&exercises).unwrap();
+    let entry = exercises.join("from-a-fifo.toml");
+    fifo(&entry);
+    let writer = write_later(
+        &entry,
+        hostile_input(include_str!(
+            "../../../tests/hostile/cases/files/fifo-written-an-exercise.toml"
+        )),
+    );
+    let output = fencelab(&["check", exercises.to_str().unwrap()]);
+    writer.join().unwrap();
+    assert_eq!(output.status.code(), Some(0), "{}", stderr(&output));
+    assert!(stdout(&output).contains("checked 1 exercise: 1 ok"));
+    let _ = std::fs::remove_dir_all(&dir);
+}
+
+#[test]
+fn index_names_a_link_to_nothing_instead_of_skipping_it() {
+    let dir = scratch("dangling");
+    std::os::unix::fs::symlink(dir.join("gone.toml"), dir.join("linked.toml")).unwrap();
+    let output = fencelab(&["index", "--check", dir.to_str().unwrap()]);
+    assert_eq!(output.status.code(), Some(2));
+    assert!(
+        stderr(&output).contains("linked.toml: is a symbolic link to nothing"),
+        "{}",
+        stderr(&output)
+    );
+    let _ = std::fs::remove_dir_all(&dir);
 }

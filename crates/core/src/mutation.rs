@@ -2,17 +2,20 @@
 //! of every editable procedure's reference is run against the whole suite
 //! and judged killed, survived, erroring only, or declared equivalent.
 //!
-//! The mutants come from `fencelab_model::mutate` (pure text work); this
-//! module gives the operators the schema's columns and runs the suite. One
+//! The mutants come from `fencelab_model::mutate` (pure text work, within
+//! its `MutantBudget`); this module gives the operators the schema's columns
+//! and runs the suite, and only on texts that pass it: a mutant of a text
+//! that already fails would look killed by the text's own failure. One
 //! checker is built per mutant text and reused across the scenarios. Natively
 //! the mutants are spread over the machine's cores; in wasm (one thread)
 //! they run in order.
 
 use crate::exercise::ExerciseExt;
 use crate::mutate::{
-    Context, ExerciseMutation, Kill, Mutant, MutantResult, MutantVerdict, Mutants, mutants,
+    Context, ExerciseMutation, Kill, Mutant, MutantBudget, MutantResult, MutantVerdict, Mutants,
+    OverBudget, mutants,
 };
-use crate::report::Verdict;
+use crate::report::{ExerciseReport, Verdict};
 use crate::world::World;
 use fencelab_model::exercise::Exercise;
 use std::collections::BTreeSet;
@@ -34,8 +37,13 @@ pub fn reference_texts(exercise: &Exercise) -> Vec<(String, String)> {
 }
 
 /// Every mutant of the editable procedures of `texts` (the references, or a
-/// learner's texts).
-pub fn generate(exercise: &Exercise, texts: &[(String, String)], context: &Context) -> Mutants {
+/// learner's texts), within one run's budget; past it, the bound reached.
+pub fn generate(
+    exercise: &Exercise,
+    texts: &[(String, String)],
+    context: &Context,
+) -> Result<Mutants, OverBudget> {
+    let mut budget = MutantBudget::default();
     let mut all = Mutants::default();
     for (name, text) in texts {
         if !exercise
@@ -45,28 +53,50 @@ pub fn generate(exercise: &Exercise, texts: &[(String, String)], context: &Conte
         {
             continue;
         }
-        let generated = mutants(name, text, context);
+        let generated = mutants(name, text, context, &mut budget)?;
         all.mutants.extend(generated.mutants);
         all.dropped_unparsable += generated.dropped_unparsable;
         all.dropped_duplicate += generated.dropped_duplicate;
     }
-    all
+    Ok(all)
 }
 
-/// Runs the exercise's suite against every generated mutant.
+/// Why the mutants of the texts `report` checked must not be judged, if
+/// they must not: a scenario those texts do not pass. `whose` names the
+/// texts in the sentence ("the reference", "your procedures"). Both
+/// `fencelab mutate` and the page's line marks ask this before judging.
+pub fn not_passing(report: &ExerciseReport, whose: &str) -> Option<String> {
+    let scenario = report.scenarios.iter().find(|s| !s.passed())?;
+    Some(format!(
+        "{whose} does not pass `{}` ({}), so no mutant of it is judged: each would look \
+         caught by that failure",
+        crate::text::visible(&scenario.name),
+        scenario.problem().unwrap_or_default()
+    ))
+}
+
+/// Runs the exercise's suite against every generated mutant of its
+/// references; an error, never a score, when the mutants are past their
+/// budget or the references do not pass.
 pub fn run(exercise: &Exercise) -> ExerciseMutation {
+    let unjudged = |error: String| ExerciseMutation {
+        exercise: exercise.id.clone(),
+        error: Some(error),
+        ..ExerciseMutation::default()
+    };
     let context = match context(exercise) {
         Ok(context) => context,
-        Err(error) => {
-            return ExerciseMutation {
-                exercise: exercise.id.clone(),
-                error: Some(error),
-                ..ExerciseMutation::default()
-            };
-        }
+        Err(error) => return unjudged(error),
     };
     let base = reference_texts(exercise);
-    let generated = generate(exercise, &base, &context);
+    let generated = match generate(exercise, &base, &context) {
+        Ok(generated) => generated,
+        Err(over) => return unjudged(over.to_string()),
+    };
+    let reference = exercise.run_texts(&base, &exercise.scenarios);
+    if let Some(why) = not_passing(&reference, "the reference") {
+        return unjudged(why);
+    }
     let verdicts = judge_all(exercise, &base, &generated.mutants);
     let mut results: Vec<MutantResult> = generated
         .mutants
@@ -108,16 +138,21 @@ pub fn run(exercise: &Exercise) -> ExerciseMutation {
 /// What `fencelab check` finds wrong with the `[[equivalent]]` declarations
 /// of `exercise`, as sentences: each must still name a generated mutant of
 /// the references (which may have changed since it was written). Only
-/// generates the mutants, never runs them: `fencelab mutate` also judges
-/// whether a scenario kills a declared one.
+/// generates the mutants, never runs them (`fencelab mutate` also judges
+/// whether a scenario kills a declared one), and only when there is a
+/// declaration to match: an exercise without any generates none.
 pub fn stale_equivalents(exercise: &Exercise) -> Vec<String> {
-    match context(exercise) {
-        Ok(context) => {
-            let base = reference_texts(exercise);
-            let generated = generate(exercise, &base, &context);
-            unmatched_equivalents(exercise, &generated.mutants)
-        }
-        Err(error) => vec![format!("the mutants could not be generated: {error}")],
+    if exercise.equivalents.is_empty() {
+        return Vec::new();
+    }
+    let generated = context(exercise).and_then(|context| {
+        generate(exercise, &reference_texts(exercise), &context).map_err(|e| e.to_string())
+    });
+    match generated {
+        Ok(generated) => unmatched_equivalents(exercise, &generated.mutants),
+        Err(error) => vec![format!(
+            "the [[equivalent]] declarations cannot be matched: {error}"
+        )],
     }
 }
 

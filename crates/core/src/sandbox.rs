@@ -44,6 +44,13 @@ pub const VALUE_BYTES_MAX: i32 = 4 * 1024;
 pub const LIKE_PATTERN_BYTES_MAX: i32 = 256;
 /// The longest SQL statement accepted, in bytes.
 pub const SQL_BYTES_MAX: i32 = 32 * 1024;
+/// The longest name (of a table, a column, a parameter; a word or a quoted
+/// identifier) a statement may hold, in bytes. SQLite quotes names in its
+/// errors and stores a CREATE statement's text as a value, both within
+/// [`VALUE_BYTES_MAX`]: past it, a long unknown column was reported as a
+/// bare "SQL logic error" (the message itself was too long to write) and
+/// a long column name as an oversized value.
+pub const NAME_BYTES_MAX: usize = 1024;
 
 /// Read-only pragmas a learner may use to look at the schema.
 const PRAGMAS_ALLOWED: &[&str] = &[
@@ -516,19 +523,39 @@ pub fn denied_function_reason(name: &str) -> Option<&'static str> {
         .map(|(_, reason)| *reason)
 }
 
-/// Why a statement that starts with `sql`'s first keyword is refused before
-/// SQLite sees it: VACUUM, which the authorizer would only see as the
-/// ATTACH it performs first, and so explain in the wrong words.
-pub fn refuse_by_keyword(sql: &str) -> Option<Denial> {
+/// Why `sql` is refused before SQLite sees it: a statement starting with
+/// VACUUM, which the authorizer would only see as the ATTACH it performs
+/// first, and so explain in the wrong words; or a name past
+/// [`NAME_BYTES_MAX`], which SQLite would explain in the wrong words or not
+/// at all.
+pub fn refuse_before_sqlite(sql: &str) -> Option<Denial> {
     // Every statement passes here before it runs, and lexing the whole
     // text cost more than a cached statement's run: a text without the
-    // word anywhere cannot start with it.
-    if !contains_ignoring_case(sql, "vacuum") {
+    // word anywhere cannot start with it, and a text no longer than the
+    // longest name cannot hold a longer one.
+    let vacuum = contains_ignoring_case(sql, "vacuum");
+    if !vacuum && sql.len() <= NAME_BYTES_MAX {
         return None;
     }
     let tokens = crate::procedure::lexer::tokens(sql).ok()?;
+    if let Some(long) = tokens.iter().find(|token| {
+        matches!(
+            token.kind,
+            crate::procedure::lexer::TokenKind::Word
+                | crate::procedure::lexer::TokenKind::QuotedName
+                | crate::procedure::lexer::TokenKind::Parameter
+        ) && token.end - token.start > NAME_BYTES_MAX
+    }) {
+        let name = long.text(sql);
+        let shown: String = name.chars().take(40).collect();
+        return Some(Denial::Refused(format!(
+            "the name `{}...` is {} bytes long; a name may have at most {NAME_BYTES_MAX}",
+            crate::text::visible(&shown),
+            name.len()
+        )));
+    }
     let first = tokens.iter().find(|token| !token.is_comment())?;
-    first.is_word(sql, "VACUUM").then(|| {
+    (vacuum && first.is_word(sql, "VACUUM")).then(|| {
         Denial::Refused(
             "VACUUM is not allowed: the engine manages the world's in-memory database".into(),
         )
@@ -595,10 +622,30 @@ mod tests {
             "  -- tidy up\n vacuum INTO '/tmp/x'",
             "/* a */ Vacuum;",
         ] {
-            assert!(refuse_by_keyword(sql).is_some(), "{sql}");
+            assert!(refuse_before_sqlite(sql).is_some(), "{sql}");
         }
         for sql in ["SELECT 1", "-- VACUUM\nSELECT 1", "", "   "] {
-            assert!(refuse_by_keyword(sql).is_none(), "{sql}");
+            assert!(refuse_before_sqlite(sql).is_none(), "{sql}");
         }
+    }
+
+    #[test]
+    fn a_name_past_its_limit_is_refused_by_its_length_and_a_long_string_is_not() {
+        let long = "c".repeat(NAME_BYTES_MAX + 1);
+        for sql in [
+            format!("SELECT {long} FROM t"),
+            format!("SELECT \"{long}\" FROM t"),
+            format!("SELECT :{long}"),
+        ] {
+            let refused = refuse_before_sqlite(&sql).map(|d| d.to_string());
+            assert!(
+                refused.as_deref().is_some_and(|r| r.contains("a name may have at most 1024")),
+                "{refused:?}"
+            );
+        }
+        let fits = "c".repeat(NAME_BYTES_MAX);
+        assert!(refuse_before_sqlite(&format!("SELECT {fits} FROM t")).is_none());
+        let text = format!("SELECT '{long}'");
+        assert!(refuse_before_sqlite(&text).is_none(), "a string is a value, not a name");
     }
 }

@@ -96,9 +96,12 @@ const SQLITE_PRNG_SEED: std::ffi::c_int = 0x5eed;
 /// as opening a connection, also draws on it). Restarting that generator
 /// from a fixed seed before every learner statement makes what a statement
 /// draws depend on nothing but the statement and the database: it replays
-/// exactly. The generator is one per program, so runs on several threads at
-/// once (`fencelab mutate`) share it; a run on one thread, as in the
-/// browser or `fencelab run`, replays exactly.
+/// exactly. It is pinned before every statement the engine runs, of any
+/// origin: the schema, a learner's statement, scenario SQL and queries, the
+/// engine's own reads and the reset of the seed rows. The generator is one
+/// per program, so runs on several threads at once (`fencelab mutate`)
+/// share it; a run on one thread, as in the browser or `fencelab run`,
+/// replays exactly.
 pub fn pin_randomness() {
     // SAFETY: SQLITE_TESTCTRL_PRNG_SEED takes an int seed and a database
     // handle, which may be null; it only sets SQLite's configured seed and

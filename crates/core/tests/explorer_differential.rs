@@ -41,7 +41,8 @@ fn variants(exercise: &Exercise, every_mutant: bool) -> Vec<(String, Vec<(String
     }
     let context = mutation::context(exercise).expect("the schema's columns");
     let base = mutation::reference_texts(exercise);
-    let generated = mutation::generate(exercise, &base, &context);
+    let generated = mutation::generate(exercise, &base, &context)
+        .expect("a bundled reference is within the mutant budget");
     let stride = if every_mutant { 1 } else { MUTANT_STRIDE };
     for mutant in generated.mutants.iter().step_by(stride) {
         variants.push((

@@ -86,7 +86,8 @@ fn the_hook_records_what_snapshots_record_on_a_mutant_of_each_operator() {
     for exercise in bundled::exercises().unwrap() {
         let context = mutation::context(&exercise).unwrap();
         let base = mutation::reference_texts(&exercise);
-        let generated = mutation::generate(&exercise, &base, &context);
+        let generated = mutation::generate(&exercise, &base, &context)
+            .expect("a bundled reference is within the mutant budget");
         let mut operators = std::collections::BTreeSet::new();
         for mutant in &generated.mutants {
             // An id is procedure:line:column:operator[:detail].

@@ -28,13 +28,51 @@ pub type Target = fn(&[u8]);
 
 /// The fuzz targets, by name: the folders under `fuzz/fuzz_targets/`,
 /// `fuzz/corpus/` and `fuzz/regressions/`.
-pub const TARGETS: [(&str, Target); 5] = [
+pub const TARGETS: [(&str, Target); 6] = [
     ("procedure_parser", procedure_parser),
     ("exercise_loader", exercise_loader),
     ("share_link", share_link),
     ("saved_state", saved_state),
     ("whole_run", whole_run),
+    ("host_message", host_message),
 ];
+
+/// The longest refusal the frame may post back to a host: a refusal quotes
+/// only bounded pieces of what it refuses, never the whole message.
+const REFUSAL_BYTES_MAX: usize = 1024;
+
+/// What a course page posts to an embedded frame, as the frame reads it
+/// (web/src/embed/protocol.rs), and the same bytes as the frame's
+/// `?parent=` origin. A message read has an id; a refused one says why in a
+/// bounded sentence; an origin read is one the reader gives back unchanged.
+pub fn host_message(data: &[u8]) {
+    use fencelab_web::embed::protocol::{parent_origin, read_host_message};
+    let text = String::from_utf8_lossy(data);
+    match read_host_message(&text) {
+        Ok(request) => {
+            let _ = request.id;
+        }
+        Err(refusal) => {
+            assert!(!refusal.message.trim().is_empty(), "a refusal says nothing");
+            assert!(
+                refusal.message.len() <= REFUSAL_BYTES_MAX,
+                "a refusal of {} bytes: it quotes too much of the message",
+                refusal.message.len()
+            );
+        }
+    }
+    match parent_origin(&text) {
+        Ok(origin) => assert_eq!(
+            parent_origin(&origin).as_ref(),
+            Ok(&origin),
+            "an origin read does not read back as itself"
+        ),
+        Err(message) => {
+            assert!(!message.trim().is_empty(), "an origin refusal says nothing");
+            assert!(message.len() <= REFUSAL_BYTES_MAX, "an origin refusal quotes too much");
+        }
+    }
+}
 
 /// The procedure parser on any UTF-8 text: an accepted procedure is
 /// consistent with its text, a refused one says why and where.

@@ -11,6 +11,14 @@ use std::path::Path;
 /// A hostile file larger than this is cut: the decoders refuse far smaller
 /// inputs, and libFuzzer mutates small ones best.
 const HOSTILE_BYTES_MAX: usize = 64 * 1024;
+/// The cut for the targets whose every execution reads the whole input
+/// through a parser or the engine: 64 KiB seeds held the last campaign's
+/// procedure_parser to 0.73 M executions, exercise_loader to 0.29 M and
+/// whole_run to 0.13 M. Their large inputs stay covered by the hostile
+/// corpus itself, which runs them whole in `cargo test`.
+const SLOW_TARGET_HOSTILE_BYTES_MAX: usize = 4 * 1024;
+/// The targets cut at [`SLOW_TARGET_HOSTILE_BYTES_MAX`].
+const SLOW_TARGETS: [&str; 3] = ["procedure_parser", "exercise_loader", "whole_run"];
 
 /// One seed: the target's name, a file name and the bytes.
 pub struct Seed {
@@ -89,6 +97,23 @@ pub fn seeds(root: &Path) -> Vec<Seed> {
             saved.to_string().into_bytes(),
         );
     }
+    // A host page's messages, one of each kind, and the origins a frame's
+    // `?parent=` names.
+    for (name, message) in [
+        ("check", r#"{"fencelab":1,"id":1,"type":"check"}"#),
+        ("reset", r#"{"fencelab":1,"id":"r","type":"reset"}"#),
+        (
+            "show-scenario",
+            r#"{"fencelab":1,"id":2,"type":"show-scenario","scenario":"one winner"}"#,
+        ),
+        (
+            "set-procedures",
+            r#"{"fencelab":1,"id":3,"type":"set-procedures","procedures":{"claim":"SELECT 1;"}}"#,
+        ),
+        ("origin", "https://course.example:8443"),
+    ] {
+        add("host_message", format!("{name}.json"), message.as_bytes().into());
+    }
     let dir = root.join("tests/hostile");
     let mut hostile = Vec::new();
     collect_files(&dir, &mut hostile);
@@ -99,11 +124,14 @@ pub fn seeds(root: &Path) -> Vec<Seed> {
         };
         let targets: &[&'static str] = match kind.as_str() {
             "procedure" => &["procedure_parser", "whole_run"],
-            "exercise" => &["exercise_loader"],
+            // Exercise files, however the case runs them.
+            "exercise" | "mutate" | "check" | "terminal" => &["exercise_loader"],
             "link" => &["share_link"],
             "saved" => &["saved_state"],
             // A scenario file is part of an exercise file.
             "scenario" => &["exercise_loader"],
+            // What a writer sends a FIFO: read by the command line alone.
+            "file" => &[],
             _ => &[
                 "procedure_parser",
                 "exercise_loader",
@@ -117,15 +145,20 @@ pub fn seeds(root: &Path) -> Vec<Seed> {
             .to_string_lossy()
             .replace(['/', '\\'], "--");
         for target in targets {
-            add(target, format!("hostile--{name}"), input.clone());
+            let mut data = input.clone();
+            if SLOW_TARGETS.contains(target) {
+                data.truncate(SLOW_TARGET_HOSTILE_BYTES_MAX);
+            }
+            add(target, format!("hostile--{name}"), data);
         }
     }
     seeds
 }
 
 /// A case of the hostile corpus (tests/hostile/cases/README.md): a TOML
-/// file with a `kind` and an `input`, repeated `repeat` times. Its input,
-/// cut at [`HOSTILE_BYTES_MAX`]; `None` for any other file.
+/// file with a `kind` and an `input`, repeated `repeat` times between its
+/// `head` and `tail`. Its input, cut at [`HOSTILE_BYTES_MAX`]; `None` for
+/// any other file.
 fn hostile_case(path: &Path) -> Option<(String, Vec<u8>)> {
     if path.extension()? != "toml" {
         return None;
@@ -139,13 +172,15 @@ fn hostile_case(path: &Path) -> Option<(String, Vec<u8>)> {
         .and_then(|r| r.as_integer())
         .unwrap_or(1)
         .clamp(1, 100_000) as usize;
-    let mut data = Vec::new();
+    let part = |field: &str| case.get(field).and_then(|v| v.as_str()).unwrap_or("");
+    let mut data = part("head").as_bytes().to_vec();
     for _ in 0..repeat {
         if data.len() >= HOSTILE_BYTES_MAX {
             break;
         }
         data.extend_from_slice(input.as_bytes());
     }
+    data.extend_from_slice(part("tail").as_bytes());
     data.truncate(HOSTILE_BYTES_MAX);
     Some((kind, data))
 }

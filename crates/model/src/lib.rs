@@ -25,6 +25,7 @@ pub mod report;
 pub mod scenario;
 pub mod schedule;
 pub mod site;
+pub mod text;
 pub mod value;
 
 pub use exercise::{Exercise, LoadError, Model};

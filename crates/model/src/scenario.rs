@@ -127,7 +127,12 @@ pub struct ConcurrentCall {
 
 /// An argument: a literal value, or what the process remembers.
 #[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
-#[serde(untagged)]
+#[serde(
+    untagged,
+    // Without it, an argument of another shape is refused with serde's
+    // "data did not match any variant of untagged enum Arg": Rust's names.
+    expecting = "an argument: a value (a number, a string, a boolean) or `{ memory = \"NAME\" }` for a value the process remembers"
+)]
 pub enum Arg {
     Memory { memory: String },
     Literal(Value),

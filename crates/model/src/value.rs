@@ -7,7 +7,12 @@ use std::fmt;
 /// One SQLite value. Reals keep their bits so a value hashes and compares
 /// exactly (exploration uses values as part of a state's identity).
 #[derive(Clone, Debug, PartialEq, Eq, Hash, PartialOrd, Ord, Serialize, Deserialize)]
-#[serde(untagged)]
+#[serde(
+    untagged,
+    // Seen by authors (an expected value in a scenario): a sentence, not
+    // serde's "data did not match any variant of untagged enum Value".
+    expecting = "a value: a number, a string, a boolean or `{ blob = \"HEX\" }`"
+)]
 pub enum Value {
     Null,
     Integer(i64),

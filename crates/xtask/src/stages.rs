@@ -197,6 +197,37 @@ fn plan(root: &Path, tools: &Tools) -> Vec<Stage> {
     stages
 }
 
+/// The last stage: the test command must leave the tree as it found it, so
+/// a build that rewrites a tracked file (a lock file, a generated asset)
+/// fails here instead of leaving a change behind for someone to commit.
+const CLEAN_TREE_STAGE: &str = "the tree is as the tests found it (git status --porcelain)";
+
+/// Whether `git status --porcelain` lists nothing; otherwise what it lists.
+fn tree_is_clean(root: &Path) -> Result<(), String> {
+    let output = Command::new("git")
+        .args(["status", "--porcelain"])
+        .current_dir(root)
+        .stdin(std::process::Stdio::null())
+        .output()
+        .map_err(|e| format!("cannot run `git status --porcelain`: {e}"))?;
+    if !output.status.success() {
+        return Err(format!(
+            "`git status --porcelain` failed ({}): {}",
+            output.status,
+            String::from_utf8_lossy(&output.stderr).trim()
+        ));
+    }
+    let listed = String::from_utf8_lossy(&output.stdout);
+    if listed.trim().is_empty() {
+        Ok(())
+    } else {
+        Err(format!(
+            "the tests changed or left files in the tree (`git status --porcelain`):\n{}",
+            listed.trim_end()
+        ))
+    }
+}
+
 pub fn run_all(root: &Path, tools: &Tools) -> Summary {
     let mut results: Vec<(String, bool, Duration)> = Vec::new();
     for mut stage in plan(root, tools) {
@@ -219,6 +250,12 @@ pub fn run_all(root: &Path, tools: &Tools) -> Summary {
         }
         results.push((stage.name, outcome.is_ok(), took));
     }
+    let started = Instant::now();
+    let clean = tree_is_clean(root);
+    if let Err(message) = &clean {
+        eprintln!("xtask: {message}");
+    }
+    results.push((CLEAN_TREE_STAGE.into(), clean.is_ok(), started.elapsed()));
 
     println!("\nxtask: summary");
     for (name, ok, took) in &results {

@@ -10,6 +10,9 @@
 //! timed) and bytes held (the bound on memory). The same cases run natively
 //! and in wasm (tests/corpus.rs); the format is in cases/README.md.
 //!
+//! Cases of the command line's own kinds (`file`, `terminal`) run natively
+//! only: there is no command line in wasm, and no file system.
+//!
 //! Must never: time anything with a clock, or accept an outcome without
 //! checking its message.
 
@@ -39,7 +42,30 @@ pub struct Case {
     /// Repeat `input` this many times (a large input kept small on disk).
     #[serde(default)]
     pub repeat: Option<usize>,
+    /// Text before and after the (repeated) input: a whole file around a
+    /// repeated part, such as 2,000 predicates in one WHERE.
+    #[serde(default)]
+    pub head: Option<String>,
+    #[serde(default)]
+    pub tail: Option<String>,
+    /// A `file` case: what the path the command line reads is.
+    #[serde(default)]
+    pub file: Option<FileKind>,
     pub expect: Expect,
+}
+
+/// What a `file` case hands the command line as an exercise file.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Deserialize)]
+#[serde(rename_all = "kebab-case")]
+pub enum FileKind {
+    /// A FIFO nobody writes to (a plain open() of it waits for ever).
+    Fifo,
+    /// A FIFO a writer sends the input to, then closes.
+    FifoWritten,
+    /// A Unix socket.
+    Socket,
+    /// `/dev/zero`, which never ends.
+    DevZero,
 }
 
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Deserialize)]
@@ -50,6 +76,17 @@ pub enum Kind {
     Scenario,
     Link,
     Saved,
+    /// An exercise file, run as `fencelab mutate` runs it (every mutant of
+    /// its references against its suite).
+    Mutate,
+    /// An exercise file, checked as `fencelab check` checks it.
+    Check,
+    /// The command line reading a path (`file` says what it is): natively
+    /// only.
+    File,
+    /// An exercise file checked, as `fencelab check` prints it in a
+    /// terminal: natively only.
+    Terminal,
 }
 
 #[derive(Debug, Deserialize)]
@@ -87,6 +124,14 @@ pub struct Ran {
     /// Rejected with this message, or the reports of the runs.
     pub rejected: Option<String>,
     pub reports: Vec<ExerciseReport>,
+    /// Errors outside any scenario's verdict: a mutation run's, or what a
+    /// check says of `[[equivalent]]` declarations.
+    pub errors: Vec<String>,
+    /// What a terminal is given (a `terminal` case), after the command
+    /// line's own quoting.
+    pub shown: Option<String>,
+    /// A case of the command line in wasm, where there is none.
+    pub skipped: bool,
     /// The engine's accounting, the largest over every scenario run.
     pub figures: Figures,
 }
@@ -112,10 +157,15 @@ pub fn parse(name: &str, text: &str) -> Result<Case, String> {
 
 /// Runs a case through the code a user's input meets.
 pub fn run(case: &Case) -> Ran {
-    let input = match case.repeat {
+    let repeated = match case.repeat {
         Some(times) => case.input.repeat(times),
         None => case.input.clone(),
     };
+    let input = format!(
+        "{}{repeated}{}",
+        case.head.as_deref().unwrap_or(""),
+        case.tail.as_deref().unwrap_or("")
+    );
     fencelab_core::sqlite::reset_heap_peak();
     let mut ran = match case.kind {
         Kind::Procedure => {
@@ -147,11 +197,73 @@ pub fn run(case: &Case) -> Ran {
             Err(message) => rejected(message),
             Ok(_) => Ran::default(),
         },
+        Kind::Mutate => match exercise::load("case.toml", &input) {
+            Err(error) => rejected(error.to_string()),
+            Ok(exercise) => {
+                let run = fencelab_core::mutation::run(&exercise);
+                Ran {
+                    errors: run.error.into_iter().collect(),
+                    ..Ran::default()
+                }
+            }
+        },
+        Kind::Check => match exercise::load("case.toml", &input) {
+            Err(error) => rejected(error.to_string()),
+            Ok(exercise) => {
+                let check = exercise.check();
+                let mut ran = runs(case, || check.reference.clone());
+                ran.errors = check.stale_equivalents;
+                ran
+            }
+        },
+        Kind::File | Kind::Terminal => command_line(case, &input),
     };
     let (_, peak) = fencelab_core::sqlite::heap_bytes();
     ran.figures.sqlite_heap_bytes = u64::try_from(peak).unwrap_or(0);
     ran
 }
+
+#[cfg(target_arch = "wasm32")]
+fn command_line(_: &Case, _: &str) -> Ran {
+    Ran {
+        skipped: true,
+        ..Ran::default()
+    }
+}
+
+/// A case of the command line's own: the path it reads, or what it prints.
+#[cfg(not(target_arch = "wasm32"))]
+fn command_line(case: &Case, input: &str) -> Ran {
+    if case.kind == Kind::Terminal {
+        return match exercise::load("case.toml", input) {
+            Err(error) => Ran {
+                shown: Some(fencelab_cli::shown(&error.to_string()).into_owned()),
+                ..rejected(error.to_string())
+            },
+            Ok(exercise) => {
+                let check = exercise.check();
+                let printed = fencelab_cli::render::check(&check);
+                Ran {
+                    shown: Some(fencelab_cli::shown(&printed).into_owned()),
+                    ..runs(case, || check.reference.clone())
+                }
+            }
+        };
+    }
+    let Some(kind) = case.file else {
+        return rejected("a file case says what its `file` is".into());
+    };
+    let read = files::with_path(kind, input, |path| {
+        fencelab_cli::files::read_text(path, fencelab_core::EXERCISE_FILE_BYTES_MAX)
+    });
+    match read.and_then(|text| exercise::load("case.toml", &text).map_err(|e| e.to_string())) {
+        Err(message) => rejected(message),
+        Ok(exercise) => runs(case, || exercise.run(&BTreeMap::new())),
+    }
+}
+
+#[cfg(not(target_arch = "wasm32"))]
+mod files;
 
 fn bundled_exercise(case: &Case) -> Exercise {
     let id = case.exercise.as_deref().unwrap_or("claim-compare-and-set");
@@ -192,9 +304,9 @@ fn runs(case: &Case, suite: impl Fn() -> ExerciseReport) -> Ran {
         figures.suite_sqlite_steps = figures.suite_sqlite_steps.max(suite_steps);
     }
     Ran {
-        rejected: None,
         reports,
         figures,
+        ..Ran::default()
     }
 }
 
@@ -209,6 +321,9 @@ const MEMORY_BYTES_SLACK: u64 = 20 * 1024 * 1024;
 /// engine's limits; the reasons it is wrong, if any.
 pub fn judge(case: &Case, ran: &Ran) -> Vec<String> {
     let mut wrong = Vec::new();
+    if ran.skipped {
+        return wrong;
+    }
     let limits = Limits::default();
     let figures = ran.figures;
     // Every scenario check spends at most its budget twice (exploring, then
@@ -258,7 +373,16 @@ pub fn judge(case: &Case, ran: &Ran) -> Vec<String> {
         }
     }
     let wanted = case.expect.message.as_deref();
-    let contains = |text: &str| wanted.is_none_or(|w| text.contains(w));
+    // A terminal case's message is looked for as the terminal shows it.
+    let contains = |text: &str| {
+        wanted.is_none_or(|w| {
+            if case.kind == Kind::Terminal {
+                fencelab_model::text::visible_lines(text).contains(w)
+            } else {
+                text.contains(w)
+            }
+        })
+    };
     match (case.expect.outcome, &ran.rejected) {
         (Outcome::Rejected, Some(message)) => {
             if !contains(message) {
@@ -291,13 +415,16 @@ pub fn judge(case: &Case, ran: &Ran) -> Vec<String> {
             } else {
                 Verdict::Error
             };
-            let problems: Vec<String> = ran
+            let mut problems: Vec<String> = ran
                 .reports
                 .iter()
                 .flat_map(|r| &r.scenarios)
                 .filter(|s| s.verdict() == verdict)
                 .filter_map(|s| s.problem())
                 .collect();
+            if outcome == Outcome::Error {
+                problems.extend(ran.errors.iter().cloned());
+            }
             if !problems.iter().any(|p| contains(p)) {
                 let seen: Vec<String> = ran
                     .reports
@@ -311,6 +438,7 @@ pub fn judge(case: &Case, ran: &Ran) -> Vec<String> {
                             s.problem().unwrap_or_default()
                         )
                     })
+                    .chain(ran.errors.iter().cloned())
                     .collect();
                 wrong.push(format!(
                     "no scenario is {outcome:?} with `{}`; saw: {}",
@@ -320,9 +448,28 @@ pub fn judge(case: &Case, ran: &Ran) -> Vec<String> {
             }
         }
     }
+    // What a terminal is given holds the message as the user reads it, and
+    // nothing that would act on the terminal or reorder the text.
+    if let Some(shown) = &ran.shown {
+        if !contains(shown) {
+            wrong.push(format!("the terminal is not shown `{wanted:?}`: {shown}"));
+        }
+        let hidden: Vec<String> = shown
+            .chars()
+            .filter(|&c| c != '\n' && c != '\t' && fencelab_model::text::is_hidden(c))
+            .map(|c| format!("U+{:04X}", u32::from(c)))
+            .collect();
+        if !hidden.is_empty() {
+            wrong.push(format!(
+                "the terminal is given {} as they are",
+                hidden.join(", ")
+            ));
+        }
+    }
     // Every message a user sees is a sentence in their terms: never a
     // Rust name or an empty text.
     let mut messages: Vec<String> = ran.rejected.iter().cloned().collect();
+    messages.extend(ran.errors.iter().cloned());
     messages.extend(
         ran.reports
             .iter()
@@ -340,6 +487,7 @@ pub fn judge(case: &Case, ran: &Ran) -> Vec<String> {
             "panicked at",
             "unwrap()",
             "expected struct",
+            "untagged enum",
         ] {
             if message.contains(rust) {
                 wrong.push(format!("a message shows Rust's `{rust}`: {message}"));

@@ -29,16 +29,22 @@ fn every_hostile_input_ends_within_its_budget_with_the_message_a_user_must_see()
             "{name:<58} {:>12} {:>12} {:>10} {:>12}",
             f.sqlite_steps, f.suite_sqlite_steps, f.memory_bytes, f.sqlite_heap_bytes
         );
-        let seen = ran.rejected.clone().or_else(|| {
-            ran.reports
-                .iter()
-                .flat_map(|r| &r.scenarios)
-                .find_map(|s| s.problem())
-        });
-        println!(
-            "    {}",
-            seen.as_deref().unwrap_or("(every scenario passed)")
-        );
+        let seen = ran
+            .rejected
+            .clone()
+            .or_else(|| ran.errors.first().cloned())
+            .or_else(|| {
+                ran.reports
+                    .iter()
+                    .flat_map(|r| &r.scenarios)
+                    .find_map(|s| s.problem())
+            });
+        let seen = match (ran.skipped, seen) {
+            (true, _) => "(a case of the command line: not run in wasm)".to_string(),
+            (false, seen) => seen.unwrap_or_else(|| "(every scenario passed)".into()),
+        };
+        // Hostile messages hold what would steer the terminal this prints to.
+        println!("    {}", fencelab_model::text::visible_lines(&seen));
         for (i, (value, best)) in [
             (f.sqlite_steps, &mut worst.sqlite_steps),
             (f.suite_sqlite_steps, &mut worst.suite_sqlite_steps),

@@ -12,9 +12,15 @@
 //! counterexample, and it is not silence either. A change the exercise
 //! declares equivalent (`[[equivalent]]`) is never a gap.
 //!
-//! The texts are assumed to pass every scenario (the page asks only then);
-//! otherwise every mutant would look caught. Must never panic on any text.
+//! Mutants past their budget (`fencelab_core::mutate::MUTANTS_PER_RUN_MAX`
+//! and kin) are never judged: the answer is `Failed`, naming the bound,
+//! before anything runs. Only texts that pass every scenario have their
+//! mutants judged (otherwise every mutant would look caught): the page asks
+//! only then, and the job checks them first all the same, as a `Check`
+//! runs, a slice per piece.
+//! Must never panic on any text.
 
+use crate::serve::CheckJob;
 use fencelab_core::mutate::{Context, Mutant, MutantVerdict, Operator};
 use fencelab_core::{Exercise, Schedule, mutation};
 use fencelab_protocol::{
@@ -23,63 +29,123 @@ use fencelab_protocol::{
 use std::collections::BTreeMap;
 use std::rc::Rc;
 
-/// A protection run in progress: one mutant per [`ProtectJob::next`].
+/// A protection run in progress: the mutants generated at once (within
+/// their budget, so a text past it is refused before anything runs), then
+/// the texts' own check, a slice per [`ProtectJob::next`] as a `Check`
+/// runs, then one mutant per call.
 pub struct ProtectJob {
     pub seq: u64,
     exercise: Rc<Exercise>,
     /// Every procedure's text: the learner's for the editable ones.
     texts: Vec<(String, String)>,
-    mutants: Vec<Mutant>,
-    /// The mutants that are the exercise's declared equivalents: id to the
-    /// declared reason.
-    equivalent: BTreeMap<String, String>,
-    verdicts: Vec<MutantVerdict>,
+    /// What the operators know of the exercise's schema.
+    context: Context,
+    stage: Stage,
+}
+
+/// Where a protection run is.
+enum Stage {
+    /// Nothing will be judged, for this reason: the answer is `Failed`.
+    Refused(String),
+    /// Checking the texts: only texts that pass every scenario have their
+    /// mutants judged (the page asks only then, but the worker does not take
+    /// its word for it).
+    Checking {
+        check: Box<CheckJob>,
+        mutants: Vec<Mutant>,
+    },
+    /// Judging the mutants, `verdicts[i]` of `mutants[i]`.
+    Judging {
+        mutants: Vec<Mutant>,
+        /// The mutants that are the exercise's declared equivalents: id to
+        /// the declared reason.
+        equivalent: BTreeMap<String, String>,
+        verdicts: Vec<MutantVerdict>,
+    },
 }
 
 impl ProtectJob {
-    /// Generates the mutants of `edits` (pure text work; nothing runs yet).
+    /// A job for the line marks of `edits`: generates their mutants (pure
+    /// text work, within its budget); nothing runs yet.
     pub fn new(seq: u64, exercise: &Rc<Exercise>, edits: &Edits, context: &Context) -> ProtectJob {
         let texts = exercise.texts_with(edits);
-        let mutants = mutation::generate(exercise, &texts, context).mutants;
+        let stage = match mutation::generate(exercise, &texts, context) {
+            Err(over) => Stage::Refused(over.to_string()),
+            Ok(generated) => Stage::Checking {
+                check: Box::new(CheckJob::new(seq, exercise, edits)),
+                mutants: generated.mutants,
+            },
+        };
         ProtectJob {
             seq,
-            equivalent: declared_equivalents(exercise, &mutants, context),
             exercise: Rc::clone(exercise),
             texts,
-            mutants,
-            verdicts: Vec::new(),
+            context: context.clone(),
+            stage,
         }
     }
 
-    /// How many mutants the job judges.
+    /// How many mutants the job judges, once its check has passed.
     #[cfg(test)]
-    pub fn mutants(&self) -> usize {
-        self.mutants.len()
+    pub fn mutants(&self) -> Option<usize> {
+        match &self.stage {
+            Stage::Refused(_) | Stage::Checking { .. } => None,
+            Stage::Judging { mutants, .. } => Some(mutants.len()),
+        }
     }
 
-    /// Judges the next mutant; once every mutant is judged, returns the
-    /// marks.
+    /// Does the next piece (a slice of the check, or one mutant); once
+    /// every mutant is judged, returns the marks. Texts that do not pass, or
+    /// whose mutants are past their budget, are answered `Failed`, saying so.
     pub fn next(&mut self) -> Option<Response> {
-        match self.mutants.get(self.verdicts.len()) {
-            Some(mutant) => {
-                let verdict = match (
-                    mutation::judge(&self.exercise, &self.texts, mutant),
-                    self.equivalent.get(&mutant.id),
-                ) {
-                    // Like `fencelab mutate`: a declared equivalent that a
-                    // scenario kills is killed all the same.
-                    (verdict @ MutantVerdict::Killed { .. }, _) | (verdict, None) => verdict,
-                    (_, Some(reason)) => MutantVerdict::Equivalent {
-                        reason: reason.clone(),
-                    },
+        match &mut self.stage {
+            Stage::Refused(message) => Some(Response::Failed {
+                seq: self.seq,
+                message: message.clone(),
+            }),
+            Stage::Checking { check, mutants } => {
+                let Response::Checked { report, .. } = check.next()? else {
+                    return None;
                 };
-                self.verdicts.push(verdict);
+                if let Some(why) = mutation::not_passing(&report, "your procedure") {
+                    return Some(Response::Failed {
+                        seq: self.seq,
+                        message: why,
+                    });
+                }
+                let mutants = std::mem::take(mutants);
+                self.stage = Stage::Judging {
+                    equivalent: declared_equivalents(&self.exercise, &mutants, &self.context),
+                    mutants,
+                    verdicts: Vec::new(),
+                };
                 None
             }
-            None => Some(Response::Protection {
-                seq: self.seq,
-                report: marks(&self.exercise, &self.mutants, &self.verdicts),
-            }),
+            Stage::Judging {
+                mutants,
+                equivalent,
+                verdicts,
+            } => match mutants.get(verdicts.len()) {
+                Some(mutant) => {
+                    let verdict = match (
+                        mutation::judge(&self.exercise, &self.texts, mutant),
+                        equivalent.get(&mutant.id),
+                    ) {
+                        // Like `fencelab mutate`: a declared equivalent that a
+                        // scenario kills is killed all the same.
+                        (verdict @ MutantVerdict::Killed { .. }, _) | (verdict, None) => verdict,
+                        (_, Some(reason)) => MutantVerdict::Equivalent {
+                            reason: reason.clone(),
+                        },
+                    };
+                    verdicts.push(verdict);
+                    None
+                }
+                None => Some(Response::Protection {
+                    seq: self.seq,
+                    report: marks(&self.exercise, mutants, verdicts),
+                }),
+            },
         }
     }
 }
@@ -97,7 +163,13 @@ fn declared_equivalents(
     if exercise.equivalents.is_empty() {
         return BTreeMap::new();
     }
-    let reference = mutation::generate(exercise, &mutation::reference_texts(exercise), context);
+    // References past the mutant budget declare nothing that can match
+    // (`fencelab check` refuses such an exercise's declarations).
+    let Ok(reference) =
+        mutation::generate(exercise, &mutation::reference_texts(exercise), context)
+    else {
+        return BTreeMap::new();
+    };
     mutants
         .iter()
         .filter_map(|mutant| {
@@ -397,7 +469,13 @@ mod tests {
             .map(|p| (p.name.clone(), p.reference.clone()))
             .collect();
         let mut job = ProtectJob::new(7, &Rc::new(exercise.clone()), &edits, &context);
-        let total = job.mutants();
+        let mut pieces = 0;
+        while job.mutants().is_none() {
+            assert_eq!(job.next(), None, "the check, a slice per call");
+            pieces += 1;
+        }
+        assert!(pieces > 1, "the texts' own check comes first, in slices");
+        let total = job.mutants().unwrap_or_default();
         assert!(total > 0, "the operators generate mutants of the claim");
         for _ in 0..total {
             assert_eq!(job.next(), None, "one mutant per call");
@@ -450,7 +528,9 @@ mod tests {
             .expect("an exercise that declares equivalents");
         let context = mutation::context(exercise).expect("its schema builds");
         let reference =
-            mutation::generate(exercise, &mutation::reference_texts(exercise), &context).mutants;
+            mutation::generate(exercise, &mutation::reference_texts(exercise), &context)
+                .expect("a bundled reference is within the mutant budget")
+                .mutants;
         // On the reference itself, every declaration names one of its mutants.
         let found = declared_equivalents(exercise, &reference, &context);
         let declared: BTreeSet<&str> = exercise

@@ -164,8 +164,17 @@ impl World {
         let meter = Arc::new(Meter::default());
         let (mut anchor, sandbox) = open_sandboxed(&name, &meter)
             .map_err(|e| Error::sqlite("open the world's in-memory database", e))?;
+        if let Some(denial) = crate::sandbox::refuse_before_sqlite(schema_sql) {
+            return Err(Error::Schema {
+                message: denial.to_string(),
+            });
+        }
         sandbox.set_schema_changes_allowed(true);
         sandbox.begin_statement();
+        // The schema may draw on SQLite's generator too (an INSERT past the
+        // largest rowid picks one at random): pinned first, it draws the same
+        // rowids in every run, like a learner's statement.
+        crate::sqlite::pin_randomness();
         anchor
             .execute_batch(schema_sql)
             .map_err(|e| Error::Schema {

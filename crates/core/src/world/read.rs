@@ -34,7 +34,7 @@ impl World {
         let before = self.before_step(None, sql);
         self.direct_statements += 1;
         self.anchor_sandbox.begin_statement();
-        if let Some(denial) = crate::sandbox::refuse_by_keyword(sql) {
+        if let Some(denial) = crate::sandbox::refuse_before_sqlite(sql) {
             return Err(Error::Query {
                 sql: sql.to_string(),
                 message: denial.to_string(),
@@ -93,6 +93,7 @@ impl World {
     /// tables), never for learner SQL.
     pub(crate) fn with_anchor_trusted<R>(&self, f: impl FnOnce(&Connection) -> R) -> R {
         let _trusted = self.anchor_sandbox.trusted();
+        crate::sqlite::pin_randomness();
         f(&self.anchor)
     }
 

@@ -131,6 +131,9 @@ impl SeedImage {
     /// the run).
     pub(super) fn restore(&self) -> rusqlite::Result<()> {
         let restorer = &self.restorer;
+        // The seed rows carry their keys, so nothing here should draw on
+        // SQLite's generator; pinned all the same, as before every statement.
+        crate::sqlite::pin_randomness();
         let result = (|| {
             restorer.prepare_cached("BEGIN IMMEDIATE")?.execute([])?;
             for (table, seed) in self.tables.iter().zip(&self.rows) {

@@ -77,7 +77,7 @@ pub(super) fn execute(
     lookup: impl Fn(&str) -> Option<Value>,
 ) -> Result<Executed, Failure> {
     sandbox.begin_statement();
-    if let Some(denial) = crate::sandbox::refuse_by_keyword(sql) {
+    if let Some(denial) = crate::sandbox::refuse_before_sqlite(sql) {
         return Err(Failure::new(ErrorCause::Denied, denial.to_string()));
     }
     crate::sqlite::pin_randomness();
@@ -245,9 +245,10 @@ pub(super) fn query_on(
     parameters: &Values,
 ) -> Result<ResultRows, QueryFailure> {
     let fail = QueryFailure::Failed;
-    if let Some(denial) = crate::sandbox::refuse_by_keyword(sql) {
+    if let Some(denial) = crate::sandbox::refuse_before_sqlite(sql) {
         return Err(fail(denial.to_string()));
     }
+    crate::sqlite::pin_randomness();
     // Invariants are queried after every step: prepared once per
     // connection. The authorizer judged the text when it was first
     // prepared (a refused text is never cached), and the step budget

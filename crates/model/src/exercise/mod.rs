@@ -111,12 +111,21 @@ pub struct LoadError {
     pub message: String,
 }
 
+/// One line, whatever the file held: a field or a message quoting the
+/// file's own text (serde's "unknown field `...`") has its control and bidi
+/// characters written out (`crate::text::visible`), so the sentence can be
+/// printed to a terminal or shown on the page as it is.
 impl fmt::Display for LoadError {
     fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        use crate::text::visible;
         write!(
             f,
             "{}:{}:{}: {}: {}",
-            self.file, self.line, self.column, self.field, self.message
+            visible(&self.file),
+            self.line,
+            self.column,
+            visible(&self.field),
+            visible(&self.message)
         )
     }
 }
@@ -191,6 +200,31 @@ struct Source<'a> {
 }
 
 impl Source<'_> {
+    /// Refuses a name the exercise gives (its title, a procedure, scenario,
+    /// broken variant, process or actor) that holds a control character or
+    /// a bidirectional override or isolate: names are shown in terminals and
+    /// on the page, where such a character would act on the terminal or show
+    /// the name in another order than it has ("Trojan Source"). Marks such as
+    /// U+200F, which right-to-left text needs, are allowed.
+    fn plain_name(&self, span: Range<usize>, field: &str, name: &str) -> Result<(), LoadError> {
+        let steers = |c: char| {
+            c.is_control() || matches!(c, '\u{202a}'..='\u{202e}' | '\u{2066}'..='\u{2069}')
+        };
+        match name.chars().find(|&c| steers(c)) {
+            None => Ok(()),
+            Some(c) => Err(self.error(
+                span,
+                field,
+                format!(
+                    "`{}` holds U+{:04X}, which would steer a terminal or reorder the name as it \
+                     is shown; write the name without it",
+                    crate::text::visible(name),
+                    u32::from(c)
+                ),
+            )),
+        }
+    }
+
     fn error(&self, span: Range<usize>, field: &str, message: impl Into<String>) -> LoadError {
         let position = crate::procedure::position_at(self.text, span.start);
         LoadError {
@@ -300,9 +334,12 @@ impl Exercise {
             }
         }
 
+        source.plain_name(0..0, "title", &parsed.title)?;
+        source.plain_name(0..0, "lesson", &parsed.lesson)?;
         let mut procedures = Vec::new();
         for (name, spanned) in parsed.procedures.get_ref() {
             let spec = spanned.get_ref();
+            source.plain_name(spanned.span(), &format!("procedures.{name}"), name)?;
             let field = format!("procedures.{name}.reference");
             Procedure::parse(name, spec.reference.get_ref())
                 .map_err(|e| source.procedure_error(spec.reference.span(), &field, &e))?;
@@ -367,6 +404,7 @@ impl Exercise {
         for (i, spanned) in parsed.scenarios.iter().enumerate() {
             let scenario = spanned.get_ref();
             let field = format!("scenarios[{i}]");
+            source.plain_name(spanned.span(), &format!("{field}.name"), &scenario.name)?;
             if scenarios.iter().any(|s| s.name == scenario.name) {
                 return Err(source.error(
                     spanned.span(),
@@ -375,6 +413,9 @@ impl Exercise {
                 ));
             }
             for (j, step) in scenario.steps.iter().enumerate() {
+                for name in [&step.start, &step.actor].into_iter().flatten() {
+                    source.plain_name(spanned.span(), &format!("{field}.steps[{j}]"), name)?;
+                }
                 step.to_action().map_err(|message| {
                     source.error(spanned.span(), &format!("{field}.steps[{j}]"), message)
                 })?;
@@ -404,6 +445,7 @@ impl Exercise {
         for (i, spanned) in parsed.mutants.iter().enumerate() {
             let mutant = spanned.get_ref();
             let field = format!("mutants[{i}]");
+            source.plain_name(spanned.span(), &format!("{field}.name"), &mutant.name)?;
             if mutants.iter().any(|m| m.name == mutant.name) {
                 return Err(source.error(
                     spanned.span(),

@@ -10,6 +10,12 @@
 //! WHERE"). Mutants whose text does not parse as a procedure, or equals the
 //! original's or an earlier mutant's, are dropped and counted.
 //!
+//! Generation is bounded ([`MutantBudget`]): by the mutants generated for
+//! one procedure and for one run, and by the bytes of mutant text a run
+//! holds. Past any of them it stops and says which ([`OverBudget`]), and the
+//! run is an error, never a score: a score of the mutants that happened to
+//! come first would be a number about nothing.
+//!
 //! Pure text work: the schema's columns come in as [`Context`], read by the
 //! engine; nothing here runs SQL. Must never panic on any text.
 
@@ -21,6 +27,140 @@ pub use report::{Counts, ExerciseMutation, Kill, MutantResult, MutantVerdict};
 use crate::procedure::{Position, Procedure};
 use serde::{Deserialize, Serialize};
 use std::collections::BTreeSet;
+
+/// The most mutants generated for one procedure (texts the operators write,
+/// dropped ones included). The bundled references give at most a few hundred
+/// each; a procedure of 2,000 predicates gave 18,011, which took 7 min 43 s
+/// and 582 MB to judge.
+pub const MUTANTS_PER_PROCEDURE_MAX: usize = 1_000;
+/// The most mutants generated for one run, over every editable procedure.
+/// The bundled exercise with the most gives 819 (execution-attempts).
+pub const MUTANTS_PER_RUN_MAX: usize = 2_000;
+/// The most bytes of mutant text one run holds: each mutant is the whole
+/// procedure, so a long procedure reaches this before the counts do.
+pub const MUTANT_TEXT_BYTES_MAX: usize = 16 * 1024 * 1024;
+
+/// Which bound of mutant generation was reached.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Serialize, Deserialize)]
+#[serde(rename_all = "kebab-case")]
+pub enum MutantLimit {
+    /// [`MUTANTS_PER_PROCEDURE_MAX`].
+    MutantsPerProcedure,
+    /// [`MUTANTS_PER_RUN_MAX`].
+    MutantsPerRun,
+    /// [`MUTANT_TEXT_BYTES_MAX`].
+    MutantTextBytes,
+}
+
+impl MutantLimit {
+    /// The bound's value.
+    pub fn max(self) -> usize {
+        match self {
+            MutantLimit::MutantsPerProcedure => MUTANTS_PER_PROCEDURE_MAX,
+            MutantLimit::MutantsPerRun => MUTANTS_PER_RUN_MAX,
+            MutantLimit::MutantTextBytes => MUTANT_TEXT_BYTES_MAX,
+        }
+    }
+}
+
+/// Generation stopped at a bound: which, and in which procedure.
+#[derive(Clone, Debug, PartialEq, Eq, Serialize, Deserialize)]
+pub struct OverBudget {
+    pub limit: MutantLimit,
+    pub procedure: String,
+}
+
+impl std::fmt::Display for OverBudget {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        let max = self.limit.max();
+        let procedure = crate::text::visible(&self.procedure);
+        match self.limit {
+            MutantLimit::MutantsPerProcedure => write!(
+                f,
+                "`{procedure}` gives more than {max} mutants, the limit of mutants per procedure"
+            ),
+            MutantLimit::MutantsPerRun => write!(
+                f,
+                "the procedures give more than {max} mutants (reached in `{procedure}`), the \
+                 limit of mutants per run"
+            ),
+            MutantLimit::MutantTextBytes => write!(
+                f,
+                "the mutants' texts pass {} MiB (reached in `{procedure}`), the limit of bytes \
+                 of mutant text",
+                max / (1024 * 1024)
+            ),
+        }?;
+        f.write_str(", so no mutant is judged and no score is given")
+    }
+}
+
+/// What one run of generation may still produce; one budget is shared by
+/// every procedure of a run.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct MutantBudget {
+    mutants_left: usize,
+    text_bytes_left: usize,
+}
+
+impl Default for MutantBudget {
+    fn default() -> MutantBudget {
+        MutantBudget {
+            mutants_left: MUTANTS_PER_RUN_MAX,
+            text_bytes_left: MUTANT_TEXT_BYTES_MAX,
+        }
+    }
+}
+
+/// The candidates of one procedure as the operators push them, each
+/// counted against the budget; past it, the rest are not kept, and the
+/// limit reached is remembered.
+pub(crate) struct Candidates {
+    list: Vec<Candidate>,
+    /// Candidates this procedure may still add, and which bound that is.
+    left: usize,
+    left_is: MutantLimit,
+    text_bytes_left: usize,
+    over: Option<MutantLimit>,
+}
+
+impl Candidates {
+    pub(crate) fn new(budget: &MutantBudget) -> Candidates {
+        let (left, left_is) = if budget.mutants_left < MUTANTS_PER_PROCEDURE_MAX {
+            (budget.mutants_left, MutantLimit::MutantsPerRun)
+        } else {
+            (MUTANTS_PER_PROCEDURE_MAX, MutantLimit::MutantsPerProcedure)
+        };
+        Candidates {
+            list: Vec::new(),
+            left,
+            left_is,
+            text_bytes_left: budget.text_bytes_left,
+            over: None,
+        }
+    }
+
+    /// Keeps `candidate` if the budget allows it.
+    pub(crate) fn push(&mut self, candidate: Candidate) {
+        if self.over.is_some() {
+            return;
+        }
+        if self.left == 0 {
+            self.over = Some(self.left_is);
+        } else if candidate.text.len() > self.text_bytes_left {
+            self.over = Some(MutantLimit::MutantTextBytes);
+        } else {
+            self.left -= 1;
+            self.text_bytes_left -= candidate.text.len();
+            self.list.push(candidate);
+        }
+    }
+
+    /// Whether a bound has been reached: an operator may stop early.
+    pub(crate) fn is_over(&self) -> bool {
+        self.over.is_some()
+    }
+}
 
 /// The families of mutation operators.
 #[derive(Clone, Copy, Debug, PartialEq, Eq, PartialOrd, Ord, Hash, Serialize, Deserialize)]
@@ -152,12 +292,29 @@ pub(crate) struct Candidate {
 }
 
 /// Every mutant of the procedure `name` with text `source`, in a stable
-/// order (by position, then operator, then variant).
-pub fn mutants(name: &str, source: &str, context: &Context) -> Mutants {
+/// order (by position, then operator, then variant), or the bound of
+/// `budget` that generating them reached (what was generated is then
+/// dropped). What they cost is taken from `budget`.
+pub fn mutants(
+    name: &str,
+    source: &str,
+    context: &Context,
+    budget: &mut MutantBudget,
+) -> Result<Mutants, OverBudget> {
     let Ok(original) = Procedure::parse(name, source) else {
-        return Mutants::default();
+        return Ok(Mutants::default());
     };
-    let mut candidates = operators::all(&original, context);
+    let mut generated = Candidates::new(budget);
+    operators::all(&original, context, &mut generated);
+    if let Some(limit) = generated.over {
+        return Err(OverBudget {
+            limit,
+            procedure: name.to_string(),
+        });
+    }
+    budget.mutants_left -= generated.list.len();
+    budget.text_bytes_left = generated.text_bytes_left;
+    let mut candidates = generated.list;
     candidates.sort_by(|a, b| {
         (a.offset, a.operator, &a.variant).cmp(&(b.offset, b.operator, &b.variant))
     });
@@ -193,5 +350,5 @@ pub fn mutants(name: &str, source: &str, context: &Context) -> Mutants {
             text: candidate.text,
         });
     }
-    out
+    Ok(out)
 }

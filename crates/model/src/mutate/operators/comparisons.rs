@@ -13,7 +13,7 @@
 //! is left alone.
 
 use super::shape;
-use super::{Candidate, Operator, Text, Unit, candidate};
+use super::{Candidates, Operator, Text, Unit, candidate};
 use crate::procedure::lexer::TokenKind;
 
 /// A comparison operator, as far as swapping goes: `==` is `=` and `!=` is
@@ -83,7 +83,7 @@ impl Comparison {
     }
 }
 
-pub(super) fn generate(text: &Text, out: &mut Vec<Candidate>) {
+pub(super) fn generate(text: &Text, out: &mut Candidates) {
     for unit in &text.units {
         let assignments = shape::assignment_equals(unit);
         for i in 0..unit.code.len() {
@@ -119,7 +119,7 @@ fn swap(
     first: usize,
     end: usize,
     comparison: Comparison,
-    out: &mut Vec<Candidate>,
+    out: &mut Candidates,
 ) {
     let range = unit.span(first, end);
     let quoted = shape::context(unit, first, end);
@@ -139,7 +139,7 @@ fn swap(
 }
 
 /// `x IS NULL` becomes `x IS NOT NULL`, and the other way round.
-fn flip_null(text: &Text, unit: &Unit, is: usize, not: bool, out: &mut Vec<Candidate>) {
+fn flip_null(text: &Text, unit: &Unit, is: usize, not: bool, out: &mut Candidates) {
     let (range, with, to) = if not {
         (unit.code[is].end..unit.code[is + 1].end, "", Is)
     } else {

@@ -14,10 +14,10 @@
 //! the clause-level conditions only.
 
 use super::shape::{self, Condition, ConditionKind, Connective};
-use super::{Candidate, Operator, Text, Unit, candidate};
+use super::{Candidates, Operator, Text, Unit, candidate};
 use std::ops::Range;
 
-pub(super) fn generate(text: &Text, out: &mut Vec<Candidate>) {
+pub(super) fn generate(text: &Text, out: &mut Candidates) {
     for unit in &text.units {
         for condition in shape::conditions(unit) {
             drop_conjuncts(text, unit, &condition, out);
@@ -26,7 +26,7 @@ pub(super) fn generate(text: &Text, out: &mut Vec<Candidate>) {
     }
 }
 
-fn drop_conjuncts(text: &Text, unit: &Unit, condition: &Condition, out: &mut Vec<Candidate>) {
+fn drop_conjuncts(text: &Text, unit: &Unit, condition: &Condition, out: &mut Candidates) {
     let level = unit.levels[condition.keyword];
     let (connective, parts) = shape::operands(unit, condition.start, condition.end, level);
     let clause = condition.kind.clause();
@@ -59,7 +59,7 @@ fn nested(
     part: &Range<usize>,
     level: usize,
     clause: &str,
-    out: &mut Vec<Candidate>,
+    out: &mut Candidates,
 ) {
     let Some(inner) = shape::parenthesised(unit, part) else {
         return;
@@ -80,7 +80,7 @@ fn drop_each(
     unit: &Unit,
     parts: &[Range<usize>],
     clause: &str,
-    out: &mut Vec<Candidate>,
+    out: &mut Candidates,
 ) {
     if parts.iter().any(Range::is_empty) {
         return;
@@ -112,7 +112,7 @@ fn drop_each(
     }
 }
 
-fn negate(text: &Text, unit: &Unit, condition: &Condition, out: &mut Vec<Candidate>) {
+fn negate(text: &Text, unit: &Unit, condition: &Condition, out: &mut Candidates) {
     let range = unit.span(condition.start, condition.end);
     let negated = format!("NOT ({})", &text.source[range.clone()]);
     out.push(candidate(

@@ -14,7 +14,7 @@
 //! every shift of it would be an equivalent mutant).
 
 use super::shape;
-use super::{Candidate, Context, Operator, Text, Unit, candidate};
+use super::{Candidates, Context, Operator, Text, Unit, candidate};
 use crate::procedure::lexer::TokenKind;
 
 /// Words after which `+` or `-` is a sign, not an addition.
@@ -50,7 +50,7 @@ const SIGN_AFTER: &[&str] = &[
 /// of these is not a whole term.
 const TIGHTER_THAN_ADDITION: &[&str] = &["*", "/", "%", "||", "."];
 
-pub(super) fn generate(text: &Text, context: &Context, out: &mut Vec<Candidate>) {
+pub(super) fn generate(text: &Text, context: &Context, out: &mut Candidates) {
     for unit in &text.units {
         for i in 0..unit.code.len() {
             drop_addend(text, unit, i, out);
@@ -60,7 +60,7 @@ pub(super) fn generate(text: &Text, context: &Context, out: &mut Vec<Candidate>)
 }
 
 /// `x + n` or `x - n` becomes `x`, where `n` is one number or parameter.
-fn drop_addend(text: &Text, unit: &Unit, i: usize, out: &mut Vec<Candidate>) {
+fn drop_addend(text: &Text, unit: &Unit, i: usize, out: &mut Candidates) {
     let operator = unit.token_text(i);
     if i == 0 || !(unit.is_punctuation(i, "+") || unit.is_punctuation(i, "-")) {
         return;
@@ -102,7 +102,7 @@ fn drop_addend(text: &Text, unit: &Unit, i: usize, out: &mut Vec<Candidate>) {
 
 /// An integer literal one more and one less; an exercise constant
 /// `(:name + 1)` and `(:name - 1)`.
-fn shift(text: &Text, unit: &Unit, i: usize, context: &Context, out: &mut Vec<Candidate>) {
+fn shift(text: &Text, unit: &Unit, i: usize, context: &Context, out: &mut Candidates) {
     let token = unit.code[i];
     let written = unit.token_text(i);
     // `EXISTS (SELECT 1 ...)` asks whether a row exists; its 1 is never read.

@@ -11,10 +11,10 @@
 //! parser reads them (a refusal's condition is before its `:`, a return's
 //! after its names).
 
-use super::{Candidate, Operator, Text, candidate, quote};
+use super::{Candidates, Operator, Text, candidate, quote};
 use crate::procedure::lexer::Token;
 
-pub(super) fn generate(text: &Text, out: &mut Vec<Candidate>) {
+pub(super) fn generate(text: &Text, out: &mut Candidates) {
     for unit in &text.units {
         for comment in &unit.decisions {
             decision(text, comment, out);
@@ -39,7 +39,7 @@ fn words(text: &str) -> Vec<(usize, &str)> {
     out
 }
 
-fn decision(text: &Text, comment: &Token, out: &mut Vec<Candidate>) {
+fn decision(text: &Text, comment: &Token, out: &mut Candidates) {
     let written = comment.text(text.source);
     let Some(at) = written.find('@') else {
         return;

@@ -25,7 +25,7 @@ mod testing;
 mod transactions;
 mod upsert;
 
-use super::{Candidate, Context, Operator};
+use super::{Candidate, Candidates, Context, Operator};
 use crate::procedure::lexer::{self, Token, TokenKind};
 use crate::procedure::{Procedure, StatementClass, StepKind};
 use std::ops::Range;
@@ -34,21 +34,28 @@ use std::ops::Range;
 /// a word and ends in `...`, so a description stays one readable line.
 const QUOTED_SQL_CHARS_MAX: usize = 48;
 
-/// Every candidate of every operator for `procedure`.
-pub(crate) fn all(procedure: &Procedure, context: &Context) -> Vec<Candidate> {
+/// Every candidate of every operator for `procedure`, into `out` until its
+/// budget is reached; each family starts only while it is not.
+pub(crate) fn all(procedure: &Procedure, context: &Context, out: &mut Candidates) {
     let Some(text) = Text::new(procedure) else {
-        return Vec::new();
+        return;
     };
-    let mut out = Vec::new();
-    conditions::generate(&text, &mut out);
-    comparisons::generate(&text, &mut out);
-    constants::generate(&text, context, &mut out);
-    names::generate(&text, context, &mut out);
-    transactions::generate(&text, &mut out);
-    decisions::generate(&text, &mut out);
-    statements::generate(&text, &mut out);
-    upsert::generate(&text, &mut out);
-    out
+    let families: [&dyn Fn(&mut Candidates); 8] = [
+        &|out| conditions::generate(&text, out),
+        &|out| comparisons::generate(&text, out),
+        &|out| constants::generate(&text, context, out),
+        &|out| names::generate(&text, context, out),
+        &|out| transactions::generate(&text, out),
+        &|out| decisions::generate(&text, out),
+        &|out| statements::generate(&text, out),
+        &|out| upsert::generate(&text, out),
+    ];
+    for family in families {
+        if out.is_over() {
+            return;
+        }
+        family(out);
+    }
 }
 
 /// A procedure's source as the operators read it: one [`Unit`] per step.

@@ -19,13 +19,13 @@
 //! the INSERT's table) and its type is declared.
 
 use super::shape;
-use super::{Candidate, Context, Operator, Text, Unit, candidate};
+use super::{Candidates, Context, Operator, Text, Unit, candidate};
 use crate::mutate::TableColumns;
 use crate::procedure::BUILT_IN_PARAMETERS;
 use crate::procedure::lexer::TokenKind;
 use std::collections::{BTreeMap, BTreeSet};
 
-pub(super) fn generate(text: &Text, context: &Context, out: &mut Vec<Candidate>) {
+pub(super) fn generate(text: &Text, context: &Context, out: &mut Candidates) {
     swap_parameters(text, out);
     for unit in &text.units {
         swap_columns(text, unit, context, out);
@@ -39,7 +39,7 @@ fn parameter<'a>(unit: &'a Unit, i: usize) -> Option<&'a str> {
         .flatten()
 }
 
-fn swap_parameters(text: &Text, out: &mut Vec<Candidate>) {
+fn swap_parameters(text: &Text, out: &mut Candidates) {
     // Where each value a statement returns first becomes a parameter: before
     // that statement it is not bound yet, and swapping it in would only make
     // the call fail (unless it is also an argument, which the text cannot
@@ -89,7 +89,7 @@ fn swap_parameters(text: &Text, out: &mut Vec<Candidate>) {
     }
 }
 
-fn swap_columns(text: &Text, unit: &Unit, context: &Context, out: &mut Vec<Candidate>) {
+fn swap_columns(text: &Text, unit: &Unit, context: &Context, out: &mut Candidates) {
     let tables = shape::tables(unit);
     let known = |name: &str| {
         context

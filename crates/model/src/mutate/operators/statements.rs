@@ -14,9 +14,9 @@
 //! never moved in front of another, where it would run into it.
 
 use super::shape;
-use super::{Candidate, Operator, Text, candidate, join};
+use super::{Candidates, Operator, Text, candidate, join};
 
-pub(super) fn generate(text: &Text, out: &mut Vec<Candidate>) {
+pub(super) fn generate(text: &Text, out: &mut Candidates) {
     let source = text.source;
     for (index, unit) in text.units.iter().enumerate() {
         if unit.is_transaction_control() {

@@ -7,10 +7,16 @@
 use wasm_bindgen_test::wasm_bindgen_test as test;
 
 use crate::exercise::Exercise;
-use crate::mutate::{Context, Mutant, Operator, TableColumns, mutants};
+use crate::mutate::{Context, MutantBudget, Mutants, Mutant, Operator, TableColumns};
 use crate::procedure::Procedure;
 use crate::procedure::lexer::{self, TokenKind};
 use std::collections::{BTreeMap, BTreeSet};
+
+/// Every mutant of `source`, which the tests keep well within the budget.
+fn mutants(name: &str, source: &str, context: &Context) -> Mutants {
+    crate::mutate::mutants(name, source, context, &mut MutantBudget::default())
+        .expect("a test's procedure is within the mutant budget")
+}
 
 /// The mutants of one family for the procedure `p` with text `source`.
 pub(super) fn of(source: &str, operator: Operator, context: &Context) -> Vec<Mutant> {
@@ -333,7 +339,8 @@ fn no_text_makes_an_operator_panic() {
             for token in tokens {
                 let prefix = &spec.reference[..token.end];
                 if let Ok(procedure) = Procedure::parse(&spec.name, prefix) {
-                    super::all(&procedure, &context);
+                    let budget = crate::mutate::MutantBudget::default();
+                    super::all(&procedure, &context, &mut super::Candidates::new(&budget));
                 }
             }
         }

@@ -16,10 +16,10 @@
 //! to judge the statement that now ends the procedure.
 
 use super::shape;
-use super::{Candidate, Operator, Text, Unit, candidate, join};
+use super::{Candidates, Operator, Text, Unit, candidate, join};
 use crate::procedure::StatementClass;
 
-pub(super) fn generate(text: &Text, out: &mut Vec<Candidate>) {
+pub(super) fn generate(text: &Text, out: &mut Candidates) {
     for (begin, unit) in text.units.iter().enumerate() {
         if unit.class != Some(StatementClass::Begin) {
             continue;
@@ -41,7 +41,7 @@ pub(super) fn generate(text: &Text, out: &mut Vec<Candidate>) {
     }
 }
 
-fn weaken(text: &Text, unit: &Unit, out: &mut Vec<Candidate>) {
+fn weaken(text: &Text, unit: &Unit, out: &mut Candidates) {
     if !unit.is_any_word(1, &["IMMEDIATE", "EXCLUSIVE"]) {
         return;
     }
@@ -54,7 +54,7 @@ fn weaken(text: &Text, unit: &Unit, out: &mut Vec<Candidate>) {
     ));
 }
 
-fn drop_transaction(text: &Text, begin: usize, commit: usize, out: &mut Vec<Candidate>) {
+fn drop_transaction(text: &Text, begin: usize, commit: usize, out: &mut Candidates) {
     let (begin, commit) = (&text.units[begin], &text.units[commit]);
     let first = text.removal(begin.start..begin.end);
     let second = text.removal(commit.start..commit.statement_end);
@@ -79,7 +79,7 @@ fn drop_transaction(text: &Text, begin: usize, commit: usize, out: &mut Vec<Cand
 }
 
 /// The first statement after BEGIN, with its decisions, swapped before it.
-fn move_first(text: &Text, begin: usize, commit: usize, out: &mut Vec<Candidate>) {
+fn move_first(text: &Text, begin: usize, commit: usize, out: &mut Candidates) {
     let first = begin + 1;
     if first >= commit || text.units[first].is_transaction_control() {
         return;
@@ -107,7 +107,7 @@ fn move_first(text: &Text, begin: usize, commit: usize, out: &mut Vec<Candidate>
 
 /// The last statement before COMMIT, with its decisions, moved right after
 /// the COMMIT (and before the COMMIT's own decisions).
-fn move_last(text: &Text, begin: usize, commit: usize, out: &mut Vec<Candidate>) {
+fn move_last(text: &Text, begin: usize, commit: usize, out: &mut Candidates) {
     let last = commit - 1;
     if last <= begin || text.units[last].is_transaction_control() {
         return;
@@ -140,7 +140,7 @@ fn move_last(text: &Text, begin: usize, commit: usize, out: &mut Vec<Candidate>)
 /// `UPDATE t SET a = x, b = y WHERE w` becomes `UPDATE t SET a = x WHERE
 /// w;` then `UPDATE t SET b = y WHERE w`: split after the first assignment,
 /// the RETURNING and the decisions kept on the second.
-fn split_write(text: &Text, unit: &Unit, out: &mut Vec<Candidate>) {
+fn split_write(text: &Text, unit: &Unit, out: &mut Candidates) {
     for list in shape::set_lists(unit) {
         if list.upsert || unit.levels[list.set] != 0 || list.assignments.len() < 2 {
             continue;

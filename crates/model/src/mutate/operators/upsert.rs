@@ -7,9 +7,9 @@
 //! (an expired lease can never be taken over) are the bugs these write.
 
 use super::shape::{self, SetList};
-use super::{Candidate, Operator, Text, Unit, candidate};
+use super::{Candidates, Operator, Text, Unit, candidate};
 
-pub(super) fn generate(text: &Text, out: &mut Vec<Candidate>) {
+pub(super) fn generate(text: &Text, out: &mut Candidates) {
     for unit in &text.units {
         for list in shape::set_lists(unit).iter().filter(|l| l.upsert) {
             drop_assignments(text, unit, list, out);
@@ -18,7 +18,7 @@ pub(super) fn generate(text: &Text, out: &mut Vec<Candidate>) {
     }
 }
 
-fn drop_assignments(text: &Text, unit: &Unit, list: &SetList, out: &mut Vec<Candidate>) {
+fn drop_assignments(text: &Text, unit: &Unit, list: &SetList, out: &mut Candidates) {
     let assignments = &list.assignments;
     if assignments.len() < 2 {
         return;
@@ -46,7 +46,7 @@ fn drop_assignments(text: &Text, unit: &Unit, list: &SetList, out: &mut Vec<Cand
 }
 
 /// `DO UPDATE SET ... [WHERE ...]` becomes `DO NOTHING`.
-fn do_nothing(text: &Text, unit: &Unit, list: &SetList, out: &mut Vec<Candidate>) {
+fn do_nothing(text: &Text, unit: &Unit, list: &SetList, out: &mut Candidates) {
     let mut end = list.end;
     if unit.is_word(end, "WHERE") {
         end = shape::conditions(unit)
