@@ -202,7 +202,8 @@ fn split_rows(text: &Text, unit: &Unit, out: &mut Vec<Candidate>) {
     if !unit.is_any_word(0, &["INSERT", "REPLACE"]) {
         return;
     }
-    let Some(values) = (0..unit.code.len()).find(|&i| unit.levels[i] == 0 && unit.is_word(i, "VALUES"))
+    let Some(values) =
+        (0..unit.code.len()).find(|&i| unit.levels[i] == 0 && unit.is_word(i, "VALUES"))
     else {
         return;
     };
