@@ -20,6 +20,7 @@ use super::shape;
 use super::{Candidate, Operator, Text, Unit, candidate, join};
 use crate::procedure::StatementClass;
 use crate::procedure::lexer::TokenKind;
+use std::ops::Range;
 
 pub(super) fn generate(text: &Text, out: &mut Vec<Candidate>) {
     for (begin, unit) in text.units.iter().enumerate() {
@@ -154,7 +155,6 @@ fn split_write(text: &Text, unit: &Unit, out: &mut Vec<Candidate>) {
         if list.assignments.iter().any(|a| a.equals.is_none()) {
             continue;
         }
-        let first = &list.assignments[0];
         let last = &list.assignments[list.assignments.len() - 1];
         let returning = (list.end..unit.code.len())
             .find(|&i| unit.levels[i] == 0 && unit.is_word(i, "RETURNING"))
@@ -164,29 +164,8 @@ fn split_write(text: &Text, unit: &Unit, out: &mut Vec<Candidate>) {
         } else {
             0..0
         };
-        let source = text.source;
-        for cut in 1..list.assignments.len() {
-            let (before, after) = (&list.assignments[cut - 1], &list.assignments[cut]);
-            out.push(candidate(
-                Operator::SplitWrite,
-                unit.code[before.end].start,
-                None,
-                format!(
-                    "split {} into two UPDATEs after {}",
-                    shape::head(unit),
-                    unit.quote(before.start, before.end)
-                ),
-                [
-                    &source[..unit.start],
-                    &source[unit.start..unit.code[before.end - 1].end],
-                    &source[condition.clone()],
-                    ";\n",
-                    &source[unit.start..unit.code[first.start].start],
-                    &source[unit.code[after.start].start..],
-                ]
-                .concat(),
-            ));
-        }
+        let parts: Vec<Range<usize>> = list.assignments.iter().map(|a| a.start..a.end).collect();
+        split_between(text, unit, &parts, condition, "UPDATEs after", out);
     }
     split_rows(text, unit, out);
 }
@@ -224,23 +203,41 @@ fn split_rows(text: &Text, unit: &Unit, out: &mut Vec<Candidate>) {
     if rows.len() < 2 || !tail_ok {
         return;
     }
+    split_between(text, unit, &rows, 0..0, "INSERTs after the row", out);
+}
+
+/// One mutant per boundary between two of `parts` (code-token ranges of
+/// the statement: its assignments, or its rows): the statement up to the
+/// boundary, then the source bytes `condition` (the WHERE both halves
+/// keep), and a second statement that repeats the head before the first
+/// part and goes on from the part after the boundary to the end, decisions
+/// included.
+fn split_between(
+    text: &Text,
+    unit: &Unit,
+    parts: &[Range<usize>],
+    condition: Range<usize>,
+    into: &str,
+    out: &mut Vec<Candidate>,
+) {
     let source = text.source;
-    for cut in 1..rows.len() {
-        let (before, after) = (&rows[cut - 1], &rows[cut]);
+    for pair in parts.windows(2) {
+        let (before, after) = (&pair[0], &pair[1]);
         out.push(candidate(
             Operator::SplitWrite,
             unit.code[before.end].start,
             None,
             format!(
-                "split {} into two INSERTs after the row {}",
+                "split {} into two {into} {}",
                 shape::head(unit),
                 unit.quote(before.start, before.end)
             ),
             [
                 &source[..unit.start],
                 &source[unit.start..unit.code[before.end - 1].end],
+                &source[condition.clone()],
                 ";\n",
-                &source[unit.start..unit.code[rows[0].start].start],
+                &source[unit.start..unit.code[parts[0].start].start],
                 &source[unit.code[after.start].start..],
             ]
             .concat(),
