@@ -15,7 +15,9 @@ mod common;
 
 use common::{claim_line, complete_line, values};
 use fencelab_core::bundled;
-use fencelab_core::{Exercise, Outcome, Procedure, ProcessId, Value, Values, World};
+use fencelab_core::{
+    Exercise, ExerciseExt, Outcome, Procedure, ProcessId, Value, Values, Verdict, What, World,
+};
 use serde_json::json;
 use std::collections::BTreeMap;
 
@@ -529,5 +531,144 @@ fn a_replay_returns_the_original_result() {
             "replaying r1 returns 7",
             "current value 12",
         ]
+    );
+}
+
+/// The procedure texts of an exercise: the learner's starting texts, or the
+/// references.
+fn texts(exercise: &Exercise, start: bool) -> Vec<(String, String)> {
+    exercise
+        .procedures
+        .iter()
+        .map(|p| {
+            let text = if start && p.editable {
+                &p.start
+            } else {
+                &p.reference
+            };
+            (p.name.clone(), text.clone())
+        })
+        .collect()
+}
+
+/// The verdict of one named scenario of an exercise on these texts.
+fn verdict(exercise: &Exercise, scenario: &str, texts: &[(String, String)]) -> Verdict {
+    let scenario = exercise
+        .scenarios
+        .iter()
+        .find(|s| s.name == scenario)
+        .unwrap_or_else(|| panic!("{}: no scenario `{scenario}`", exercise.id))
+        .clone();
+    exercise
+        .run_texts(texts, &[scenario])
+        .scenarios
+        .remove(0)
+        .verdict()
+}
+
+#[test]
+fn each_incident_fails_on_the_starting_text_and_passes_on_the_reference() {
+    // The third lesson: each exercise reproduces one real incident's
+    // interleaving. The learner's starting text has the incident's bug, so
+    // that interleaving fails there; the reference is the maintainers' fix,
+    // so it passes.
+    let incidents = [
+        // riverqueue/river#1302, fixed in #1373.
+        (
+            "the-rescuer-and-the-finished-job",
+            "the worker completes between fetch and rescue",
+        ),
+        (
+            "the-rescuer-and-the-finished-job",
+            "a fresh attempt after the fetch",
+        ),
+        // etcd-io/etcd#11456.
+        (
+            "the-lock-granted-too-late",
+            "the lease runs out while waiting",
+        ),
+        // Kleppmann, "How to do distributed locking" (2016).
+        (
+            "the-storage-that-checks-the-token",
+            "the client that paused past its lease",
+        ),
+        // Amazon SQS's visibility timeout and receipt handles.
+        (
+            "the-stale-receipt",
+            "the consumer that stalled past its timeout",
+        ),
+        // idempot-dev/idempot-js#186: check, then insert.
+        (
+            "the-key-checked-then-inserted",
+            "a retry while the first request is in flight",
+        ),
+        // client-go's leaderelection: no fencing.
+        (
+            "the-leader-that-kept-acting",
+            "the leader that stalled past its lease",
+        ),
+    ];
+    for (id, scenario) in incidents {
+        let exercise = exercise(id);
+        assert_eq!(exercise.lesson, "Fences in the wild", "{id}");
+        assert_eq!(
+            verdict(&exercise, scenario, &texts(&exercise, true)),
+            Verdict::Failed,
+            "{id}: `{scenario}` on the starting text"
+        );
+        assert_eq!(
+            verdict(&exercise, scenario, &texts(&exercise, false)),
+            Verdict::Passed,
+            "{id}: `{scenario}` on the reference"
+        );
+    }
+}
+
+#[test]
+fn contention_is_shown_as_a_wait_and_then_the_step_going_through() {
+    // The second lesson's observation: while worker A holds its transaction,
+    // worker B's apply is turned away by the lock (it waits), and after A's
+    // COMMIT it goes through: contention is not rejection.
+    let exercise = exercise("decide-in-the-transaction");
+    let scenario = exercise
+        .scenarios
+        .iter()
+        .find(|s| s.name == "contention is not rejection")
+        .unwrap()
+        .clone();
+    let report = exercise
+        .run_texts(&texts(&exercise, false), &[scenario])
+        .scenarios
+        .remove(0);
+    assert_eq!(report.verdict(), Verdict::Passed);
+    let mut lines = Vec::new();
+    for event in &report.history {
+        let actor = event.actor.as_deref().unwrap_or("-");
+        match &event.what {
+            What::Blocked { sql } => lines.push(format!(
+                "{actor}: waits for the lock at {}",
+                sql.trim_end_matches(';')
+            )),
+            What::Statement { sql, .. } if sql.trim().trim_end_matches(';') == "COMMIT" => {
+                lines.push(format!("{actor}: COMMIT"))
+            }
+            What::CallFinished { outcome, .. } => lines.push(format!(
+                "{actor}: {}",
+                observation(outcome, "value", "value")
+            )),
+            _ => {}
+        }
+    }
+    assert_eq!(
+        lines,
+        [
+            "worker-b: waits for the lock at BEGIN IMMEDIATE",
+            "worker-a: COMMIT",
+            "worker-a: value=5",
+            "worker-b: COMMIT",
+            "worker-b: value=8",
+        ],
+        "shown schedule {}",
+        report.schedule
     );
 }

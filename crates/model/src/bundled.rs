@@ -58,6 +58,30 @@ pub const FILES: &[(&str, &str)] = &[
         "13-counterexamples-bound-the-protection.toml",
         include_str!("../exercises/13-counterexamples-bound-the-protection.toml"),
     ),
+    (
+        "14-the-rescuer-and-the-finished-job.toml",
+        include_str!("../exercises/14-the-rescuer-and-the-finished-job.toml"),
+    ),
+    (
+        "15-the-lock-granted-too-late.toml",
+        include_str!("../exercises/15-the-lock-granted-too-late.toml"),
+    ),
+    (
+        "16-the-storage-that-checks-the-token.toml",
+        include_str!("../exercises/16-the-storage-that-checks-the-token.toml"),
+    ),
+    (
+        "17-the-stale-receipt.toml",
+        include_str!("../exercises/17-the-stale-receipt.toml"),
+    ),
+    (
+        "18-the-key-checked-then-inserted.toml",
+        include_str!("../exercises/18-the-key-checked-then-inserted.toml"),
+    ),
+    (
+        "19-the-leader-that-kept-acting.toml",
+        include_str!("../exercises/19-the-leader-that-kept-acting.toml"),
+    ),
 ];
 
 /// The bundled exercises, loaded with everything checked but their schemas

@@ -51,6 +51,14 @@ pub struct Scenario {
     /// when they hold its verdict is "limit shown", never a plain pass.
     #[serde(default)]
     pub limit: bool,
+    /// The scenario is about contention: when it passes, the schedule shown
+    /// is one in which a process waits for a lock and then goes through
+    /// (the first such one in the explorer's order), rather than the first
+    /// schedule, where the processes may never meet. Verdicts do not change:
+    /// every schedule was judged; this only chooses which passing one is
+    /// shown.
+    #[serde(default, skip_serializing_if = "std::ops::Not::not")]
+    pub show_wait: bool,
     pub steps: Vec<StepSpec>,
     /// Extra invariants: SQL queries over the world and the `beliefs` table
     /// that must return no rows after every step.

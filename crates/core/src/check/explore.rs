@@ -110,6 +110,10 @@ pub(super) struct DepthFirst {
     seen_bytes_max: u64,
     /// The most steps one concurrent section may take.
     section_steps_max: usize,
+    /// Whether a run is cut at a state seen before. Off only to look for
+    /// a schedule to show, where two runs through the same states are
+    /// different pictures (one of them shows a wait).
+    prune_states: bool,
 }
 
 /// The states an exploration has compared, each with the depths and sleep
@@ -188,6 +192,16 @@ impl DepthFirst {
             seen: Seen::default(),
             seen_bytes_max: limits.memory_bytes_max,
             section_steps_max: limits.section_steps_max,
+            prune_states: true,
+        }
+    }
+
+    /// Every interleaving in the plain search's order, none cut: for
+    /// choosing which passing schedule to show, never for a verdict.
+    pub(super) fn unpruned(limits: &super::Limits) -> DepthFirst {
+        DepthFirst {
+            prune_states: false,
+            ..DepthFirst::new(Strategy::Plain, limits)
         }
     }
 
@@ -324,7 +338,7 @@ impl DepthFirst {
         if reduced && let Some(node) = made.checked_sub(1).and_then(|d| self.nodes.get_mut(d)) {
             node.footprint = Some(footprint());
         }
-        if made < self.replay {
+        if made < self.replay || !self.prune_states {
             return Ok(());
         }
         let Some(key) = key() else { return Ok(()) };

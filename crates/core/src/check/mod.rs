@@ -385,10 +385,27 @@ struct Path {
     choices: Vec<usize>,
     /// The process names taken at each choice: the schedule.
     names: Vec<String>,
+    /// Whether the step taken at each choice met another process's lock
+    /// (and so waits for it).
+    waited: Vec<bool>,
     lanes: Vec<Lane>,
     initial_tables: Vec<TableRows>,
     /// What the processes believe after each recorded event.
     beliefs: Vec<Vec<Belief>>,
+}
+
+impl Path {
+    /// Whether some process met a lock at a choice and, at a later one,
+    /// moved on: a wait and then the step going through.
+    fn waits_then_goes_through(&self) -> bool {
+        self.waited.iter().enumerate().any(|(at, &waited)| {
+            waited
+                && self.names[at + 1..]
+                    .iter()
+                    .zip(&self.waited[at + 1..])
+                    .any(|(name, &again)| *name == self.names[at] && !again)
+        })
+    }
 }
 
 /// Whether `sql` names the run's own `beliefs` or `effects` table (as a

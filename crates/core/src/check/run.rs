@@ -434,6 +434,7 @@ impl Run<'_> {
                 Some(StepKind::Sql { .. })
             );
             let result = self.step(id, &name)?;
+            self.path.waited.push(result == StepResult::Blocked);
             let made = self.path.choices.len();
             chooser.moved(
                 made,

@@ -62,6 +62,38 @@ impl Checker {
     }
 }
 
+/// The most runs spent looking for a passing schedule that shows a wait
+/// ([`Scenario::show_wait`]); without one the first schedule is shown. The
+/// bundled contention scenario finds its wait on the second run.
+const WAIT_SEARCH_RUNS_MAX: u64 = 256;
+
+impl Checker {
+    /// The choices of the first schedule, in the plain search's order and
+    /// none cut, in which a process waits for a lock and then goes through,
+    /// if one turns up within [`WAIT_SEARCH_RUNS_MAX`] runs and the limits.
+    /// Only asked once every schedule passed, so any one found passes too.
+    fn first_waiting(&mut self, scenario: &Scenario, actions: &[Action]) -> Option<Vec<usize>> {
+        self.begin_budget();
+        self.world.set_recording(false);
+        let mut dfs = DepthFirst::unpruned(&self.limits);
+        let mut found = None;
+        for _ in 0..WAIT_SEARCH_RUNS_MAX {
+            let path = self.run_path(scenario, actions, &mut Chooser::DepthFirst(&mut dfs), None);
+            if matches!(path.end, End::Completed) && path.waits_then_goes_through() {
+                found = Some(path.choices);
+                break;
+            }
+            let spent = self.spent.procedure_steps > self.limits.steps_max
+                || self.world.meter().exceeded().is_some();
+            if spent || !dfs.next_branch() {
+                break;
+            }
+        }
+        self.world.set_recording(true);
+        found
+    }
+}
+
 impl ScenarioSearch {
     /// Runs at most `runs_max` more runs (complete schedules and cut
     /// branches alike: each is one run from the seed), then says whether
@@ -91,7 +123,8 @@ impl ScenarioSearch {
             self.tally(path);
             checker.spent.memory_bytes = checker.spent.memory_bytes.max(self.dfs.seen().bytes());
             if !self.dfs.next_branch() {
-                outcome = Some(self.finish_exploring(checker));
+                let passed = self.worst.is_none();
+                outcome = Some(self.finish_exploring(checker).map(|shown| (shown, passed)));
                 break;
             }
         }
@@ -103,9 +136,16 @@ impl ScenarioSearch {
             return Progress::Pending;
         };
         let report = match explored {
-            Ok(shown) => {
+            Ok((shown, passed)) => {
                 let mut exploration = std::mem::take(&mut self.exploration);
                 checker.add_spent(&mut exploration);
+                let shown = if passed && self.scenario.show_wait {
+                    checker
+                        .first_waiting(&self.scenario, &actions)
+                        .unwrap_or(shown)
+                } else {
+                    shown
+                };
                 // The shown schedule is one more run, with a budget of its own.
                 checker.begin_budget();
                 let mut report = checker.replay_choices(&self.scenario, &actions, &shown);

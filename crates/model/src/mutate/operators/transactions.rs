@@ -7,8 +7,9 @@
 //! take that away in the ways people do: no transaction at all (its
 //! statements each commit on their own), a deferred `BEGIN` (two readers both
 //! decide before either takes the write lock), the first read or the last
-//! write just outside it, and one UPDATE split into two (a critical region
-//! cut in half).
+//! write just outside it, and one write split into two at any of its
+//! boundaries (a critical region cut: an UPDATE between two of its
+//! assignments, a multi-row INSERT between two of its rows).
 //!
 //! Decisions move with their statement, except the ones after the COMMIT
 //! (`-- @return token`): they are what the call returns, so a statement moved
@@ -18,6 +19,8 @@
 use super::shape;
 use super::{Candidates, Operator, Text, Unit, candidate, join};
 use crate::procedure::StatementClass;
+use crate::procedure::lexer::TokenKind;
+use std::ops::Range;
 
 pub(super) fn generate(text: &Text, out: &mut Candidates) {
     for (begin, unit) in text.units.iter().enumerate() {
@@ -137,9 +140,13 @@ fn move_last(text: &Text, begin: usize, commit: usize, out: &mut Candidates) {
     ));
 }
 
-/// `UPDATE t SET a = x, b = y WHERE w` becomes `UPDATE t SET a = x WHERE
-/// w;` then `UPDATE t SET b = y WHERE w`: split after the first assignment,
-/// the RETURNING and the decisions kept on the second.
+/// `UPDATE t SET a = x, b = y, c = z WHERE w` becomes two UPDATEs under
+/// the same condition, cut at one assignment boundary: `SET a = x WHERE w;`
+/// then `SET b = y, c = z WHERE w`, and likewise after `b = y`. Every
+/// boundary is one mutant, since a window can open after any column: a
+/// process that reads the row between the two sees some columns changed
+/// and the rest not. The RETURNING and the decisions stay on the second
+/// UPDATE, which is the one that finishes the write.
 fn split_write(text: &Text, unit: &Unit, out: &mut Candidates) {
     for list in shape::set_lists(unit) {
         if list.upsert || unit.levels[list.set] != 0 || list.assignments.len() < 2 {
@@ -148,7 +155,6 @@ fn split_write(text: &Text, unit: &Unit, out: &mut Candidates) {
         if list.assignments.iter().any(|a| a.equals.is_none()) {
             continue;
         }
-        let (first, second) = (&list.assignments[0], &list.assignments[1]);
         let last = &list.assignments[list.assignments.len() - 1];
         let returning = (list.end..unit.code.len())
             .find(|&i| unit.levels[i] == 0 && unit.is_word(i, "RETURNING"))
@@ -158,23 +164,81 @@ fn split_write(text: &Text, unit: &Unit, out: &mut Candidates) {
         } else {
             0..0
         };
-        let source = text.source;
+        let parts: Vec<Range<usize>> = list.assignments.iter().map(|a| a.start..a.end).collect();
+        split_between(text, unit, &parts, condition, "UPDATEs after", out);
+    }
+    split_rows(text, unit, out);
+}
+
+/// `INSERT INTO t (k) VALUES (1), (2)` becomes `INSERT INTO t (k) VALUES
+/// (1);` then `INSERT INTO t (k) VALUES (2)`, cut at each row boundary: the
+/// rows that were written together now commit one at a time when no
+/// transaction holds them, and a reader between the two sees only the
+/// first. Only a VALUES list followed by nothing or by RETURNING is cut (an
+/// upsert's conflict clause would have to be repeated on both halves); the
+/// RETURNING and the decisions stay on the second INSERT.
+fn split_rows(text: &Text, unit: &Unit, out: &mut Candidates) {
+    if !unit.is_any_word(0, &["INSERT", "REPLACE"]) {
+        return;
+    }
+    let Some(values) =
+        (0..unit.code.len()).find(|&i| unit.levels[i] == 0 && unit.is_word(i, "VALUES"))
+    else {
+        return;
+    };
+    let mut rows = Vec::new();
+    let mut at = values + 1;
+    while unit.kind(at) == Some(TokenKind::OpenParen) {
+        let Some(close) = shape::closing(unit, at) else {
+            return;
+        };
+        rows.push(at..close + 1);
+        at = close + 1;
+        if !unit.is_punctuation(at, ",") {
+            break;
+        }
+        at += 1;
+    }
+    let tail_ok = at == unit.code.len() || unit.is_word(at, "RETURNING");
+    if rows.len() < 2 || !tail_ok {
+        return;
+    }
+    split_between(text, unit, &rows, 0..0, "INSERTs after the row", out);
+}
+
+/// One mutant per boundary between two of `parts` (code-token ranges of
+/// the statement: its assignments, or its rows): the statement up to the
+/// boundary, then the source bytes `condition` (the WHERE both halves
+/// keep), and a second statement that repeats the head before the first
+/// part and goes on from the part after the boundary to the end, decisions
+/// included.
+fn split_between(
+    text: &Text,
+    unit: &Unit,
+    parts: &[Range<usize>],
+    condition: Range<usize>,
+    into: &str,
+    out: &mut Candidates,
+) {
+    let source = text.source;
+    for pair in parts.windows(2) {
+        let (before, after) = (&pair[0], &pair[1]);
         out.push(candidate(
             Operator::SplitWrite,
-            unit.code[first.end].start,
+            unit.code[before.end].start,
             None,
             format!(
-                "split {} into two UPDATEs after {}",
+                "split {} into two {into} {}",
                 shape::head(unit),
-                unit.quote(first.start, first.end)
+                unit.quote(before.start, before.end)
             ),
             [
                 &source[..unit.start],
-                &source[unit.start..unit.code[first.end - 1].end],
-                &source[condition],
+                &source[unit.start..unit.code[before.end - 1].end],
+                &source[condition.clone()],
                 ";\n",
-                &source[unit.start..unit.code[first.start].start],
-                &source[unit.code[second.start].start..],
+                &source[unit.start..unit.code[parts[0].start].start],
+                &source[unit.code[after.start].start..],
             ]
             .concat(),
         ));
@@ -294,5 +358,93 @@ COMMIT;
             "split `UPDATE messages SET ...` into two UPDATEs after `state = 'CLAIMED'`"
         );
         assert!(texts("UPDATE t SET a = 1 WHERE k = 2;", SplitWrite).is_empty());
+    }
+
+    #[test]
+    fn an_update_is_split_at_every_assignment_boundary() {
+        let update = "UPDATE jobs SET state = 'done', owner = NULL, attempt = attempt + 1
+ WHERE id = :id AND state = 'running'
+RETURNING attempt;
+-- @refuse not_running unless changed 1: not running
+";
+        assert_eq!(
+            texts(update, SplitWrite),
+            [
+                "UPDATE jobs SET state = 'done'
+ WHERE id = :id AND state = 'running';
+UPDATE jobs SET owner = NULL, attempt = attempt + 1
+ WHERE id = :id AND state = 'running'
+RETURNING attempt;
+-- @refuse not_running unless changed 1: not running
+",
+                "UPDATE jobs SET state = 'done', owner = NULL
+ WHERE id = :id AND state = 'running';
+UPDATE jobs SET attempt = attempt + 1
+ WHERE id = :id AND state = 'running'
+RETURNING attempt;
+-- @refuse not_running unless changed 1: not running
+",
+            ]
+        );
+        assert_eq!(
+            described(update, SplitWrite),
+            [
+                [
+                    "p:1:31:split-write",
+                    "split `UPDATE jobs SET ...` into two UPDATEs after `state = 'done'`"
+                ],
+                [
+                    "p:1:45:split-write",
+                    "split `UPDATE jobs SET ...` into two UPDATEs after `owner = NULL`"
+                ],
+            ]
+        );
+    }
+
+    #[test]
+    fn an_update_without_a_condition_is_split_without_one() {
+        assert_eq!(
+            texts("UPDATE t SET a = 1, b = 2, c = 3;", SplitWrite),
+            [
+                "UPDATE t SET a = 1;\nUPDATE t SET b = 2, c = 3;",
+                "UPDATE t SET a = 1, b = 2;\nUPDATE t SET c = 3;",
+            ]
+        );
+    }
+
+    #[test]
+    fn a_multi_row_insert_is_split_at_every_row_boundary() {
+        let insert = "INSERT INTO log (event, n) VALUES ('a', 1), ('b', (2)), ('c', 3) RETURNING n;
+-- @refuse short unless changed 3: short
+";
+        assert_eq!(
+            texts(insert, SplitWrite),
+            [
+                "INSERT INTO log (event, n) VALUES ('a', 1);
+INSERT INTO log (event, n) VALUES ('b', (2)), ('c', 3) RETURNING n;
+-- @refuse short unless changed 3: short
+",
+                "INSERT INTO log (event, n) VALUES ('a', 1), ('b', (2));
+INSERT INTO log (event, n) VALUES ('c', 3) RETURNING n;
+-- @refuse short unless changed 3: short
+",
+            ]
+        );
+        assert_eq!(
+            described(insert, SplitWrite)[1][1],
+            "split `INSERT INTO log (event, n) VALUES ...` into two INSERTs after the row `('b', (2))`"
+        );
+    }
+
+    #[test]
+    fn single_rows_upserts_and_selected_rows_are_not_split() {
+        for sql in [
+            "INSERT INTO t (a) VALUES (1);",
+            "INSERT INTO t (a) VALUES (1), (2) ON CONFLICT (a) DO NOTHING;",
+            "INSERT INTO t (a) SELECT a FROM u;",
+            "INSERT INTO t (a) VALUES (1), (2",
+        ] {
+            assert!(texts(sql, SplitWrite).is_empty(), "{sql}");
+        }
     }
 }
