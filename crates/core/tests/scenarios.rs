@@ -497,7 +497,9 @@ COMMIT;
         report.schedule
     );
     assert!(
-        failure.message().contains("worker-a and worker-b each wait"),
+        failure
+            .message()
+            .contains("worker-a and worker-b each wait"),
         "{}",
         failure.message()
     );

@@ -62,7 +62,10 @@ mod tests {
     fn an_actor_with_one_process_is_its_name() {
         assert_eq!(
             names(&[("a", "worker-a"), ("b", "worker-b")]),
-            [("a".into(), "worker-a".into()), ("b".into(), "worker-b".into())]
+            [
+                ("a".into(), "worker-a".into()),
+                ("b".into(), "worker-b".into())
+            ]
         );
     }
 

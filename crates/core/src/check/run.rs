@@ -97,7 +97,10 @@ impl Run<'_> {
 
     /// What a reader calls the scenario's process `name` (`naming`).
     fn called(&self, name: &str) -> String {
-        self.names.get(name).map_or(name, String::as_str).to_string()
+        self.names
+            .get(name)
+            .map_or(name, String::as_str)
+            .to_string()
     }
 
     /// Ends the run with an error once the check has spent its SQLite steps
@@ -471,7 +474,12 @@ impl Run<'_> {
             && info.expect.as_ref().and_then(|e| e.outcome.as_deref()) != Some("error")
         {
             return Err(End::Error(ScenarioError {
-                message: format!("{}'s {}: {}", self.called(name), info.procedure, error.message),
+                message: format!(
+                    "{}'s {}: {}",
+                    self.called(name),
+                    info.procedure,
+                    error.message
+                ),
                 place: Some(Place {
                     procedure: error.procedure.clone(),
                     position: error.position,

@@ -133,7 +133,11 @@ impl Monitor {
         Holder {
             process: process.to_string(),
             actor: actor.to_string(),
-            called: self.names.get(process).map_or(actor, String::as_str).to_string(),
+            called: self
+                .names
+                .get(process)
+                .map_or(actor, String::as_str)
+                .to_string(),
         }
     }
 
