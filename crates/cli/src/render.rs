@@ -91,12 +91,16 @@ pub fn run(report: &ExerciseReport, explore: bool) -> String {
 fn history(report: &ScenarioReport) -> String {
     let mut out = String::new();
     let flagged = report.failure().and_then(|f| f.event_index);
+    // Each process by its one name (the model's naming), as the page says it.
+    let width = report
+        .lanes
+        .iter()
+        .map(|lane| report.called(&lane.process).chars().count())
+        .max()
+        .unwrap_or(0);
     for (index, event) in report.history.iter().enumerate() {
-        let who = event
-            .process
-            .as_deref()
-            .map(|process| format!("{:<4}", report.lane_name(process)))
-            .unwrap_or_else(|| "    ".into());
+        let who = event.process.as_deref().map_or("", |p| report.called(p));
+        let who = format!("{who:<width$}");
         let mark = if Some(index) == flagged { ">>" } else { "  " };
         let _ = writeln!(
             out,

@@ -227,6 +227,37 @@ fn a_stale_process_of_the_same_actor_is_refused_by_its_token() {
 }
 
 #[test]
+fn the_lanes_the_sentence_and_the_beliefs_name_a_process_alike() {
+    // worker-a hosts two processes here: each is worker-a with its ordinal,
+    // in start order, never its id and never the scenario's label.
+    let by_name = "UPDATE messages SET state = 'DONE'
+ WHERE id = :message_id AND claim_owner = :actor;
+-- @refuse fencing_token_stale unless changed 1";
+    let report = checker(CAS_CLAIM, by_name).check(&scenario(STALLED_SAME_ACTOR));
+    let called: Vec<(&str, &str)> = report
+        .lanes
+        .iter()
+        .map(|l| (l.name.as_str(), l.called.as_str()))
+        .collect();
+    assert_eq!(called, [("new", "worker-a #2"), ("old", "worker-a #1")]);
+    let message = report.failure().expect("a failure").message();
+    assert!(
+        message.starts_with("worker-a #1 completed message msg-1 under token 1"),
+        "{message}"
+    );
+    let believers: Vec<&str> = report
+        .beliefs
+        .iter()
+        .flatten()
+        .map(|b| b.called.as_str())
+        .collect();
+    assert!(believers.contains(&"worker-a #1") && believers.contains(&"worker-a #2"));
+    for belief in report.beliefs.iter().flatten() {
+        assert_eq!(belief.called, report.called(&belief.process));
+    }
+}
+
+#[test]
 fn a_named_point_that_no_longer_exists_is_a_scenario_error() {
     let text = r#"
 name = "stop before the write"
@@ -466,7 +497,9 @@ COMMIT;
         report.schedule
     );
     assert!(
-        failure.message().contains("a and b each wait"),
+        failure
+            .message()
+            .contains("worker-a and worker-b each wait"),
         "{}",
         failure.message()
     );

@@ -19,6 +19,7 @@ pub mod exercise;
 pub mod history;
 pub mod monitor;
 pub mod mutate;
+pub mod naming;
 pub mod procedure;
 pub mod random;
 pub mod report;

@@ -258,12 +258,16 @@ pub struct Exploration {
     pub seed: Option<u64>,
 }
 
-/// A scenario process's name, id and actor, for the timeline's lanes.
+/// A scenario process's label, id, actor and name, for the timeline's lanes.
 #[derive(Clone, Debug, PartialEq, Eq, Serialize, Deserialize)]
 pub struct Lane {
+    /// The scenario's label for the process: the word its schedule moves
+    /// it by (`a1`).
     pub name: String,
     pub process: String,
     pub actor: String,
+    /// What a reader calls it (crate::naming): `host-a #1`.
+    pub called: String,
 }
 
 #[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
@@ -354,6 +358,15 @@ impl ScenarioReport {
             .iter()
             .find(|l| l.process == process)
             .map_or(process, |l| l.name.as_str())
+    }
+
+    /// What a reader calls the process `process` (crate::naming): the same
+    /// name its lane, its beliefs and the failure sentences use.
+    pub fn called<'a>(&'a self, process: &'a str) -> &'a str {
+        self.lanes
+            .iter()
+            .find(|l| l.process == process)
+            .map_or(process, |l| l.called.as_str())
     }
 }
 

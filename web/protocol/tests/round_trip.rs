@@ -50,6 +50,7 @@ fn holder(process: &str) -> Holder {
     Holder {
         process: process.into(),
         actor: format!("worker-{process}"),
+        called: format!("worker-{process}"),
     }
 }
 
@@ -187,6 +188,7 @@ fn failing() -> ScenarioReport {
         resource: "message msg-1".into(),
         process: process.into(),
         actor: format!("worker-{process}"),
+        called: format!("worker-{process}"),
         token: Some(token),
         expires_at: Some(i64::MAX),
         token_called: "fencing token".into(),
@@ -235,11 +237,13 @@ fn failing() -> ScenarioReport {
                 name: "a".into(),
                 process: "proc-1".into(),
                 actor: "worker-proc-1".into(),
+                called: "worker-proc-1".into(),
             },
             Lane {
                 name: "b".into(),
                 process: "proc-2".into(),
                 actor: "worker-proc-2".into(),
+                called: "worker-proc-2".into(),
             },
         ],
         initial_tables: vec![TableRows {
@@ -399,7 +403,7 @@ fn an_exercise_report_round_trips_exactly() {
     ));
     assert_eq!(
         failure.to_string(),
-        "proc-1 (worker-proc-1) and proc-2 (worker-proc-2) both believe they hold message msg-1"
+        "worker-proc-1 and worker-proc-2 both believe they hold message msg-1"
     );
     assert_eq!(
         failing.beliefs[6][0].describe(),

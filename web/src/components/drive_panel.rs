@@ -40,7 +40,9 @@ pub fn drive_panel(props: &DrivePanelProps) -> Html {
                     { for options.iter().map(|name| {
                         let pick = name.clone();
                         let on_move = props.on_move.reform(move |_: MouseEvent| pick.clone());
-                        html! { <button class="drive-move" data-process={name.clone()} onclick={on_move} disabled={props.waiting}>{ format!("Move {name}") }</button> }
+                        // The process by its one name, as the lanes say it.
+                        let called = props.last.as_ref().and_then(|d| d.report.lanes.iter().find(|l| &l.name == name)).map_or_else(|| name.clone(), |l| l.called.clone());
+                        html! { <button class="drive-move" data-process={name.clone()} onclick={on_move} disabled={props.waiting}>{ format!("Move {called}") }</button> }
                     }) }
                     if props.last.is_none() && props.failed.is_none() { <span class="muted">{ "Starting…" }</span> }
                 </div>

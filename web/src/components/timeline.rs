@@ -127,6 +127,17 @@ fn beliefs_at(beliefs: &[Vec<Belief>], i: usize, always: bool) -> Option<&[Belie
     (always || now != before).then_some(now)
 }
 
+/// "a = worker-a, b = worker-b": the schedule's words for the processes, by
+/// the names the lanes use.
+fn schedule_key(report: &fencelab_model::ScenarioReport) -> String {
+    report
+        .lanes
+        .iter()
+        .map(|lane| format!("{} = {}", lane.name, report.called(&lane.process)))
+        .collect::<Vec<_>>()
+        .join(", ")
+}
+
 fn plural(n: usize, one: &str, many: &str) -> String {
     format!("{n} {}", if n == 1 { one } else { many })
 }
@@ -194,9 +205,18 @@ pub fn timeline(props: &TimelineProps) -> Html {
         let broke = failing == Some(i);
         let blocked = matches!(event.what, What::Blocked { .. });
         let pick = props.on_step.reform(move |_: MouseEvent| i);
-        let (tag, actor) = match lane.and_then(|l| report.lanes.get(l)) {
-            Some(lane) => (lane.name.clone(), lane.actor.clone()),
-            None => ("world".to_string(), String::new()),
+        // The process by its one name (naming.rs in the model); its id and
+        // the schedule's word for it are there for who asks (the tooltip).
+        let (tag, about) = match (lane.and_then(|l| report.lanes.get(l)), &event.process) {
+            (Some(lane), Some(process)) => (
+                report.called(process).to_string(),
+                format!(
+                    "{process}, hosting {}; “{}” in a schedule",
+                    lane.actor, lane.name
+                ),
+            ),
+            (None, Some(process)) => (process.clone(), process.clone()),
+            (_, None) => ("world".to_string(), String::new()),
         };
         let indent = format!("indent-{}", lane.map_or(0, |l| l.min(LANE_INDENTS_MAX)));
         let held = beliefs_at(&report.beliefs, i, selected || broke);
@@ -208,9 +228,8 @@ pub fn timeline(props: &TimelineProps) -> Html {
                     <span class="step-number">{ if selected { format!("▶ {}", i + 1) } else { (i + 1).to_string() } }</span>
                     <span class="clock">{ format!("{} s", event.clock_seconds) }</span>
                 </th>
-                <td class="who" title={event.process.clone().unwrap_or_default()}>
+                <td class="who" title={about}>
                     <span class="lane-tag">{ tag }</span>
-                    if !actor.is_empty() { <span class="actor">{ actor }</span> }
                 </td>
                 <td class="lane-cell">
                     <div class={classes!("lane-body", indent)}>
@@ -221,7 +240,7 @@ pub fn timeline(props: &TimelineProps) -> Html {
                                     <div class="belief muted">{ "Nobody believes it holds anything." }</div>
                                 }
                                 { for held.iter().map(|b| html! {
-                                    <div class="belief">{ format!("{} believes it holds {}", b.actor, b.describe()) }</div>
+                                    <div class="belief">{ format!("{} believes it holds {}", b.called, b.describe()) }</div>
                                 }) }
                             </div>
                         }
@@ -244,7 +263,7 @@ pub fn timeline(props: &TimelineProps) -> Html {
             let name = event
                 .process
                 .as_deref()
-                .map_or("the world", |p| report.lane_name(p));
+                .map_or("the world", |p| report.called(p));
             if !who.contains(&name) {
                 who.push(name);
             }
@@ -287,7 +306,12 @@ pub fn timeline(props: &TimelineProps) -> Html {
                 }
             </p>
             if !report.schedule.is_empty() {
-                <p class="schedule">{ "Schedule: " }<code id="shown-schedule">{ report.schedule.to_string() }</code></p>
+                <p class="schedule">
+                    { "Schedule: " }<code id="shown-schedule">{ report.schedule.to_string() }</code>
+                    // The schedule moves processes by the scenario's words
+                    // for them; the key names them as the lanes do.
+                    <span class="schedule-key">{ format!(" ({})", schedule_key(report)) }</span>
+                </p>
             }
             <p class="muted timeline-help">
                 { "Click a step, or focus the timeline and use the arrow keys." }

@@ -396,10 +396,9 @@ impl Model {
         let step = self.view.step();
         let event = report.history.get(step)?;
         let who = event
-            .actor
-            .clone()
-            .or(event.process.clone())
-            .unwrap_or_else(|| "the world".into());
+            .process
+            .as_deref()
+            .map_or_else(|| "the world".into(), |p| report.called(p).to_string());
         let what = match &event.what {
             What::ProcessStarted => "starts".to_string(),
             What::ProcessCrashed { .. } => "crashes".to_string(),

@@ -355,6 +355,7 @@ impl Checker {
             scenario,
             limits: self.limits,
             processes: BTreeMap::new(),
+            names: run::process_names(actions),
             calls: BTreeMap::new(),
             monitor: Default::default(),
             effects_seen: 0,

@@ -34,6 +34,9 @@ pub(super) struct Run<'a> {
     pub(super) limits: Limits,
     /// Scenario name -> (process, actor).
     pub(super) processes: BTreeMap<String, (ProcessId, String)>,
+    /// Scenario name -> what a reader calls the process (`naming`), for
+    /// every process the scenario starts.
+    pub(super) names: BTreeMap<String, String>,
     /// Calls in progress, by process.
     pub(super) calls: BTreeMap<ProcessId, CallInfo>,
     pub(super) monitor: Monitor,
@@ -87,8 +90,17 @@ impl Run<'_> {
                 name: name.clone(),
                 process: id.to_string(),
                 actor: actor.clone(),
+                called: self.called(name),
             })
             .collect()
+    }
+
+    /// What a reader calls the scenario's process `name` (`naming`).
+    fn called(&self, name: &str) -> String {
+        self.names
+            .get(name)
+            .map_or(name, String::as_str)
+            .to_string()
     }
 
     /// Ends the run with an error once the check has spent its SQLite steps
@@ -124,6 +136,8 @@ impl Run<'_> {
                     )));
                 }
                 let id = self.world.start_process(actor).map_err(engine_error)?;
+                self.monitor
+                    .name_process(&id.to_string(), &self.called(process));
                 self.processes.insert(process.clone(), (id, actor.clone()));
             }
             Action::Call {
@@ -409,7 +423,7 @@ impl Run<'_> {
                 .map(|(n, id)| (n.clone(), *id))
                 .collect();
             if options.is_empty() {
-                let processes = waiting.iter().map(|(n, _)| n.clone()).collect();
+                let processes = waiting.iter().map(|(n, _)| self.called(n)).collect();
                 return Err(self.failed(FailureCause::Deadlock { processes }));
             }
             if section_steps >= self.limits.section_steps_max {
@@ -461,7 +475,12 @@ impl Run<'_> {
             && info.expect.as_ref().and_then(|e| e.outcome.as_deref()) != Some("error")
         {
             return Err(End::Error(ScenarioError {
-                message: format!("{name}'s {}: {}", info.procedure, error.message),
+                message: format!(
+                    "{}'s {}: {}",
+                    self.called(name),
+                    info.procedure,
+                    error.message
+                ),
                 place: Some(Place {
                     procedure: error.procedure.clone(),
                     position: error.position,
@@ -500,7 +519,7 @@ impl Run<'_> {
             && let Some(mismatch) = expect.check(outcome)
         {
             return Err(self.failed(FailureCause::Expectation {
-                process: name.to_string(),
+                process: self.called(name),
                 procedure: info.procedure.clone(),
                 mismatch,
             }));
@@ -604,4 +623,12 @@ pub(super) fn memory_exceeded(bytes_max: u64) -> String {
          rows, simplify the scenario, or raise the limit (`fencelab run --max-memory-mib`)",
         bytes_max / (1024 * 1024)
     )
+}
+
+/// What a reader calls each process the actions start, by its label.
+pub(super) fn process_names(actions: &[Action]) -> BTreeMap<String, String> {
+    fencelab_model::naming::process_names(actions.iter().filter_map(|action| match action {
+        Action::Start { process, actor } => Some((process.as_str(), actor.as_str())),
+        _ => None,
+    }))
 }

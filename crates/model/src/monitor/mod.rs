@@ -68,6 +68,8 @@ pub struct Belief {
     pub resource: String,
     pub process: String,
     pub actor: String,
+    /// What a reader calls the process (crate::naming): `host-a #2`.
+    pub called: String,
     pub token: Option<Value>,
     pub expires_at: Option<i64>,
     /// What the exercise calls the token (`token`, `incarnation`, ...).
@@ -101,6 +103,8 @@ pub struct Monitor {
     current_token: BTreeMap<String, Value>,
     /// Every token a fresh grant has carried, for any resource.
     granted: BTreeSet<Value>,
+    /// What a reader calls each process, by its id (crate::naming).
+    names: BTreeMap<String, String>,
 }
 
 /// A call that finished ok, as the monitor needs to see it.
@@ -115,6 +119,26 @@ pub struct OkCall<'a> {
 impl Monitor {
     pub fn beliefs(&self) -> &[Belief] {
         &self.beliefs
+    }
+
+    /// Says what a reader calls the process `process` (its name from
+    /// crate::naming), for the beliefs and sentences about it.
+    pub fn name_process(&mut self, process: &str, called: &str) {
+        self.names.insert(process.to_string(), called.to_string());
+    }
+
+    /// The holder `process`, hosting `actor`, under its name (the actor
+    /// itself for a process never named).
+    fn holder(&self, process: &str, actor: &str) -> Holder {
+        Holder {
+            process: process.to_string(),
+            actor: actor.to_string(),
+            called: self
+                .names
+                .get(process)
+                .map_or(actor, String::as_str)
+                .to_string(),
+        }
     }
 
     /// The beliefs live at `clock_seconds` (lapsed leases left out).
@@ -138,10 +162,7 @@ impl Monitor {
         context.extend(call.returned.iter().map(|(k, v)| (k.clone(), v.clone())));
         context.insert("actor".into(), Value::from(call.actor));
         context.insert("process".into(), Value::from(call.process));
-        let holder = Holder {
-            process: call.process.to_string(),
-            actor: call.actor.to_string(),
-        };
+        let holder = self.holder(call.process, call.actor);
         let mut violation = None;
         for rule in rules.iter().filter(|r| r.procedure == call.procedure) {
             let word = rule.token_called.clone().unwrap_or_else(default_token_word);
@@ -201,6 +222,7 @@ impl Monitor {
                     resource,
                     process: call.process.to_string(),
                     actor: call.actor.to_string(),
+                    called: holder.called.clone(),
                     token: token.clone(),
                     expires_at,
                     token_called: word.clone(),
@@ -262,10 +284,7 @@ impl Monitor {
             if !holds {
                 return Ok(Some(Violation::EffectWithoutClaim {
                     effect: effect.name.clone(),
-                    holder: Holder {
-                        process: effect.process.clone(),
-                        actor: effect.actor.clone(),
-                    },
+                    holder: self.holder(&effect.process, &effect.actor),
                     resource,
                 }));
             }
@@ -285,15 +304,9 @@ impl Monitor {
             (first.resource == second.resource && first.process != second.process).then(|| {
                 Violation::TwoHolders {
                     resource: first.resource.clone(),
-                    first: Holder {
-                        process: first.process.clone(),
-                        actor: first.actor.clone(),
-                    },
+                    first: self.holder(&first.process, &first.actor),
                     first_token: first.token.clone(),
-                    second: Holder {
-                        process: second.process.clone(),
-                        actor: second.actor.clone(),
-                    },
+                    second: self.holder(&second.process, &second.actor),
                     second_token: second.token.clone(),
                 }
             })
@@ -476,7 +489,8 @@ mod tests {
                 resource: "message msg-1".into(),
                 holder: Holder {
                     process: "proc-1".into(),
-                    actor: "worker".into()
+                    actor: "worker".into(),
+                    called: "worker".into(),
                 },
                 presented: 3.into(),
                 current: 5.into(),

@@ -4,16 +4,18 @@ use crate::value::Value;
 use serde::{Deserialize, Serialize};
 use std::fmt;
 
-/// A process as the invariants name it: `proc-2 (worker-b)`.
+/// A process as the invariants name it: by what a reader calls it
+/// (crate::naming: `worker-b`, `host-a #2`), its id kept for who asks.
 #[derive(Clone, Debug, PartialEq, Eq, Serialize, Deserialize)]
 pub struct Holder {
     pub process: String,
     pub actor: String,
+    pub called: String,
 }
 
 impl fmt::Display for Holder {
     fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
-        write!(f, "{} ({})", self.process, self.actor)
+        f.write_str(&self.called)
     }
 }
 

@@ -258,7 +258,7 @@ fn a_click_on_a_caught_change_replays_the_changed_texts_as_a_counterexample() {
     assert_eq!(
         model.announcement,
         "Counterexample: without line 4 of claim as written (drop `AND state = 'NEW'` from the WHERE), \
-         “one winner” fails: proc-1 (worker-a) and proc-2 (worker-b) both believe they hold message msg-1"
+         “one winner” fails: worker-a and worker-b both believe they hold message msg-1"
     );
 
     // The console and a typed schedule ask about the counterexample's texts.

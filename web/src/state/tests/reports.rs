@@ -47,6 +47,7 @@ fn belief(process: &str, actor: &str, token: i64) -> Belief {
         resource: "message msg-1".into(),
         process: process.into(),
         actor: actor.into(),
+        called: actor.into(),
         token: Some(Value::Integer(token)),
         expires_at: None,
         token_called: "token".into(),
@@ -119,11 +120,13 @@ fn scenario(name: &str, result: ScenarioResult, schedule: &str) -> ScenarioRepor
                 name: "a".into(),
                 process: "proc-1".into(),
                 actor: "worker-a".into(),
+                called: "worker-a".into(),
             },
             Lane {
                 name: "b".into(),
                 process: "proc-2".into(),
                 actor: "worker-b".into(),
+                called: "worker-b".into(),
             },
         ],
         initial_tables: Vec::new(),
@@ -140,11 +143,13 @@ pub fn two_holders() -> Failure {
                 first: Holder {
                     process: "proc-1".into(),
                     actor: "worker-a".into(),
+                    called: "worker-a".into(),
                 },
                 first_token: Some(1.into()),
                 second: Holder {
                     process: "proc-2".into(),
                     actor: "worker-b".into(),
+                    called: "worker-b".into(),
                 },
                 second_token: Some(2.into()),
             },
@@ -237,8 +242,9 @@ pub fn protection_report() -> ProtectionReport {
                         caught: vec![
                             Caught {
                                 scenario: FIRST_COME.into(),
-                                sentence: "b's claim: expected ok, got refused (not_claimable)"
-                                    .into(),
+                                sentence:
+                                    "worker-b's claim: expected ok, got refused (not_claimable)"
+                                        .into(),
                                 schedule: Schedule::new(),
                                 description: "drop `id = :message_id AND` from the WHERE".into(),
                                 mutant_text: "UPDATE messages SET claim_owner = :actor;".into(),

@@ -104,7 +104,7 @@ fn driving_asks_for_each_move_and_takes_only_the_newest_answer() {
     );
     assert_eq!(
         model.announcement,
-        "Your schedule fails: proc-1 (worker-a) and proc-2 (worker-b) both believe they hold message msg-1"
+        "Your schedule fails: worker-a and worker-b both believe they hold message msg-1"
     );
     assert_eq!(model.view.step(), BROKE_AT);
 
