@@ -31,6 +31,9 @@ const FIRST_HEIGHT_PX = 600;
  * scrolls); `theme` ("light" or "dark"; otherwise the reader's choice or
  * system's); `title` (the frame's accessible name); and the callbacks
  * `onReady`, `onChecked`, `onSolved`, `onResize`, each given the message.
+ * `onHunted`, when given, asks the frame for breaks the student finds in a
+ * "break it yourself" challenge too: each is a `solved` of kind `hunt`,
+ * handed to `onHunted` (never to `onSolved`, which gets repairs only).
  */
 export function embed(element, options = {}) {
   if (!(element instanceof Element)) throw new TypeError("fencelab.embed: the first argument must be an element");
@@ -45,6 +48,9 @@ export function embed(element, options = {}) {
   src.searchParams.set("exercise", exercise);
   src.searchParams.set("parent", location.origin);
   if (options.theme === "light" || options.theme === "dark") src.searchParams.set("theme", options.theme);
+  // A frame reports hunts only to a page that asked: one written before
+  // them would take a hunt's `solved` for a repair.
+  if (typeof options.onHunted === "function") src.searchParams.set("hunts", "1");
 
   const iframe = document.createElement("iframe");
   iframe.src = src.href;
@@ -92,7 +98,8 @@ export function embed(element, options = {}) {
         options.onChecked?.(message);
         break;
       case "solved":
-        options.onSolved?.(message);
+        if (message.kind === "hunt") options.onHunted?.(message);
+        else options.onSolved?.(message);
         break;
       case "resize":
         if (fixed === null && Number.isFinite(message.height) && message.height >= 0) {

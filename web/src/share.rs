@@ -7,6 +7,7 @@
 //! one is bounded: the fragment's length and the inflated size are capped, so
 //! a hostile link cannot exhaust memory. Must never panic on a link.
 
+use crate::state::HuntText;
 use base64::Engine as _;
 use base64::engine::general_purpose::URL_SAFE_NO_PAD;
 use fencelab_model::Schedule;
@@ -36,6 +37,11 @@ pub struct Link {
     /// not a schedule to replay to its end.
     #[serde(default, skip_serializing_if = "std::ops::Not::not")]
     pub drive: bool,
+    /// The drive is a hunt in a challenge on this broken text ("break it
+    /// yourself"): the schedule is the break found, judged again on
+    /// opening. Links from before challenges have none.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub hunt: Option<HuntText>,
     /// The step selected in the timeline (0-based).
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub step: Option<usize>,
@@ -55,6 +61,10 @@ impl Link {
             scenario: self.scenario.clone()?,
             schedule: self.schedule.clone(),
             drive: self.drive && self.schedule.is_some(),
+            hunt: self
+                .hunt
+                .clone()
+                .filter(|_| self.drive && self.schedule.is_some()),
             step: self.step,
         })
     }
@@ -71,6 +81,9 @@ pub struct Shown {
     pub schedule: Option<Schedule>,
     #[serde(default, skip_serializing_if = "std::ops::Not::not")]
     pub drive: bool,
+    /// The drive is a hunt in a challenge on this text.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub hunt: Option<HuntText>,
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub step: Option<usize>,
 }
@@ -167,10 +180,19 @@ mod tests {
             scenario: Some("one winner".into()),
             schedule: Some(Schedule::parse("a b").unwrap()),
             drive: true,
+            hunt: Some(HuntText::Variant("read, then write".into())),
             step: Some(7),
             hints: 2,
         };
-        assert_eq!(decode(&encode(&link)), Ok(link));
+        assert_eq!(decode(&encode(&link)), Ok(link.clone()));
+        let shown = link.shown().expect("it shows a drive");
+        assert_eq!(shown.hunt, link.hunt, "a found break opens as a hunt");
+        // A hunt without a drive's moves is no hunt.
+        let moves_dropped = Link {
+            schedule: None,
+            ..link
+        };
+        assert_eq!(moves_dropped.shown().and_then(|s| s.hunt), None);
     }
 
     /// A link written before schedules were typed: the same JSON, with the
@@ -193,6 +215,7 @@ mod tests {
             scenario: Some("one winner".into()),
             schedule: Some(Schedule::parse("a b b a").unwrap()),
             drive: false,
+            hunt: None,
             step: None,
             hints: 0,
         };

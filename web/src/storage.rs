@@ -9,7 +9,7 @@
 //! never panic.
 
 use crate::share::Shown;
-use crate::state::{Given, Theme};
+use crate::state::{FoundBreak, Given, Theme};
 use fencelab_protocol::Edits;
 use serde::{Deserialize, Serialize};
 use std::collections::{BTreeMap, BTreeSet};
@@ -46,6 +46,10 @@ pub struct Saved {
     /// scenario when last checked.
     #[serde(default)]
     pub passing: bool,
+    /// The breaks found by hand in challenges ("break it yourself"), kept
+    /// apart from `passing`: finding a break is not a repair.
+    #[serde(default, skip_serializing_if = "Vec::is_empty")]
+    pub hunts: Vec<FoundBreak>,
     /// Texts the page put in the editors, unedited since (none: the
     /// learner's own). Missing in older entries: read from the texts.
     #[serde(default, skip_serializing_if = "Option::is_none")]
@@ -66,16 +70,19 @@ impl Saved {
         Progress {
             seen: self.seen.len(),
             solved: self.passing,
+            hunted: self.hunts.len(),
         }
     }
 }
 
 /// What the exercise list shows for an exercise: broken variants seen
-/// failing, and whether the learner's own text passes every scenario.
+/// failing, whether the learner's own text passes every scenario, and the
+/// breaks found by hand in challenges.
 #[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
 pub struct Progress {
     pub seen: usize,
     pub solved: bool,
+    pub hunted: usize,
 }
 
 /// What reading an exercise's entry found.

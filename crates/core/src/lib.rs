@@ -25,7 +25,7 @@ pub mod sqlite;
 pub mod world;
 
 pub use fencelab_model::{
-    history, monitor, mutate, procedure, random, report, scenario, schedule, text, value,
+    history, hunt, monitor, mutate, procedure, random, report, scenario, schedule, text, value,
 };
 
 pub use check::{Checker, Limits};

@@ -17,6 +17,7 @@
 pub mod bundled;
 pub mod exercise;
 pub mod history;
+pub mod hunt;
 pub mod monitor;
 pub mod mutate;
 pub mod naming;
@@ -31,6 +32,7 @@ pub mod value;
 
 pub use exercise::{Exercise, LoadError, Model};
 pub use history::{CallError, Effect, ErrorCause, Event, Outcome, Values, What};
+pub use hunt::{Break, Hunt, HuntVerdict};
 pub use monitor::{Belief, Violation};
 pub use procedure::Procedure;
 pub use report::{

@@ -18,7 +18,7 @@
 use fencelab_model::LoadError;
 use fencelab_model::history::ResultRows;
 use fencelab_model::report::DraftCheck;
-use fencelab_model::{Drive, ExerciseReport, ScenarioReport, Schedule};
+use fencelab_model::{Drive, ExerciseReport, Hunt, ScenarioReport, Schedule};
 use serde::de::DeserializeOwned;
 use serde::{Deserialize, Serialize};
 use std::collections::BTreeMap;
@@ -48,6 +48,16 @@ pub enum Request {
     },
     /// Follow a hand-chosen schedule and stop at the next choice.
     Drive {
+        seq: u64,
+        exercise: String,
+        edits: Edits,
+        scenario: String,
+        schedule: Schedule,
+    },
+    /// A drive judged as a hunt ("break it yourself"): as `Drive`, and
+    /// once the moves break a guarantee, measured against the shortest
+    /// break the checker's exploration finds. Answered `Hunted`.
+    Hunt {
         seq: u64,
         exercise: String,
         edits: Edits,
@@ -100,6 +110,7 @@ impl Request {
             Request::Check { seq, .. }
             | Request::Replay { seq, .. }
             | Request::Drive { seq, .. }
+            | Request::Hunt { seq, .. }
             | Request::Query { seq, .. }
             | Request::Protect { seq, .. }
             | Request::Install { seq, .. }
@@ -135,6 +146,10 @@ pub enum Response {
     Driven {
         seq: u64,
         drive: Drive,
+    },
+    Hunted {
+        seq: u64,
+        hunt: Hunt,
     },
     Queried {
         seq: u64,
@@ -178,6 +193,7 @@ impl Response {
             Response::Checked { seq, .. }
             | Response::Replayed { seq, .. }
             | Response::Driven { seq, .. }
+            | Response::Hunted { seq, .. }
             | Response::Queried { seq, .. }
             | Response::Protection { seq, .. }
             | Response::Installed { seq, .. }

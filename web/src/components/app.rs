@@ -73,6 +73,7 @@ fn read_start() -> Start {
             .or_else(|| param("exercise")),
         embed: param("embed").is_some_and(|v| v == "1"),
         parent: param("parent"),
+        hunts: param("hunts").is_some_and(|v| v == "1"),
         fragment: fragment.trim_start_matches('#').to_string(),
         // An embedding page may choose the theme (`embed.js`'s `theme`).
         theme: param("theme")
@@ -513,7 +514,12 @@ pub fn app() -> Html {
                                     })
                                 }).collect::<Vec<_>>()} />
                             }
-                            if model.opening.is_none() {
+                            if let (None, Some(challenge)) = (&model.opening, &model.challenge) {
+                                <crate::components::hunt_panel::HuntPanel text={challenge.text.clone()} targets={model.hunt_targets()}
+                                    hunting={model.view.scenario().map(str::to_string)}
+                                    on_hunt={dispatch(Action::DriveStart)} on_leave={unit(|| Action::HuntLeave)} />
+                            }
+                            if model.opening.is_none() && model.challenge.is_none() {
                             <ScenarioList scenarios={exercise.scenarios.clone()} report={model.report.clone()}
                                 checking={model.checking()} check_seq={model.check_wanted} report_seq={model.report_seq}
                                 selected={model.view.scenario().map(str::to_string)} compact={model.embed}
@@ -528,6 +534,7 @@ pub fn app() -> Html {
                             if let View::Driving(drive) = &model.view {
                                 <DrivePanel scenario={drive.scenario.clone()} schedule={drive.schedule.clone()}
                                     last={drive.last.clone()} waiting={drive.waiting_for.is_some()} failed={drive.failed.clone()}
+                                    hunt={model.challenge.is_some()} verdict={drive.verdict.clone()}
                                     on_move={dispatch(Action::DriveMove)} on_undo={unit(|| Action::DriveUndo)}
                                     on_restart={unit(|| Action::DriveRestart)} on_stop={unit(|| Action::DriveStop)} />
                             }
@@ -546,7 +553,7 @@ pub fn app() -> Html {
                                 <p class="muted counterexample-waiting">
                                     { format!("Running the counterexample without line {} of {}…", without.line, without.procedure) }
                                 </p>
-                            } else if !driving {
+                            } else if !driving && model.challenge.is_none() {
                                 <p class="muted results-empty">
                                     { if model.report.is_some() {
                                         "Every scenario passes. Choose one to see its timeline here."
@@ -561,6 +568,8 @@ pub fn app() -> Html {
                             <crate::components::variants::Variants mutants={exercise.mutants.clone()}
                                 loaded={model.loaded_mutant.clone()} seen={model.seen.clone()} working={model.working}
                                 on_load={dispatch(Action::LoadMutant)} on_reset={unit(|| Action::Reset)} />
+                            <crate::components::hunt_panel::HuntOffer mutants={exercise.mutants.clone()}
+                                on_start={{ let d = model.dispatcher(); Callback::from(move |text: crate::state::HuntText| d.dispatch(Action::HuntStart(text))) }} />
                             <Hints hints={exercise.hints.clone()} shown={model.hints_shown} on_more={unit(|| Action::ShowHint)} />
                             <SharePanel url={model.share_url.clone()} on_share={on_share} />
                         </div>

@@ -1,7 +1,8 @@
 //! Drive it yourself: choose which process moves next, undo, restart, and
 //! watch the timeline grow into your own counterexample.
 
-use fencelab_model::{Drive, Schedule};
+use crate::components::hunt_panel::HuntVerdictLine;
+use fencelab_model::{Drive, HuntVerdict, Schedule};
 use std::rc::Rc;
 use yew::prelude::*;
 
@@ -14,6 +15,12 @@ pub struct DrivePanelProps {
     pub waiting: bool,
     /// Why the worker could not take the last move asked for.
     pub failed: Option<String>,
+    /// A hunt in a challenge: the drive's end is judged as one (won, or
+    /// not a win), from the worker's verdict.
+    #[prop_or_default]
+    pub hunt: bool,
+    #[prop_or_default]
+    pub verdict: Option<HuntVerdict>,
     pub on_move: Callback<String>,
     pub on_undo: Callback<()>,
     pub on_restart: Callback<()>,
@@ -32,8 +39,8 @@ pub fn drive_panel(props: &DrivePanelProps) -> Html {
         .unwrap_or_default();
     let finished = props.last.as_ref().is_some_and(|d| d.finished);
     html! {
-        <section class="drive" id="drive" tabindex="-1" aria-labelledby="drive-title">
-            <h2 id="drive-title">{ format!("Driving “{}” by hand", props.scenario) }</h2>
+        <section class="drive" id="drive" tabindex="-1" aria-labelledby="drive-title" aria-busy={props.waiting.to_string()}>
+            <h2 id="drive-title">{ if props.hunt { format!("Hunting in “{}”", props.scenario) } else { format!("Driving “{}” by hand", props.scenario) } }</h2>
             <p>{ "Your schedule so far: " }<code id="drive-schedule">{ if props.schedule.is_empty() { "(none yet)".to_string() } else { props.schedule.to_string() } }</code></p>
             if !finished {
                 <div class="drive-options" role="group" aria-label="Which process moves next" aria-busy={props.waiting.to_string()}>
@@ -46,6 +53,8 @@ pub fn drive_panel(props: &DrivePanelProps) -> Html {
                     }) }
                     if props.last.is_none() && props.failed.is_none() { <span class="muted">{ "Starting…" }</span> }
                 </div>
+            } else if props.hunt {
+                <HuntVerdictLine verdict={props.verdict.clone()} />
             } else {
                 <p class="drive-finished" id="drive-finished">
                     { match props.last.as_ref().map(|d| &d.report) {

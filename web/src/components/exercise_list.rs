@@ -19,21 +19,28 @@ pub struct ExerciseListProps {
 }
 
 /// What the list says of an exercise's progress: solved (the learner's own
-/// text passes every scenario), and how many of its broken variants the
-/// learner has seen fail.
+/// text passes every scenario), how many of its broken variants the
+/// learner has seen fail, and how many breaks the learner found by hand in
+/// challenges.
 pub fn progress_text(progress: Progress, variants: usize) -> String {
     let solved = if progress.solved {
         "✓ solved"
     } else {
         "not solved yet"
     };
-    match variants {
+    let text = match variants {
         0 => solved.to_string(),
         n => format!(
             "{solved} · {} of {n} broken variant{} seen",
             progress.seen,
             if n == 1 { "" } else { "s" }
         ),
+    };
+    // Breaks found by hand are their own progress, never a repair.
+    match progress.hunted {
+        0 => text,
+        1 => format!("{text} · 1 break found"),
+        n => format!("{text} · {n} breaks found"),
     }
 }
 
@@ -80,7 +87,11 @@ mod tests {
 
     #[test]
     fn progress_reads_as_a_sentence_with_its_plurals() {
-        let progress = |seen, solved| Progress { seen, solved };
+        let progress = |seen, solved| Progress {
+            seen,
+            solved,
+            hunted: 0,
+        };
         assert_eq!(
             progress_text(progress(0, false), 1),
             "not solved yet · 0 of 1 broken variant seen"
@@ -90,5 +101,17 @@ mod tests {
             "✓ solved · 1 of 2 broken variants seen"
         );
         assert_eq!(progress_text(progress(0, true), 0), "✓ solved");
+        let hunted = |hunted| Progress {
+            hunted,
+            ..progress(0, false)
+        };
+        assert_eq!(
+            progress_text(hunted(1), 0),
+            "not solved yet · 1 break found"
+        );
+        assert_eq!(
+            progress_text(hunted(3), 2),
+            "not solved yet · 0 of 2 broken variants seen · 3 breaks found"
+        );
     }
 }

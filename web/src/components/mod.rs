@@ -8,6 +8,7 @@ pub mod console;
 pub mod drive_panel;
 pub mod exercise_list;
 pub mod hints;
+pub mod hunt_panel;
 pub mod line_marks;
 pub mod narrative;
 pub mod notices;

@@ -12,7 +12,7 @@
 //! DOM (`bridge.rs` does).
 
 use fencelab_model::procedure::PROCEDURE_TEXT_BYTES_MAX;
-use fencelab_model::{ExerciseReport, Verdict};
+use fencelab_model::{Break, ExerciseReport, FailureKind, Schedule, Verdict};
 use fencelab_protocol::Edits;
 use serde::Serialize;
 use serde_json::{Map, Value};
@@ -105,9 +105,19 @@ pub enum FrameMessage {
         failed: usize,
         total: usize,
     },
-    /// The learner's own texts pass every scenario, for the first time in
-    /// this frame.
-    Solved { exercise: String, procedures: Edits },
+    /// Solved, in one of two kinds: the learner's own texts pass every
+    /// scenario (`repair`, the first time in this frame), or the learner
+    /// broke a guarantee of a broken text by driving its processes
+    /// (`hunt`, the first time for that text and scenario in this frame,
+    /// and only to a page that asked for hunts: one written before them
+    /// would take it for a repair).
+    Solved {
+        exercise: String,
+        /// The texts in the editors: the repair, or the broken text.
+        procedures: Edits,
+        #[serde(flatten)]
+        kind: Solution,
+    },
     /// The frame's content height changed.
     Resize { height: u32 },
     /// A host request was done.
@@ -117,6 +127,47 @@ pub enum FrameMessage {
         id: Option<RequestId>,
         message: String,
     },
+}
+
+/// What a `solved` message says was done, in its `kind` field.
+#[derive(Clone, Debug, PartialEq, Eq, Serialize)]
+#[serde(tag = "kind", rename_all = "kebab-case")]
+pub enum Solution {
+    /// The learner's own texts pass every scenario.
+    Repair,
+    /// A break found by hand in a challenge ("break it yourself").
+    Hunt {
+        scenario: String,
+        /// The named broken variant the challenge gave; `null` for the
+        /// exercise's starting text.
+        variant: Option<String>,
+        /// The broken guarantee's sentence, as the learner read it.
+        guarantee: String,
+        /// `invariant`, `expectation` or `deadlock`.
+        broke: FailureKind,
+        /// The learner's moves, as a schedule (`a b b a`).
+        schedule: Schedule,
+        moves: usize,
+        /// The moves of the shortest break the checker's exploration found;
+        /// `null` when it could not be measured.
+        shortest_moves: Option<usize>,
+    },
+}
+
+impl Solution {
+    /// The `hunt` kind of a break found in `scenario` of a challenge on the
+    /// starting text (no `variant`) or a named variant.
+    pub fn hunt(scenario: &str, variant: Option<&str>, found: &Break) -> Solution {
+        Solution::Hunt {
+            scenario: scenario.to_string(),
+            variant: variant.map(str::to_string),
+            guarantee: found.failure.to_string(),
+            broke: found.kind(),
+            schedule: found.schedule.clone(),
+            moves: found.moves(),
+            shortest_moves: found.shortest_moves,
+        }
+    }
 }
 
 impl FrameMessage {

@@ -7,8 +7,10 @@
 //! learner's own texts pass). The messages wait in `Embedding::posts` for
 //! the app's effect to post; this file never touches the DOM.
 
-use super::{Action, Given, Model, reduce};
-use crate::embed::protocol::{self, Command, FrameMessage, HostRequest, ProcedureText, Refusal};
+use super::{Action, FoundBreak, Given, HuntText, Model, reduce};
+use crate::embed::protocol::{
+    self, Command, FrameMessage, HostRequest, ProcedureText, Refusal, Solution,
+};
 use fencelab_protocol::Edits;
 use std::rc::Rc;
 
@@ -26,6 +28,10 @@ pub struct Embedding {
     /// The `report_seq` of the last report posted as `checked`.
     checked_posted: u64,
     solved_posted: bool,
+    /// The parent asked for hunts too (`?hunts=1`).
+    pub hunts: bool,
+    /// The breaks posted as `solved` of kind `hunt`.
+    hunts_posted: Vec<FoundBreak>,
     /// Messages to post, numbered, oldest first.
     pub posts: Vec<Rc<(u64, FrameMessage)>>,
     next_post: u64,
@@ -40,6 +46,8 @@ impl Embedding {
             ready_posted: false,
             checked_posted: 0,
             solved_posted: false,
+            hunts: false,
+            hunts_posted: Vec::new(),
             posts: Vec::new(),
             next_post: 0,
         })
@@ -168,12 +176,36 @@ impl Model {
             messages.push(FrameMessage::Solved {
                 exercise: self.exercise_id(),
                 procedures: self.texts.clone(),
+                kind: Solution::Repair,
             });
         }
+        // A break found by hand, said once per text and scenario.
+        let hunt = self
+            .found_break()
+            .filter(|_| ready_posted && embedding.hunts)
+            .filter(|(found, _)| {
+                !embedding
+                    .hunts_posted
+                    .iter()
+                    .any(|p| p.text == found.text && p.scenario == found.scenario)
+            });
+        if let Some((found, found_break)) = &hunt {
+            let variant = match &found.text {
+                HuntText::Start => None,
+                HuntText::Variant(name) => Some(name.as_str()),
+            };
+            messages.push(FrameMessage::Solved {
+                exercise: self.exercise_id(),
+                procedures: self.texts.clone(),
+                kind: Solution::hunt(&found.scenario, variant, found_break),
+            });
+        }
+        let hunt = hunt.map(|(found, _)| found);
         if let Some(embedding) = &mut self.embedding {
             embedding.ready_posted = ready_posted;
             embedding.checked_posted = checked_posted;
             embedding.solved_posted |= solved;
+            embedding.hunts_posted.extend(hunt);
             for message in messages {
                 embedding.post(message);
             }

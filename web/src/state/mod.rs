@@ -16,6 +16,7 @@
 //! (`respond.rs`); an answer to a request since replaced is dropped.
 
 mod embed;
+mod hunt;
 mod open;
 mod progress;
 mod protect;
@@ -28,6 +29,7 @@ mod view;
 mod tests;
 
 pub use embed::Embedding;
+pub use hunt::{Challenge, FoundBreak, HuntTarget, HuntTargets, HuntText};
 pub use open::{Opening, Start};
 pub use progress::Given;
 pub use protect::{Protection, Without};
@@ -104,6 +106,11 @@ pub struct Model {
     pub working: bool,
     /// Broken variants the learner loaded and watched fail.
     pub seen: BTreeSet<String>,
+    /// The challenge open ("break it yourself"), if any (`hunt.rs`).
+    pub challenge: Option<Challenge>,
+    /// The breaks the learner found by hand in challenges: progress kept
+    /// apart from repairs.
+    pub hunted: Vec<FoundBreak>,
     /// Progress saved for each exercise, as the app's effects read it.
     pub progress: BTreeMap<String, Progress>,
     pub notices: Vec<String>,
@@ -169,6 +176,11 @@ pub enum Action {
     DriveUndo,
     DriveRestart,
     DriveStop,
+    /// Open a challenge on this broken text: counterexamples hidden, the
+    /// learner drives a scenario until a guarantee breaks.
+    HuntStart(HuntText),
+    /// Leave the challenge.
+    HuntLeave,
     /// Replay a schedule the learner typed (process names, `a b b a`).
     Replay {
         scenario: String,
@@ -317,6 +329,7 @@ impl Model {
             edits,
             seen: self.seen.clone(),
             passing: self.solved(),
+            hunts: self.hunted.clone(),
             given: self.given.clone(),
             working: self.working,
             view: self.shown_now(false),
@@ -354,6 +367,8 @@ impl Model {
         };
         self.share_url = None;
         self.protection = Protection::Nothing;
+        // The challenge's text is no longer the one the page gave.
+        self.challenge = None;
         self.want_check();
     }
 
@@ -380,6 +395,7 @@ impl Model {
             scenario: shown.as_ref().map(|s| s.scenario.clone()),
             schedule: shown.as_ref().and_then(|s| s.schedule.clone()),
             drive: shown.as_ref().is_some_and(|s| s.drive),
+            hunt: shown.as_ref().and_then(|s| s.hunt.clone()),
             step: shown.as_ref().and_then(|s| s.step),
             hints: self.hints_shown,
         };
@@ -594,12 +610,19 @@ pub fn reduce(model: &mut Model, action: Action) {
         }),
         Action::DriveRestart => model.change_drive(Schedule::clear),
         Action::DriveStop => {
-            if let View::Driving(drive) = &model.view {
+            if model.challenge.is_some() {
+                // Back to the challenge's scenarios, never to a checked
+                // counterexample.
+                model.step_wanted = None;
+                model.view = View::Nothing;
+            } else if let View::Driving(drive) = &model.view {
                 model.step_wanted = None;
                 model.view = View::checked(&drive.scenario, 0);
                 model.focus();
             }
         }
+        Action::HuntStart(text) => model.hunt_start(text),
+        Action::HuntLeave => model.hunt_leave(),
         Action::Replay { scenario, schedule } => model.replay(scenario, &schedule),
         Action::Share { base } => model.share(&base),
         Action::BackToSaved => {

@@ -30,6 +30,9 @@ pub struct Start {
     pub embed: bool,
     /// `?parent=ORIGIN`: in an embed, the page to report to.
     pub parent: Option<String>,
+    /// `?hunts=1`: that page also wants breaks found in challenges, as
+    /// `solved` of kind `hunt`.
+    pub hunts: bool,
     /// The fragment, without `#`: a share link, or nothing.
     pub fragment: String,
     /// The theme the learner chose before (storage keeps it).
@@ -76,6 +79,8 @@ impl Model {
             given: Some(Given::Start),
             working: false,
             seen: BTreeSet::new(),
+            challenge: None,
+            hunted: Vec::new(),
             progress: BTreeMap::new(),
             notices: Vec::new(),
             saved_aside: None,
@@ -92,7 +97,10 @@ impl Model {
         };
         if let (true, Some(parent)) = (start.embed, &start.parent) {
             match Embedding::new(parent) {
-                Ok(embedding) => model.embedding = Some(embedding),
+                Ok(mut embedding) => {
+                    embedding.hunts = start.hunts;
+                    model.embedding = Some(embedding);
+                }
                 Err(why) => model.notices.push(format!(
                     "This frame cannot report to the page that embeds it: its address's `parent` is not an origin ({why}). The exercise works, but no results are sent."
                 )),
@@ -152,6 +160,8 @@ impl Model {
         self.share_url = None;
         self.saved_aside = None;
         self.seen.clear();
+        self.challenge = None;
+        self.hunted.clear();
         self.protection = Protection::Nothing;
         // Editors of the newly opened exercise start from `texts`; a pending
         // replacement belongs to the exercise before.
@@ -175,6 +185,7 @@ impl Model {
             Loaded::Saved(saved) => {
                 self.texts = self.complete(&saved.edits);
                 self.seen = saved.seen;
+                self.hunted = saved.hunts;
                 self.working = saved.working
                     && self.exercise().is_some_and(|e| e.working_version.is_some());
                 // An entry from before `given` was saved: the starting texts
@@ -230,6 +241,10 @@ impl Model {
         );
         if let Some(shown) = shown {
             self.show_again(shown);
+        }
+        // A break in a link was found by whoever made it.
+        if let Some(challenge) = &mut self.challenge {
+            challenge.replayed = true;
         }
     }
 }

@@ -46,6 +46,7 @@ impl Model {
         Progress {
             seen: self.seen.len(),
             solved: self.solved(),
+            hunted: self.hunted.len(),
         }
     }
 
@@ -55,6 +56,11 @@ impl Model {
         let Some(Given::Variant(name)) = &self.given else {
             return;
         };
+        // In a challenge its counterexamples are hidden: nothing was
+        // watched failing (a break found there is a hunt of its own).
+        if self.challenge.is_some() {
+            return;
+        }
         let failed = self.report.as_ref().is_some_and(|report| {
             report
                 .scenarios

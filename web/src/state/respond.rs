@@ -16,7 +16,14 @@ impl Model {
             Response::Ready { sqlite_version } => self.sqlite_version = Some(sqlite_version),
             Response::Checked { seq, report } => self.checked(seq, report),
             Response::Replayed { seq, report } => self.replayed(seq, report),
-            Response::Driven { seq, drive } => self.driven(seq, drive),
+            Response::Driven { seq, drive } => {
+                self.driven(seq, drive);
+            }
+            Response::Hunted { seq, hunt } => {
+                if self.driven(seq, hunt.drive) {
+                    self.hunted(hunt.verdict);
+                }
+            }
             Response::Queried { seq, result } => {
                 if let Some(at) = self.view.at_mut()
                     && at.console.waiting_for == Some(seq)
@@ -67,6 +74,9 @@ impl Model {
                 keeps_step = true;
                 View::checked(&scenario, 0)
             }
+            // In a challenge the counterexamples stay hidden: nothing
+            // checked comes into view.
+            View::Nothing if self.challenge.is_some() => View::Nothing,
             View::Checked { .. } | View::Nothing => match &first_failing {
                 Some(scenario) => View::checked(scenario, 0),
                 None => View::Nothing,
@@ -133,19 +143,21 @@ impl Model {
         *shown = Some(Rc::new(report));
     }
 
-    fn driven(&mut self, seq: u64, drive: Drive) {
+    /// Shows the drive the view waits for; whether `seq` was that one.
+    fn driven(&mut self, seq: u64, drive: Drive) -> bool {
         let View::Driving(state) = &mut self.view else {
-            return;
+            return false;
         };
         if state.waiting_for != Some(seq) || state.scenario != drive.report.name {
-            return;
+            return false;
         }
         let len = drive.report.history.len();
         let step = self.wanted_step(len, len.saturating_sub(1));
         let View::Driving(state) = &mut self.view else {
-            return;
+            return false;
         };
         state.waiting_for = None;
+        state.verdict = None;
         state.at = At::step(step);
         let finished = drive.finished.then(|| match drive.report.failure() {
             Some(failure) => format!("Your schedule fails: {failure}"),
@@ -156,6 +168,7 @@ impl Model {
             Some(text) => self.announcement = text,
             None => self.announce_step(),
         }
+        true
     }
 
     fn failed(&mut self, seq: u64, message: String) {

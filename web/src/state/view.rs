@@ -8,7 +8,7 @@
 use super::{Model, Without};
 use crate::share::Shown;
 use fencelab_model::history::{ResultRows, What};
-use fencelab_model::{Drive, ExerciseReport, ScenarioReport, Schedule};
+use fencelab_model::{Drive, ExerciseReport, HuntVerdict, ScenarioReport, Schedule};
 use fencelab_protocol::Request;
 use std::ops::Deref;
 use std::rc::Rc;
@@ -52,6 +52,9 @@ pub struct DriveState {
     pub waiting_for: Option<u64>,
     /// Why the worker could not take the last move asked for.
     pub failed: Option<String>,
+    /// In a challenge: the worker's verdict on the moves of `last` as a
+    /// hunt (`hunt.rs`).
+    pub verdict: Option<HuntVerdict>,
     pub at: At,
 }
 
@@ -64,6 +67,7 @@ impl DriveState {
             last: None,
             waiting_for: None,
             failed: None,
+            verdict: None,
             at: At::default(),
         }
     }
@@ -263,6 +267,7 @@ impl Model {
             View::Checked { .. } => Shown {
                 schedule: Some(self.shown_schedule()).filter(|s| for_link && !s.is_empty()),
                 drive: false,
+                hunt: None,
                 step,
                 scenario,
             },
@@ -272,18 +277,21 @@ impl Model {
                 scenario,
                 schedule: None,
                 drive: false,
+                hunt: None,
                 step: None,
             },
             View::Replay { schedule, .. } => Shown {
                 scenario,
                 schedule: Some(schedule.clone()),
                 drive: false,
+                hunt: None,
                 step,
             },
             View::Driving(drive) => Shown {
                 scenario,
                 schedule: Some(drive.schedule.clone()),
                 drive: true,
+                hunt: self.challenge.as_ref().map(|c| c.text.clone()),
                 step,
             },
         })
@@ -302,6 +310,16 @@ impl Model {
         }
         self.step_wanted = shown.step;
         match shown.schedule {
+            // A hunt: its challenge again, on the texts now in the editors,
+            // and the moves judged again by the worker.
+            Some(schedule) if shown.drive && shown.hunt.is_some() => {
+                self.challenge = shown.hunt.map(|text| super::Challenge {
+                    text,
+                    replayed: true,
+                });
+                self.view = View::Driving(DriveState::new(shown.scenario, schedule));
+                self.request_drive();
+            }
             Some(schedule) if shown.drive => {
                 self.view = View::Driving(DriveState::new(shown.scenario, schedule));
                 self.request_drive();
@@ -347,6 +365,8 @@ impl Model {
     /// Shows `name` as checked, where it broke, and brings its timeline
     /// into view with the focus on it (again, when it was already shown).
     pub(super) fn select(&mut self, name: String) {
+        // A checked scenario shows its counterexample: not in a challenge.
+        self.challenge = None;
         self.step_wanted = None;
         self.view = View::checked(&name, 0);
         self.focus();
@@ -442,6 +462,10 @@ impl Model {
     pub(super) fn change_drive(&mut self, change: impl FnOnce(&mut Schedule)) {
         self.step_wanted = None;
         if let View::Driving(drive) = &mut self.view {
+            // Moves of the learner's own from here on.
+            if let Some(challenge) = &mut self.challenge {
+                challenge.replayed = false;
+            }
             change(&mut drive.schedule);
             self.request_drive();
         }
@@ -456,12 +480,23 @@ impl Model {
         };
         drive.waiting_for = Some(seq);
         drive.failed = None;
-        let request = Request::Drive {
-            seq,
-            exercise,
-            edits,
-            scenario: drive.scenario.clone(),
-            schedule: drive.schedule.clone(),
+        let (scenario, schedule) = (drive.scenario.clone(), drive.schedule.clone());
+        let request = if self.challenge.is_some() {
+            Request::Hunt {
+                seq,
+                exercise,
+                edits,
+                scenario,
+                schedule,
+            }
+        } else {
+            Request::Drive {
+                seq,
+                exercise,
+                edits,
+                scenario,
+                schedule,
+            }
         };
         self.send(request);
     }

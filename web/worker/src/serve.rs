@@ -251,6 +251,20 @@ impl Server {
                     .drive(scenario, &schedule);
                 Served::Answer(Box::new(Response::Driven { seq, drive }))
             }
+            Request::Hunt {
+                seq,
+                exercise,
+                edits,
+                scenario,
+                schedule,
+            } => {
+                let exercise = find(exercises, &exercise)?;
+                let scenario = scenario_of(exercise, &scenario)?;
+                let hunt = checker(exercise, &edits)
+                    .map_err(|unusable| unusable.error.message)?
+                    .hunt(scenario, &schedule);
+                Served::Answer(Box::new(Response::Hunted { seq, hunt }))
+            }
             Request::Query {
                 seq,
                 exercise,
@@ -495,6 +509,75 @@ mod tests {
             panic!("an error for query 10: {query:?}");
         };
         assert!(message.contains("unknown directive `@bogus`"), "{message}");
+    }
+
+    #[test]
+    fn a_hunt_is_answered_with_the_checkers_verdict_on_the_moves_made() {
+        let exercises = exercises();
+        let starts: Edits = exercises[0]
+            .procedures
+            .iter()
+            .filter(|p| p.editable)
+            .map(|p| (p.name.clone(), p.start.clone()))
+            .collect();
+        let mut server = Server::new(exercises);
+        let hunt = |server: &mut Server, seq, schedule: &str| {
+            answer_of(
+                server,
+                Request::Hunt {
+                    seq,
+                    exercise: CLAIM.into(),
+                    edits: starts.clone(),
+                    scenario: "one winner".into(),
+                    schedule: Schedule::parse(schedule).expect("a schedule"),
+                },
+            )
+        };
+        let Response::Hunted {
+            seq: 1,
+            hunt: going,
+        } = hunt(&mut server, 1, "")
+        else {
+            panic!("hunt 1 answered");
+        };
+        assert_eq!(going.verdict, fencelab_core::hunt::HuntVerdict::Going);
+        assert_eq!(going.drive.options, ["a", "b"]);
+        // Taking turns, one move per request as the page asks: both read
+        // NEW before either writes.
+        let mut moves: Vec<String> = Vec::new();
+        let won = loop {
+            let Response::Hunted { hunt: answered, .. } = hunt(&mut server, 2, &moves.join(" "))
+            else {
+                panic!("hunt answered after {moves:?}");
+            };
+            if answered.verdict != fencelab_core::hunt::HuntVerdict::Going {
+                break answered;
+            }
+            let options = &answered.drive.options;
+            let other = options.iter().find(|o| moves.last() != Some(*o));
+            moves.push(other.unwrap_or(&options[0]).clone());
+            assert!(moves.len() < 40, "the drive never ended");
+        };
+        let found = won
+            .verdict
+            .found()
+            .expect("taking turns breaks the naive claim");
+        assert_eq!(found.schedule.to_string(), moves.join(" "));
+        assert!(found.shortest_moves.is_some_and(|s| s <= found.moves()));
+        let unknown = answer_of(
+            &mut server,
+            Request::Hunt {
+                seq: 3,
+                exercise: CLAIM.into(),
+                edits: Edits::new(),
+                scenario: "no such scenario".into(),
+                schedule: Schedule::new(),
+            },
+        );
+        assert!(
+            matches!(unknown, Response::Failed { seq: 3, .. }),
+            "{unknown:?}"
+        );
     }
 
     #[test]

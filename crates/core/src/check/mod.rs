@@ -32,6 +32,7 @@ pub use suite::{SUITE_SCENARIOS_OF_BUDGET, SuiteBudget};
 
 use crate::error::Error;
 use crate::history::{ResultRows, TableRows, Values};
+use crate::hunt::{Hunt, HuntVerdict};
 use crate::monitor::Belief;
 use crate::procedure::Procedure;
 use crate::report::{Drive, Exploration, Lane, ScenarioError, ScenarioReport, ScenarioResult};
@@ -246,6 +247,16 @@ impl Checker {
             finished: options.is_none(),
             options: options.unwrap_or_default(),
         }
+    }
+
+    /// A drive judged as a hunt ("break it yourself"): [`Checker::drive`],
+    /// and once the drive has broken a guarantee, the scenario explored over
+    /// every interleaving, so the learner's break is measured against the
+    /// shortest one (the check's shown schedule).
+    pub fn hunt(&mut self, scenario: &Scenario, schedule: &Schedule) -> Hunt {
+        let drive = self.drive(scenario, schedule);
+        let verdict = HuntVerdict::judge(&drive, || self.check(scenario));
+        Hunt { drive, verdict }
     }
 
     /// Replays `schedule` up to the step that recorded history event

@@ -4,7 +4,7 @@
 //! for the learner's own texts only. Nothing at all without a valid parent.
 
 use super::*;
-use crate::embed::protocol::{Command, FrameMessage, HostRequest, Refusal, RequestId};
+use crate::embed::protocol::{Command, FrameMessage, HostRequest, Refusal, RequestId, Solution};
 
 const HOST: &str = "https://course.example";
 
@@ -259,7 +259,8 @@ fn solved_is_said_once_and_only_for_the_learners_own_texts() {
         solved,
         [FrameMessage::Solved {
             exercise: CLAIM.into(),
-            procedures: Edits::from([("claim".into(), "-- my own".into())])
+            procedures: Edits::from([("claim".into(), "-- my own".into())]),
+            kind: Solution::Repair,
         }]
     );
     edit(&mut model, "-- my own, again");

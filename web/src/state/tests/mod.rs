@@ -97,6 +97,7 @@ fn link(edits: &[(&str, &str)], scenario: Option<&str>, schedule: Option<&str>) 
         scenario: scenario.map(str::to_string),
         schedule: schedule.map(|s| Schedule::parse(s).expect("a schedule")),
         drive: false,
+        hunt: None,
         step: None,
         hints: 0,
     }
@@ -376,6 +377,7 @@ fn progress_read_by_the_app_is_kept_in_the_model() {
     let progress = Progress {
         seen: 2,
         solved: true,
+        hunted: 0,
     };
     act(
         &mut model,
@@ -555,7 +557,8 @@ fn loading_a_broken_variant_never_marks_the_exercise_solved() {
         model.current_progress(),
         Progress {
             seen: 1,
-            solved: false
+            solved: false,
+            hunted: 0,
         }
     );
     assert!(!model.saved().passing);
@@ -637,6 +640,7 @@ fn notices_are_dismissed_and_a_failure_of_the_worker_itself_is_one() {
 }
 
 mod embed;
+mod hunt;
 mod progress;
 mod protection;
 mod restore;

@@ -37,7 +37,8 @@ fn clicking_a_variant_never_marks_anything_solved() {
         model.current_progress(),
         Progress {
             seen: names.len(),
-            solved: false
+            solved: false,
+            hunted: 0,
         }
     );
     // The learner's own edit makes the texts theirs again.

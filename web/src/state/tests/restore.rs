@@ -31,6 +31,7 @@ fn shown(schedule: Option<&str>, drive: bool, step: Option<usize>) -> Shown {
         scenario: ONE_WINNER.into(),
         schedule: schedule.map(|s| Schedule::parse(s).expect("a schedule")),
         drive,
+        hunt: None,
         step,
     }
 }
@@ -50,6 +51,7 @@ fn share_again(model: &mut Model) -> Link {
 fn a_link_to_a_drive_brings_back_the_moves_made_and_nothing_more() {
     let fragment = share::encode(&Link {
         drive: true,
+        hunt: None,
         step: Some(1),
         ..link(&[], Some(ONE_WINNER), Some("a b"))
     });

@@ -1,0 +1,126 @@
+//! "Break it yourself": the offer of a challenge (a broken text to break:
+//! the starting text or a named variant), and, while one is open, the
+//! scenarios to hunt in, in place of the verdicts, whose counterexamples
+//! stay hidden. What a hunt found is [`HuntVerdictLine`], drawn in the drive
+//! panel. Every sentence about a break is the model's (`Break`'s).
+
+use crate::state::{HuntTargets, HuntText};
+use fencelab_model::HuntVerdict;
+use fencelab_model::exercise::Mutant;
+use yew::prelude::*;
+
+#[derive(Properties, PartialEq)]
+pub struct HuntOfferProps {
+    pub mutants: Vec<Mutant>,
+    pub on_start: Callback<HuntText>,
+}
+
+/// The offer: one button per broken text.
+#[function_component(HuntOffer)]
+pub fn hunt_offer(props: &HuntOfferProps) -> Html {
+    let start = |text: HuntText| props.on_start.reform(move |_: MouseEvent| text.clone());
+    html! {
+        <section class="hunt-offer" aria-labelledby="hunt-offer-title">
+            <h2 id="hunt-offer-title">{ "Break it yourself" }</h2>
+            <p class="muted">{ "Take a broken text and be the scheduler: the counterexamples stay hidden, and you move the processes until a guarantee breaks." }</p>
+            <div class="hunt-texts">
+                <button class="hunt-start" data-hunt-text="start" onclick={start(HuntText::Start)}>
+                    { "Break the starting text" }
+                </button>
+                { for props.mutants.iter().map(|m| html! {
+                    <button class="hunt-start" data-hunt-text={m.name.clone()}
+                        onclick={start(HuntText::Variant(m.name.clone()))}>
+                        { format!("Break the variant “{}”", m.name) }
+                    </button>
+                }) }
+            </div>
+        </section>
+    }
+}
+
+#[derive(Properties, PartialEq)]
+pub struct HuntPanelProps {
+    pub text: HuntText,
+    /// None until the check of the challenge's text has answered.
+    pub targets: Option<HuntTargets>,
+    /// The scenario being hunted in, if any.
+    pub hunting: Option<String>,
+    pub on_hunt: Callback<String>,
+    pub on_leave: Callback<()>,
+}
+
+/// An open challenge: the scenarios this text breaks in some order.
+#[function_component(HuntPanel)]
+pub fn hunt_panel(props: &HuntPanelProps) -> Html {
+    let leave = props.on_leave.reform(|_: MouseEvent| ());
+    html! {
+        <section class="hunt" id="hunt" aria-labelledby="hunt-title">
+            <h2 id="hunt-title">{ format!("Break it yourself: {}", props.text.label()) }</h2>
+            { match &props.targets {
+                None => html! { <p class="muted" role="status">{ "Finding the scenarios this text breaks…" }</p> },
+                Some(offer) if offer.targets.is_empty() => html! {
+                    <p id="hunt-nothing">{ "No scenario breaks on this text in an order you can choose: there is nothing to hunt here." }</p>
+                },
+                Some(offer) => html! {<>
+                    <p>{ "Each scenario below breaks on this text in some order of its processes. Choose one and move them until a guarantee breaks: any break counts." }</p>
+                    <ul class="hunt-targets">
+                        { for offer.targets.iter().map(|target| {
+                            let name = target.scenario.clone();
+                            let hunt = props.on_hunt.reform(move |_: MouseEvent| name.clone());
+                            let current = props.hunting.as_deref() == Some(target.scenario.as_str());
+                            html! {
+                                <li class="hunt-target" data-scenario={target.scenario.clone()}>
+                                    <button class="hunt-button" onclick={hunt} aria-pressed={current.to_string()}>
+                                        { format!("Hunt in “{}”", target.scenario) }
+                                    </button>
+                                    if let Some(moves) = target.found_moves {
+                                        <span class="hunt-found">{ format!(" ✓ broken, in {moves} moves at best") }</span>
+                                    }
+                                    <p class="muted">{ format!("{} (you move {})", target.summary, target.processes.join(" and ")) }</p>
+                                </li>
+                            }
+                        }) }
+                    </ul>
+                    if offer.holding + offer.unhuntable > 0 {
+                        <p class="muted">{ format!(
+                            "{} more: {} hold in every order on this text, {} break with no order to choose.",
+                            offer.holding + offer.unhuntable, offer.holding, offer.unhuntable
+                        ) }</p>
+                    }
+                </>},
+            } }
+            <button id="hunt-leave" onclick={leave}>{ "Leave the challenge" }</button>
+        </section>
+    }
+}
+
+#[derive(Properties, PartialEq)]
+pub struct HuntVerdictLineProps {
+    /// None while the worker has not judged the newest move.
+    pub verdict: Option<HuntVerdict>,
+}
+
+/// What the hunt's newest move came to, in the drive panel.
+#[function_component(HuntVerdictLine)]
+pub fn hunt_verdict_line(props: &HuntVerdictLineProps) -> Html {
+    match &props.verdict {
+        None | Some(HuntVerdict::Going) => html! {},
+        Some(HuntVerdict::Broken(found)) => html! {
+            <div class="hunt-won" id="hunt-verdict" data-verdict="won" data-moves={found.moves().to_string()}
+                data-shortest={found.shortest_moves.map(|m| m.to_string()).unwrap_or_default()}>
+                <p><strong>{ "✓ You broke it." }</strong>{ format!(" The guarantee that broke: {}", found.failure) }</p>
+                <p id="hunt-lengths">{ found.lengths() }</p>
+            </div>
+        },
+        Some(HuntVerdict::Held) => html! {
+            <p class="hunt-held" id="hunt-verdict" data-verdict="held">
+                { "Every guarantee held: this order breaks nothing, so it is not a win. Undo some moves and try another order." }
+            </p>
+        },
+        Some(HuntVerdict::Unjudged { error }) => html! {
+            <p class="error-message" id="hunt-verdict" data-verdict="unjudged">
+                { format!("This order could not be judged, so it is not a win: {error}") }
+            </p>
+        },
+    }
+}

@@ -1,0 +1,396 @@
+//! "Break it yourself" in the reducer: a challenge hides the
+//! counterexamples, each move is a hunt request, the worker's verdict is
+//! shown as it came, and only a break the learner found by hand on the text
+//! the page gave counts, as progress apart from repairs, in the saved work,
+//! a share link and an embed's `solved` of kind `hunt`.
+
+use super::*;
+use crate::embed::protocol::{FrameMessage, Solution};
+use fencelab_model::{Break, Hunt, HuntVerdict};
+
+fn hunt_seq(model: &Model) -> (u64, Schedule) {
+    match last_request(model) {
+        Request::Hunt {
+            seq,
+            schedule,
+            scenario,
+            ..
+        } => {
+            assert_eq!(scenario, ONE_WINNER);
+            (seq, schedule)
+        }
+        other => panic!("a hunt request, not {other:?}"),
+    }
+}
+
+fn broken(schedule: &str) -> HuntVerdict {
+    HuntVerdict::Broken(Break {
+        failure: two_holders(),
+        schedule: Schedule::parse(schedule).expect("a schedule"),
+        shortest_moves: Some(4),
+    })
+}
+
+fn hunted(model: &mut Model, seq: u64, finished: bool, verdict: HuntVerdict) {
+    answer(
+        model,
+        Response::Hunted {
+            seq,
+            hunt: Hunt {
+                drive: drive(if finished { 8 } else { 2 }, finished),
+                verdict,
+            },
+        },
+    );
+}
+
+/// The claim exercise in a challenge on its starting text, checked.
+fn challenged() -> Model {
+    let mut model = opened();
+    act(&mut model, Action::HuntStart(HuntText::Start));
+    check_answered(&mut model, claim_report(true));
+    model
+}
+
+#[test]
+fn a_challenge_hides_the_counterexamples_and_offers_the_scenarios_that_break() {
+    let mut model = opened();
+    act(
+        &mut model,
+        Action::Edited {
+            procedure: "claim".into(),
+            text: "-- mine".into(),
+        },
+    );
+    act(&mut model, Action::HuntStart(HuntText::Start));
+    assert_eq!(
+        model.replace.texts,
+        model.starts(),
+        "the starting text, undoably"
+    );
+    assert_eq!(model.given, Some(Given::Start));
+    assert_eq!(model.hunt_targets(), None, "until its check answers");
+    check_answered(&mut model, claim_report(true));
+    assert_eq!(
+        model.view,
+        View::Nothing,
+        "no counterexample comes into view"
+    );
+    assert!(model.shown().is_none());
+    let offer = model.hunt_targets().expect("checked");
+    assert_eq!(
+        offer
+            .targets
+            .iter()
+            .map(|t| &t.scenario)
+            .collect::<Vec<_>>(),
+        [ONE_WINNER]
+    );
+    assert_eq!(offer.targets[0].processes, ["a", "b"]);
+    assert_eq!((offer.holding, offer.unhuntable), (1, 0));
+
+    // Stopping a hunt goes back to the offer, never to the checked report.
+    act(&mut model, Action::DriveStart(ONE_WINNER.into()));
+    act(&mut model, Action::DriveStop);
+    assert_eq!(model.view, View::Nothing);
+    assert!(model.challenge.is_some());
+    // Choosing a checked scenario leaves the challenge.
+    act(&mut model, Action::Select(ONE_WINNER.into()));
+    assert_eq!(model.challenge, None);
+    assert!(model.shown().is_some());
+}
+
+#[test]
+fn a_variant_challenge_puts_the_variant_in_the_editors_without_its_explanation() {
+    let mut model = opened();
+    let variant = "read, then write";
+    act(
+        &mut model,
+        Action::HuntStart(HuntText::Variant(variant.into())),
+    );
+    assert_eq!(Some(&model.texts), model.mutant_texts(variant).as_ref());
+    assert_eq!(model.given, Some(Given::Variant(variant.into())));
+    assert_eq!(
+        model.loaded_mutant, None,
+        "its explanation would give it away"
+    );
+    check_answered(&mut model, claim_report(true));
+    assert!(model.seen.is_empty(), "nothing was watched failing");
+    act(
+        &mut model,
+        Action::HuntStart(HuntText::Variant("no such".into())),
+    );
+    assert_eq!(
+        model.challenge.as_ref().map(|c| &c.text),
+        Some(&HuntText::Variant(variant.into())),
+        "an unknown variant opens nothing"
+    );
+}
+
+#[test]
+fn every_move_of_a_hunt_is_judged_by_the_worker_and_a_break_counts_apart_from_repairs() {
+    let mut model = challenged();
+    act(&mut model, Action::DriveStart(ONE_WINNER.into()));
+    let (first, schedule) = hunt_seq(&model);
+    assert!(schedule.is_empty());
+    hunted(&mut model, first, false, HuntVerdict::Going);
+    for name in ["a", "a", "b"] {
+        act(&mut model, Action::DriveMove(name.into()));
+    }
+    let (held_seq, _) = hunt_seq(&model);
+    hunted(&mut model, held_seq, true, HuntVerdict::Held);
+    assert!(
+        model.hunted.is_empty(),
+        "an order that breaks nothing is no win"
+    );
+    assert!(
+        model.announcement.contains("breaks nothing"),
+        "{}",
+        model.announcement
+    );
+
+    act(&mut model, Action::DriveMove("b".into()));
+    let (won, schedule) = hunt_seq(&model);
+    assert_eq!(schedule.to_string(), "a a b b");
+    hunted(&mut model, won, true, broken("a a b b"));
+    let View::Driving(state) = &model.view else {
+        panic!("still the drive");
+    };
+    assert!(state.verdict.as_ref().is_some_and(|v| v.found().is_some()));
+    assert_eq!(
+        model.announcement,
+        "You broke it: proc-1 (worker-a) and proc-2 (worker-b) both believe they hold message msg-1. \
+         Yours took 4 moves: as short as a break gets."
+    );
+    assert_eq!(
+        model.hunted,
+        [FoundBreak {
+            text: HuntText::Start,
+            scenario: ONE_WINNER.into(),
+            moves: 4
+        }]
+    );
+    let progress = model.current_progress();
+    assert_eq!((progress.solved, progress.hunted), (false, 1));
+    assert_eq!(model.saved().hunts, model.hunted);
+    assert!(!model.saved().passing);
+    assert_eq!(
+        model.hunt_targets().expect("checked").targets[0].found_moves,
+        Some(4)
+    );
+
+    // A late answer to an earlier move is dropped, its verdict with it.
+    hunted(&mut model, held_seq, true, HuntVerdict::Held);
+    assert_eq!(model.hunted.len(), 1);
+}
+
+#[test]
+fn an_edit_or_leaving_ends_the_challenge_and_a_drive_outside_one_is_no_hunt() {
+    let mut model = challenged();
+    act(
+        &mut model,
+        Action::Edited {
+            procedure: "claim".into(),
+            text: "-- the learner's own".into(),
+        },
+    );
+    assert_eq!(model.challenge, None, "the text is no longer the page's");
+    act(&mut model, Action::DriveStart(ONE_WINNER.into()));
+    assert!(matches!(last_request(&model), Request::Drive { .. }));
+
+    let mut model = challenged();
+    act(&mut model, Action::HuntLeave);
+    assert_eq!(model.challenge, None);
+    check_answered(&mut model, claim_report(true));
+    assert_eq!(
+        model.view.scenario(),
+        Some(ONE_WINNER),
+        "the verdicts are back"
+    );
+}
+
+#[test]
+fn a_found_break_travels_in_a_share_link_and_opens_as_a_hunt_that_the_opener_did_not_find() {
+    let mut model = challenged();
+    act(&mut model, Action::DriveStart(ONE_WINNER.into()));
+    for name in ["a", "a", "b", "b"] {
+        act(&mut model, Action::DriveMove(name.into()));
+    }
+    let (won, _) = hunt_seq(&model);
+    hunted(&mut model, won, true, broken("a a b b"));
+    act(
+        &mut model,
+        Action::Share {
+            base: "https://fencelab.example/".into(),
+        },
+    );
+    let url = model.share_url.clone().expect("a link");
+    let fragment = url.split_once('#').expect("a fragment").1;
+    let link = share::decode(fragment).expect("it decodes");
+    assert_eq!(link.hunt, Some(HuntText::Start));
+    assert!(link.drive);
+    assert_eq!(
+        link.schedule.as_ref().map(|s| s.to_string()).as_deref(),
+        Some("a a b b")
+    );
+
+    let mut opened = started(fragment);
+    act(
+        &mut opened,
+        Action::SavedWorkRead {
+            exercise: CLAIM.into(),
+            loaded: Loaded::Nothing,
+        },
+    );
+    assert!(opened.challenge.as_ref().is_some_and(|c| c.replayed));
+    let (seq, schedule) = hunt_seq(&opened);
+    assert_eq!(schedule.to_string(), "a a b b");
+    hunted(&mut opened, seq, true, broken("a a b b"));
+    assert!(
+        matches!(&opened.view, View::Driving(d) if d.verdict.as_ref().and_then(HuntVerdict::found).is_some()),
+        "the break is shown"
+    );
+    assert!(
+        opened.hunted.is_empty(),
+        "but it was found by whoever made the link"
+    );
+
+    // Undone and made again by hand, it is the learner's own.
+    act(&mut opened, Action::DriveUndo);
+    act(&mut opened, Action::DriveMove("b".into()));
+    let (again, _) = hunt_seq(&opened);
+    hunted(&mut opened, again, true, broken("a a b b"));
+    assert_eq!(opened.hunted.len(), 1);
+}
+
+#[test]
+fn saved_hunts_come_back_and_an_entry_from_before_hunts_still_loads() {
+    let old =
+        storage::parse(r#"{"format":1,"edits":{},"seen":["read, then write"],"passing":true}"#)
+            .expect("an entry from before hunts reads");
+    assert!(old.hunts.is_empty());
+    assert_eq!(
+        old.progress(),
+        Progress {
+            seen: 1,
+            solved: true,
+            hunted: 0
+        }
+    );
+    let found = FoundBreak {
+        text: HuntText::Variant("read, then write".into()),
+        scenario: ONE_WINNER.into(),
+        moves: 6,
+    };
+    let entry = Saved {
+        format: storage::SAVE_FORMAT,
+        hunts: vec![found.clone()],
+        ..Saved::default()
+    };
+    let text = serde_json::to_string(&entry).expect("serializes");
+    assert!(!serde_json::to_string(&old).unwrap().contains("hunts"));
+    let mut model = started("");
+    act(
+        &mut model,
+        Action::SavedWorkRead {
+            exercise: CLAIM.into(),
+            loaded: Loaded::Saved(storage::parse(&text).expect("reads back")),
+        },
+    );
+    assert_eq!(model.hunted, [found]);
+    assert_eq!(model.current_progress().hunted, 1);
+    act(&mut model, Action::Open(1));
+    assert!(model.hunted.is_empty(), "another exercise's progress");
+}
+
+fn embedded_challenge(hunts: bool) -> Model {
+    let mut model = Model::new(
+        catalog(),
+        Start {
+            embed: true,
+            parent: Some("https://course.example".into()),
+            hunts,
+            ..Start::default()
+        },
+    );
+    act(
+        &mut model,
+        Action::SavedWorkRead {
+            exercise: CLAIM.into(),
+            loaded: Loaded::Nothing,
+        },
+    );
+    answer(
+        &mut model,
+        Response::Ready {
+            sqlite_version: "3.54.1".into(),
+        },
+    );
+    act(&mut model, Action::HuntStart(HuntText::Start));
+    check_answered(&mut model, claim_report(true));
+    act(&mut model, Action::DriveStart(ONE_WINNER.into()));
+    let (seq, _) = hunt_seq(&model);
+    hunted(&mut model, seq, true, broken("a a b b"));
+    model
+}
+
+fn solved_posts(model: &Model) -> Vec<String> {
+    model
+        .embedding
+        .as_ref()
+        .map(|e| {
+            e.posts
+                .iter()
+                .filter(|p| matches!(p.1, FrameMessage::Solved { .. }))
+                .map(|p| p.1.to_json())
+                .collect()
+        })
+        .unwrap_or_default()
+}
+
+#[test]
+fn an_embed_reports_a_hunt_as_its_own_solved_kind_once_and_only_to_a_page_that_asked() {
+    assert!(
+        solved_posts(&embedded_challenge(false)).is_empty(),
+        "a page written before hunts would take one for a repair"
+    );
+    let mut model = embedded_challenge(true);
+    let posts = solved_posts(&model);
+    assert_eq!(posts.len(), 1, "{posts:?}");
+    let json: serde_json::Value = serde_json::from_str(&posts[0]).unwrap();
+    assert_eq!(json["fencelab"], 1);
+    assert_eq!(json["type"], "solved");
+    assert_eq!(json["kind"], "hunt");
+    assert_eq!(json["scenario"], ONE_WINNER);
+    assert_eq!(json["variant"], serde_json::Value::Null);
+    assert_eq!(json["broke"], "invariant");
+    assert_eq!(json["schedule"], "a a b b");
+    assert_eq!(
+        (json["moves"].clone(), json["shortest_moves"].clone()),
+        (4.into(), 4.into())
+    );
+    assert!(
+        json["guarantee"]
+            .as_str()
+            .unwrap()
+            .contains("message msg-1")
+    );
+    assert_eq!(json["procedures"]["claim"], model.starts()["claim"]);
+
+    // The same break again is not said again.
+    act(&mut model, Action::DriveUndo);
+    act(&mut model, Action::DriveMove("b".into()));
+    let (seq, _) = hunt_seq(&model);
+    hunted(&mut model, seq, true, broken("a a b b"));
+    assert_eq!(solved_posts(&model).len(), 1);
+    let repair = FrameMessage::Solved {
+        exercise: CLAIM.into(),
+        procedures: Edits::new(),
+        kind: Solution::Repair,
+    };
+    assert!(
+        repair.to_json().contains(r#""kind":"repair""#),
+        "{}",
+        repair.to_json()
+    );
+}
