@@ -88,6 +88,10 @@ fn parse(args: &[String]) -> Result<Command, String> {
         Some((name, rest)) => (name.as_str(), rest),
         None => return Err("no command given".into()),
     };
+    // `--help` anywhere asks for the usage, never for a flag's value.
+    if rest.iter().any(|arg| arg == "--help" || arg == "-h") {
+        return Ok(Command::Help);
+    }
     match name {
         "serve" => {
             let mut port = DEFAULT_PORT;
@@ -333,6 +337,21 @@ mod tests {
             panic!("dist parses");
         };
         assert_eq!(options.out, workspace_root().join("dist"));
+    }
+
+    #[test]
+    fn help_after_any_command_is_the_usage() {
+        for text in [
+            "serve --help",
+            "dist -h",
+            "serve --port 80 --help",
+            "fuzz --help",
+        ] {
+            assert!(
+                matches!(parse(&args(text)), Ok(Command::Help)),
+                "`{text}` is not help"
+            );
+        }
     }
 
     #[test]

@@ -22,7 +22,9 @@ use std::collections::BTreeMap;
 use std::fmt;
 use std::ops::Range;
 
+mod places;
 mod scenario_file;
+pub use places::{Places, line_at};
 pub use scenario_file::scenarios_from_toml;
 
 /// The exercise format this build reads.
@@ -363,6 +365,9 @@ impl Exercise {
             })?;
         }
 
+        // Read again only when an error needs the place of a step.
+        let places = std::cell::OnceCell::new();
+        let places = || places.get_or_init(|| Places::of(text));
         let mut scenarios: Vec<Scenario> = Vec::new();
         for (i, spanned) in parsed.scenarios.iter().enumerate() {
             let scenario = spanned.get_ref();
@@ -374,9 +379,19 @@ impl Exercise {
                     format!("a second scenario is named `{}`", scenario.name),
                 ));
             }
+            if let Some(problem) = scenario.points_problem() {
+                let at = places().points(i).unwrap_or(spanned.span().start);
+                return Err(source.error(at..at, &format!("{field}.points"), problem));
+            }
+            // A step's problem is placed at the step, not at its scenario's
+            // header: a scenario of twenty steps is a long way to look.
+            let step_span = |j: usize| {
+                let at = places().step(i, j).unwrap_or(spanned.span().start);
+                at..at
+            };
             for (j, step) in scenario.steps.iter().enumerate() {
                 step.to_action().map_err(|message| {
-                    source.error(spanned.span(), &format!("{field}.steps[{j}]"), message)
+                    source.error(step_span(j), &format!("{field}.steps[{j}]"), message)
                 })?;
                 let named = [&step.call, &step.begin].into_iter().flatten().chain(
                     step.concurrent
@@ -387,7 +402,7 @@ impl Exercise {
                 for procedure in named {
                     if !known(procedure) {
                         return Err(source.error(
-                            spanned.span(),
+                            step_span(j),
                             &format!("{field}.steps[{j}]"),
                             format!("there is no procedure named `{procedure}`"),
                         ));
