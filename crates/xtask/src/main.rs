@@ -11,6 +11,7 @@ mod bench;
 mod cmd;
 mod fuzz;
 mod hashed;
+mod junit;
 mod serve;
 mod sha256;
 mod site;
@@ -41,6 +42,7 @@ commands:
   fuzz [--seconds N] [--sanitizer address|none] [TARGET...]
                      run the fuzz targets (default: all, 60 s each); docs/FUZZING.md
   fuzz-build         only build the fuzz targets (a `test` stage)
+  junit-check        validate `fencelab check` and `run --format junit` against junit-10.xsd (a `test` stage)
   setup              only install what is missing";
 
 const DEFAULT_PORT: u16 = 8080;
@@ -79,6 +81,7 @@ enum Command {
     HashAssets(PathBuf),
     Fuzz(fuzz::Options),
     FuzzBuild,
+    JunitCheck,
     Setup,
     Help,
 }
@@ -160,6 +163,7 @@ fn parse(args: &[String]) -> Result<Command, String> {
         },
         "fuzz" => Ok(Command::Fuzz(fuzz::parse(rest)?)),
         "fuzz-build" => Ok(Command::FuzzBuild),
+        "junit-check" => Ok(Command::JunitCheck),
         "help" | "--help" | "-h" => Ok(Command::Help),
         other => Err(format!("unknown command `{other}`")),
     }
@@ -239,6 +243,10 @@ fn run(command: Command) -> Result<ExitCode, String> {
         Command::FuzzBuild => {
             tools::ensure_fuzzing(&root, &mut tools::Apt::default())?;
             fuzz::build_only(&root)?;
+            Ok(ExitCode::SUCCESS)
+        }
+        Command::JunitCheck => {
+            junit::run(&root)?;
             Ok(ExitCode::SUCCESS)
         }
         Command::Test => {
