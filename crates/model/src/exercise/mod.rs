@@ -664,6 +664,23 @@ mod tests {
         );
     }
 
+    #[test]
+    fn a_step_error_is_placed_at_the_step_not_at_its_scenario() {
+        let file = session_file();
+        let (index, line) = file
+            .lines()
+            .enumerate()
+            .filter(|(_, l)| l.trim_start().starts_with("{ start = ") && l.contains(", actor = "))
+            .nth(1)
+            .expect("a second start step");
+        let without_actor = format!("{}}},", line.split(", actor = ").next().unwrap());
+        let broken = file.replacen(line, &without_actor, 1);
+        let error = Exercise::from_toml(SESSION, &broken).expect_err("a start without actor");
+        assert_eq!(error.line, index + 1, "{error}");
+        assert!(error.field.ends_with(".steps[1]"), "{error}");
+        assert!(error.message.contains("needs `actor`"), "{error}");
+    }
+
     /// The session file without finish_session's `start`: every editable
     /// procedure then starts from its reference.
     fn cut_start(file: &str) -> String {
