@@ -347,7 +347,8 @@ fn run_exercise(args: &RunArgs) -> Result<Ended, BadInput> {
     }
     // A given text that does not parse is bad input, named by its file; a
     // grader's format still gets its document, every scenario an error.
-    let mut unparsable: Option<(BadInput, grade::Location)> = None;
+    let mut unparsable: Option<BadInput> = None;
+    let mut given_files = BTreeMap::new();
     for Edit {
         procedure,
         file: path,
@@ -383,14 +384,9 @@ fn run_exercise(args: &RunArgs) -> Result<Ended, BadInput> {
             if format == grade::Format::Text {
                 return Err(bad);
             }
-            unparsable.get_or_insert((
-                bad,
-                grade::Location {
-                    file: path.display().to_string(),
-                    line: e.position.line as usize,
-                },
-            ));
+            unparsable.get_or_insert(bad);
         }
+        given_files.insert(procedure.clone(), path.display().to_string());
         edits.insert(procedure.clone(), text);
     }
     let places = grade::Source {
@@ -463,13 +459,13 @@ fn run_exercise(args: &RunArgs) -> Result<Ended, BadInput> {
             &report,
             &scenarios,
             &edits,
-            unparsable.as_ref().map(|(_, at)| at),
+            &given_files,
             &options,
         );
         let document = grade::Document::new("run", vec![entry]);
         let ended = finish(&document, grading, &render::run(&report, false))?;
         return Ok(match unparsable {
-            Some((bad, _)) => {
+            Some(bad) => {
                 bad.report();
                 Ended::BadInput
             }

@@ -467,13 +467,13 @@ fn github_annotations_name_the_file_and_line_and_the_summary_is_written() {
     let out = text(&output.stdout);
     // The text report, then one annotation per case that did not pass.
     assert!(out.contains("FAILED       one winner"), "{out}");
-    let line = line_of(&bundled(CLAIM_FILE), "[[scenarios]]");
+    // At the submitted text's UPDATE (line 4), the step of the call whose
+    // return broke the scenario: the file the student can change.
+    let naive = data("naive-claim.sql").display().to_string();
     let annotations: Vec<&str> = out.lines().filter(|l| l.starts_with("::")).collect();
     assert_eq!(annotations.len(), 1, "{out}");
     assert!(
-        annotations[0].starts_with(&format!(
-            "::error file=crates/model/exercises/{CLAIM_FILE},line={line},title="
-        )),
+        annotations[0].starts_with(&format!("::error file={naive},line=4,title=")),
         "{out}"
     );
     // A multi-line message stays one command.
@@ -508,6 +508,28 @@ fn github_annotations_name_the_file_and_line_and_the_summary_is_written() {
         text(&output.stdout).contains(&format!("::error file={file},line=2,")),
         "{}",
         text(&output.stdout)
+    );
+}
+
+#[test]
+fn check_annotations_point_at_the_declaration_and_at_a_load_error() {
+    let dir = scratch("github-check");
+    for name in ["uncaught-variant.toml", "unknown-field.toml"] {
+        std::fs::copy(data(name), dir.join(name)).unwrap();
+    }
+    let output = fencelab(&["check", dir.to_str().unwrap(), "--format", "github"]);
+    assert_eq!(output.status.code(), Some(2));
+    let out = text(&output.stdout);
+    let uncaught = dir.join("uncaught-variant.toml");
+    let line = line_of(&uncaught, "[[mutants]]");
+    assert!(
+        out.contains(&format!("::error file={},line={line},", uncaught.display())),
+        "{out}"
+    );
+    let unknown = dir.join("unknown-field.toml");
+    assert!(
+        out.contains(&format!("::error file={},line=6,col=1,", unknown.display())),
+        "{out}"
     );
 }
 

@@ -24,6 +24,7 @@ use fencelab_model::exercise::{Exercise, LoadError, Places, line_at};
 use fencelab_model::scenario::Scenario;
 use fencelab_model::share::{self, Edits, Link};
 use serde::Serialize;
+use std::collections::BTreeMap;
 
 pub use github::write_step_summary;
 
@@ -521,14 +522,15 @@ impl Entry {
     }
 
     /// `run`'s cases: every scenario against the given texts. `scenarios`
-    /// are the ones run, in the report's order, each with its place.
+    /// are the ones run, in the report's order, each with its place;
+    /// `given` names the file each `--set` text came from, by procedure.
     pub fn of_run(
         file: &str,
         exercise: &Exercise,
         report: &ExerciseReport,
         scenarios: &[(Scenario, Option<Location>)],
         edits: &Edits,
-        text_error: Option<&Location>,
+        given: &BTreeMap<String, String>,
         options: &Options<'_>,
     ) -> Entry {
         let cases = report
@@ -539,15 +541,45 @@ impl Entry {
                 let link = options.site.map(|site| (site, exercise.id.as_str(), edits));
                 let mut case =
                     scenario_case(report, scenario, location.clone(), link, options.history);
-                // An error in a given text is looked for in that text.
-                if let (Some(at), Some(_)) = (text_error, report.error()) {
-                    case.location = Some(at.clone());
+                // What broke is looked for in the submitted text, where the
+                // learner can act on it, when it is one of theirs.
+                if let Some(at) = in_given_text(report, given) {
+                    case.location = Some(at);
                 }
                 case
             })
             .collect();
         Entry::of_cases(file, exercise, cases)
     }
+}
+
+/// Where in a `--set` file `report` went wrong: an error's place in a
+/// procedure text, or the procedure step after which a failure was seen.
+fn in_given_text(report: &ScenarioReport, given: &BTreeMap<String, String>) -> Option<Location> {
+    let (procedure, position) = match (report.error(), report.failure()) {
+        (Some(error), _) => {
+            let place = error.place.as_ref()?;
+            (place.procedure.as_str(), place.position)
+        }
+        (None, Some(failure)) => {
+            // The flagged event is often a call's return, which has no
+            // line: the step before it in the same call has.
+            let index = failure.event_index?;
+            let flagged = report.history.get(index)?;
+            let procedure = flagged.procedure.as_deref()?;
+            let step = report.history[..=index].iter().rev().find(|e| {
+                e.process == flagged.process
+                    && e.procedure.as_deref() == Some(procedure)
+                    && e.position.is_some()
+            });
+            (procedure, step.and_then(|e| e.position))
+        }
+        (None, None) => return None,
+    };
+    Some(Location {
+        file: given.get(procedure)?.clone(),
+        line: position.map_or(1, |p| p.line as usize),
+    })
 }
 
 /// The places of a scenario file's scenarios, for `run --scenario FILE`.
