@@ -7,7 +7,7 @@
 //! The schema gives a testcase no file or line attribute; the testsuite
 //! carries the file, and a case's place is in its message.
 
-use super::{Case, Document, Entry, Status, case_details};
+use super::{Case, CaseKind, Document, Entry, Status, case_details};
 use std::fmt::Write;
 
 pub fn render(document: &Document) -> String {
@@ -95,7 +95,14 @@ fn testcase(out: &mut String, classname: &str, case: &Case) {
             );
             return;
         }
-        Status::Failed => ("failure", "counterexample"),
+        Status::Failed => (
+            "failure",
+            match case.kind {
+                CaseKind::Scenario => "counterexample",
+                CaseKind::BrokenVariant => "survived",
+                CaseKind::Equivalent => "stale",
+            },
+        ),
         Status::Errored => ("error", "not judged"),
     };
     let message = case.message.as_deref().unwrap_or("");
