@@ -54,6 +54,18 @@ fn set_claim(name: &str) -> String {
     format!("claim={}", data(name).display())
 }
 
+/// `fencelab run claim-compare-and-set --set claim=DATA_FILE ARGS...`.
+fn run_claim(sql_file: &str, args: &[&str]) -> Output {
+    run_claim_with(sql_file, args, &[])
+}
+
+fn run_claim_with(sql_file: &str, args: &[&str], env: &[(&str, &Path)]) -> Output {
+    let set = set_claim(sql_file);
+    let mut all = vec!["run", "claim-compare-and-set", "--set", &set];
+    all.extend(args);
+    fencelab_with(&all, env)
+}
+
 /// The 1-based line of the first line of `file` that is exactly `line`.
 fn line_of(file: &Path, line: &str) -> usize {
     let text = std::fs::read_to_string(file).unwrap();
@@ -201,33 +213,24 @@ fn run_grades_a_submission_with_points_histories_and_a_minimum_score() {
         let passed = case["status"] == "passed" || case["status"] == "limit_shown";
         assert_eq!(case.get("history").is_some(), !passed, "{case}");
     }
-    let all = json(&fencelab(&[
-        "run",
-        file,
-        "--start",
-        "--json",
-        "--history",
-        "all",
-    ]));
+    let cases_with = |history: &str| {
+        let document = json(&fencelab(&[
+            "run",
+            file,
+            "--start",
+            "--json",
+            "--history",
+            history,
+        ]));
+        document["entries"][0]["cases"].as_array().unwrap().clone()
+    };
     assert!(
-        all["entries"][0]["cases"]
-            .as_array()
-            .unwrap()
+        cases_with("all")
             .iter()
             .all(|c| !c["history"].as_array().unwrap().is_empty())
     );
-    let none = json(&fencelab(&[
-        "run",
-        file,
-        "--start",
-        "--json",
-        "--history",
-        "none",
-    ]));
     assert!(
-        none["entries"][0]["cases"]
-            .as_array()
-            .unwrap()
+        cases_with("none")
             .iter()
             .all(|c| c.get("history").is_none())
     );
@@ -278,15 +281,10 @@ fn points_are_checked_and_a_bad_value_is_placed_at_its_line() {
 
 #[test]
 fn a_counterexample_links_to_the_page_with_the_submitted_text() {
-    let output = fencelab(&[
-        "run",
-        "claim-compare-and-set",
-        "--set",
-        &set_claim("naive-claim.sql"),
-        "--json",
-        "--site",
-        "https://example.org/course/fencelab/",
-    ]);
+    let output = run_claim(
+        "naive-claim.sql",
+        &["--json", "--site", "https://example.org/course/fencelab/"],
+    );
     assert_eq!(output.status.code(), Some(1));
     let document = json(&output);
     let case = &document["entries"][0]["cases"][0];
@@ -315,14 +313,7 @@ fn a_counterexample_links_to_the_page_with_the_submitted_text() {
 
 #[test]
 fn gradescope_results_carry_the_documented_fields() {
-    let output = fencelab(&[
-        "run",
-        "claim-compare-and-set",
-        "--set",
-        &set_claim("naive-claim.sql"),
-        "--format",
-        "gradescope",
-    ]);
+    let output = run_claim("naive-claim.sql", &["--format", "gradescope"]);
     assert_eq!(output.status.code(), Some(1));
     let results = json(&output);
     // gradescope-autograders.readthedocs.io, "Autograder Specifications".
@@ -414,14 +405,7 @@ fn exercism_results_are_version_3_with_its_statuses() {
         results["status"].as_str().unwrap().to_string()
     };
 
-    let output = fencelab(&[
-        "run",
-        "claim-compare-and-set",
-        "--set",
-        &set_claim("naive-claim.sql"),
-        "--format",
-        "exercism",
-    ]);
+    let output = run_claim("naive-claim.sql", &["--format", "exercism"]);
     let failing = json(&output);
     assert_eq!(check_shape(&failing), "fail");
     assert!(failing.get("message").is_none());
@@ -432,14 +416,7 @@ fn exercism_results_are_version_3_with_its_statuses() {
     assert_eq!(check_shape(&json(&output)), "pass");
 
     // A text that does not parse runs no test: `error`, with a message.
-    let output = fencelab(&[
-        "run",
-        "claim-compare-and-set",
-        "--set",
-        &set_claim("unparsable-claim.sql"),
-        "--format",
-        "exercism",
-    ]);
+    let output = run_claim("unparsable-claim.sql", &["--format", "exercism"]);
     assert_eq!(output.status.code(), Some(2));
     let errored = json(&output);
     assert_eq!(check_shape(&errored), "error");
@@ -452,15 +429,9 @@ fn github_annotations_name_the_file_and_line_and_the_summary_is_written() {
     let dir = scratch("github");
     let summary = dir.join("summary.md");
     std::fs::write(&summary, "earlier step\n").unwrap();
-    let output = fencelab_with(
-        &[
-            "run",
-            "claim-compare-and-set",
-            "--set",
-            &set_claim("naive-claim.sql"),
-            "--format",
-            "github",
-        ],
+    let output = run_claim_with(
+        "naive-claim.sql",
+        &["--format", "github"],
         &[("GITHUB_STEP_SUMMARY", &summary)],
     );
     assert_eq!(output.status.code(), Some(1));
@@ -494,14 +465,7 @@ fn github_annotations_name_the_file_and_line_and_the_summary_is_written() {
     );
 
     // An error in a submitted text points at that file's line.
-    let output = fencelab(&[
-        "run",
-        "claim-compare-and-set",
-        "--set",
-        &set_claim("unparsable-claim.sql"),
-        "--format",
-        "github",
-    ]);
+    let output = run_claim("unparsable-claim.sql", &["--format", "github"]);
     assert_eq!(output.status.code(), Some(2));
     let file = data("unparsable-claim.sql").display().to_string();
     assert!(
@@ -535,14 +499,7 @@ fn check_annotations_point_at_the_declaration_and_at_a_load_error() {
 
 #[test]
 fn junit_has_a_suite_per_exercise_and_a_case_per_scenario() {
-    let output = fencelab(&[
-        "run",
-        "claim-compare-and-set",
-        "--set",
-        &set_claim("naive-claim.sql"),
-        "--format",
-        "junit",
-    ]);
+    let output = run_claim("naive-claim.sql", &["--format", "junit"]);
     assert_eq!(output.status.code(), Some(1));
     let xml = text(&output.stdout);
     assert!(xml.starts_with("<?xml version=\"1.0\" encoding=\"UTF-8\"?>\n<testsuites "));

@@ -62,18 +62,7 @@ pub fn annotations(document: &Document) -> String {
 /// The Markdown the job's summary page shows: the counts, the score and a
 /// row per case that did not pass.
 pub fn summary(document: &Document) -> String {
-    let c = document.counts;
-    let mut out = format!(
-        "### fencelab {}: {} of {} points\n\n{} passed, {} failed, {} errored, {} limit shown, {} in all",
-        document.command,
-        document.score.points,
-        document.score.max,
-        c.passed,
-        c.failed,
-        c.errored,
-        c.limit_shown,
-        c.total
-    );
+    let mut out = format!("### {}", document.summary_line());
     let unloadable = document
         .entries
         .iter()

@@ -50,19 +50,9 @@ pub fn render(document: &Document) -> String {
             });
         }
     }
-    let c = document.counts;
     let results = Results {
         score: document.score.points,
-        output: format!(
-            "fencelab {}: {} of {} points; {} passed, {} failed, {} errored, {} limit shown",
-            document.command,
-            document.score.points,
-            document.score.max,
-            c.passed,
-            c.failed,
-            c.errored,
-            c.limit_shown
-        ),
+        output: document.summary_line(),
         tests,
     };
     serde_json::to_string_pretty(&results).expect("results of strings and numbers are JSON")

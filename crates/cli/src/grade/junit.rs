@@ -128,32 +128,27 @@ fn allowed(c: char) -> char {
 
 /// Character data.
 fn text(raw: &str) -> String {
-    let mut out = String::with_capacity(raw.len());
-    for c in raw.chars().map(allowed) {
-        match c {
-            '&' => out.push_str("&amp;"),
-            '<' => out.push_str("&lt;"),
-            '>' => out.push_str("&gt;"),
-            c => out.push(c),
-        }
-    }
-    out
+    escaped(raw, false)
 }
 
 /// An attribute value in double quotes; line breaks kept as references, or
 /// the parser would fold them into spaces.
 fn attribute(raw: &str) -> String {
+    escaped(raw, true)
+}
+
+fn escaped(raw: &str, in_attribute: bool) -> String {
     let mut out = String::with_capacity(raw.len());
     for c in raw.chars().map(allowed) {
-        match c {
-            '&' => out.push_str("&amp;"),
-            '<' => out.push_str("&lt;"),
-            '>' => out.push_str("&gt;"),
-            '"' => out.push_str("&quot;"),
-            '\n' => out.push_str("&#10;"),
-            '\r' => out.push_str("&#13;"),
-            '\t' => out.push_str("&#9;"),
-            c => out.push(c),
+        match (c, in_attribute) {
+            ('&', _) => out.push_str("&amp;"),
+            ('<', _) => out.push_str("&lt;"),
+            ('>', _) => out.push_str("&gt;"),
+            ('"', true) => out.push_str("&quot;"),
+            ('\n', true) => out.push_str("&#10;"),
+            ('\r', true) => out.push_str("&#13;"),
+            ('\t', true) => out.push_str("&#9;"),
+            (c, _) => out.push(c),
         }
     }
     out

@@ -361,6 +361,23 @@ impl Document {
         self.counts.failed == 0 && self.counts.errored == 0
     }
 
+    /// `fencelab run: 2 of 3 points; 2 passed, 1 failed, 0 errored, 0 limit
+    /// shown, 3 in all`: the one-line summary a grader shows.
+    pub fn summary_line(&self) -> String {
+        let c = self.counts;
+        format!(
+            "fencelab {}: {} of {} points; {} passed, {} failed, {} errored, {} limit shown, {} in all",
+            self.command,
+            self.score.points,
+            self.score.max,
+            c.passed,
+            c.failed,
+            c.errored,
+            c.limit_shown,
+            c.total
+        )
+    }
+
     /// `score S/M`, the line `--points` prints.
     pub fn score_line(&self) -> String {
         format!("score {}/{}", self.score.points, self.score.max)
