@@ -10,6 +10,16 @@ use std::path::PathBuf;
 const EXIT_CODES: &str =
     "Exit codes: 0 all passed, 1 a scenario failed or a mutant survived, 2 bad input.";
 
+/// `check`'s and `run`'s: they grade.
+const GRADED: &str = "Exit codes: 0 all passed, 1 a scenario failed or a mutant survived, \
+2 bad input; with --min-score N, 0 when the score is at least N, else 1. docs/GRADING.md \
+describes --format and the JSON document.";
+
+const GRADED_RUN: &str = "EXERCISE is a bundled id (see `fencelab list`) or an exercise file; \
+docs/EXERCISES.md describes the format.
+Exit codes: 0 all passed, 1 a scenario failed, 2 bad input; with --min-score N, 0 when the \
+score is at least N, else 1. docs/GRADING.md describes --format and the JSON document.";
+
 const AFTER_HELP: &str = "EXERCISE is a bundled id (see `fencelab list`) or an exercise file; \
 docs/EXERCISES.md describes the format.
 Exit codes: 0 all passed, 1 a scenario failed or a mutant survived, 2 bad input.";
@@ -35,7 +45,7 @@ pub enum Command {
     /// read or loaded (after checking the others). Its cases, for --format:
     /// the reference's scenarios, the broken variants, the [[equivalent]]
     /// declarations.
-    #[command(after_help = EXIT_CODES)]
+    #[command(after_help = GRADED)]
     Check {
         /// Exercise files, or directories of them.
         #[arg(value_name = "FILE|DIR")]
@@ -47,7 +57,7 @@ pub enum Command {
     ///
     /// For a failure, the shortest failing schedule and its history. Exits 1
     /// when a scenario fails (or, with --min-score, when the score is lower).
-    #[command(after_help = AFTER_HELP)]
+    #[command(after_help = GRADED_RUN)]
     Run {
         /// A bundled id or an exercise file.
         exercise: String,

@@ -6,7 +6,9 @@
 //! Exit codes: 0 when everything passed, 1 when a scenario failed or a
 //! mutant survived, 2 for bad input (an unreadable file, a parse error, an
 //! unknown exercise, a usage error), with a message naming the file and
-//! position or the option.
+//! position or the option. With `--min-score N`, `check` and `run` exit 0
+//! when the score is at least N and 1 when it is lower; bad input is still 2
+//! (docs/GRADING.md).
 
 mod args;
 mod check;
