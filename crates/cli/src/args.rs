@@ -3,11 +3,22 @@
 //! number at least 1, `PROCEDURE=SQL_FILE`) made where it is parsed, so a
 //! mistake is a usage error (exit 2) that names the option.
 
+use crate::grade::{Format, History};
 use clap::{Args, CommandFactory, FromArgMatches, Parser, Subcommand};
 use std::path::PathBuf;
 
 const EXIT_CODES: &str =
     "Exit codes: 0 all passed, 1 a scenario failed or a mutant survived, 2 bad input.";
+
+/// `check`'s and `run`'s: they grade.
+const GRADED: &str = "Exit codes: 0 all passed, 1 a scenario failed or a mutant survived, \
+2 bad input; with --min-score N, 0 when the score is at least N, else 1. docs/GRADING.md \
+describes --format and the JSON document.";
+
+const GRADED_RUN: &str = "EXERCISE is a bundled id (see `fencelab list`) or an exercise file; \
+docs/EXERCISES.md describes the format.
+Exit codes: 0 all passed, 1 a scenario failed, 2 bad input; with --min-score N, 0 when the \
+score is at least N, else 1. docs/GRADING.md describes --format and the JSON document.";
 
 const AFTER_HELP: &str = "EXERCISE is a bundled id (see `fencelab list`) or an exercise file; \
 docs/EXERCISES.md describes the format.
@@ -31,21 +42,22 @@ pub enum Command {
     /// `.toml` files in name order. Exercises are checked in parallel, one
     /// per core, and printed in order, ending with one summary line. Exits 1
     /// when a scenario fails or a mutant survives, 2 when a file cannot be
-    /// read or loaded (after checking the others).
-    #[command(after_help = EXIT_CODES)]
+    /// read or loaded (after checking the others). Its cases, for --format:
+    /// the reference's scenarios, the broken variants, the [[equivalent]]
+    /// declarations.
+    #[command(after_help = GRADED)]
     Check {
         /// Exercise files, or directories of them.
         #[arg(value_name = "FILE|DIR")]
         paths: Vec<PathBuf>,
-        /// Print one JSON document (an array, one entry per exercise checked).
-        #[arg(long)]
-        json: bool,
+        #[command(flatten)]
+        grading: GradeArgs,
     },
-    /// Run an exercise's scenarios and print each verdict.
+    /// Run an exercise's scenarios and print each verdict: grade a submission.
     ///
     /// For a failure, the shortest failing schedule and its history. Exits 1
-    /// when a scenario fails.
-    #[command(after_help = AFTER_HELP)]
+    /// when a scenario fails (or, with --min-score, when the score is lower).
+    #[command(after_help = GRADED_RUN)]
     Run {
         /// A bundled id or an exercise file.
         exercise: String,
@@ -56,9 +68,8 @@ pub enum Command {
         scenario_files: Vec<PathBuf>,
         #[command(flatten)]
         limits: LimitArgs,
-        /// Print one JSON document instead of text.
-        #[arg(long)]
-        json: bool,
+        #[command(flatten)]
+        grading: GradeArgs,
     },
     /// Like run, with exploration figures for every scenario.
     ///
@@ -132,6 +143,46 @@ pub enum Command {
     Version,
 }
 
+/// How `check` and `run` report: for people or for a grader
+/// (docs/GRADING.md), with points.
+#[derive(Args)]
+pub struct GradeArgs {
+    /// Print for a grader: one JSON document (docs/GRADING.md), JUnit XML,
+    /// Gradescope's or Exercism's results.json, or GitHub Actions
+    /// annotations with a step summary.
+    #[arg(long, value_name = "FORMAT", value_enum, conflicts_with = "json")]
+    pub format: Option<Format>,
+    /// The same as --format json.
+    #[arg(long)]
+    pub json: bool,
+    /// Which cases carry their history in the JSON document.
+    #[arg(long, value_name = "WHICH", value_enum, default_value = "failing")]
+    pub history: History,
+    /// End with the line `score S/M`: the points of the passing cases (a
+    /// scenario's `points`, 1 when not given) of all the cases' points. With
+    /// a --format other than text, the line goes to standard error.
+    #[arg(long)]
+    pub points: bool,
+    /// Exit 0 when the score is at least N points, 1 when it is lower (2
+    /// still means bad input): a GitHub Classroom test awards its points on it.
+    #[arg(long, value_name = "N", value_parser = whole_number)]
+    pub min_score: Option<u64>,
+    /// The playground's address (such as https://example.org/fencelab/):
+    /// each counterexample then carries a link that opens it there.
+    #[arg(long, value_name = "URL", value_parser = site_url)]
+    pub site: Option<String>,
+}
+
+impl GradeArgs {
+    /// The format asked for, `--json` being `--format json`.
+    pub fn format(&self) -> Format {
+        match (self.json, self.format) {
+            (true, _) => Format::Json,
+            (false, format) => format.unwrap_or(Format::Text),
+        }
+    }
+}
+
 /// Which texts of the editable procedures a run checks.
 #[derive(Args)]
 pub struct Texts {
@@ -196,6 +247,16 @@ fn mebibytes(text: &str) -> Result<u64, String> {
     match whole_number(text)? {
         n @ 1..=4096 => Ok(n),
         _ => Err("must be between 1 and 4096".into()),
+    }
+}
+
+fn site_url(text: &str) -> Result<String, String> {
+    if text.starts_with("https://") || text.starts_with("http://") {
+        Ok(text.to_string())
+    } else {
+        Err(format!(
+            "takes the site's address, starting https:// or http://, not `{text}`"
+        ))
     }
 }
 

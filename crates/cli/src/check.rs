@@ -6,20 +6,80 @@
 //! Only the scheduling of whole exercises lives here; what a check finds is
 //! the core's `ExerciseExt::check`.
 
-use crate::{BadInput, Ended, bundled_exercises, emit, exercise_files, load, print_json};
+use crate::args::GradeArgs;
+use crate::grade::{Document, Entry, Options, Problem, Source};
+use crate::{BadInput, Ended, emit, exercise_files, read};
 use fencelab_cli::render;
-use fencelab_core::{ExerciseCheck, ExerciseExt};
+use fencelab_core::mutation::EquivalentJudgement;
+use fencelab_core::{EXERCISE_FILE_BYTES_MAX, Exercise, ExerciseCheck, ExerciseExt};
 use std::collections::BTreeMap;
 use std::path::PathBuf;
 use std::sync::atomic::{AtomicUsize, Ordering};
 use std::sync::mpsc;
 
+/// An exercise checked, with what it was checked from.
+pub(crate) struct Judged {
+    pub check: ExerciseCheck,
+    /// The judgement of each `[[equivalent]]` declaration.
+    pub equivalents: Result<Vec<EquivalentJudgement>, String>,
+    pub exercise: Exercise,
+    /// The file's text, for the places of its cases.
+    pub text: String,
+}
+
 /// What checking one exercise came to.
 pub(crate) enum Checked {
-    /// It loaded and was checked; `ok` says whether it is sound.
-    Checked(Box<ExerciseCheck>),
-    /// It could not be read or loaded; the message names the file and where.
-    Unreadable(BadInput),
+    /// It loaded and was checked; `check.ok` says whether it is sound.
+    Checked(Box<Judged>),
+    /// It could not be read or loaded; the problem names the file and where.
+    Unreadable(Problem),
+}
+
+impl Problem {
+    /// Says on stderr what is wrong, as bad input is reported.
+    pub(crate) fn report(&self) {
+        BadInput(self.sentence()).report();
+    }
+}
+
+/// An exercise to check: a file, or a bundled exercise's name and text.
+enum Input {
+    File(PathBuf),
+    Bundled(&'static str, &'static str),
+}
+
+impl Input {
+    /// The file as entries name it: a bundled exercise by its path in the
+    /// fencelab repository, where CI annotations can point.
+    fn file(&self) -> String {
+        match self {
+            Input::File(path) => path.display().to_string(),
+            Input::Bundled(name, _) => format!("crates/model/exercises/{name}"),
+        }
+    }
+
+    fn judge(&self) -> Checked {
+        let file = self.file();
+        let text = match self {
+            Input::File(path) => match read(path, EXERCISE_FILE_BYTES_MAX) {
+                Ok(text) => text,
+                Err(BadInput(message)) => return Checked::Unreadable(Problem::unplaced(message)),
+            },
+            Input::Bundled(_, text) => text.to_string(),
+        };
+        match fencelab_core::exercise::load(&file, &text) {
+            Ok(exercise) => {
+                let (check, equivalents) = exercise.check_judged();
+                Checked::Checked(Box::new(Judged {
+                    check,
+                    equivalents,
+                    exercise,
+                    text,
+                }))
+            }
+            Err(error) => Checked::Unreadable(Problem::of_load_error(&error)),
+        }
+    }
 }
 
 /// How many exercises came to what.
@@ -31,89 +91,87 @@ struct Tally {
 }
 
 impl Tally {
-    fn ended(&self) -> Ended {
-        if self.unreadable > 0 {
-            Ended::BadInput
-        } else {
-            Ended::passed_if(self.failing == 0)
-        }
-    }
-
     fn line(&self) -> String {
         let total = self.ok + self.failing + self.unreadable;
         let noun = if total == 1 { "exercise" } else { "exercises" };
         format!(
-            "checked {total} {noun}: {} ok, {} failing, {} unreadable",
+            "checked {total} {noun}: {} ok, {} failing, {} unreadable\n",
             self.ok, self.failing, self.unreadable
         )
     }
 }
 
 /// Checks the exercises at `paths` (the bundled ones when there are none).
-pub fn run(paths: &[PathBuf], json: bool) -> Result<Ended, BadInput> {
-    let mut tally = Tally::default();
-    let mut checks = Vec::new();
-    let mut done = |checked: Checked| match checked {
-        Checked::Checked(check) => {
-            if check.ok {
-                tally.ok += 1;
-            } else {
-                tally.failing += 1;
-            }
-            if json {
-                checks.push(check);
-            } else {
-                emit(&render::check(&check));
-            }
-        }
-        Checked::Unreadable(bad) => {
-            tally.unreadable += 1;
-            bad.report();
-        }
+pub fn run(paths: &[PathBuf], grading: &GradeArgs) -> Result<Ended, BadInput> {
+    let inputs: Vec<Input> = if paths.is_empty() {
+        fencelab_core::bundled::FILES
+            .iter()
+            .map(|(name, text)| Input::Bundled(name, text))
+            .collect()
+    } else {
+        exercise_files(paths)?
+            .into_iter()
+            .map(Input::File)
+            .collect()
     };
-    if paths.is_empty() {
-        let exercises = bundled_exercises()?;
-        in_parallel(
-            &exercises,
-            |exercise| Checked::Checked(Box::new(exercise.check())),
-            |index, checked| {
-                done(checked.unwrap_or_else(|| crashed(&exercises[index].id)));
-            },
-        );
-    } else {
-        let files = exercise_files(paths)?;
-        files_in_parallel(&files, |_, checked| done(checked));
-    }
-    if json {
-        print_json(&checks)?;
-    } else {
-        emit(&format!("{}\n", tally.line()));
-    }
-    Ok(tally.ended())
+    let text = grading.format().prints_text();
+    let options = Options {
+        history: grading.history,
+        site: grading.site.as_deref(),
+    };
+    let mut tally = Tally::default();
+    let mut entries = Vec::new();
+    in_parallel(&inputs, Input::judge, |index, checked| {
+        let file = inputs[index].file();
+        let entry = match checked.unwrap_or_else(|| crashed(&file)) {
+            Checked::Checked(judged) => {
+                if judged.check.ok {
+                    tally.ok += 1;
+                } else {
+                    tally.failing += 1;
+                }
+                if text {
+                    emit(&render::check(&judged.check));
+                }
+                let source = Source {
+                    file: &file,
+                    text: &judged.text,
+                };
+                Entry::of_check(
+                    &source,
+                    &judged.exercise,
+                    &judged.check,
+                    &judged.equivalents,
+                    &options,
+                )
+            }
+            Checked::Unreadable(problem) => {
+                tally.unreadable += 1;
+                problem.report();
+                Entry::unloadable(&file, problem)
+            }
+        };
+        entries.push(entry);
+    });
+    crate::finish(&Document::new("check", entries), grading, &tally.line())
 }
 
 /// Loads and checks every file in parallel, handing each outcome to `done`
 /// in the files' order (see [`in_parallel`]); `fencelab index` shares it.
 pub(crate) fn files_in_parallel(files: &[PathBuf], mut done: impl FnMut(usize, Checked)) {
-    in_parallel(
-        files,
-        |file| match load(file) {
-            Ok(exercise) => Checked::Checked(Box::new(exercise.check())),
-            Err(bad) => Checked::Unreadable(bad),
-        },
-        |index, checked| {
-            done(
-                index,
-                checked.unwrap_or_else(|| crashed(&files[index].display().to_string())),
-            );
-        },
-    );
+    let inputs: Vec<Input> = files.iter().cloned().map(Input::File).collect();
+    in_parallel(&inputs, Input::judge, |index, checked| {
+        done(
+            index,
+            checked.unwrap_or_else(|| crashed(&files[index].display().to_string())),
+        );
+    });
 }
 
 /// The engine never panics on any input; if it ever did, the exercise is
 /// reported as one that could not be checked, not lost from the count.
 fn crashed(name: &str) -> Checked {
-    Checked::Unreadable(BadInput(format!(
+    Checked::Unreadable(Problem::unplaced(format!(
         "{name}: checking it crashed (a bug in fencelab; the message above says where)"
     )))
 }

@@ -29,16 +29,17 @@ pub fn run(dir: &Path, check_only: bool) -> Result<Ended, BadInput> {
     let mut ids: Vec<(String, String)> = Vec::new();
     let (mut failing, mut unreadable) = (Vec::new(), 0);
     check::files_in_parallel(&files, |index, checked| match checked {
-        Checked::Checked(check) => {
-            emit(&render::check(&check));
+        Checked::Checked(judged) => {
+            let check = &judged.check;
+            emit(&render::check(check));
             if !check.ok {
                 failing.push(files[index].display().to_string());
             }
             ids.push((check.reference.exercise.clone(), names[index].clone()));
         }
-        Checked::Unreadable(bad) => {
+        Checked::Unreadable(problem) => {
             unreadable += 1;
-            bad.report();
+            problem.report();
         }
     });
     let clashes = id_clashes(dir, &ids)?;

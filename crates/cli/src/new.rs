@@ -1,8 +1,9 @@
 //! `fencelab new ID`: writes a commented starter exercise to edit.
 //!
 //! The starter is a file of its own, `starter.toml`, a complete exercise
-//! that passes `fencelab check` (the CLI's tests check it); `new` only puts
-//! the author's id in it. It never overwrites a file.
+//! that passes `fencelab check` and `fencelab mutate` (the CLI's tests check
+//! both); `new` only puts the author's id in it. It never overwrites a file,
+//! and refuses a bundled exercise's id, which a site's index would refuse.
 
 use crate::{BadInput, Ended, emit};
 use std::io::Write;
@@ -41,6 +42,16 @@ pub fn run(id: &str, dir: &Path) -> Result<Ended, BadInput> {
             format!("the starter exercise does not load (a bug in fencelab): {error}")
         }));
     }
+    // A bundled exercise's id is taken: a site's index refuses a second
+    // exercise under it (`fencelab index`), so refuse it before the author
+    // writes a line.
+    if let Some(taken) = crate::bundled_exercises()?.iter().find(|e| e.id == id) {
+        return Err(BadInput(format!(
+            "`{id}` is the id of a bundled exercise (\"{}\"); a site cannot host a second \
+             exercise under it, so choose another ID",
+            taken.title
+        )));
+    }
     let path = dir.join(format!("{id}.toml"));
     let cannot = |e: std::io::Error| BadInput(format!("{}: cannot write: {e}", path.display()));
     std::fs::create_dir_all(dir).map_err(cannot)?;
@@ -62,10 +73,11 @@ pub fn run(id: &str, dir: &Path) -> Result<Ended, BadInput> {
     file.write_all(text.as_bytes()).map_err(cannot)?;
     let shown = path.display();
     emit(&format!(
-        "wrote {shown}: a starter exercise that passes `fencelab check`.\n\
+        "wrote {shown}: a starter exercise that passes `fencelab check` and `fencelab mutate`.\n\
          \n\
          fencelab run {shown} --start   # the starting text fails, as a learner first sees it\n\
          fencelab check {shown}         # the reference passes, the broken variant is caught\n\
+         fencelab mutate {shown}        # every generated bug is caught or declared equivalent\n\
          \n\
          Edit it into your own exercise; its comments, and docs/EXERCISES.md, describe every field.\n"
     ));

@@ -44,15 +44,35 @@ fn list_names_every_bundled_exercise() {
 
 #[test]
 fn check_passes_on_the_bundled_exercises_and_reports_json() {
+    // The JSON is docs/GRADING.md's document (format 1), no longer the
+    // engine's reports: one entry per exercise, one case per scenario,
+    // broken variant and equivalent declaration.
     let output = fencelab(&["check", "--json"]);
     assert_eq!(output.status.code(), Some(0), "{}", stdout(&output));
     let json: serde_json::Value = serde_json::from_str(&stdout(&output)).unwrap();
-    let first = &json[0];
+    assert_eq!(json["format_version"], 1);
+    let first = &json["entries"][0];
     assert_eq!(first["exercise"], "claim-compare-and-set");
-    assert_eq!(first["ok"], true);
-    assert!(first["scenarios"][0]["verdict"].is_string());
-    assert_eq!(first["mutants"][0]["caught"], true);
-    assert!(first["mutants"][0]["caught_by"][0].is_string());
+    assert_eq!(
+        first["file"],
+        "crates/model/exercises/01-claim-compare-and-set.toml"
+    );
+    assert_eq!(first["status"], "passed");
+    assert_eq!(first["cases"][0]["kind"], "scenario");
+    assert_eq!(first["cases"][0]["status"], "passed");
+    let variant = first["cases"]
+        .as_array()
+        .unwrap()
+        .iter()
+        .find(|c| c["kind"] == "broken_variant")
+        .expect("a broken variant's case");
+    assert_eq!(variant["status"], "passed");
+    assert!(
+        variant["message"]
+            .as_str()
+            .unwrap()
+            .starts_with("caught by: ")
+    );
 }
 
 #[test]
@@ -70,19 +90,16 @@ fn run_with_a_broken_claim_fails_and_prints_the_schedule() {
     let output = fencelab(&["run", "claim-compare-and-set", "--set", &set, "--json"]);
     assert_eq!(output.status.code(), Some(1));
     let json: serde_json::Value = serde_json::from_str(&stdout(&output)).unwrap();
-    assert_eq!(json["exercise"], "claim-compare-and-set");
-    assert_eq!(json["failed"], 1);
-    let one_winner = &json["scenarios"][0];
+    let entry = &json["entries"][0];
+    assert_eq!(entry["exercise"], "claim-compare-and-set");
+    assert_eq!(entry["counts"]["failed"], 1);
+    let one_winner = &entry["cases"][0];
     assert_eq!(one_winner["name"], "one winner");
-    // One verdict, no separate `passed` flag that could disagree with it.
-    assert_eq!(one_winner["verdict"], "failed");
+    // One status, no separate `passed` flag that could disagree with it.
+    assert_eq!(one_winner["status"], "failed");
     assert!(one_winner.get("passed").is_none());
-    assert_eq!(
-        one_winner["failure"]["cause"]["violation"]["kind"],
-        "two_holders"
-    );
     assert!(
-        one_winner["failure"]["message"]
+        one_winner["message"]
             .as_str()
             .unwrap()
             .contains("both believe")
@@ -185,8 +202,9 @@ fn bad_input_exits_2_naming_the_file_and_position() {
     ]);
     assert_eq!(output.status.code(), Some(2));
     let message = stderr(&output);
+    // At the step's own line (4), not its `[[scenarios]]` header (2).
     assert!(
-        message.contains("extra.toml:2:1: scenarios[0].steps[0]"),
+        message.contains("extra.toml:4:11: scenarios[0].steps[0]"),
         "{message}"
     );
     assert!(message.contains("needs `actor`"), "{message}");
@@ -282,16 +300,16 @@ fn a_directory_check_ends_with_one_summary_line_and_counts_every_file() {
         Some("checked 2 exercises: 1 ok, 1 failing, 0 unreadable")
     );
 
-    // --json stays one document: an array with an entry per exercise checked.
+    // --json stays one document, with an entry per exercise checked.
     let output = fencelab(&["check", dir.to_str().unwrap(), "--json"]);
     assert_eq!(output.status.code(), Some(1));
     let json: serde_json::Value = serde_json::from_str(&stdout(&output)).unwrap();
-    let checks = json.as_array().unwrap();
-    assert_eq!(checks.len(), 2);
-    assert_eq!(checks[0]["exercise"], "claim-compare-and-set");
-    assert_eq!(checks[0]["ok"], true);
-    assert_eq!(checks[1]["exercise"], "uncaught-variant");
-    assert_eq!(checks[1]["ok"], false);
+    let entries = json["entries"].as_array().unwrap();
+    assert_eq!(entries.len(), 2);
+    assert_eq!(entries[0]["exercise"], "claim-compare-and-set");
+    assert_eq!(entries[0]["status"], "passed");
+    assert_eq!(entries[1]["exercise"], "uncaught-variant");
+    assert_eq!(entries[1]["status"], "failed");
 }
 
 #[test]
@@ -326,6 +344,31 @@ fn new_writes_a_starter_that_passes_check_and_whose_start_fails() {
         run.contains("both believe they hold ticket ticket-1"),
         "{run}"
     );
+
+    // Every mutant `fencelab mutate` generates is caught or declared
+    // equivalent, so the author's first mutate passes too.
+    let output = fencelab(&["mutate", file.to_str().unwrap()]);
+    assert_eq!(output.status.code(), Some(0), "{}", stdout(&output));
+    assert!(
+        stdout(&output).contains(" 0 survived, "),
+        "{}",
+        stdout(&output)
+    );
+
+    // A bundled exercise's id is refused: a site's index would refuse it later.
+    let output = fencelab(&[
+        "new",
+        "claim-compare-and-set",
+        "--dir",
+        dir.to_str().unwrap(),
+    ]);
+    assert_eq!(output.status.code(), Some(2));
+    assert!(
+        stderr(&output).contains("the id of a bundled exercise"),
+        "{}",
+        stderr(&output)
+    );
+    assert!(!dir.join("claim-compare-and-set.toml").exists());
 
     // A second `new` of the same id refuses and leaves the file as it was.
     std::fs::write(&file, "# the author's edits\n").unwrap();
@@ -375,9 +418,29 @@ fn help_exits_0_and_names_each_subcommands_options() {
     ];
     let options: [(&str, &[&str]); 8] = [
         ("list", &[]),
-        ("check", &["--json"]),
+        (
+            "check",
+            &[
+                "--json",
+                "--format",
+                "--points",
+                "--min-score",
+                "--history",
+                "--site",
+            ],
+        ),
         ("index", &["<DIR>", "--check"]),
-        ("run", &["--set", "--start", "--scenario <FILE>", "--json"]),
+        (
+            "run",
+            &[
+                "--set",
+                "--start",
+                "--scenario <FILE>",
+                "--json",
+                "--format",
+                "--min-score",
+            ],
+        ),
         (
             "explore",
             &[

@@ -5,6 +5,7 @@
 //! The format and its loader are data and live in `fencelab_model::exercise`.
 
 use crate::check::{Checker, Limits, SuiteBudget};
+use crate::mutation::EquivalentJudgement;
 use crate::world::World;
 pub use fencelab_model::exercise::scenarios_from_toml;
 use fencelab_model::exercise::{Exercise, LoadError};
@@ -49,7 +50,14 @@ pub trait ExerciseExt {
 
     /// Checks the exercise itself: the reference passes every scenario, and
     /// every mutant is caught by at least one.
-    fn check(&self) -> ExerciseCheck;
+    fn check(&self) -> ExerciseCheck {
+        self.check_judged().0
+    }
+
+    /// As [`ExerciseExt::check`], with the judgement of each `[[equivalent]]`
+    /// declaration its `stale_equivalents` were made from (a grader shows
+    /// each declaration as a test of its own).
+    fn check_judged(&self) -> (ExerciseCheck, Result<Vec<EquivalentJudgement>, String>);
 }
 
 impl ExerciseExt for Exercise {
@@ -104,7 +112,7 @@ impl ExerciseExt for Exercise {
         ExerciseReport::new(&self.id, reports)
     }
 
-    fn check(&self) -> ExerciseCheck {
+    fn check_judged(&self) -> (ExerciseCheck, Result<Vec<EquivalentJudgement>, String>) {
         let reference = self.run(&BTreeMap::new());
         let mutants = self
             .mutants
@@ -131,16 +139,18 @@ impl ExerciseExt for Exercise {
                 }
             })
             .collect::<Vec<_>>();
-        let stale_equivalents = crate::mutation::stale_equivalents(self);
+        let judged = crate::mutation::judge_equivalents(self);
+        let stale_equivalents = crate::mutation::stale_of(&judged);
         let ok = reference.failed == 0
             && mutants.iter().all(|m| m.caught && m.errored_in.is_empty())
             && stale_equivalents.is_empty();
-        ExerciseCheck {
+        let check = ExerciseCheck {
             title: self.title.clone(),
             reference,
             mutants,
             stale_equivalents,
             ok,
-        }
+        };
+        (check, judged)
     }
 }

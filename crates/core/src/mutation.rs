@@ -135,24 +135,55 @@ pub fn run(exercise: &Exercise) -> ExerciseMutation {
     }
 }
 
-/// What `fencelab check` finds wrong with the `[[equivalent]]` declarations
-/// of `exercise`, as sentences: each must still name a generated mutant of
-/// the references (which may have changed since it was written). Only
-/// generates the mutants, never runs them (`fencelab mutate` also judges
-/// whether a scenario kills a declared one), and only when there is a
-/// declaration to match: an exercise without any generates none.
-pub fn stale_equivalents(exercise: &Exercise) -> Vec<String> {
+/// `check`'s judgement of one `[[equivalent]]` declaration (one per
+/// declared mutant id, in the exercise's order).
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct EquivalentJudgement {
+    /// The declared mutant's id (`claim:4:38:drop-conjunct`).
+    pub mutant: String,
+    /// Why the declaration is stale, when it names no generated mutant.
+    pub stale: Option<String>,
+}
+
+/// Judges every `[[equivalent]]` declaration of `exercise`: each must still
+/// name a generated mutant of the references (which may have changed since
+/// it was written). Only generates the mutants, never runs them: `fencelab
+/// mutate` also judges whether a scenario kills a declared one. `Err` is
+/// the sentence saying why no mutant could be generated at all.
+pub fn judge_equivalents(exercise: &Exercise) -> Result<Vec<EquivalentJudgement>, String> {
+    // An exercise without declarations has nothing to match: no mutant is
+    // generated for it (a reference of thousands of predicates would
+    // otherwise cost its check the whole mutant budget).
     if exercise.equivalents.is_empty() {
-        return Vec::new();
+        return Ok(Vec::new());
     }
-    let generated = context(exercise).and_then(|context| {
-        generate(exercise, &reference_texts(exercise), &context).map_err(|e| e.to_string())
-    });
-    match generated {
-        Ok(generated) => unmatched_equivalents(exercise, &generated.mutants),
-        Err(error) => vec![format!(
-            "the [[equivalent]] declarations cannot be matched: {error}"
-        )],
+    let context = context(exercise)
+        .map_err(|error| format!("the mutants could not be generated: {error}"))?;
+    let generated = generate(exercise, &reference_texts(exercise), &context)
+        .map_err(|error| format!("the [[equivalent]] declarations cannot be matched: {error}"))?;
+    let ids: BTreeSet<&str> = generated.mutants.iter().map(|m| m.id.as_str()).collect();
+    Ok(exercise
+        .equivalents
+        .iter()
+        .map(|e| EquivalentJudgement {
+            mutant: e.mutant.clone(),
+            stale: (!ids.contains(e.mutant.as_str())).then(|| unmatched(&e.mutant)),
+        })
+        .collect())
+}
+
+/// What `fencelab check` finds wrong with the `[[equivalent]]` declarations
+/// of `exercise`, as sentences (see [`judge_equivalents`]): none, and no
+/// mutant generated, for an exercise that declares none.
+pub fn stale_equivalents(exercise: &Exercise) -> Vec<String> {
+    stale_of(&judge_equivalents(exercise))
+}
+
+/// The sentences of the stale declarations among `judged`.
+pub fn stale_of(judged: &Result<Vec<EquivalentJudgement>, String>) -> Vec<String> {
+    match judged {
+        Ok(judgements) => judgements.iter().filter_map(|j| j.stale.clone()).collect(),
+        Err(error) => vec![error.clone()],
     }
 }
 
@@ -167,8 +198,12 @@ pub fn unmatched_equivalents<'a>(
         .equivalents
         .iter()
         .filter(|e| !ids.contains(e.mutant.as_str()))
-        .map(|e| format!("`{}` matches no generated mutant", e.mutant))
+        .map(|e| unmatched(&e.mutant))
         .collect()
+}
+
+fn unmatched(mutant: &str) -> String {
+    format!("`{mutant}` matches no generated mutant")
 }
 
 /// The texts with `mutant` in place of its procedure.

@@ -16,6 +16,27 @@ use crate::schedule::Schedule;
 use serde::{Deserialize, Serialize};
 use std::fmt;
 
+/// The broken text a challenge hands the learner: what a hunt is on, as
+/// links, saved progress and embeds name it.
+#[derive(Clone, Debug, PartialEq, Eq, PartialOrd, Ord, Serialize, Deserialize)]
+#[serde(rename_all = "snake_case")]
+pub enum HuntText {
+    /// The exercise's starting texts.
+    Start,
+    /// A named broken variant (`[[mutants]]`).
+    Variant(String),
+}
+
+impl HuntText {
+    /// "the starting text", "the broken variant “read, then write”".
+    pub fn label(&self) -> String {
+        match self {
+            HuntText::Start => "the starting text".into(),
+            HuntText::Variant(name) => format!("the broken variant “{name}”"),
+        }
+    }
+}
+
 /// A hunt's state after the learner's latest move.
 #[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
 #[serde(tag = "hunt", rename_all = "snake_case")]

@@ -26,6 +26,7 @@ pub mod random;
 pub mod report;
 pub mod scenario;
 pub mod schedule;
+pub mod share;
 pub mod site;
 pub mod text;
 pub mod value;

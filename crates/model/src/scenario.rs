@@ -64,6 +64,36 @@ pub struct Scenario {
     /// that must return no rows after every step.
     #[serde(default)]
     pub invariants: Vec<InvariantSpec>,
+    /// What passing this scenario is worth when a submission is graded
+    /// (`fencelab run --points`, `--min-score`, the graders' formats): a
+    /// whole number from 0 to [`SCENARIO_POINTS_MAX`], 1 when not given.
+    #[serde(default = "one_point", skip_serializing_if = "is_one_point")]
+    pub points: u32,
+}
+
+/// The most points one scenario may be worth: enough for any gradebook's
+/// weighting, and small enough that no sum over an exercise overflows.
+pub const SCENARIO_POINTS_MAX: u32 = 1000;
+
+impl Scenario {
+    /// What is wrong with the scenario's `points`, if anything: the one rule
+    /// exercise files and scenario files are both held to.
+    pub fn points_problem(&self) -> Option<String> {
+        (self.points > SCENARIO_POINTS_MAX).then(|| {
+            format!(
+                "a scenario is worth 0 to {SCENARIO_POINTS_MAX} points, not {}",
+                self.points
+            )
+        })
+    }
+}
+
+fn one_point() -> u32 {
+    1
+}
+
+fn is_one_point(points: &u32) -> bool {
+    *points == 1
 }
 
 /// One step of a scenario, as written: exactly one verb field is set.

@@ -11,6 +11,7 @@ mod bench;
 mod cmd;
 mod fuzz;
 mod hashed;
+mod junit;
 mod serve;
 mod sha256;
 mod site;
@@ -45,6 +46,7 @@ commands:
   tidy               check that docs/ARCHITECTURE.md names only paths that exist, the model and
                      the core name no I/O, no test is skipped, every crate takes the workspace's
                      lints and every npm import is declared (a `test` stage)
+  junit-check        validate `fencelab check` and `run --format junit` against junit-10.xsd (a `test` stage)
   setup              only install what is missing";
 
 const DEFAULT_PORT: u16 = 8080;
@@ -84,6 +86,7 @@ enum Command {
     Fuzz(fuzz::Options),
     FuzzBuild,
     Tidy,
+    JunitCheck,
     Setup,
     Help,
 }
@@ -93,6 +96,10 @@ fn parse(args: &[String]) -> Result<Command, String> {
         Some((name, rest)) => (name.as_str(), rest),
         None => return Err("no command given".into()),
     };
+    // `--help` anywhere asks for the usage, never for a flag's value.
+    if rest.iter().any(|arg| arg == "--help" || arg == "-h") {
+        return Ok(Command::Help);
+    }
     match name {
         "serve" => {
             let mut port = DEFAULT_PORT;
@@ -162,6 +169,7 @@ fn parse(args: &[String]) -> Result<Command, String> {
         "fuzz" => Ok(Command::Fuzz(fuzz::parse(rest)?)),
         "fuzz-build" => Ok(Command::FuzzBuild),
         "tidy" if rest.is_empty() => Ok(Command::Tidy),
+        "junit-check" => Ok(Command::JunitCheck),
         "help" | "--help" | "-h" => Ok(Command::Help),
         other => Err(format!("unknown command `{other}`")),
     }
@@ -246,6 +254,10 @@ fn run(command: Command) -> Result<ExitCode, String> {
         Command::FuzzBuild => {
             tools::ensure_fuzzing(&root, &mut tools::Apt::default())?;
             fuzz::build_only(&root)?;
+            Ok(ExitCode::SUCCESS)
+        }
+        Command::JunitCheck => {
+            junit::run(&root)?;
             Ok(ExitCode::SUCCESS)
         }
         Command::Test => {
@@ -344,6 +356,21 @@ mod tests {
             panic!("dist parses");
         };
         assert_eq!(options.out, workspace_root().join("dist"));
+    }
+
+    #[test]
+    fn help_after_any_command_is_the_usage() {
+        for text in [
+            "serve --help",
+            "dist -h",
+            "serve --port 80 --help",
+            "fuzz --help",
+        ] {
+            assert!(
+                matches!(parse(&args(text)), Ok(Command::Help)),
+                "`{text}` is not help"
+            );
+        }
     }
 
     #[test]

@@ -165,6 +165,10 @@ fn plan(root: &Path, tools: &Tools) -> Vec<Stage> {
             command: fencelab_mutate(),
         },
         Stage {
+            name: "JUnit output against junit-10.xsd (xmllint)".into(),
+            command: xtask(&["junit-check"]),
+        },
+        Stage {
             name: "model and wire tests (wasm32 in Node)".into(),
             command: wasm_tests(&["-p", "fencelab-model", "-p", "fencelab-protocol"], false),
         },

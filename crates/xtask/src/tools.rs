@@ -21,6 +21,13 @@ const TRUNK_VERSION: &str = "0.21.14";
 /// RUSTC_BOOTSTRAP=1 (see fuzz.rs).
 const CARGO_FUZZ_VERSION: &str = "0.13.2";
 pub const CHROMEDRIVER: &str = "/usr/bin/chromedriver";
+/// The Jenkins/Surefire JUnit XML schema `fencelab --format junit` is held
+/// to, under target/ (it is downloaded, never committed).
+pub const JUNIT_SCHEMA: &str = "target/junit-10.xsd";
+/// pytest's source distribution ships junit-10.xsd (MIT licensed) in its
+/// test data; this version's copy is the one the stage was written against.
+const PYTEST_SDIST: &str = "pytest==8.3.3";
+const PYTEST_SCHEMA_MEMBER: &str = "pytest-8.3.3/testing/example_scripts/junit-10.xsd";
 const CHROMIUM: &str = "/usr/bin/chromium";
 
 /// What the tools are needed for: serving needs no browser, benchmarks
@@ -117,6 +124,7 @@ pub fn ensure(root: &Path, purpose: Purpose) -> Result<Tools, String> {
 
     if purpose == Purpose::Test {
         ensure_fuzzing(root, &mut apt)?;
+        ensure_junit_schema(root, &mut apt)?;
     }
 
     let node_bin = ensure_npm_packages(root, &logs)?;
@@ -147,6 +155,55 @@ pub fn ensure_fuzzing(root: &Path, apt: &mut Apt) -> Result<(), String> {
         )?;
     }
     Ok(())
+}
+
+/// xmllint, and the JUnit XML schema at [`JUNIT_SCHEMA`], for the stage
+/// that validates `--format junit`.
+fn ensure_junit_schema(root: &Path, apt: &mut Apt) -> Result<(), String> {
+    let logs = root.join("target/xtask-logs");
+    if !works("xmllint", &["--version"]) {
+        apt.install(
+            "xmllint (Debian's libxml2-utils: the JUnit XML output is validated with it)",
+            &["libxml2-utils"],
+            &logs,
+        )?;
+    }
+    let schema = root.join(JUNIT_SCHEMA);
+    if schema.is_file() {
+        return Ok(());
+    }
+    if !works("python3", &["-m", "pip", "--version"]) {
+        apt.install(
+            "pip (it downloads pytest's source, which ships the JUnit XML schema)",
+            &["python3-pip"],
+            &logs,
+        )?;
+    }
+    announce(&format!(
+        "the JUnit XML schema junit-10.xsd, from the source of {PYTEST_SDIST} (MIT)"
+    ));
+    let download = root.join("target/xtask-tools/pytest-sdist");
+    cmd::logged(
+        Command::new("python3")
+            .args(["-m", "pip", "download", "--no-deps", "--no-binary", ":all:"])
+            .arg(PYTEST_SDIST)
+            .arg("--dest")
+            .arg(&download),
+        &logs.join("download-pytest-sdist.log"),
+    )?;
+    let archive = download.join(format!("{}.tar.gz", PYTEST_SDIST.replace("==", "-")));
+    cmd::logged(
+        Command::new("tar")
+            .arg("-xzf")
+            .arg(&archive)
+            .arg("-C")
+            .arg(&download)
+            .arg(PYTEST_SCHEMA_MEMBER),
+        &logs.join("extract-junit-schema.log"),
+    )?;
+    std::fs::copy(download.join(PYTEST_SCHEMA_MEMBER), &schema)
+        .map(|_| ())
+        .map_err(|e| format!("cannot write {}: {e}", schema.display()))
 }
 
 fn announce(what: &str) {

@@ -14,31 +14,13 @@ use super::{Given, Model, View};
 use fencelab_model::{Break, HuntVerdict};
 use serde::{Deserialize, Serialize};
 
-/// The broken text a challenge hands the learner.
-#[derive(Clone, Debug, PartialEq, Eq, PartialOrd, Ord, Serialize, Deserialize)]
-#[serde(rename_all = "snake_case")]
-pub enum HuntText {
-    /// The exercise's starting texts.
-    Start,
-    /// A named broken variant (`[[mutants]]`).
-    Variant(String),
-}
+pub use fencelab_model::hunt::HuntText;
 
-impl HuntText {
-    /// "the starting text", "the variant “read, then write”".
-    pub fn label(&self) -> String {
-        match self {
-            HuntText::Start => "the starting text".into(),
-            HuntText::Variant(name) => format!("the broken variant “{name}”"),
-        }
-    }
-
-    /// What the editors hold while this text is the page's, unedited.
-    fn given(&self) -> Given {
-        match self {
-            HuntText::Start => Given::Start,
-            HuntText::Variant(name) => Given::Variant(name.clone()),
-        }
+/// What the editors hold while `text` is the page's, unedited.
+fn given(text: &HuntText) -> Given {
+    match text {
+        HuntText::Start => Given::Start,
+        HuntText::Variant(name) => Given::Variant(name.clone()),
     }
 }
 
@@ -152,7 +134,7 @@ impl Model {
             return;
         };
         self.replace_texts(texts);
-        self.given = Some(text.given());
+        self.given = Some(given(&text));
         // A variant's explanation would give the break away.
         self.loaded_mutant = None;
         self.step_wanted = None;
@@ -180,7 +162,7 @@ impl Model {
     fn hunting_given_text(&self) -> bool {
         self.challenge
             .as_ref()
-            .is_some_and(|c| !c.replayed && self.given.as_ref() == Some(&c.text.given()))
+            .is_some_and(|c| !c.replayed && self.given.as_ref() == Some(&given(&c.text)))
     }
 
     /// The break in view that the learner found by hand, if any: as

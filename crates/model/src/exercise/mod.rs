@@ -22,7 +22,9 @@ use std::collections::BTreeMap;
 use std::fmt;
 use std::ops::Range;
 
+mod places;
 mod scenario_file;
+pub use places::{Places, line_at};
 pub use scenario_file::scenarios_from_toml;
 
 /// The exercise format this build reads.
@@ -400,6 +402,9 @@ impl Exercise {
             })?;
         }
 
+        // Read again only when an error needs the place of a step.
+        let places = std::cell::OnceCell::new();
+        let places = || places.get_or_init(|| Places::of(text));
         let mut scenarios: Vec<Scenario> = Vec::new();
         for (i, spanned) in parsed.scenarios.iter().enumerate() {
             let scenario = spanned.get_ref();
@@ -412,12 +417,22 @@ impl Exercise {
                     format!("a second scenario is named `{}`", scenario.name),
                 ));
             }
+            if let Some(problem) = scenario.points_problem() {
+                let at = places().points(i).unwrap_or(spanned.span().start);
+                return Err(source.error(at..at, &format!("{field}.points"), problem));
+            }
+            // A step's problem is placed at the step, not at its scenario's
+            // header: a scenario of twenty steps is a long way to look.
+            let step_span = |j: usize| {
+                let at = places().step(i, j).unwrap_or(spanned.span().start);
+                at..at
+            };
             for (j, step) in scenario.steps.iter().enumerate() {
                 for name in [&step.start, &step.actor].into_iter().flatten() {
                     source.plain_name(spanned.span(), &format!("{field}.steps[{j}]"), name)?;
                 }
                 step.to_action().map_err(|message| {
-                    source.error(spanned.span(), &format!("{field}.steps[{j}]"), message)
+                    source.error(step_span(j), &format!("{field}.steps[{j}]"), message)
                 })?;
                 let named = [&step.call, &step.begin].into_iter().flatten().chain(
                     step.concurrent
@@ -428,7 +443,7 @@ impl Exercise {
                 for procedure in named {
                     if !known(procedure) {
                         return Err(source.error(
-                            spanned.span(),
+                            step_span(j),
                             &format!("{field}.steps[{j}]"),
                             format!("there is no procedure named `{procedure}`"),
                         ));
@@ -689,6 +704,23 @@ mod tests {
             error.message.contains("already starts from its reference"),
             "{error}"
         );
+    }
+
+    #[test]
+    fn a_step_error_is_placed_at_the_step_not_at_its_scenario() {
+        let file = session_file();
+        let (index, line) = file
+            .lines()
+            .enumerate()
+            .filter(|(_, l)| l.trim_start().starts_with("{ start = ") && l.contains(", actor = "))
+            .nth(1)
+            .expect("a second start step");
+        let without_actor = format!("{}}},", line.split(", actor = ").next().unwrap());
+        let broken = file.replacen(line, &without_actor, 1);
+        let error = Exercise::from_toml(SESSION, &broken).expect_err("a start without actor");
+        assert_eq!(error.line, index + 1, "{error}");
+        assert!(error.field.ends_with(".steps[1]"), "{error}");
+        assert!(error.message.contains("needs `actor`"), "{error}");
     }
 
     /// The session file without finish_session's `start`: every editable

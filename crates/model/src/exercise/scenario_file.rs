@@ -2,7 +2,7 @@
 //! as a course's extra counterexamples (`fencelab run --scenario FILE`).
 //! Read with the same bounds and the same error places as exercise files.
 
-use super::{EXERCISE_FILE_BYTES_MAX, LoadError};
+use super::{EXERCISE_FILE_BYTES_MAX, LoadError, Places};
 use crate::scenario::Scenario;
 use serde::Deserialize;
 
@@ -44,14 +44,23 @@ pub fn scenarios_from_toml(file: &str, text: &str) -> Result<Vec<Scenario>, Load
         let offset = e.span().map_or(0, |span| span.start);
         error(offset, "scenarios".into(), e.message().to_string())
     })?;
+    let places = std::cell::OnceCell::new();
+    let places = || places.get_or_init(|| Places::of(text));
     let mut scenarios = Vec::new();
     for (i, spanned) in parsed.scenarios.into_iter().enumerate() {
         let offset = spanned.span().start;
         let scenario = spanned.into_inner();
+        if let Some(problem) = scenario.points_problem() {
+            return Err(error(
+                places().points(i).unwrap_or(offset),
+                format!("scenarios[{i}].points (`{}`)", scenario.name),
+                problem,
+            ));
+        }
         for (j, step) in scenario.steps.iter().enumerate() {
             step.to_action().map_err(|message| {
                 error(
-                    offset,
+                    places().step(i, j).unwrap_or(offset),
                     format!("scenarios[{i}].steps[{j}] (`{}`)", scenario.name),
                     message,
                 )

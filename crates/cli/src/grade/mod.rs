@@ -1,0 +1,721 @@
+//! Grading output: what `fencelab check` and `fencelab run` found, as test
+//! cases a grader or a CI job reads (`--format`), with points.
+//!
+//! One case per scenario, per broken variant (`check`) and per
+//! `[[equivalent]]` declaration (`check`); one entry per exercise file,
+//! including a file that fails to load. The [`Document`] is the JSON
+//! contract docs/GRADING.md describes: it is built from these types of the
+//! CLI's own, never from the engine's serde derives, so the engine may
+//! change its reports without changing what graders read. Every other
+//! format (JUnit XML, Gradescope, Exercism, GitHub annotations) is rendered
+//! from the same document.
+//!
+//! Must never: compute a verdict. Statuses, sentences and schedules are the
+//! core's; this module only names and counts them.
+
+mod exercism;
+mod github;
+mod gradescope;
+mod junit;
+
+use fencelab_core::mutation::EquivalentJudgement;
+use fencelab_core::{ExerciseCheck, ExerciseReport, ScenarioReport, Verdict};
+use fencelab_model::exercise::{Exercise, LoadError, Places, line_at};
+use fencelab_model::scenario::Scenario;
+use fencelab_model::share::{self, Edits, Link};
+use serde::Serialize;
+use std::collections::BTreeMap;
+
+pub use github::write_step_summary;
+
+/// The version of the JSON document's shape; a change a reader could
+/// notice (a field renamed, removed or given another meaning) raises it.
+pub const FORMAT_VERSION: u32 = 1;
+
+/// How a command prints what it found.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, clap::ValueEnum)]
+pub enum Format {
+    /// Lines for a terminal (the default).
+    Text,
+    /// One JSON document, docs/GRADING.md's contract.
+    Json,
+    /// JUnit XML: one testsuite per exercise, one testcase per case.
+    Junit,
+    /// Gradescope's results.json.
+    Gradescope,
+    /// Exercism's results.json, version 3.
+    Exercism,
+    /// The text report, then a GitHub Actions `::error` line per failing
+    /// case, and a Markdown summary appended to $GITHUB_STEP_SUMMARY.
+    Github,
+}
+
+impl Format {
+    /// Whether the text report is printed (alone, or before annotations).
+    pub fn prints_text(self) -> bool {
+        matches!(self, Format::Text | Format::Github)
+    }
+}
+
+/// Which cases carry their history in the JSON document.
+#[derive(Clone, Copy, Debug, Default, PartialEq, Eq, clap::ValueEnum)]
+pub enum History {
+    /// Failed and errored cases only.
+    #[default]
+    Failing,
+    /// Every scenario case.
+    All,
+    /// None.
+    None,
+}
+
+/// What shapes the cases: which histories, and where share links point.
+pub struct Options<'a> {
+    pub history: History,
+    /// The site's address (`--site URL`), for links to counterexamples.
+    pub site: Option<&'a str>,
+}
+
+/// Everything a command found, in the order it was asked for.
+#[derive(Debug, Serialize)]
+pub struct Document {
+    pub format_version: u32,
+    /// `check` or `run`.
+    pub command: &'static str,
+    pub counts: Counts,
+    pub score: Score,
+    pub entries: Vec<Entry>,
+}
+
+/// How many cases came to what; `total` is their sum.
+#[derive(Clone, Copy, Debug, Default, PartialEq, Eq, Serialize)]
+pub struct Counts {
+    pub passed: usize,
+    pub failed: usize,
+    pub errored: usize,
+    pub limit_shown: usize,
+    pub total: usize,
+}
+
+impl Counts {
+    fn add(&mut self, status: Status) {
+        match status {
+            Status::Passed => self.passed += 1,
+            Status::Failed => self.failed += 1,
+            Status::Errored => self.errored += 1,
+            Status::LimitShown => self.limit_shown += 1,
+        }
+        self.total += 1;
+    }
+
+    fn plus(self, other: Counts) -> Counts {
+        Counts {
+            passed: self.passed + other.passed,
+            failed: self.failed + other.failed,
+            errored: self.errored + other.errored,
+            limit_shown: self.limit_shown + other.limit_shown,
+            total: self.total + other.total,
+        }
+    }
+}
+
+/// Points awarded of points possible.
+#[derive(Clone, Copy, Debug, Default, PartialEq, Eq, Serialize)]
+pub struct Score {
+    pub points: u64,
+    pub max: u64,
+}
+
+impl Score {
+    fn plus(self, other: Score) -> Score {
+        Score {
+            points: self.points + other.points,
+            max: self.max + other.max,
+        }
+    }
+}
+
+/// One exercise file (or bundled exercise) and its cases.
+#[derive(Debug, Serialize)]
+pub struct Entry {
+    /// The file as it was named (a bundled exercise: its path in the
+    /// fencelab repository).
+    pub file: String,
+    /// The exercise's id and title; absent when the file did not load.
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub exercise: Option<String>,
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub title: Option<String>,
+    pub status: EntryStatus,
+    /// Why the file did not load, and where.
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub error: Option<Problem>,
+    pub counts: Counts,
+    pub score: Score,
+    pub cases: Vec<Case>,
+}
+
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Serialize)]
+#[serde(rename_all = "snake_case")]
+pub enum EntryStatus {
+    /// Every case passed (or showed its limit).
+    Passed,
+    /// A case failed or errored.
+    Failed,
+    /// The file could not be read or loaded: bad input.
+    Unloadable,
+}
+
+/// A problem with an input file, at a place when one is known.
+#[derive(Clone, Debug, PartialEq, Eq, Serialize)]
+pub struct Problem {
+    pub message: String,
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub file: Option<String>,
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub line: Option<usize>,
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub column: Option<usize>,
+    /// The field at fault, such as `scenarios[2].steps[1]`.
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub field: Option<String>,
+}
+
+impl Problem {
+    /// A problem without a place (a file that cannot be read).
+    pub fn unplaced(message: String) -> Problem {
+        Problem {
+            message,
+            file: None,
+            line: None,
+            column: None,
+            field: None,
+        }
+    }
+
+    /// The loader's error, with its file, line, column and field.
+    pub fn of_load_error(error: &LoadError) -> Problem {
+        Problem {
+            message: error.message.clone(),
+            file: Some(error.file.clone()),
+            line: Some(error.line),
+            column: Some(error.column),
+            field: Some(error.field.clone()),
+        }
+    }
+
+    /// The one-line form stderr shows: `file:line:column: field: message`.
+    pub fn sentence(&self) -> String {
+        match (&self.file, self.line, self.column, &self.field) {
+            (Some(file), Some(line), Some(column), Some(field)) => {
+                format!("{file}:{line}:{column}: {field}: {}", self.message)
+            }
+            _ => self.message.clone(),
+        }
+    }
+}
+
+/// One test case.
+#[derive(Debug, Serialize)]
+pub struct Case {
+    pub name: String,
+    pub kind: CaseKind,
+    pub status: Status,
+    /// Points awarded: `max_points` when the case passed, else 0.
+    pub points: u64,
+    pub max_points: u64,
+    /// The failure's or the error's sentence, or what a passing case found.
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub message: Option<String>,
+    /// The shortest failing schedule, for a failed scenario.
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub schedule: Option<String>,
+    /// A link that opens the counterexample in the page (`--site URL`).
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub link: Option<String>,
+    /// Where to look: the case's declaration in its file, or for an error in
+    /// a procedure text given with `--set`, that file and line.
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub location: Option<Location>,
+    /// The shown schedule's events, one line each (see `--history`).
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub history: Option<Vec<HistoryLine>>,
+}
+
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Serialize)]
+#[serde(rename_all = "snake_case")]
+pub enum CaseKind {
+    /// A scenario, run against the reference (`check`) or the given texts (`run`).
+    Scenario,
+    /// A named broken variant (`[[mutants]]`), which some scenario must catch.
+    BrokenVariant,
+    /// An `[[equivalent]]` declaration, which must name a generated mutant.
+    Equivalent,
+}
+
+impl CaseKind {
+    fn word(self) -> &'static str {
+        match self {
+            CaseKind::Scenario => "scenario",
+            CaseKind::BrokenVariant => "broken variant",
+            CaseKind::Equivalent => "equivalent",
+        }
+    }
+}
+
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Serialize)]
+#[serde(rename_all = "snake_case")]
+pub enum Status {
+    Passed,
+    Failed,
+    /// Could not be judged (an SQL error, an exploration limit): never a pass.
+    Errored,
+    /// A `limit` scenario whose expectations held: a pass.
+    LimitShown,
+}
+
+impl Status {
+    pub fn passed(self) -> bool {
+        matches!(self, Status::Passed | Status::LimitShown)
+    }
+
+    fn of(verdict: Verdict) -> Status {
+        match verdict {
+            Verdict::Passed => Status::Passed,
+            Verdict::Failed => Status::Failed,
+            Verdict::Error => Status::Errored,
+            Verdict::LimitShown => Status::LimitShown,
+        }
+    }
+
+    fn word(self) -> &'static str {
+        match self {
+            Status::Passed => "passed",
+            Status::Failed => "failed",
+            Status::Errored => "error",
+            Status::LimitShown => "limit shown",
+        }
+    }
+}
+
+#[derive(Clone, Debug, PartialEq, Eq, Serialize)]
+pub struct Location {
+    pub file: String,
+    pub line: usize,
+}
+
+/// One event of a shown schedule.
+#[derive(Debug, Serialize)]
+pub struct HistoryLine {
+    pub index: usize,
+    pub clock_seconds: i64,
+    /// The scenario's name for the process that acted.
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub process: Option<String>,
+    /// The event in words, as the text report prints it.
+    pub event: String,
+    /// The event after which the failure was seen.
+    #[serde(skip_serializing_if = "std::ops::Not::not")]
+    pub flagged: bool,
+}
+
+/// An exercise file's text and where it came from.
+pub struct Source<'a> {
+    pub file: &'a str,
+    pub text: &'a str,
+}
+
+impl Source<'_> {
+    fn at(&self, offset: Option<usize>) -> Option<Location> {
+        offset.map(|offset| Location {
+            file: self.file.to_string(),
+            line: line_at(self.text, offset),
+        })
+    }
+}
+
+impl Document {
+    pub fn new(command: &'static str, entries: Vec<Entry>) -> Document {
+        Document {
+            format_version: FORMAT_VERSION,
+            command,
+            counts: entries
+                .iter()
+                .fold(Counts::default(), |sum, e| sum.plus(e.counts)),
+            score: entries
+                .iter()
+                .fold(Score::default(), |sum, e| sum.plus(e.score)),
+            entries,
+        }
+    }
+
+    /// Whether a file could not be read or loaded.
+    pub fn unloadable(&self) -> bool {
+        self.entries
+            .iter()
+            .any(|e| e.status == EntryStatus::Unloadable)
+    }
+
+    /// Whether every case passed.
+    pub fn passed(&self) -> bool {
+        self.counts.failed == 0 && self.counts.errored == 0
+    }
+
+    /// `fencelab run: 2 of 3 points; 2 passed, 1 failed, 0 errored, 0 limit
+    /// shown, 3 in all`: the one-line summary a grader shows.
+    pub fn summary_line(&self) -> String {
+        let c = self.counts;
+        format!(
+            "fencelab {}: {} of {} points; {} passed, {} failed, {} errored, {} limit shown, {} in all",
+            self.command,
+            self.score.points,
+            self.score.max,
+            c.passed,
+            c.failed,
+            c.errored,
+            c.limit_shown,
+            c.total
+        )
+    }
+
+    /// `score S/M`, the line `--points` prints.
+    pub fn score_line(&self) -> String {
+        format!("score {}/{}", self.score.points, self.score.max)
+    }
+
+    /// The document in `format`; `None` for the text format, which the
+    /// command prints itself.
+    pub fn render(&self, format: Format) -> Option<String> {
+        match format {
+            Format::Text | Format::Github => None,
+            Format::Json => Some(
+                serde_json::to_string_pretty(self)
+                    .expect("a document of strings and numbers is JSON"),
+            ),
+            Format::Junit => Some(junit::render(self)),
+            Format::Gradescope => Some(gradescope::render(self)),
+            Format::Exercism => Some(exercism::render(self)),
+        }
+    }
+
+    /// The GitHub Actions annotations of the failing cases, one per line.
+    pub fn annotations(&self) -> String {
+        github::annotations(self)
+    }
+}
+
+impl Entry {
+    /// A file that could not be read or loaded.
+    pub fn unloadable(file: &str, problem: Problem) -> Entry {
+        Entry {
+            file: file.to_string(),
+            exercise: None,
+            title: None,
+            status: EntryStatus::Unloadable,
+            error: Some(problem),
+            counts: Counts::default(),
+            score: Score::default(),
+            cases: Vec::new(),
+        }
+    }
+
+    fn of_cases(file: &str, exercise: &Exercise, cases: Vec<Case>) -> Entry {
+        let mut counts = Counts::default();
+        let mut score = Score::default();
+        for case in &cases {
+            counts.add(case.status);
+            score.points += case.points;
+            score.max += case.max_points;
+        }
+        Entry {
+            file: file.to_string(),
+            exercise: Some(exercise.id.clone()),
+            title: Some(exercise.title.clone()),
+            status: if counts.failed + counts.errored == 0 {
+                EntryStatus::Passed
+            } else {
+                EntryStatus::Failed
+            },
+            error: None,
+            counts,
+            score,
+            cases,
+        }
+    }
+
+    /// `check`'s cases of one exercise: the reference's scenarios, each
+    /// broken variant, each `[[equivalent]]` declaration.
+    pub fn of_check(
+        source: &Source<'_>,
+        exercise: &Exercise,
+        check: &ExerciseCheck,
+        equivalents: &Result<Vec<EquivalentJudgement>, String>,
+        options: &Options<'_>,
+    ) -> Entry {
+        let places = Places::of(source.text);
+        // A counterexample to the reference opens with the references in
+        // the editors, not the learner's starting texts.
+        let references: Edits = exercise
+            .procedures
+            .iter()
+            .filter(|p| p.editable)
+            .map(|p| (p.name.clone(), p.reference.clone()))
+            .collect();
+        let mut cases: Vec<Case> = check
+            .reference
+            .scenarios
+            .iter()
+            .zip(&exercise.scenarios)
+            .enumerate()
+            .map(|(i, (report, scenario))| {
+                let link = options
+                    .site
+                    .map(|site| (site, exercise.id.as_str(), &references));
+                scenario_case(
+                    report,
+                    scenario,
+                    source.at(places.scenario(i)),
+                    link,
+                    options.history,
+                )
+            })
+            .collect();
+        for (i, mutant) in check.mutants.iter().enumerate() {
+            let (status, message) = match (mutant.caught, mutant.errored_in.is_empty()) {
+                (true, true) => (
+                    Status::Passed,
+                    format!("caught by: {}", mutant.caught_by.join("; ")),
+                ),
+                (false, true) => (
+                    Status::Failed,
+                    format!(
+                        "no scenario catches this broken variant ({})",
+                        mutant.explanation
+                    ),
+                ),
+                (_, false) => (
+                    Status::Errored,
+                    mutant
+                        .errored_in
+                        .iter()
+                        .map(|(scenario, error)| format!("error in {scenario}: {error}"))
+                        .collect::<Vec<_>>()
+                        .join("; "),
+                ),
+            };
+            cases.push(plain_case(
+                format!("broken variant: {}", mutant.name),
+                CaseKind::BrokenVariant,
+                status,
+                message,
+                source.at(places.mutant(i)),
+            ));
+        }
+        match equivalents {
+            Ok(judgements) => {
+                for (i, judgement) in judgements.iter().enumerate() {
+                    let (status, message) = match &judgement.stale {
+                        None => (Status::Passed, "names a generated mutant".to_string()),
+                        Some(stale) => (Status::Failed, stale.clone()),
+                    };
+                    cases.push(plain_case(
+                        format!("equivalent: {}", judgement.mutant),
+                        CaseKind::Equivalent,
+                        status,
+                        message,
+                        source.at(places.equivalent(i)),
+                    ));
+                }
+            }
+            Err(error) => cases.push(plain_case(
+                "equivalent declarations".into(),
+                CaseKind::Equivalent,
+                Status::Errored,
+                error.clone(),
+                None,
+            )),
+        }
+        Entry::of_cases(source.file, exercise, cases)
+    }
+
+    /// `run`'s cases: every scenario against the given texts. `scenarios`
+    /// are the ones run, in the report's order, each with its place;
+    /// `given` names the file each `--set` text came from, by procedure.
+    pub fn of_run(
+        file: &str,
+        exercise: &Exercise,
+        report: &ExerciseReport,
+        scenarios: &[(Scenario, Option<Location>)],
+        edits: &Edits,
+        given: &BTreeMap<String, String>,
+        options: &Options<'_>,
+    ) -> Entry {
+        let cases = report
+            .scenarios
+            .iter()
+            .zip(scenarios)
+            .map(|(report, (scenario, location))| {
+                let link = options.site.map(|site| (site, exercise.id.as_str(), edits));
+                let mut case =
+                    scenario_case(report, scenario, location.clone(), link, options.history);
+                // What broke is looked for in the submitted text, where the
+                // learner can act on it, when it is one of theirs.
+                if let Some(at) = in_given_text(report, given) {
+                    case.location = Some(at);
+                }
+                case
+            })
+            .collect();
+        Entry::of_cases(file, exercise, cases)
+    }
+}
+
+/// Where in a `--set` file `report` went wrong: an error's place in a
+/// procedure text, or the procedure step after which a failure was seen.
+fn in_given_text(report: &ScenarioReport, given: &BTreeMap<String, String>) -> Option<Location> {
+    let (procedure, position) = match (report.error(), report.failure()) {
+        (Some(error), _) => {
+            let place = error.place.as_ref()?;
+            (place.procedure.as_str(), place.position)
+        }
+        (None, Some(failure)) => {
+            // The flagged event is often a call's return, which has no
+            // line: the step before it in the same call has.
+            let index = failure.event_index?;
+            let flagged = report.history.get(index)?;
+            let procedure = flagged.procedure.as_deref()?;
+            let step = report.history[..=index].iter().rev().find(|e| {
+                e.process == flagged.process
+                    && e.procedure.as_deref() == Some(procedure)
+                    && e.position.is_some()
+            });
+            (procedure, step.and_then(|e| e.position))
+        }
+        (None, None) => return None,
+    };
+    Some(Location {
+        file: given.get(procedure)?.clone(),
+        line: position.map_or(1, |p| p.line as usize),
+    })
+}
+
+/// The places of a scenario file's scenarios, for `run --scenario FILE`.
+pub fn scenario_locations(source: &Source<'_>, count: usize) -> Vec<Option<Location>> {
+    let places = Places::of(source.text);
+    (0..count).map(|i| source.at(places.scenario(i))).collect()
+}
+
+fn plain_case(
+    name: String,
+    kind: CaseKind,
+    status: Status,
+    message: String,
+    location: Option<Location>,
+) -> Case {
+    Case {
+        name,
+        kind,
+        status,
+        points: u64::from(status.passed()),
+        max_points: 1,
+        message: Some(message),
+        schedule: None,
+        link: None,
+        location,
+        history: None,
+    }
+}
+
+fn scenario_case(
+    report: &ScenarioReport,
+    scenario: &Scenario,
+    location: Option<Location>,
+    link: Option<(&str, &str, &Edits)>,
+    history: History,
+) -> Case {
+    let status = Status::of(report.verdict());
+    let failed = status == Status::Failed;
+    let max_points = u64::from(scenario.points);
+    let with_history = match history {
+        History::All => true,
+        History::Failing => !status.passed(),
+        History::None => false,
+    };
+    Case {
+        name: report.name.clone(),
+        kind: CaseKind::Scenario,
+        status,
+        points: if status.passed() { max_points } else { 0 },
+        max_points,
+        message: report.problem(),
+        schedule: failed.then(|| report.schedule.to_string()),
+        link: link
+            .filter(|_| failed)
+            .map(|(site, exercise, edits)| counterexample_link(site, exercise, edits, report)),
+        location,
+        history: with_history.then(|| history_lines(report)),
+    }
+}
+
+/// The page's share link to `report`'s counterexample, on `site`.
+fn counterexample_link(
+    site: &str,
+    exercise: &str,
+    edits: &Edits,
+    report: &ScenarioReport,
+) -> String {
+    let link = Link {
+        format: share::LINK_FORMAT,
+        exercise: exercise.to_string(),
+        edits: edits.clone(),
+        scenario: Some(report.name.clone()),
+        schedule: Some(report.schedule.clone()),
+        drive: false,
+        hunt: None,
+        step: None,
+        hints: 0,
+    };
+    let base = site.split('#').next().unwrap_or(site);
+    format!("{base}#{}", share::encode(&link))
+}
+
+fn history_lines(report: &ScenarioReport) -> Vec<HistoryLine> {
+    let flagged = report.failure().and_then(|f| f.event_index);
+    report
+        .history
+        .iter()
+        .enumerate()
+        .map(|(index, event)| HistoryLine {
+            index,
+            clock_seconds: event.clock_seconds,
+            process: event
+                .process
+                .as_deref()
+                .map(|process| report.lane_name(process).to_string()),
+            event: event.to_string(),
+            flagged: Some(index) == flagged,
+        })
+        .collect()
+}
+
+/// A case's title in a grader that lists every exercise's cases together.
+fn qualified_name(entry: &Entry, case: &Case) -> String {
+    let exercise = entry.exercise.as_deref().unwrap_or(&entry.file);
+    format!("{exercise}: {}", case.name)
+}
+
+/// What a grader shows under a case: its sentence, schedule and link.
+fn case_details(case: &Case) -> String {
+    let mut out = format!("{} ({}", case.status.word(), case.kind.word());
+    out.push_str(&format!(", {}/{} points)", case.points, case.max_points));
+    if let Some(message) = &case.message {
+        out.push_str(&format!("\n{message}"));
+    }
+    if let Some(schedule) = &case.schedule {
+        out.push_str(&format!("\nshortest failing schedule: {schedule}"));
+    }
+    if let Some(link) = &case.link {
+        out.push_str(&format!("\nopen the counterexample: {link}"));
+    }
+    out
+}

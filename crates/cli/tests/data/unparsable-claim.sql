@@ -1,0 +1,2 @@
+SELECT 1;
+-- @refuse oops unless changed one

@@ -1,0 +1,160 @@
+//! Where the parts of an exercise or scenario file are: the line of each
+//! `[[scenarios]]` table, each of its steps and its `points`, of each
+//! `[[mutants]]` table and each declared equivalent mutant.
+//!
+//! The loader deserializes scenarios whole, so a problem found after parsing
+//! (a step that names no procedure) has no place of its own; this second,
+//! lenient reading of the same text finds it, only when an error or a
+//! grader's annotation needs one. Must never fail on a text the loader took:
+//! anything it cannot place is `None`, and the caller keeps its coarser place.
+
+use serde::Deserialize;
+use serde::de::IgnoredAny;
+use toml::Spanned;
+
+/// The byte offsets of a file's parts, in file order.
+#[derive(Debug, Default)]
+pub struct Places {
+    scenarios: Vec<ScenarioPlaces>,
+    mutants: Vec<usize>,
+    /// One entry per loaded `Equivalent`: a declaration that names several
+    /// mutants (`mutants = [...]`) places each at the declaration.
+    equivalents: Vec<usize>,
+}
+
+#[derive(Debug, Default)]
+struct ScenarioPlaces {
+    header: usize,
+    steps: Vec<usize>,
+    points: Option<usize>,
+}
+
+#[derive(Deserialize)]
+struct FileSpans {
+    #[serde(default)]
+    scenarios: Vec<Spanned<ScenarioSpans>>,
+    #[serde(default)]
+    mutants: Vec<Spanned<IgnoredAny>>,
+    #[serde(default)]
+    equivalent: Vec<Spanned<EquivalentSpans>>,
+}
+
+#[derive(Deserialize)]
+struct ScenarioSpans {
+    #[serde(default)]
+    steps: Vec<Spanned<IgnoredAny>>,
+    #[serde(default)]
+    points: Option<Spanned<IgnoredAny>>,
+}
+
+#[derive(Deserialize)]
+struct EquivalentSpans {
+    #[serde(default)]
+    mutant: Option<IgnoredAny>,
+    #[serde(default)]
+    mutants: Vec<IgnoredAny>,
+}
+
+impl Places {
+    /// Reads the places of `text`; a text that does not parse has none.
+    pub fn of(text: &str) -> Places {
+        let Ok(spans) = toml::from_str::<FileSpans>(text) else {
+            return Places::default();
+        };
+        Places {
+            scenarios: spans
+                .scenarios
+                .iter()
+                .map(|scenario| ScenarioPlaces {
+                    header: scenario.span().start,
+                    steps: scenario
+                        .get_ref()
+                        .steps
+                        .iter()
+                        .map(|s| s.span().start)
+                        .collect(),
+                    points: scenario.get_ref().points.as_ref().map(|p| p.span().start),
+                })
+                .collect(),
+            mutants: spans.mutants.iter().map(|m| m.span().start).collect(),
+            equivalents: spans
+                .equivalent
+                .iter()
+                .flat_map(|e| {
+                    let declared = e.get_ref();
+                    let count = usize::from(declared.mutant.is_some()) + declared.mutants.len();
+                    std::iter::repeat_n(e.span().start, count)
+                })
+                .collect(),
+        }
+    }
+
+    /// The offset of step `step` of scenario `scenario` (both 0-based).
+    pub fn step(&self, scenario: usize, step: usize) -> Option<usize> {
+        self.scenarios.get(scenario)?.steps.get(step).copied()
+    }
+
+    /// The offset of scenario `scenario`'s `points` value.
+    pub fn points(&self, scenario: usize) -> Option<usize> {
+        self.scenarios.get(scenario)?.points
+    }
+
+    /// The offset of scenario `scenario`'s table.
+    pub fn scenario(&self, scenario: usize) -> Option<usize> {
+        self.scenarios.get(scenario).map(|s| s.header)
+    }
+
+    /// The offset of the `[[mutants]]` table `mutant`.
+    pub fn mutant(&self, mutant: usize) -> Option<usize> {
+        self.mutants.get(mutant).copied()
+    }
+
+    /// The offset of the declaration of the loaded equivalent `equivalent`.
+    pub fn equivalent(&self, equivalent: usize) -> Option<usize> {
+        self.equivalents.get(equivalent).copied()
+    }
+}
+
+/// The 1-based line of byte `offset` in `text`.
+pub fn line_at(text: &str, offset: usize) -> usize {
+    crate::procedure::position_at(text, offset).line as usize
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    #[cfg(target_arch = "wasm32")]
+    use wasm_bindgen_test::wasm_bindgen_test as test;
+
+    #[test]
+    fn each_step_points_and_declaration_has_its_own_line() {
+        let text = "\
+[[scenarios]]
+name = \"a\"
+points = 3
+steps = [
+  { start = \"a\" },
+  { clock = 5 },
+]
+
+[[mutants]]
+name = \"m\"
+
+[[equivalent]]
+mutants = [\"x\", \"y\"]
+reason = \"r\"
+";
+        let places = Places::of(text);
+        let line = |offset: Option<usize>| offset.map(|o| line_at(text, o));
+        assert_eq!(line(places.scenario(0)), Some(1));
+        assert_eq!(line(places.points(0)), Some(3));
+        assert_eq!(line(places.step(0, 0)), Some(5));
+        assert_eq!(line(places.step(0, 1)), Some(6));
+        assert_eq!(line(places.step(0, 2)), None);
+        assert_eq!(line(places.mutant(0)), Some(9));
+        assert_eq!(line(places.equivalent(1)), Some(12));
+        assert_eq!(line(places.equivalent(2)), None);
+        assert_eq!(places.scenario(1), None);
+        assert!(Places::of("not = [toml").scenario(0).is_none());
+    }
+}
