@@ -10,9 +10,11 @@
 
 mod args;
 mod check;
+mod counterexample;
 mod index;
 mod new;
 mod render;
+mod replay;
 
 use args::{Command, Edit, LimitArgs, Texts};
 use fencelab_core::check::Limits;
@@ -108,6 +110,67 @@ fn run(command: Command, version: &str) -> Result<Ended, BadInput> {
         Command::Mutate { exercises, json } => mutate(&exercises, json),
         Command::New { id, dir } => new::run(&id, &dir),
         Command::Index { dir, check } => index::run(&dir, check),
+        Command::Export {
+            exercise,
+            scenario,
+            schedule,
+            texts,
+            journal,
+            python: _,
+            output,
+        } => {
+            let exercise = find_exercise(&exercise)?;
+            let texts = exercise.texts_with(&edits(&exercise, &texts)?);
+            counterexample::export(
+                &exercise,
+                &texts,
+                &scenario,
+                schedule.as_ref(),
+                journal,
+                output.as_deref(),
+            )
+        }
+        Command::Replay {
+            exercise,
+            bundled,
+            scenario,
+            schedule,
+            texts,
+            variants,
+            file,
+            journal,
+            processes,
+            explored,
+            python,
+        } => {
+            let (exercises, texts) = match exercise {
+                Some(name) if !bundled => {
+                    let exercise = find_exercise(&name)?;
+                    let given = (!variants)
+                        .then(|| edits(&exercise, &texts).map(|e| exercise.texts_with(&e)))
+                        .transpose()?;
+                    (vec![exercise], given)
+                }
+                _ => (bundled_exercises()?, None),
+            };
+            let journals = match journal {
+                Some(args::Journals(journals)) => journals,
+                None if exercises.len() == 1 => vec![exercises[0].journal],
+                None => fencelab_core::Journal::ALL.to_vec(),
+            };
+            counterexample::run(&counterexample::ReplayArgs {
+                exercises,
+                texts,
+                scenario,
+                schedule,
+                file,
+                journals,
+                processes,
+                explored: explored.unwrap_or(0),
+                python,
+            })
+        }
+        Command::ReplayChild { file } => replay::child(&file).map(|()| Ended::Passed),
         Command::Run {
             exercise,
             texts,
@@ -299,10 +362,11 @@ fn scenario_file(path: &Path) -> Result<Vec<Scenario>, BadInput> {
         .map_err(|e| BadInput(e.to_string()))
 }
 
-fn run_exercise(args: &RunArgs) -> Result<Ended, BadInput> {
-    let exercise = find_exercise(&args.exercise)?;
+/// The editable procedures' texts that `--start` and `--set` ask for, by
+/// name; each file read and parsed, so a bad one is bad input.
+fn edits(exercise: &Exercise, texts: &Texts) -> Result<BTreeMap<String, String>, BadInput> {
     let mut edits = BTreeMap::new();
-    if args.texts.start {
+    if texts.start {
         for spec in exercise.procedures.iter().filter(|p| p.editable) {
             edits.insert(spec.name.clone(), spec.start.clone());
         }
@@ -310,7 +374,7 @@ fn run_exercise(args: &RunArgs) -> Result<Ended, BadInput> {
     for Edit {
         procedure,
         file: path,
-    } in &args.texts.set
+    } in &texts.set
     {
         let Some(spec) = exercise.procedures.iter().find(|p| &p.name == procedure) else {
             return Err(BadInput(format!(
@@ -343,6 +407,12 @@ fn run_exercise(args: &RunArgs) -> Result<Ended, BadInput> {
         })?;
         edits.insert(procedure.clone(), text);
     }
+    Ok(edits)
+}
+
+fn run_exercise(args: &RunArgs) -> Result<Ended, BadInput> {
+    let exercise = find_exercise(&args.exercise)?;
+    let edits = edits(&exercise, &args.texts)?;
     let mut scenarios = exercise.scenarios.clone();
     for path in &args.scenario_files {
         scenarios.extend(scenario_file(path)?);
@@ -395,7 +465,7 @@ fn run_exercise(args: &RunArgs) -> Result<Ended, BadInput> {
     if args.json {
         print_json(&report)?;
     } else {
-        out!("{}", render::run(&report, args.explore));
+        out!("{}", render::run(&report, args.explore, exercise.journal));
         if args.explore {
             let schedules: u64 = report
                 .scenarios

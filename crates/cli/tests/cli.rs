@@ -688,3 +688,77 @@ fn index_writes_the_site_index_only_when_every_exercise_passes() {
         stderr(&output)
     );
 }
+
+/// Exports exercise 1's scenario "one winner" with `texts` (`--start` or
+/// nothing), runs the script with python3, and gives its exit code and output.
+fn exported_claim_script(name: &str, texts: &[&str]) -> (Option<i32>, String) {
+    let dir = scratch(name);
+    let script = dir.join("claim.py");
+    let mut args = vec![
+        "export",
+        "claim-compare-and-set",
+        "--scenario",
+        "one winner",
+        "--python",
+        "--output",
+    ];
+    let script_arg = script.display().to_string();
+    args.push(&script_arg);
+    args.extend_from_slice(texts);
+    let output = fencelab(&args);
+    assert_eq!(output.status.code(), Some(0), "{}", stderr(&output));
+    let ran = Command::new("python3")
+        .arg(&script)
+        .output()
+        .expect("python3 runs");
+    let _ = std::fs::remove_dir_all(&dir);
+    (ran.status.code(), stdout(&ran))
+}
+
+/// The naive claim's script, run on a real file by Python's own sqlite3,
+/// shows both workers believing they own msg-1 and exits 1; the reference's
+/// exits 0.
+#[test]
+fn the_exported_naive_claim_breaks_on_a_real_file_and_the_reference_holds() {
+    let (code, printed) = exported_claim_script("export-naive", &["--start"]);
+    assert_eq!(code, Some(1), "{printed}");
+    assert!(!printed.contains("DIFFERS"), "{printed}");
+    assert!(
+        printed.contains("worker-a") && printed.contains("worker-b"),
+        "{printed}"
+    );
+    assert!(printed.contains("msg-1"), "{printed}");
+    let (code, printed) = exported_claim_script("export-reference", &[]);
+    assert_eq!(code, Some(0), "{printed}");
+    assert!(printed.contains("every guarantee held"), "{printed}");
+}
+
+/// Exercise 1's scenarios on a real file, each process an operating-system
+/// process, in both journal modes: no step differs.
+#[test]
+fn replay_on_a_real_file_with_processes_agrees_with_the_simulator() {
+    let dir = scratch("replay");
+    let file = dir.join("replay.db");
+    let output = fencelab(&[
+        "replay",
+        "claim-compare-and-set",
+        "--variants",
+        "--journal",
+        "both",
+        "--processes",
+        "--explored",
+        "4",
+        "--file",
+        &file.display().to_string(),
+    ]);
+    let _ = std::fs::remove_dir_all(&dir);
+    let printed = stdout(&output);
+    assert_eq!(
+        output.status.code(),
+        Some(0),
+        "{printed}{}",
+        stderr(&output)
+    );
+    assert!(printed.contains(": 0 differ"), "{printed}");
+    assert!(!file.exists(), "the replay removes its file");
+}

@@ -16,11 +16,13 @@
 
 pub mod bundled;
 pub mod exercise;
+pub mod export;
 pub mod history;
 pub mod monitor;
 pub mod mutate;
 pub mod procedure;
 pub mod random;
+pub mod replay;
 pub mod report;
 pub mod scenario;
 pub mod schedule;
