@@ -54,6 +54,16 @@ pub enum Request {
         scenario: String,
         schedule: Schedule,
     },
+    /// One schedule of one scenario as a standalone Python script that
+    /// runs it on a real database file ("Take this counterexample home").
+    /// Answered `Exported`.
+    Export {
+        seq: u64,
+        exercise: String,
+        edits: Edits,
+        scenario: String,
+        schedule: Schedule,
+    },
     /// A read-only query against the world after one history event.
     Query {
         seq: u64,
@@ -99,6 +109,7 @@ impl Request {
         match self {
             Request::Check { seq, .. }
             | Request::Replay { seq, .. }
+            | Request::Export { seq, .. }
             | Request::Drive { seq, .. }
             | Request::Query { seq, .. }
             | Request::Protect { seq, .. }
@@ -135,6 +146,12 @@ pub enum Response {
     Driven {
         seq: u64,
         drive: Drive,
+    },
+    /// The script of `Export` `seq`, and the file name to save it under.
+    Exported {
+        seq: u64,
+        file_name: String,
+        script: String,
     },
     Queried {
         seq: u64,
@@ -178,6 +195,7 @@ impl Response {
             Response::Checked { seq, .. }
             | Response::Replayed { seq, .. }
             | Response::Driven { seq, .. }
+            | Response::Exported { seq, .. }
             | Response::Queried { seq, .. }
             | Response::Protection { seq, .. }
             | Response::Installed { seq, .. }
