@@ -54,16 +54,6 @@ pub enum Request {
         scenario: String,
         schedule: Schedule,
     },
-    /// One schedule of one scenario as a standalone Python script that
-    /// runs it on a real database file ("Take this counterexample home").
-    /// Answered `Exported`.
-    Export {
-        seq: u64,
-        exercise: String,
-        edits: Edits,
-        scenario: String,
-        schedule: Schedule,
-    },
     /// A read-only query against the world after one history event.
     Query {
         seq: u64,
@@ -109,7 +99,6 @@ impl Request {
         match self {
             Request::Check { seq, .. }
             | Request::Replay { seq, .. }
-            | Request::Export { seq, .. }
             | Request::Drive { seq, .. }
             | Request::Query { seq, .. }
             | Request::Protect { seq, .. }
@@ -146,12 +135,6 @@ pub enum Response {
     Driven {
         seq: u64,
         drive: Drive,
-    },
-    /// The script of `Export` `seq`, and the file name to save it under.
-    Exported {
-        seq: u64,
-        file_name: String,
-        script: String,
     },
     Queried {
         seq: u64,
@@ -195,7 +178,6 @@ impl Response {
             Response::Checked { seq, .. }
             | Response::Replayed { seq, .. }
             | Response::Driven { seq, .. }
-            | Response::Exported { seq, .. }
             | Response::Queried { seq, .. }
             | Response::Protection { seq, .. }
             | Response::Installed { seq, .. }

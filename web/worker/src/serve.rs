@@ -233,42 +233,6 @@ impl Server {
                 };
                 Served::Answer(Box::new(Response::Replayed { seq, report }))
             }
-            Request::Export {
-                seq,
-                exercise,
-                edits,
-                scenario,
-                schedule,
-            } => {
-                let exercise = find(exercises, &exercise)?;
-                let scenario = scenario_of(exercise, &scenario)?;
-                let texts = exercise.texts_with(&edits);
-                let procedures = texts
-                    .iter()
-                    .map(|(name, text)| fencelab_core::Procedure::parse(name, text))
-                    .collect::<Result<Vec<_>, _>>()
-                    .map_err(|error| error.message)?;
-                let report = match checker(exercise, &edits) {
-                    Ok(mut checker) => checker.replay(scenario, &schedule),
-                    Err(unusable) => unusable.report(scenario),
-                };
-                let plan = fencelab_core::replay::Plan::of(
-                    exercise,
-                    &procedures,
-                    &report,
-                    exercise.journal,
-                );
-                let made_by = format!(
-                    "fencelab {} (SQLite {}), in the browser",
-                    env!("CARGO_PKG_VERSION"),
-                    fencelab_core::sqlite_version()
-                );
-                Served::Answer(Box::new(Response::Exported {
-                    seq,
-                    file_name: fencelab_core::export::file_name(&plan),
-                    script: fencelab_core::export::python_script(&plan, &made_by),
-                }))
-            }
             Request::Drive {
                 seq,
                 exercise,
