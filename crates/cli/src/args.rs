@@ -5,6 +5,8 @@
 
 use crate::grade::{Format, History};
 use clap::{Args, CommandFactory, FromArgMatches, Parser, Subcommand};
+use fencelab_core::Journal;
+use fencelab_core::Schedule;
 use std::path::PathBuf;
 
 const EXIT_CODES: &str =
@@ -139,6 +141,89 @@ pub enum Command {
         #[arg(long)]
         check: bool,
     },
+    /// Write a scenario's schedule as a standalone Python 3 script.
+    ///
+    /// The script makes a temporary database file with the exercise's
+    /// schema, runs the schedule's statements on one sqlite3 connection per
+    /// process, prints one line per step, and ends on the verdict: exit 1
+    /// when a guarantee broke, 0 when none did, 2 when the file did
+    /// something fencelab did not (docs/REPLAY.md).
+    #[command(after_help = AFTER_HELP)]
+    Export {
+        /// A bundled id or an exercise file.
+        exercise: String,
+        /// The scenario to export.
+        #[arg(long, value_name = "NAME")]
+        scenario: String,
+        /// The schedule to run (`a b a b`); by default the one fencelab shows.
+        #[arg(long, value_name = "S", value_parser = schedule)]
+        schedule: Option<Schedule>,
+        #[command(flatten)]
+        texts: Texts,
+        /// The journal mode, `delete` or `wal`; by default the exercise's.
+        #[arg(long, value_name = "MODE", value_parser = journal)]
+        journal: Option<Journal>,
+        /// Write Python (the one format there is; required, so a later
+        /// format cannot be chosen by accident).
+        #[arg(long, required = true)]
+        python: bool,
+        /// Write the script to FILE instead of standard output.
+        #[arg(long, short, value_name = "FILE")]
+        output: Option<PathBuf>,
+    },
+    /// Replay scenarios on a real database file and compare every step.
+    ///
+    /// Each scenario process gets a connection of its own to FILE (made
+    /// afresh and removed after), with --processes an operating-system
+    /// process of its own, driven step by step over a pipe. Every
+    /// statement's result (rows changed and returned, a wait for the lock,
+    /// a failure) is compared with the simulator's; a difference is printed
+    /// with the step and both results. Exits 1 when any step differs.
+    #[command(after_help = AFTER_HELP)]
+    Replay {
+        /// A bundled id or an exercise file (or --bundled).
+        #[arg(required_unless_present = "bundled")]
+        exercise: Option<String>,
+        /// Every bundled exercise, with its reference, its starting texts
+        /// and its named broken variants.
+        #[arg(long, conflicts_with_all = ["exercise", "set", "start"])]
+        bundled: bool,
+        /// Only the scenario named NAME (by default every scenario).
+        #[arg(long, value_name = "NAME")]
+        scenario: Option<String>,
+        /// The schedule to replay; by default the one fencelab shows.
+        #[arg(long, value_name = "S", value_parser = schedule, requires = "scenario")]
+        schedule: Option<Schedule>,
+        #[command(flatten)]
+        texts: Texts,
+        /// With EXERCISE: its reference, starting texts and named broken
+        /// variants instead of the texts given.
+        #[arg(long, conflicts_with_all = ["set", "start"])]
+        variants: bool,
+        /// The database file [default: a file in the system's temporary folder].
+        #[arg(long, value_name = "PATH")]
+        file: Option<PathBuf>,
+        /// The journal mode: delete, wal, or both [default: the exercise's].
+        #[arg(long, value_name = "MODE", value_parser = journals)]
+        journal: Option<Journals>,
+        /// Run each scenario process as an operating-system process.
+        #[arg(long)]
+        processes: bool,
+        /// Also replay up to N complete schedules the explorer visits, for
+        /// each scenario where a process waits for a lock.
+        #[arg(long, value_name = "N", value_parser = whole_number_usize)]
+        explored: Option<usize>,
+        /// Also run every replay through its exported Python script
+        /// (python3 on PATH), which must end on fencelab's verdict.
+        #[arg(long)]
+        python: bool,
+    },
+    /// One scenario process of `replay --processes` (started by replay).
+    #[command(hide = true)]
+    ReplayChild {
+        #[arg(long, value_name = "PATH")]
+        file: PathBuf,
+    },
     /// fencelab's version and its SQLite.
     Version,
 }
@@ -260,6 +345,32 @@ fn site_url(text: &str) -> Result<String, String> {
     }
 }
 
+fn schedule(text: &str) -> Result<Schedule, String> {
+    Schedule::parse(text).map_err(|e| e.to_string())
+}
+
+fn journal(text: &str) -> Result<Journal, String> {
+    Journal::from_pragma_name(text).ok_or_else(|| format!("takes delete or wal, not `{text}`"))
+}
+
+/// `--journal delete|wal|both`: the modes to replay in.
+#[derive(Clone)]
+pub struct Journals(pub Vec<Journal>);
+
+fn journals(text: &str) -> Result<Journals, String> {
+    if text == "both" {
+        return Ok(Journals(Journal::ALL.to_vec()));
+    }
+    journal(text)
+        .map(|journal| Journals(vec![journal]))
+        .map_err(|_| format!("takes delete, wal or both, not `{text}`"))
+}
+
+fn whole_number_usize(text: &str) -> Result<usize, String> {
+    text.parse()
+        .map_err(|_| format!("takes a whole number, not `{text}`"))
+}
+
 fn edit(text: &str) -> Result<Edit, String> {
     match text.split_once('=') {
         Some((procedure, file)) if !procedure.is_empty() && !file.is_empty() => Ok(Edit {
@@ -291,9 +402,14 @@ mod tests {
             .render_long_help()
             .to_string();
         let stated = |flag: &str| -> u64 {
-            let after = &help[help.find(flag).unwrap_or_else(|| panic!("{flag} in {help}"))..];
+            let after = &help[help
+                .find(flag)
+                .unwrap_or_else(|| panic!("{flag} in {help}"))..];
             let at = after.find("[default: ").expect("a stated default") + "[default: ".len();
-            let digits: String = after[at..].chars().take_while(char::is_ascii_digit).collect();
+            let digits: String = after[at..]
+                .chars()
+                .take_while(char::is_ascii_digit)
+                .collect();
             digits.parse().expect("a number")
         };
         assert_eq!(stated("--max-steps"), defaults.steps_max);

@@ -12,9 +12,11 @@
 
 mod args;
 mod check;
+mod counterexample;
 mod grade;
 mod index;
 mod new;
+mod replay;
 
 use fencelab_cli::{files, render};
 
@@ -27,8 +29,8 @@ use std::path::{Path, PathBuf};
 use std::process::ExitCode;
 
 use fencelab_core::EXERCISE_FILE_BYTES_MAX;
-use fencelab_core::text::visible;
 use fencelab_core::procedure::PROCEDURE_TEXT_BYTES_MAX;
+use fencelab_core::text::visible;
 
 /// Writes to standard output, as `fencelab_cli::shown` makes it safe for a
 /// terminal. A reader that stops early (`| head`) closes the pipe; that
@@ -118,6 +120,67 @@ fn run(command: Command, version: &str) -> Result<Ended, BadInput> {
         Command::Mutate { exercises, json } => mutate(&exercises, json),
         Command::New { id, dir } => new::run(&id, &dir),
         Command::Index { dir, check } => index::run(&dir, check),
+        Command::Export {
+            exercise,
+            scenario,
+            schedule,
+            texts,
+            journal,
+            python: _,
+            output,
+        } => {
+            let exercise = find_exercise(&exercise)?;
+            let texts = exercise.texts_with(&edits(&exercise, &texts)?);
+            counterexample::export(
+                &exercise,
+                &texts,
+                &scenario,
+                schedule.as_ref(),
+                journal,
+                output.as_deref(),
+            )
+        }
+        Command::Replay {
+            exercise,
+            bundled,
+            scenario,
+            schedule,
+            texts,
+            variants,
+            file,
+            journal,
+            processes,
+            explored,
+            python,
+        } => {
+            let (exercises, texts) = match exercise {
+                Some(name) if !bundled => {
+                    let exercise = find_exercise(&name)?;
+                    let given = (!variants)
+                        .then(|| edits(&exercise, &texts).map(|e| exercise.texts_with(&e)))
+                        .transpose()?;
+                    (vec![exercise], given)
+                }
+                _ => (bundled_exercises()?, None),
+            };
+            let journals = match journal {
+                Some(args::Journals(journals)) => journals,
+                None if exercises.len() == 1 => vec![exercises[0].journal],
+                None => fencelab_core::Journal::ALL.to_vec(),
+            };
+            counterexample::run(&counterexample::ReplayArgs {
+                exercises,
+                texts,
+                scenario,
+                schedule,
+                file,
+                journals,
+                processes,
+                explored: explored.unwrap_or(0),
+                python,
+            })
+        }
+        Command::ReplayChild { file } => replay::child(&file).map(|()| Ended::Passed),
         Command::Run {
             exercise,
             texts,
@@ -330,26 +393,34 @@ fn scenario_file(path: &Path) -> Result<Vec<(Scenario, Option<grade::Location>)>
     Ok(scenarios.into_iter().zip(locations).collect())
 }
 
-fn run_exercise(args: &RunArgs) -> Result<Ended, BadInput> {
-    let (exercise, source) = find_exercise_source(&args.exercise)?;
-    let format = args
-        .grading
-        .as_ref()
-        .map_or(grade::Format::Text, GradeArgs::format);
-    let mut edits = BTreeMap::new();
-    if args.texts.start {
+/// The texts `--start` and `--set` ask for, as a run takes them.
+struct Given {
+    /// The editable procedures' texts, by name.
+    edits: BTreeMap<String, String>,
+    /// The file each `--set` text came from, by procedure.
+    files: BTreeMap<String, String>,
+    /// The first `--set` text that does not parse, as bad input naming its
+    /// file and place (the text is still among `edits`).
+    unparsable: Option<BadInput>,
+}
+
+/// Reads `--start` and every `--set` file; a procedure that does not exist
+/// or is not editable is bad input at once.
+fn given_texts(exercise: &Exercise, texts: &Texts) -> Result<Given, BadInput> {
+    let mut given = Given {
+        edits: BTreeMap::new(),
+        files: BTreeMap::new(),
+        unparsable: None,
+    };
+    if texts.start {
         for spec in exercise.procedures.iter().filter(|p| p.editable) {
-            edits.insert(spec.name.clone(), spec.start.clone());
+            given.edits.insert(spec.name.clone(), spec.start.clone());
         }
     }
-    // A given text that does not parse is bad input, named by its file; a
-    // grader's format still gets its document, every scenario an error.
-    let mut unparsable: Option<BadInput> = None;
-    let mut given_files = BTreeMap::new();
     for Edit {
         procedure,
         file: path,
-    } in &args.texts.set
+    } in &texts.set
     {
         let Some(spec) = exercise.procedures.iter().find(|p| &p.name == procedure) else {
             let procedure = visible(procedure);
@@ -379,14 +450,43 @@ fn run_exercise(args: &RunArgs) -> Result<Ended, BadInput> {
                 e.position.column,
                 e.message
             ));
-            if format == grade::Format::Text {
-                return Err(bad);
-            }
-            unparsable.get_or_insert(bad);
+            given.unparsable.get_or_insert(bad);
         }
-        given_files.insert(procedure.clone(), path.display().to_string());
-        edits.insert(procedure.clone(), text);
+        given
+            .files
+            .insert(procedure.clone(), path.display().to_string());
+        given.edits.insert(procedure.clone(), text);
     }
+    Ok(given)
+}
+
+/// The editable procedures' texts that `--start` and `--set` ask for, by
+/// name, for a command that needs every one to parse (export, replay).
+fn edits(exercise: &Exercise, texts: &Texts) -> Result<BTreeMap<String, String>, BadInput> {
+    let given = given_texts(exercise, texts)?;
+    match given.unparsable {
+        Some(bad) => Err(bad),
+        None => Ok(given.edits),
+    }
+}
+
+fn run_exercise(args: &RunArgs) -> Result<Ended, BadInput> {
+    let (exercise, source) = find_exercise_source(&args.exercise)?;
+    let format = args
+        .grading
+        .as_ref()
+        .map_or(grade::Format::Text, GradeArgs::format);
+    let Given {
+        edits,
+        files: given_files,
+        unparsable,
+    } = given_texts(&exercise, &args.texts)?;
+    // A given text that does not parse is bad input, named by its file; a
+    // grader's format still gets its document, every scenario an error.
+    let unparsable = match unparsable {
+        Some(bad) if format == grade::Format::Text => return Err(bad),
+        unparsable => unparsable,
+    };
     let places = grade::Source {
         file: &source.file,
         text: &source.text,
@@ -462,7 +562,11 @@ fn run_exercise(args: &RunArgs) -> Result<Ended, BadInput> {
             &options,
         );
         let document = grade::Document::new("run", vec![entry]);
-        let ended = finish(&document, grading, &render::run(&report, false))?;
+        let ended = finish(
+            &document,
+            grading,
+            &render::run(&report, false, exercise.journal),
+        )?;
         return Ok(match unparsable {
             Some(bad) => {
                 bad.report();
@@ -474,7 +578,7 @@ fn run_exercise(args: &RunArgs) -> Result<Ended, BadInput> {
     if args.json {
         print_json(&report)?;
     } else {
-        out!("{}", render::run(&report, true));
+        out!("{}", render::run(&report, true, exercise.journal));
         let schedules: u64 = report
             .scenarios
             .iter()

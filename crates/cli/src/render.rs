@@ -69,9 +69,13 @@ pub fn check(check: &ExerciseCheck) -> String {
     out
 }
 
-pub fn run(report: &ExerciseReport, explore: bool) -> String {
+pub fn run(report: &ExerciseReport, explore: bool, journal: fencelab_core::Journal) -> String {
     let mut out = String::new();
     let _ = writeln!(out, "{}", report.exercise);
+    if journal != fencelab_core::Journal::default() {
+        // Rollback is SQLite's default and goes unsaid; WAL locks otherwise.
+        let _ = writeln!(out, "  on a database with a {journal}");
+    }
     for scenario in &report.scenarios {
         scenario_line(&mut out, scenario, explore);
         if scenario.verdict() == Verdict::Failed {

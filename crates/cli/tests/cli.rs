@@ -772,7 +772,12 @@ fn hostile_input(case: &str) -> String {
     let part = |field: &str| case.get(field).and_then(|v| v.as_str()).unwrap_or("");
     let repeat = case.get("repeat").and_then(|v| v.as_integer()).unwrap_or(1);
     let repeat = usize::try_from(repeat).expect("a count");
-    format!("{}{}{}", part("head"), part("input").repeat(repeat), part("tail"))
+    format!(
+        "{}{}{}",
+        part("head"),
+        part("input").repeat(repeat),
+        part("tail")
+    )
 }
 
 #[test]
@@ -790,14 +795,20 @@ fn mutate_past_the_mutant_budget_is_an_error_naming_the_limit_and_no_score() {
     assert_eq!(output.status.code(), Some(1), "{}", stderr(&output));
     let printed = stdout(&output);
     assert!(
-        printed.contains("ERROR: `take` gives more than 1000 mutants, the limit of mutants per procedure"),
+        printed.contains(
+            "ERROR: `take` gives more than 1000 mutants, the limit of mutants per procedure"
+        ),
         "{printed}"
     );
     assert!(!printed.contains("mutation score"), "{printed}");
     let output = fencelab(&["mutate", "--json", file.to_str().unwrap()]);
     let json: serde_json::Value = serde_json::from_str(&stdout(&output)).unwrap();
     assert!(json[0]["score_percent"].is_null(), "{json}");
-    assert!(json[0]["error"].as_str().is_some_and(|e| e.contains("mutants per procedure")));
+    assert!(
+        json[0]["error"]
+            .as_str()
+            .is_some_and(|e| e.contains("mutants per procedure"))
+    );
     let _ = std::fs::remove_dir_all(&dir);
 }
 
@@ -806,11 +817,22 @@ fn untrusted_text_reaches_the_terminal_with_its_control_and_bidi_characters_writ
     // `new` quotes the id it refuses; an id with an ESC sequence and a line
     // break once echoed both to the terminal.
     let dir = scratch("quoting");
-    let output = fencelab(&["new", "\u{1b}[31mred\nline\u{202e}", "--dir", dir.to_str().unwrap()]);
+    let output = fencelab(&[
+        "new",
+        "\u{1b}[31mred\nline\u{202e}",
+        "--dir",
+        dir.to_str().unwrap(),
+    ]);
     assert_eq!(output.status.code(), Some(2));
     let error = stderr(&output);
-    assert!(error.contains("\\u{1b}[31mred\\u{a}line\\u{202e}"), "{error}");
-    assert!(!error.contains('\u{1b}') && !error.contains('\u{202e}'), "{error}");
+    assert!(
+        error.contains("\\u{1b}[31mred\\u{a}line\\u{202e}"),
+        "{error}"
+    );
+    assert!(
+        !error.contains('\u{1b}') && !error.contains('\u{202e}'),
+        "{error}"
+    );
     assert_eq!(error.lines().count(), 1, "one line: {error}");
     // JSON stays JSON, with the characters as JSON escapes.
     let file = dir.join("bidi.toml");
@@ -825,13 +847,19 @@ fn untrusted_text_reaches_the_terminal_with_its_control_and_bidi_characters_writ
     let printed = stdout(&output);
     assert!(!printed.contains('\u{1b}') && !printed.contains('\u{202e}'));
     let json: serde_json::Value = serde_json::from_str(&printed).unwrap();
-    assert!(json.to_string().contains('\u{202e}'), "the value is unchanged");
+    assert!(
+        json.to_string().contains('\u{202e}'),
+        "the value is unchanged"
+    );
     let _ = std::fs::remove_dir_all(&dir);
 }
 
 /// Makes a FIFO at `path` (mkfifo, as an author's shell would).
 fn fifo(path: &std::path::Path) {
-    let made = Command::new("mkfifo").arg(path).status().expect("mkfifo runs");
+    let made = Command::new("mkfifo")
+        .arg(path)
+        .status()
+        .expect("mkfifo runs");
     assert!(made.success());
 }
 
@@ -892,4 +920,78 @@ fn index_names_a_link_to_nothing_instead_of_skipping_it() {
         stderr(&output)
     );
     let _ = std::fs::remove_dir_all(&dir);
+}
+
+/// Exports exercise 1's scenario "one winner" with `texts` (`--start` or
+/// nothing), runs the script with python3, and gives its exit code and output.
+fn exported_claim_script(name: &str, texts: &[&str]) -> (Option<i32>, String) {
+    let dir = scratch(name);
+    let script = dir.join("claim.py");
+    let mut args = vec![
+        "export",
+        "claim-compare-and-set",
+        "--scenario",
+        "one winner",
+        "--python",
+        "--output",
+    ];
+    let script_arg = script.display().to_string();
+    args.push(&script_arg);
+    args.extend_from_slice(texts);
+    let output = fencelab(&args);
+    assert_eq!(output.status.code(), Some(0), "{}", stderr(&output));
+    let ran = Command::new("python3")
+        .arg(&script)
+        .output()
+        .expect("python3 runs");
+    let _ = std::fs::remove_dir_all(&dir);
+    (ran.status.code(), stdout(&ran))
+}
+
+/// The naive claim's script, run on a real file by Python's own sqlite3,
+/// shows both workers believing they own msg-1 and exits 1; the reference's
+/// exits 0.
+#[test]
+fn the_exported_naive_claim_breaks_on_a_real_file_and_the_reference_holds() {
+    let (code, printed) = exported_claim_script("export-naive", &["--start"]);
+    assert_eq!(code, Some(1), "{printed}");
+    assert!(!printed.contains("DIFFERS"), "{printed}");
+    assert!(
+        printed.contains("worker-a") && printed.contains("worker-b"),
+        "{printed}"
+    );
+    assert!(printed.contains("msg-1"), "{printed}");
+    let (code, printed) = exported_claim_script("export-reference", &[]);
+    assert_eq!(code, Some(0), "{printed}");
+    assert!(printed.contains("every guarantee held"), "{printed}");
+}
+
+/// Exercise 1's scenarios on a real file, each process an operating-system
+/// process, in both journal modes: no step differs.
+#[test]
+fn replay_on_a_real_file_with_processes_agrees_with_the_simulator() {
+    let dir = scratch("replay");
+    let file = dir.join("replay.db");
+    let output = fencelab(&[
+        "replay",
+        "claim-compare-and-set",
+        "--variants",
+        "--journal",
+        "both",
+        "--processes",
+        "--explored",
+        "4",
+        "--file",
+        &file.display().to_string(),
+    ]);
+    let _ = std::fs::remove_dir_all(&dir);
+    let printed = stdout(&output);
+    assert_eq!(
+        output.status.code(),
+        Some(0),
+        "{printed}{}",
+        stderr(&output)
+    );
+    assert!(printed.contains(": 0 differ"), "{printed}");
+    assert!(!file.exists(), "the replay removes its file");
 }

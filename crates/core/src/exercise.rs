@@ -20,9 +20,14 @@ use std::collections::BTreeMap;
 /// the schema works. `file` names it in errors.
 pub fn load(file: &str, text: &str) -> Result<Exercise, LoadError> {
     Exercise::from_toml_checked(file, text, |exercise| {
-        World::new(&exercise.schema, [], exercise.constants.clone())
-            .map(|_| ())
-            .map_err(|e| e.to_string())
+        World::with_journal(
+            &exercise.schema,
+            [],
+            exercise.constants.clone(),
+            exercise.journal,
+        )
+        .map(|_| ())
+        .map_err(|e| e.to_string())
     })
 }
 
@@ -76,11 +81,12 @@ impl ExerciseExt for Exercise {
                     }),
                 },
             })?;
-        Checker::new(
+        Checker::with_journal(
             &self.schema,
             procedures,
             self.constants.clone(),
             self.model.clone(),
+            self.journal,
         )
         .map_err(|error| Unusable {
             error: ScenarioError::new(error.to_string()),

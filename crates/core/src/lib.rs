@@ -20,18 +20,20 @@ pub mod exercise;
 mod metered;
 pub mod mutation;
 pub mod sandbox;
-mod sql_value;
+pub mod sql_value;
 pub mod sqlite;
+pub mod vfs;
 pub mod world;
 
 pub use fencelab_model::{
-    history, hunt, monitor, mutate, procedure, random, report, scenario, schedule, text, value,
+    export, history, hunt, monitor, mutate, procedure, random, replay, report, scenario, schedule,
+    text, value,
 };
 
 pub use check::{Checker, Limits};
 pub use error::Error;
 pub use exercise::ExerciseExt;
-pub use fencelab_model::exercise::{EXERCISE_FILE_BYTES_MAX, Exercise, LoadError, Model};
+pub use fencelab_model::exercise::{EXERCISE_FILE_BYTES_MAX, Exercise, Journal, LoadError, Model};
 pub use fencelab_model::history::{CallError, Effect, ErrorCause, Event, Outcome, Values, What};
 pub use fencelab_model::report::{
     Drive, ExerciseCheck, ExerciseReport, Failure, FailureCause, FailureKind, ScenarioReport,

@@ -1,9 +1,11 @@
 //! Opening connections to a shared in-memory database.
 //!
-//! Several connections in one process share one database through SQLite's
-//! `memdb` VFS when they open the same `file:/NAME?vfs=memdb` URI. That is how
-//! fencelab gives each simulated process its own connection, and so its own
-//! transactions and its own view of the locks, while everything stays in memory.
+//! Several connections in one process share one database through the
+//! engine's own VFS (`vfs.rs`) when they open the same
+//! `file:/NAME?vfs=fencelab-file` URI. That is how fencelab gives each
+//! simulated process its own connection, and so its own transactions and
+//! its own view of the locks, while everything stays in memory; the locks
+//! are those of a database file, in the journal mode the world chose.
 //!
 //! This module must never wait on a lock: in single-threaded wasm nothing could
 //! release it while we wait, so every connection has a busy timeout of zero and
@@ -13,6 +15,7 @@
 // and its figures, the random generator's seed) goes through SQLite's C API.
 #![allow(unsafe_code)]
 
+use fencelab_model::exercise::Journal;
 use rusqlite::{Connection, OpenFlags};
 use std::time::Duration;
 
@@ -61,28 +64,51 @@ pub fn reset_heap_peak() {
 }
 
 /// The URI under which connections share the in-memory database `name`.
-pub fn memdb_uri(name: &str) -> String {
-    format!("file:/{name}?vfs=memdb")
+pub fn shared_uri(name: &str) -> String {
+    format!("file:/{name}?vfs={}", crate::vfs::VFS_NAME)
 }
 
 /// Opens one more connection to the shared in-memory database `name`,
-/// creating the database if this is the first connection.
+/// creating the database if this is the first connection. The database is
+/// in rollback-journal mode unless its first connection switched it to WAL
+/// ([`set_journal`]), which every later connection then reads from it.
 ///
 /// The connection never waits for a lock (busy timeout zero), and the pragmas
 /// whose defaults differ between the native and wasm builds of SQLite are set
 /// explicitly so both behave alike.
 pub fn open_shared(name: &str) -> rusqlite::Result<Connection> {
     limit_heap();
+    crate::vfs::register();
     let flags = OpenFlags::SQLITE_OPEN_READ_WRITE
         | OpenFlags::SQLITE_OPEN_CREATE
         | OpenFlags::SQLITE_OPEN_URI
         | OpenFlags::SQLITE_OPEN_NO_MUTEX;
-    let conn = Connection::open_with_flags(memdb_uri(name), flags)?;
+    let conn = Connection::open_with_flags(shared_uri(name), flags)?;
     conn.busy_timeout(Duration::ZERO)?;
     conn.execute_batch(&format!(
         "PRAGMA page_size = {PAGE_BYTES}; PRAGMA foreign_keys = ON; PRAGMA recursive_triggers = OFF;"
     ))?;
     Ok(conn)
+}
+
+/// Puts a new database in `journal` mode, through its first connection,
+/// before anything is written to it. A database file remembers WAL mode
+/// (its header says so), and so does this one: every connection opened
+/// after this one reads it from there.
+pub fn set_journal(first: &Connection, journal: Journal) -> rusqlite::Result<()> {
+    let wanted = journal.pragma_name();
+    let mode: String = first.query_row(&format!("PRAGMA journal_mode = {wanted}"), [], |row| {
+        row.get(0)
+    })?;
+    if mode != wanted {
+        return Err(rusqlite::Error::SqliteFailure(
+            rusqlite::ffi::Error::new(rusqlite::ffi::SQLITE_ERROR),
+            Some(format!(
+                "SQLite kept journal mode {mode} where {wanted} was asked"
+            )),
+        ));
+    }
+    Ok(())
 }
 
 /// The seed SQLite's own random source is pinned to (see [`pin_randomness`]).
@@ -115,11 +141,24 @@ pub fn pin_randomness() {
     }
 }
 
-/// Whether an error is SQLite reporting that another connection holds the lock.
+/// Whether an error is SQLite reporting that another connection holds the
+/// lock, so the same statement may succeed once that lock is released.
+/// A stale WAL snapshot is not that: see [`is_stale_snapshot`].
 pub fn is_busy(error: &rusqlite::Error) -> bool {
     matches!(
         error.sqlite_error_code(),
         Some(rusqlite::ErrorCode::DatabaseBusy | rusqlite::ErrorCode::DatabaseLocked)
+    ) && !is_stale_snapshot(error)
+}
+
+/// Whether an error is SQLITE_BUSY_SNAPSHOT: in WAL mode, a transaction
+/// that read an older snapshot tried to write after another connection
+/// committed. Waiting cannot help it; only ending its transaction can.
+pub fn is_stale_snapshot(error: &rusqlite::Error) -> bool {
+    matches!(
+        error,
+        rusqlite::Error::SqliteFailure(failure, _)
+            if failure.extended_code == rusqlite::ffi::SQLITE_BUSY_SNAPSHOT
     )
 }
 
@@ -129,7 +168,7 @@ mod tests {
     #[cfg(target_arch = "wasm32")]
     use wasm_bindgen_test::wasm_bindgen_test as test;
 
-    /// Two connections to one memdb database contend for `BEGIN IMMEDIATE`:
+    /// Two connections to one shared database contend for `BEGIN IMMEDIATE`:
     /// the second is refused at once, not after rusqlite's default five-second
     /// busy timeout, and succeeds once the first has committed.
     #[test]
@@ -163,6 +202,127 @@ mod tests {
             .unwrap();
         assert_eq!(rows, 2, "the second connection sees the first one's commit");
         second.execute_batch("COMMIT").unwrap();
+    }
+
+    fn count(connection: &Connection) -> rusqlite::Result<i64> {
+        connection.query_row("SELECT count(*) FROM t", [], |row| row.get(0))
+    }
+
+    /// Three connections to a new database `name` in `journal` mode, with a
+    /// table `t` of one row.
+    fn three(name: &str, journal: Journal) -> (Connection, Connection, Connection) {
+        let first = open_shared(name).unwrap();
+        set_journal(&first, journal).unwrap();
+        first
+            .execute_batch("CREATE TABLE t (x INTEGER); INSERT INTO t VALUES (1);")
+            .unwrap();
+        (
+            first,
+            open_shared(name).unwrap(),
+            open_shared(name).unwrap(),
+        )
+    }
+
+    /// A database file's rollback-journal locks, where memdb's are
+    /// stricter: a writer's RESERVED lock lets readers in; its COMMIT waits
+    /// while one is inside, and from then on (PENDING) turns new ones away.
+    #[test]
+    fn a_rollback_journal_lets_readers_in_until_the_writer_commits() {
+        let (writer, reader, late) = three("rollback-locks-test", Journal::Delete);
+        writer
+            .execute_batch("BEGIN IMMEDIATE; INSERT INTO t VALUES (2);")
+            .unwrap();
+        assert_eq!(
+            count(&reader).unwrap(),
+            1,
+            "the reader reads the committed row"
+        );
+        reader.execute_batch("BEGIN; SELECT * FROM t;").unwrap();
+        let commit = writer.execute_batch("COMMIT").unwrap_err();
+        assert!(
+            is_busy(&commit),
+            "the commit waits for the reader: {commit}"
+        );
+        assert!(
+            !writer.is_autocommit(),
+            "a refused COMMIT keeps its transaction"
+        );
+        assert_eq!(
+            crate::vfs::main_file_lock(&writer),
+            Some(crate::vfs::FileLock::Pending)
+        );
+        let refused = count(&late).unwrap_err();
+        assert!(
+            is_busy(&refused),
+            "a pending writer turns new readers away: {refused}"
+        );
+        reader.execute_batch("COMMIT").unwrap();
+        writer.execute_batch("COMMIT").unwrap();
+        assert_eq!(count(&late).unwrap(), 2);
+        assert_eq!(
+            crate::vfs::main_file_lock(&writer),
+            Some(crate::vfs::FileLock::None)
+        );
+    }
+
+    /// WAL: a reader never waits and keeps its snapshot while a writer
+    /// commits under it; its own write then fails as SQLITE_BUSY_SNAPSHOT,
+    /// which is no lock to wait for.
+    #[test]
+    fn in_wal_mode_readers_never_wait_and_a_stale_snapshot_cannot_write() {
+        let (writer, reader, other) = three("wal-locks-test", Journal::Wal);
+        let mode: String = other
+            .query_row("PRAGMA journal_mode", [], |row| row.get(0))
+            .unwrap();
+        assert_eq!(
+            mode, "wal",
+            "a later connection reads WAL mode from the database"
+        );
+        reader.execute_batch("BEGIN; SELECT * FROM t;").unwrap();
+        writer
+            .execute_batch("BEGIN IMMEDIATE; INSERT INTO t VALUES (2);")
+            .unwrap();
+        assert_eq!(
+            count(&other).unwrap(),
+            1,
+            "a reader does not wait for the writer"
+        );
+        let second_writer = other.execute_batch("BEGIN IMMEDIATE").unwrap_err();
+        assert!(
+            is_busy(&second_writer),
+            "one writer at a time: {second_writer}"
+        );
+        writer.execute_batch("COMMIT").unwrap();
+        assert_eq!(count(&reader).unwrap(), 1, "the reader keeps its snapshot");
+        assert_eq!(count(&other).unwrap(), 2, "a new reader sees the commit");
+        let stale = reader
+            .execute_batch("INSERT INTO t VALUES (3)")
+            .unwrap_err();
+        assert!(
+            is_stale_snapshot(&stale),
+            "expected SQLITE_BUSY_SNAPSHOT, got {stale}"
+        );
+        assert!(
+            !is_busy(&stale),
+            "a stale snapshot is not a lock to wait for"
+        );
+        reader.execute_batch("ROLLBACK").unwrap();
+        reader.execute_batch("INSERT INTO t VALUES (3)").unwrap();
+        assert_eq!(count(&writer).unwrap(), 3);
+    }
+
+    /// A database lives as long as a connection holds it, as memdb's did.
+    #[test]
+    fn a_database_is_gone_with_its_last_connection() {
+        let name = "lifetime-test";
+        let first = open_shared(name).unwrap();
+        first.execute_batch("CREATE TABLE t (x INTEGER);").unwrap();
+        drop(first);
+        let again = open_shared(name).unwrap();
+        let tables: i64 = again
+            .query_row("SELECT count(*) FROM sqlite_schema", [], |row| row.get(0))
+            .unwrap();
+        assert_eq!(tables, 0);
     }
 
     #[test]

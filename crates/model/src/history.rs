@@ -65,6 +65,10 @@ pub enum ErrorCause {
     TooLarge,
     /// The call ended with its transaction still open (a missing COMMIT).
     TransactionLeftOpen,
+    /// In WAL mode, the call's transaction read a snapshot another process
+    /// has since committed over, and then tried to write
+    /// (SQLITE_BUSY_SNAPSHOT): waiting cannot help, only a new transaction.
+    StaleSnapshot,
 }
 
 /// One row of an exercise table that a step changed, identified by its key

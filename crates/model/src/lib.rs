@@ -16,6 +16,7 @@
 
 pub mod bundled;
 pub mod exercise;
+pub mod export;
 pub mod history;
 pub mod hunt;
 pub mod monitor;
@@ -23,6 +24,7 @@ pub mod mutate;
 pub mod naming;
 pub mod procedure;
 pub mod random;
+pub mod replay;
 pub mod report;
 pub mod scenario;
 pub mod schedule;

@@ -59,6 +59,30 @@ fn fencelab_mutate() -> Command {
     cmd::fencelab(&["mutate"])
 }
 
+/// Every bundled scenario's shown schedule (references, starting texts,
+/// named broken variants), and for a scenario where a process waits for a
+/// lock the first schedules the explorer visits, replayed on a real
+/// database file in both journal modes, each scenario process an operating
+/// system process, and through the exported Python scripts: any step that
+/// differs from the simulator fails the stage (docs/REPLAY.md).
+fn fencelab_replay() -> Command {
+    cmd::fencelab(&[
+        "replay",
+        "--bundled",
+        "--journal",
+        "both",
+        "--processes",
+        "--python",
+        "--explored",
+        REPLAY_EXPLORED_SCHEDULES_MAX,
+    ])
+}
+
+/// Explored schedules replayed per contended scenario and set of texts,
+/// beside the shown one: enough to cover each scenario's waits and their
+/// releases, few enough to keep the stage to minutes.
+const REPLAY_EXPLORED_SCHEDULES_MAX: &str = "12";
+
 /// This very driver, for checks that are its own subcommands.
 fn xtask(args: &[&str]) -> Command {
     let mut command = Command::new(std::env::current_exe().unwrap_or_else(|_| "xtask".into()));
@@ -167,6 +191,10 @@ fn plan(root: &Path, tools: &Tools) -> Vec<Stage> {
         Stage {
             name: "JUnit output against junit-10.xsd (xmllint)".into(),
             command: xtask(&["junit-check"]),
+        },
+        Stage {
+            name: "bundled scenarios replayed on a real file (fencelab replay)".into(),
+            command: fencelab_replay(),
         },
         Stage {
             name: "model and wire tests (wasm32 in Node)".into(),

@@ -542,6 +542,10 @@ pub fn app() -> Html {
                                 <Timeline report={report.clone()} step={step} without={model.view.without().cloned()}
                                     unfinished={unfinished} on_step={on_step} on_step_by={on_step_by} />
                                 <TableView tables={tables::after_event(&report.initial_tables, &report.history, step)} step={step} />
+                                if !unfinished {
+                                    <crate::components::take_home::TakeHome exercises={model.exercises.clone()}
+                                        current={model.current} edits={model.view_texts().clone()} report={report.clone()} />
+                                }
                                 if !driving && !model.interleaved(&report.name).is_empty() {
                                     <crate::components::replay_form::ReplayForm scenario={report.name.clone()}
                                         schedule={model.asked_schedule().to_string()}

@@ -84,14 +84,15 @@ fn clear_fragment() {
     }
 }
 
-/// Offers `text` as a file named `name`: a Blob behind a temporary link.
-fn download(name: &str, text: &str) -> Result<(), JsValue> {
+/// Offers `text` as a file named `name`, of type `mime`: a Blob behind a
+/// temporary link.
+pub(crate) fn download(name: &str, text: &str, mime: &str) -> Result<(), JsValue> {
     let document = web_sys::window()
         .and_then(|w| w.document())
         .ok_or("no document")?;
     let parts = js_sys::Array::of1(&JsValue::from_str(text));
     let options = web_sys::BlobPropertyBag::new();
-    options.set_type("application/toml");
+    options.set_type(mime);
     let blob = web_sys::Blob::new_with_str_sequence_and_options(&parts, &options)?;
     let url = web_sys::Url::create_object_url_with_blob(&blob)?;
     let anchor: web_sys::HtmlAnchorElement = document.create_element("a")?.unchecked_into();
@@ -208,7 +209,7 @@ pub fn author_app() -> Html {
         let action_error = action_error.clone();
         Callback::from(move |_: MouseEvent| {
             action_error.set(
-                download(&name, &text)
+                download(&name, &text, "application/toml")
                     .err()
                     .map(|e| format!("The file could not be offered for download ({e:?}).")),
             )

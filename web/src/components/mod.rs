@@ -19,6 +19,7 @@ pub mod results_fold;
 pub mod scenario_list;
 pub mod share_panel;
 pub mod table_view;
+pub mod take_home;
 pub mod theme_switch;
 pub mod timeline;
 pub mod variants;

@@ -373,7 +373,7 @@ impl Model {
     }
 
     /// The texts the view is about: a counterexample's, else the editors'.
-    fn view_texts(&self) -> &Edits {
+    pub fn view_texts(&self) -> &Edits {
         match &self.view {
             View::Replay {
                 without: Some(without),

@@ -40,7 +40,7 @@ use crate::scenario::{Action, Scenario};
 use crate::schedule::Schedule;
 use crate::world::World;
 use explore::{Chooser, End};
-use fencelab_model::exercise::Model;
+use fencelab_model::exercise::{Journal, Model};
 use run::Run;
 use serde::{Deserialize, Serialize};
 use std::collections::BTreeMap;
@@ -111,7 +111,18 @@ impl Checker {
         constants: Values,
         model: Model,
     ) -> Result<Checker, Error> {
-        let world = World::new(schema_sql, procedures, constants)?;
+        Checker::with_journal(schema_sql, procedures, constants, model, Journal::Delete)
+    }
+
+    /// As [`Checker::new`], with the world's database in `journal` mode.
+    pub fn with_journal(
+        schema_sql: &str,
+        procedures: impl IntoIterator<Item = Procedure>,
+        constants: Values,
+        model: Model,
+        journal: Journal,
+    ) -> Result<Checker, Error> {
+        let world = World::with_journal(schema_sql, procedures, constants, journal)?;
         context::create_tables(&world)?;
         Ok(Checker {
             world,

@@ -9,6 +9,7 @@ use super::explore::{Chooser, DepthFirst, End};
 use super::{Checker, Path, Spent, in_scenario, sections, validate};
 use crate::report::{Exploration, ScenarioError, ScenarioReport};
 use crate::scenario::{Action, Scenario};
+use crate::schedule::Schedule;
 
 /// Where a [`ScenarioSearch`] stands after a slice.
 #[derive(Debug)]
@@ -37,6 +38,9 @@ pub struct ScenarioSearch {
     /// Whether the first slice has run (and started the budget).
     started: bool,
     report: Option<ScenarioReport>,
+    /// The complete schedules run so far, kept when asked for (up to the
+    /// number given), for a replay outside the engine to compare.
+    visited: Option<(usize, Vec<Schedule>)>,
 }
 
 impl Checker {
@@ -58,6 +62,25 @@ impl Checker {
             spent: Spent::default(),
             sqlite_steps: 0,
             started: false,
+            visited: None,
+        }
+    }
+
+    /// Checks `scenario` as [`Checker::check`] does, and also gives the
+    /// first `schedules_max` complete schedules the exploration ran, in the
+    /// order it ran them (each replays with [`Checker::replay`]).
+    pub fn check_keeping_schedules(
+        &mut self,
+        scenario: &Scenario,
+        schedules_max: usize,
+    ) -> (ScenarioReport, Vec<Schedule>) {
+        let mut search = self.search(scenario);
+        search.visited = Some((schedules_max, Vec::new()));
+        loop {
+            if let Progress::Done(report) = search.advance(self, u64::MAX) {
+                let visited = search.visited.take().map(|(_, v)| v).unwrap_or_default();
+                return (*report, visited);
+            }
         }
     }
 }
@@ -203,7 +226,22 @@ impl ScenarioSearch {
     /// worst (errors outrank failures, then shorter, then earlier), else
     /// the first complete one.
     fn tally(&mut self, path: Path) {
-        let Path { end, choices, .. } = path;
+        let Path {
+            end,
+            choices,
+            names,
+            ..
+        } = path;
+        if let Some((max, visited)) = &mut self.visited
+            && visited.len() < *max
+            && matches!(end, End::Completed | End::Failed(_) | End::Error(_))
+        {
+            let mut schedule = Schedule::new();
+            for name in names {
+                schedule.push(name);
+            }
+            visited.push(schedule);
+        }
         match end {
             End::Pruned => self.exploration.pruned += 1,
             // Exploration never waits for a person nor stops early.

@@ -1,8 +1,8 @@
 //! Worlds, processes and stepping: the engine proper.
 //!
 //! A [`World`] is one in-memory SQLite database, built from an exercise's
-//! schema and seed rows, that several processes share through SQLite's memdb
-//! VFS. An anchor connection keeps the database alive while processes start,
+//! schema and seed rows, that several processes share through the engine's
+//! in-memory VFS (`vfs.rs`), which locks as a database file does. An anchor connection keeps the database alive while processes start,
 //! crash and restart, and the seed rows, kept aside, are put back on reset
 //! through a connection of the world's own (see seed.rs), which every
 //! connection then sees.
@@ -43,7 +43,8 @@ use crate::error::Error;
 use crate::history::{Effect, Event, Outcome, ResultRows, TableRows, Values, What};
 use crate::procedure::{Procedure, Step, StepKind};
 use crate::sandbox::{Meter, Sandbox};
-use crate::sqlite::open_shared;
+use crate::sqlite::{open_shared, set_journal};
+use fencelab_model::exercise::Journal;
 use rusqlite::Connection;
 use serde::{Deserialize, Serialize};
 use std::collections::BTreeMap;
@@ -149,15 +150,27 @@ pub struct World {
     /// Where every connection's preupdate hook reports the rows a watched
     /// step touches.
     changes: Arc<ChangeLog>,
+    journal: Journal,
 }
 
 impl World {
     /// Builds a world: a fresh shared database with `schema_sql` (tables and
-    /// seed rows) applied, and the procedures and constants calls may use.
+    /// seed rows) applied, and the procedures and constants calls may use,
+    /// in rollback-journal mode.
     pub fn new(
         schema_sql: &str,
         procedures: impl IntoIterator<Item = Procedure>,
         constants: Values,
+    ) -> Result<World, Error> {
+        World::with_journal(schema_sql, procedures, constants, Journal::Delete)
+    }
+
+    /// As [`World::new`], with the database in `journal` mode.
+    pub fn with_journal(
+        schema_sql: &str,
+        procedures: impl IntoIterator<Item = Procedure>,
+        constants: Values,
+        journal: Journal,
     ) -> Result<World, Error> {
         let number = WORLDS_OPENED.fetch_add(1, Ordering::Relaxed);
         let name = format!("fencelab-world-{number}");
@@ -168,6 +181,11 @@ impl World {
             return Err(Error::Schema {
                 message: denial.to_string(),
             });
+        }
+        {
+            let _trusted = sandbox.trusted();
+            set_journal(&anchor, journal)
+                .map_err(|e| Error::sqlite("set the world's journal mode", e))?;
         }
         sandbox.set_schema_changes_allowed(true);
         sandbox.begin_statement();
@@ -220,7 +238,13 @@ impl World {
             recording: true,
             recorder: Recorder::default(),
             changes,
+            journal,
         })
+    }
+
+    /// The journal mode the world's database runs in.
+    pub fn journal(&self) -> Journal {
+        self.journal
     }
 
     /// Whether steps record history (on by default). Exploration turns it

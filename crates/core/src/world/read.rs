@@ -8,6 +8,7 @@ use crate::error::Error;
 use crate::history::{Event, ResultRows, Values, What};
 use crate::mutate::TableColumns;
 use crate::sqlite::is_busy;
+use fencelab_model::exercise::Journal;
 use rusqlite::Connection;
 use serde::Serialize;
 
@@ -16,8 +17,11 @@ use serde::Serialize;
 pub enum Lock {
     None,
     Shared,
-    /// The write lock (or more).
+    /// The write lock.
     Reserved,
+    /// The write lock of a rollback-journal transaction whose COMMIT met
+    /// readers: it waits for them to leave, and turns new readers away.
+    Pending,
 }
 
 /// A process's transaction between steps: see [`World::transaction_mode`].
@@ -109,15 +113,21 @@ impl World {
     }
 
     /// Process `id`'s transaction as SQLite has it: whether one is open,
-    /// and the lock it holds (none, shared or reserved). With the cache
-    /// never spilled mid-transaction, these are all the locks a process
-    /// holds between steps. `None` for a crashed or unknown process.
+    /// and the lock it holds (none, shared, reserved, or pending after a
+    /// COMMIT that met readers, as the database file's lock says). With the
+    /// cache never spilled mid-transaction, these are all the locks a
+    /// process holds between steps. `None` for a crashed or unknown process.
     pub fn transaction_mode(&self, id: ProcessId) -> Option<TransactionMode> {
         let connection = self.process(id).ok()?.connection.as_ref()?;
         let lock = match connection.transaction_state(None::<&str>).ok()? {
             rusqlite::TransactionState::None => Lock::None,
             rusqlite::TransactionState::Read => Lock::Shared,
-            _ => Lock::Reserved,
+            _ => match crate::vfs::main_file_lock(connection) {
+                Some(crate::vfs::FileLock::Pending | crate::vfs::FileLock::Exclusive) => {
+                    Lock::Pending
+                }
+                _ => Lock::Reserved,
+            },
         };
         Some(TransactionMode {
             open: !connection.is_autocommit(),
@@ -133,8 +143,9 @@ impl World {
 
     /// Everything later steps can depend on, as bytes: the committed rows,
     /// the clock, the effects, and every process's position, scope, memory
-    /// and transaction. `None` when a process holds the write lock (the
-    /// committed rows cannot be read then).
+    /// and transaction. `None` when a process holds the write lock, or in
+    /// WAL mode has a read transaction open (the committed rows do not say
+    /// what it sees then).
     pub fn fingerprint(&self) -> Option<Vec<u8>> {
         #[derive(Serialize)]
         struct ProcessKey<'a> {
@@ -150,6 +161,24 @@ impl World {
             tables: Vec<TableRows>,
             effects: &'a [Effect],
             processes: Vec<ProcessKey<'a>>,
+        }
+        // The committed rows are all a process's transaction can depend on
+        // only while it holds no write lock (its own writes are not in
+        // them) and, in WAL mode, reads no older snapshot than the last
+        // commit. Otherwise the state has no key, and it is never pruned.
+        let stands_apart = self.processes.iter().any(|p| {
+            let state = p
+                .connection
+                .as_ref()
+                .and_then(|c| c.transaction_state(None::<&str>).ok());
+            match state {
+                Some(rusqlite::TransactionState::Read) => self.journal == Journal::Wal,
+                Some(rusqlite::TransactionState::None) | None => false,
+                Some(_) => true,
+            }
+        });
+        if stands_apart {
+            return None;
         }
         let tables = self.snapshot(None).ok()?;
         let processes = self

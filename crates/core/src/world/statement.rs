@@ -8,7 +8,7 @@ use crate::error::Error;
 use crate::history::{ErrorCause, ResultRows, Values};
 use crate::sandbox::{Denial, SQL_BYTES_MAX, Sandbox, VALUE_BYTES_MAX};
 use crate::sql_value::{Bind, value_from_ref};
-use crate::sqlite::is_busy;
+use crate::sqlite::{is_busy, is_stale_snapshot};
 use crate::value::Value;
 use rusqlite::Connection;
 
@@ -43,6 +43,9 @@ impl Failure {
                 ..Failure::new(ErrorCause::Sql, error.to_string())
             };
         }
+        if is_stale_snapshot(&error) {
+            return Failure::new(ErrorCause::StaleSnapshot, STALE_SNAPSHOT.to_string());
+        }
         if let Some(denial) = sandbox.explain_failure() {
             let cause = match denial {
                 Denial::StepBudget | Denial::CheckBudget { .. } => ErrorCause::StepBudget,
@@ -68,6 +71,11 @@ impl Failure {
         }
     }
 }
+
+/// What a learner reads when a WAL transaction's write meets a commit made
+/// after its snapshot.
+pub const STALE_SNAPSHOT: &str = "another process committed after this transaction began reading, \
+     so it cannot write (SQLITE_BUSY_SNAPSHOT); only a new transaction sees the new rows";
 
 /// Prepares, binds and runs one statement to completion on `connection`.
 pub(super) fn execute(

@@ -42,6 +42,51 @@ pub struct Model {
     pub effects: Vec<EffectRule>,
 }
 
+/// How the exercise's database keeps its journal, in SQLite's words
+/// (`PRAGMA journal_mode`): the file's locking follows from it.
+#[derive(Clone, Copy, Debug, Default, PartialEq, Eq, Hash, Serialize, Deserialize)]
+#[serde(rename_all = "lowercase")]
+pub enum Journal {
+    /// A rollback journal, SQLite's default: readers share the database
+    /// with one writer until it commits, when it waits for them to leave
+    /// and turns new ones away.
+    #[default]
+    Delete,
+    /// A write-ahead log: readers never wait and never hold a writer up,
+    /// each reading the snapshot it started on; a transaction that read an
+    /// older snapshot cannot write after another one committed.
+    Wal,
+}
+
+impl Journal {
+    /// Both modes, rollback first.
+    pub const ALL: [Journal; 2] = [Journal::Delete, Journal::Wal];
+
+    /// SQLite's name for the mode, as `PRAGMA journal_mode` takes it.
+    pub fn pragma_name(self) -> &'static str {
+        match self {
+            Journal::Delete => "delete",
+            Journal::Wal => "wal",
+        }
+    }
+
+    /// The mode named as `PRAGMA journal_mode` names it.
+    pub fn from_pragma_name(name: &str) -> Option<Journal> {
+        Journal::ALL
+            .into_iter()
+            .find(|journal| journal.pragma_name().eq_ignore_ascii_case(name))
+    }
+}
+
+impl fmt::Display for Journal {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        f.write_str(match self {
+            Journal::Delete => "rollback journal",
+            Journal::Wal => "write-ahead log (WAL)",
+        })
+    }
+}
+
 /// An exercise, loaded and validated.
 #[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
 pub struct Exercise {
@@ -52,6 +97,9 @@ pub struct Exercise {
     /// Markdown, in fencelab's own words.
     pub narrative: String,
     pub schema: String,
+    /// The database's journal mode (`journal = "wal"`; rollback by default).
+    #[serde(default)]
+    pub journal: Journal,
     pub constants: Values,
     /// Procedures in file order.
     pub procedures: Vec<ProcedureSpec>,
@@ -145,6 +193,8 @@ struct File {
     lesson: String,
     narrative: String,
     schema: toml::Spanned<String>,
+    #[serde(default)]
+    journal: Journal,
     #[serde(default)]
     constants: Option<toml::Spanned<BTreeMap<String, Value>>>,
     procedures: toml::Spanned<BTreeMap<String, toml::Spanned<ProcedureFile>>>,
@@ -560,6 +610,7 @@ impl Exercise {
             lesson: parsed.lesson,
             narrative: parsed.narrative,
             schema: parsed.schema.get_ref().clone(),
+            journal: parsed.journal,
             constants: parsed
                 .constants
                 .map(toml::Spanned::into_inner)

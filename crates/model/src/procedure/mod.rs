@@ -408,7 +408,7 @@ fn classify(sql: &str) -> StatementClass {
 }
 
 /// The `:name` parameters of one statement, outside strings and comments.
-fn parameter_names(sql: &str) -> Vec<String> {
+pub fn parameter_names(sql: &str) -> Vec<String> {
     let mut names: Vec<String> = Vec::new();
     for token in lexer::tokens(sql).unwrap_or_default() {
         if token.kind != TokenKind::Parameter {

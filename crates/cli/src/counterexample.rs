@@ -1,0 +1,326 @@
+//! `fencelab export` and `fencelab replay`: which runs of the engine to
+//! take out of it, and what to say about them. The file work is replay.rs;
+//! the plan and the script are the model's (`replay.rs`, `export.rs`).
+
+use crate::replay::{Replayed, replay, run_python};
+use crate::{BadInput, Ended};
+use fencelab_core::Exercise;
+use fencelab_core::Journal;
+use fencelab_core::export::{EXIT_DIFFERED, python_script};
+use fencelab_core::history::What;
+use fencelab_core::replay::Plan;
+use fencelab_core::{ExerciseExt, Procedure, Scenario, ScenarioReport, Schedule};
+use std::path::{Path, PathBuf};
+
+macro_rules! outln {
+    ($($arg:tt)*) => { crate::emit(&format!("{}\n", format!($($arg)*))) };
+}
+
+/// One set of procedure texts to run, and what to call it.
+pub struct Texts {
+    pub label: String,
+    pub texts: Vec<(String, String)>,
+}
+
+/// The reference, the starting texts (when they differ) and every named
+/// broken variant of `exercise`.
+pub fn every_text(exercise: &Exercise) -> Vec<Texts> {
+    let mut all = vec![Texts {
+        label: "reference".into(),
+        texts: exercise.texts_with(&Default::default()),
+    }];
+    let start: std::collections::BTreeMap<String, String> = exercise
+        .procedures
+        .iter()
+        .filter(|p| p.editable)
+        .map(|p| (p.name.clone(), p.start.clone()))
+        .collect();
+    let start = exercise.texts_with(&start);
+    if start != all[0].texts {
+        all.push(Texts {
+            label: "starting texts".into(),
+            texts: start,
+        });
+    }
+    for mutant in &exercise.mutants {
+        all.push(Texts {
+            label: format!("broken variant {}", mutant.name),
+            texts: exercise.texts_of_mutant(mutant),
+        });
+    }
+    all
+}
+
+fn parse(texts: &[(String, String)]) -> Result<Vec<Procedure>, String> {
+    texts
+        .iter()
+        .map(|(name, text)| Procedure::parse(name, text).map_err(|e| e.message))
+        .collect()
+}
+
+/// The report of `scenario` under `schedule`, or of the schedule the
+/// checker shows.
+fn report_of(
+    exercise: &Exercise,
+    texts: &[(String, String)],
+    scenario: &Scenario,
+    schedule: Option<&Schedule>,
+) -> Result<ScenarioReport, BadInput> {
+    let mut checker = exercise
+        .checker(texts)
+        .map_err(|unusable| BadInput(format!("{}: {}", exercise.id, unusable.error)))?;
+    Ok(match schedule {
+        Some(schedule) => checker.replay(scenario, schedule),
+        None => checker.check(scenario),
+    })
+}
+
+fn find_scenario<'a>(exercise: &'a Exercise, name: &str) -> Result<&'a Scenario, BadInput> {
+    exercise
+        .scenarios
+        .iter()
+        .find(|s| s.name == name)
+        .ok_or_else(|| {
+            let names: Vec<&str> = exercise.scenarios.iter().map(|s| s.name.as_str()).collect();
+            BadInput(format!(
+                "{} has no scenario named `{name}` (it has {})",
+                exercise.id,
+                names.join(", ")
+            ))
+        })
+}
+
+fn with_journal(exercise: &Exercise, journal: Option<Journal>) -> Exercise {
+    let mut exercise = exercise.clone();
+    if let Some(journal) = journal {
+        exercise.journal = journal;
+    }
+    exercise
+}
+
+fn made_by() -> String {
+    format!(
+        "fencelab {} (SQLite {})",
+        env!("CARGO_PKG_VERSION"),
+        fencelab_core::sqlite_version()
+    )
+}
+
+/// `fencelab export --python`: the script of one scenario's schedule.
+pub fn export(
+    exercise: &Exercise,
+    texts: &[(String, String)],
+    scenario: &str,
+    schedule: Option<&Schedule>,
+    journal: Option<Journal>,
+    output: Option<&Path>,
+) -> Result<Ended, BadInput> {
+    let exercise = with_journal(exercise, journal);
+    let scenario = find_scenario(&exercise, scenario)?;
+    let report = report_of(&exercise, texts, scenario, schedule)?;
+    let procedures = parse(texts).map_err(BadInput)?;
+    let plan = Plan::of(&exercise, &procedures, &report, exercise.journal);
+    let script = python_script(&plan, &made_by());
+    match output {
+        None => crate::emit(&script),
+        Some(path) => std::fs::write(path, script)
+            .map_err(|e| BadInput(format!("{}: cannot write: {e}", path.display())))?,
+    }
+    Ok(Ended::Passed)
+}
+
+/// What `fencelab replay` was asked to do.
+pub struct ReplayArgs {
+    pub exercises: Vec<Exercise>,
+    /// With one exercise: the texts given; `None` for every text.
+    pub texts: Option<Vec<(String, String)>>,
+    pub scenario: Option<String>,
+    pub schedule: Option<Schedule>,
+    pub file: Option<PathBuf>,
+    pub journals: Vec<Journal>,
+    pub processes: bool,
+    pub explored: usize,
+    pub python: bool,
+}
+
+#[derive(Default)]
+struct Totals {
+    runs: u64,
+    statements: u64,
+    waits: u64,
+    python_runs: u64,
+    differing_runs: u64,
+}
+
+/// `fencelab replay`.
+pub fn run(args: &ReplayArgs) -> Result<Ended, BadInput> {
+    let folder = std::env::temp_dir().join(format!("fencelab-replay-{}", std::process::id()));
+    std::fs::create_dir_all(&folder)
+        .map_err(|e| BadInput(format!("{}: cannot create: {e}", folder.display())))?;
+    let file = args
+        .file
+        .clone()
+        .unwrap_or_else(|| folder.join("replay.db"));
+    let verbose = args.exercises.len() == 1 && args.scenario.is_some() && args.explored == 0;
+    let mut totals = Totals::default();
+    let result = (|| -> Result<(), BadInput> {
+        for exercise in &args.exercises {
+            let all = match &args.texts {
+                Some(texts) => vec![Texts {
+                    label: "texts given".into(),
+                    texts: texts.clone(),
+                }],
+                None => every_text(exercise),
+            };
+            let scenarios: Vec<&Scenario> = match &args.scenario {
+                Some(name) => vec![find_scenario(exercise, name)?],
+                None => exercise.scenarios.iter().collect(),
+            };
+            for &journal in &args.journals {
+                let exercise = with_journal(exercise, Some(journal));
+                for texts in &all {
+                    let procedures = parse(&texts.texts).map_err(BadInput)?;
+                    let mut checker = exercise
+                        .checker(&texts.texts)
+                        .map_err(|u| BadInput(format!("{}: {}", exercise.id, u.error)))?;
+                    for scenario in &scenarios {
+                        let mut reports = Vec::new();
+                        if let Some(schedule) = &args.schedule {
+                            reports.push(checker.replay(scenario, schedule));
+                        } else {
+                            let (shown, visited) =
+                                checker.check_keeping_schedules(scenario, args.explored);
+                            let explored: Vec<ScenarioReport> = visited
+                                .iter()
+                                .filter(|s| **s != shown.schedule)
+                                .map(|s| checker.replay(scenario, s))
+                                .collect();
+                            let contended = std::iter::once(&shown).chain(&explored).any(|r| {
+                                r.history
+                                    .iter()
+                                    .any(|e| matches!(e.what, What::Blocked { .. }))
+                            });
+                            reports.push(shown);
+                            if contended {
+                                reports.extend(explored);
+                            }
+                        }
+                        for report in reports {
+                            let plan = Plan::of(&exercise, &procedures, &report, journal);
+                            let place = format!(
+                                "{} / {} / {} (schedule {}, journal {})",
+                                exercise.id,
+                                texts.label,
+                                scenario.name,
+                                report.schedule,
+                                journal.pragma_name()
+                            );
+                            let replayed = replay(&plan, &file, args.processes)
+                                .map_err(|e| BadInput(format!("{place}: {e}")))?;
+                            let mut differs = !replayed.differences.is_empty();
+                            if verbose {
+                                print_plan(&plan, &replayed);
+                            }
+                            print_differences(&place, &replayed);
+                            totals.runs += 1;
+                            totals.statements += replayed.statements as u64;
+                            totals.waits += replayed.waits as u64;
+                            if args.python {
+                                totals.python_runs += 1;
+                                if !python_agrees(&plan, &folder, &place)? {
+                                    differs = true;
+                                }
+                            }
+                            if differs {
+                                totals.differing_runs += 1;
+                            }
+                        }
+                    }
+                }
+            }
+        }
+        Ok(())
+    })();
+    let _ = std::fs::remove_dir_all(&folder);
+    result?;
+    let modes: Vec<&str> = args.journals.iter().map(|j| j.pragma_name()).collect();
+    outln!(
+        "replay: {} runs, {} statements ({} waits for the lock), journal {}, {}{}: {} differ",
+        totals.runs,
+        totals.statements,
+        totals.waits,
+        modes.join(" and "),
+        if args.processes {
+            "a process per scenario process"
+        } else {
+            "a connection per scenario process"
+        },
+        if args.python {
+            format!(", {} also through python3", totals.python_runs)
+        } else {
+            String::new()
+        },
+        totals.differing_runs
+    );
+    Ok(Ended::passed_if(totals.differing_runs == 0))
+}
+
+fn print_plan(plan: &Plan, replayed: &Replayed) {
+    outln!(
+        "{} / {}: schedule {}, journal {} ({})",
+        plan.exercise,
+        plan.scenario,
+        plan.schedule,
+        plan.journal.pragma_name(),
+        plan.journal
+    );
+    for step in &plan.steps {
+        let mark = if replayed.differences.iter().any(|d| d.event == step.event) {
+            ">>"
+        } else {
+            "  "
+        };
+        outln!("  {mark} {:>3}  {:<4} {}", step.event, step.who, step.line);
+    }
+}
+
+fn print_differences(place: &str, replayed: &Replayed) {
+    for difference in &replayed.differences {
+        outln!(
+            "DIFFERS {place}, event {} ({} {}): {}",
+            difference.event,
+            difference.who,
+            difference.line,
+            difference.what
+        );
+    }
+}
+
+/// Writes the plan's script, runs it with python3, and says whether it
+/// ended as fencelab's verdict says it must (0 held, 1 broke), printing
+/// its output when it did not.
+fn python_agrees(plan: &Plan, folder: &Path, place: &str) -> Result<bool, BadInput> {
+    let script = folder.join("counterexample.py");
+    std::fs::write(&script, python_script(plan, &made_by()))
+        .map_err(|e| BadInput(format!("{}: cannot write: {e}", script.display())))?;
+    let (code, output) = run_python(&script).map_err(BadInput)?;
+    let wanted = if plan.problem.is_some() { 1 } else { 0 };
+    if code == wanted {
+        return Ok(true);
+    }
+    outln!(
+        "DIFFERS {place}: the Python script exited {code} ({}), not {wanted}:",
+        if code == EXIT_DIFFERED {
+            "a step differed"
+        } else {
+            "unexpected"
+        }
+    );
+    for line in output
+        .lines()
+        .filter(|l| l.contains("DIFFERS") || l.contains("Error"))
+    {
+        outln!("    {line}");
+    }
+    Ok(false)
+}

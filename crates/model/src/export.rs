@@ -1,0 +1,427 @@
+//! A counterexample to take home: a [`Plan`] written as a standalone
+//! Python 3 script that uses the standard library only.
+//!
+//! The script makes a temporary database file with the exercise's schema,
+//! opens one `sqlite3` connection per process (`isolation_level=None`, so
+//! the transactions are the procedures' own; `timeout=0`, so a lock is
+//! reported at once, as the engine does), runs the schedule's statements in
+//! order with their parameters, prints one line per step in the timeline's
+//! words ("waits for the lock" where SQLite said busy), and deletes its
+//! file. Each statement carries what fencelab saw it do: the script counts
+//! every step where the file did otherwise, and prints both. When every
+//! step agreed it ends on fencelab's verdict, the broken guarantee in the
+//! page's sentence (exit 1) or that none broke (exit 0); when one differed,
+//! fencelab's verdict does not carry over, and it says so (exit 2).
+//!
+//! Pure text: the caller writes the file.
+
+use crate::history::{ResultRows, Values, one_line};
+use crate::replay::{Action, Expected, Plan};
+use crate::report::Verdict;
+use crate::value::Value;
+use std::fmt::Write;
+
+/// What the script exits with when a step differed from fencelab's run.
+pub const EXIT_DIFFERED: i32 = 2;
+
+/// A file name for `plan`'s script: `EXERCISE-SCENARIO.py`, in letters,
+/// digits and dashes only.
+pub fn file_name(plan: &Plan) -> String {
+    let name: String = format!("{}-{}", plan.exercise, plan.scenario)
+        .chars()
+        .map(|c| {
+            if c.is_ascii_alphanumeric() {
+                c.to_ascii_lowercase()
+            } else {
+                '-'
+            }
+        })
+        .collect();
+    let name: Vec<&str> = name.split('-').filter(|part| !part.is_empty()).collect();
+    format!("{}.py", name.join("-"))
+}
+
+/// The script for `plan`. `made_by` names the program and version that
+/// wrote it (`fencelab 0.1.0`).
+pub fn python_script(plan: &Plan, made_by: &str) -> String {
+    let mut out = String::new();
+    let _ = writeln!(out, "#!/usr/bin/env python3");
+    let _ = writeln!(
+        out,
+        "# A counterexample from {made_by}: exercise {}, scenario {}, schedule \"{}\",",
+        plan.exercise, plan.scenario, plan.schedule
+    );
+    let _ = writeln!(
+        out,
+        "# on a database file in journal mode {} ({}).",
+        plan.journal.pragma_name(),
+        plan.journal
+    );
+    out.push_str(HEADER);
+    let _ = writeln!(out, "JOURNAL = {}", py_str(plan.journal.pragma_name()));
+    let _ = writeln!(out, "SCHEMA = {}", py_str(&plan.schema));
+    let _ = writeln!(
+        out,
+        "PROBLEM = {}",
+        match (&plan.problem, plan.verdict) {
+            (Some(problem), Verdict::Failed | Verdict::Error) => py_str(problem),
+            _ => "None".into(),
+        }
+    );
+    let _ = writeln!(
+        out,
+        "VERDICT = {}",
+        py_str(match plan.verdict {
+            Verdict::Passed => "every guarantee held",
+            Verdict::LimitShown => "the scenario shows where the protection ends, as intended",
+            Verdict::Failed => "a guarantee broke",
+            Verdict::Error => "fencelab could not judge this run",
+        })
+    );
+    out.push_str(RUNTIME);
+    out.push_str("\n\ndef schedule():\n");
+    if plan.steps.is_empty() {
+        out.push_str("    pass\n");
+    }
+    for step in &plan.steps {
+        let who = py_str(&step.who);
+        let line = py_str(&step.line);
+        let _ = match &step.action {
+            Action::Open { process } => {
+                writeln!(out, "    start({who}, {}, {line})", py_str(process))
+            }
+            Action::Close { process } => {
+                writeln!(out, "    crash({who}, {}, {line})", py_str(process))
+            }
+            Action::Rollback { process } => {
+                writeln!(out, "    rollback({who}, {}, {line})", py_str(process))
+            }
+            Action::Note => writeln!(out, "    note({who}, {line})"),
+            Action::Direct { sql, changed } => {
+                writeln!(out, "    direct({}, changed={changed})", py_str(sql))
+            }
+            Action::Run {
+                process,
+                sql,
+                parameters,
+                expected,
+            } => {
+                let procedure = step.line.split(':').next().unwrap_or_default();
+                let _ = writeln!(out, "    # {}", one_line(sql).replace('\n', " "));
+                writeln!(
+                    out,
+                    "    run({who}, {}, {}, {},\n        {},\n        expect={})",
+                    py_str(process),
+                    py_str(procedure),
+                    py_str(sql),
+                    py_parameters(parameters),
+                    py_expected(expected)
+                )
+            }
+        };
+    }
+    out.push_str(FOOTER);
+    out
+}
+
+const HEADER: &str = r#"#
+# Run it with:   python3 THIS_FILE.py      (Python 3.11 or later tells a stale
+#                                          WAL snapshot from a lock by its code)
+#
+# It makes a temporary database file with the exercise's schema and seed rows,
+# opens one sqlite3 connection per process (isolation_level=None: the
+# transactions are the procedures' own; timeout=0: a lock is reported at once,
+# never waited for), runs the schedule's statements in fencelab's order with
+# their parameters, prints one line per step, and deletes the file.
+#
+# Each statement carries what fencelab saw it do. A step where this file does
+# otherwise is printed with both results, and the script then exits 2: from
+# there on, fencelab's verdict says nothing about this run. When every step
+# agrees, the script ends on fencelab's verdict: the broken guarantee in the
+# sentence the page shows (exit 1), or that every guarantee held (exit 0).
+# Edit the statements, their order or their parameters and run it again.
+#
+# What it cannot show: a crash. Closing a connection rolls its transaction
+# back as a crash would, but the file is never torn mid-write.
+
+import os
+import shutil
+import sqlite3
+import sys
+import tempfile
+
+"#;
+
+const RUNTIME: &str = r#"
+SQLITE_BUSY_SNAPSHOT = 517  # SQLite's extended result code for a stale snapshot
+
+folder = tempfile.mkdtemp(prefix="fencelab-")
+path = os.path.join(folder, "counterexample.db")
+connections = {}
+differences = 0
+
+
+def connect():
+    connection = sqlite3.connect(path, isolation_level=None, timeout=0)
+    connection.execute("PRAGMA foreign_keys = ON")
+    connection.execute("PRAGMA recursive_triggers = OFF")
+    return connection
+
+
+def say(who, line):
+    print(f"{who:<6} {line}")
+
+
+def shown(value):
+    if value is None:
+        return "NULL"
+    if isinstance(value, str):
+        return "'" + value.replace("'", "''") + "'"
+    if isinstance(value, bytes):
+        return "x'" + value.hex() + "'"
+    return str(value)
+
+
+def typed(rows):
+    return [[(type(value).__name__, value) for value in row] for row in rows]
+
+
+def start(who, process, line):
+    connections[process] = connect()
+    say(who, line)
+
+
+def crash(who, process, line):
+    connections.pop(process).close()
+    say(who, line)
+
+
+def rollback(who, process, line):
+    connections[process].execute("ROLLBACK")
+    say(who, line)
+
+
+def note(who, line):
+    say(who, line)
+
+
+def differ(expected, seen):
+    global differences
+    differences += 1
+    print(f"       ^ DIFFERS: fencelab {expected}; this file {seen}")
+
+
+def run(who, process, procedure, sql, parameters, expect):
+    connection = connections[process]
+    before = connection.total_changes
+    try:
+        cursor = connection.execute(sql, parameters)
+        rows = [list(row) for row in cursor.fetchall()]
+        columns = [d[0] for d in cursor.description] if cursor.description else []
+        changed = 0
+        if connection.total_changes != before:
+            changed = connection.execute("SELECT changes()").fetchone()[0]
+        seen = ("ran", changed, columns, rows)
+    except sqlite3.Error as error:
+        code = getattr(error, "sqlite_errorcode", None)
+        if code == SQLITE_BUSY_SNAPSHOT:
+            seen = ("fails", True, str(error))
+        elif (code is not None and (code & 0xFF) in (5, 6)) or (code is None and "locked" in str(error)):
+            seen = ("waits",)
+        else:
+            seen = ("fails", False, str(error))
+    one_line = " ".join(sql.split())
+    if seen[0] == "waits":
+        say(who, f"{procedure}: waits for the lock at {one_line}")
+    elif seen[0] == "fails":
+        say(who, f"{procedure}: {one_line}  fails: {seen[2]}")
+    else:
+        line = f"{procedure}: {one_line}"
+        if parameters:
+            line += "  [" + ", ".join(f"{k} = {shown(v)}" for k, v in parameters.items()) + "]"
+        if seen[1] > 0:
+            line += f"  changed {seen[1]}"
+        if seen[2]:
+            line += f"  returned {len(seen[3])} row{'' if len(seen[3]) == 1 else 's'}"
+        say(who, line)
+        for row in seen[3]:
+            say("", "    (" + ", ".join(shown(value) for value in row) + ")")
+    if expect[0] != seen[0]:
+        differ(describe(expect), describe(seen))
+    elif expect[0] == "ran" and (expect[1] != seen[1] or expect[2] != seen[2]
+                                 or typed(expect[3]) != typed(seen[3])):
+        differ(describe(expect), describe(seen))
+    elif expect[0] == "fails" and expect[1] != seen[1]:
+        differ(describe(expect), describe(seen))
+
+
+def describe(result):
+    if result[0] == "waits":
+        return "waits for the lock"
+    if result[0] == "fails":
+        return "fails on its stale snapshot" if result[1] else "fails"
+    rows = ", ".join("(" + ", ".join(shown(v) for v in row) + ")" for row in result[3])
+    return f"ran (changed {result[1]}, returned [{rows}])"
+
+
+def direct(sql, changed):
+    world = connections["(world)"]
+    before = world.total_changes
+    world.executescript(sql)
+    seen = world.total_changes - before
+    say("", f"direct SQL: {' '.join(sql.split())}  changed {seen}")
+    if seen != changed:
+        differ(f"changed {changed}", f"changed {seen}")
+"#;
+
+const FOOTER: &str = r#"
+
+def main():
+    try:
+        world = connect()
+        world.execute("PRAGMA page_size = 1024")
+        mode = world.execute(f"PRAGMA journal_mode = {JOURNAL}").fetchone()[0]
+        if mode != JOURNAL:
+            print(f"SQLite kept journal mode {mode} where {JOURNAL} was asked")
+            return 2
+        world.executescript(SCHEMA)
+        connections["(world)"] = world
+        schedule()
+    finally:
+        for connection in connections.values():
+            connection.close()
+        shutil.rmtree(folder, ignore_errors=True)
+    print()
+    if differences:
+        print(f"{differences} step(s) differ from fencelab's run, so its verdict does not "
+              "carry over to this file.")
+        return 2
+    if PROBLEM is not None:
+        print(PROBLEM)
+        return 1
+    print(VERDICT)
+    return 0
+
+
+if __name__ == "__main__":
+    sys.exit(main())
+"#;
+
+/// A Python string literal holding `text` exactly.
+pub fn py_str(text: &str) -> String {
+    let mut out = String::with_capacity(text.len() + 2);
+    out.push('"');
+    for c in text.chars() {
+        match c {
+            '\\' => out.push_str("\\\\"),
+            '"' => out.push_str("\\\""),
+            '\n' => out.push_str("\\n"),
+            '\r' => out.push_str("\\r"),
+            '\t' => out.push_str("\\t"),
+            c if (c as u32) < 0x20 || c == '\u{7f}' => {
+                let _ = write!(out, "\\x{:02x}", c as u32);
+            }
+            c => out.push(c),
+        }
+    }
+    out.push('"');
+    out
+}
+
+/// A Python literal of the same type and value as SQLite returns it.
+fn py_value(value: &Value) -> String {
+    match value {
+        Value::Null => "None".into(),
+        Value::Integer(i) => i.to_string(),
+        Value::Real(real) => {
+            let real = real.get();
+            if real.is_nan() {
+                "float('nan')".into()
+            } else if real.is_infinite() {
+                if real > 0.0 {
+                    "float('inf')"
+                } else {
+                    "float('-inf')"
+                }
+                .into()
+            } else {
+                // Rust's shortest round-trip form, which Python reads back
+                // to the same double; always with a point or an exponent.
+                let text = format!("{real:?}");
+                if text.contains(['.', 'e', 'E']) {
+                    text
+                } else {
+                    format!("{text}.0")
+                }
+            }
+        }
+        Value::Text(text) => py_str(text),
+        Value::Blob(blob) => format!("bytes.fromhex({})", py_str(&blob.blob)),
+    }
+}
+
+fn py_parameters(parameters: &Values) -> String {
+    let items: Vec<String> = parameters
+        .iter()
+        .map(|(name, value)| format!("{}: {}", py_str(name), py_value(value)))
+        .collect();
+    format!("{{{}}}", items.join(", "))
+}
+
+fn py_rows(rows: &ResultRows) -> String {
+    let rows: Vec<String> = rows
+        .rows
+        .iter()
+        .map(|row| {
+            let values: Vec<String> = row.iter().map(py_value).collect();
+            format!("[{}]", values.join(", "))
+        })
+        .collect();
+    format!("[{}]", rows.join(", "))
+}
+
+fn py_expected(expected: &Expected) -> String {
+    match expected {
+        Expected::Ran { changed, returned } => {
+            let columns: Vec<String> = returned.columns.iter().map(|c| py_str(c)).collect();
+            format!(
+                "(\"ran\", {changed}, [{}], {})",
+                columns.join(", "),
+                py_rows(returned)
+            )
+        }
+        Expected::Waits => "(\"waits\",)".into(),
+        Expected::Fails { stale_snapshot } => format!(
+            "(\"fails\", {})",
+            if *stale_snapshot { "True" } else { "False" }
+        ),
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn python_strings_keep_every_character() {
+        assert_eq!(py_str("a\"b\\c\nd"), r#""a\"b\\c\nd""#);
+        assert_eq!(py_str("\u{0}\u{7f}é"), "\"\\x00\\x7fé\"");
+    }
+
+    #[test]
+    fn reals_stay_reals_in_python() {
+        assert_eq!(
+            py_value(&Value::Real(crate::value::RealBits::new(1.0))),
+            "1.0"
+        );
+        assert_eq!(
+            py_value(&Value::Real(crate::value::RealBits::new(0.1))),
+            "0.1"
+        );
+        assert_eq!(
+            py_value(&Value::Real(crate::value::RealBits::new(1e300))),
+            "1e300"
+        );
+        assert_eq!(py_value(&Value::Integer(-3)), "-3");
+    }
+}

@@ -1,0 +1,399 @@
+//! A run as what a database file must do: the statements of a report's
+//! history in the order they ran, each with what fencelab saw it do, for a
+//! replay outside the engine (`fencelab replay` on a real file, and the
+//! Python script `export.rs` writes).
+//!
+//! A plan is read off one [`ScenarioReport`]: one connection per process,
+//! opened when it starts and closed when it crashes; each statement with its
+//! bound parameters and its result (rows changed and returned, a wait for
+//! the lock, or a failure); the rollback of a call that ended inside its
+//! transaction; direct SQL on a connection of the world's own. Everything
+//! else in the history (calls starting and ending, effects, the clock) is a
+//! line to print and nothing to run.
+//!
+//! What a replay compares is [`Expected`] against [`Observed`], with one
+//! rule for both replays ([`Expected::differs`]). Pure data: this module
+//! never touches a file or runs SQL.
+
+use crate::exercise::{Exercise, Journal};
+use crate::history::{ErrorCause, Event, Outcome, ResultRows, Values, What};
+use crate::procedure::{Procedure, StepKind, parameter_names};
+use crate::report::{ScenarioReport, Verdict};
+use crate::schedule::Schedule;
+use crate::value::Value;
+use serde::{Deserialize, Serialize};
+use std::collections::BTreeMap;
+use std::fmt;
+
+/// Everything a replay of one report needs.
+#[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
+pub struct Plan {
+    pub exercise: String,
+    pub scenario: String,
+    pub schedule: Schedule,
+    pub journal: Journal,
+    /// The exercise's schema and seed rows: a fresh file starts from them.
+    pub schema: String,
+    pub steps: Vec<PlanStep>,
+    /// How fencelab judged the run: what the replay ends on.
+    pub verdict: Verdict,
+    /// The sentence fencelab ends on when the run broke a guarantee (or
+    /// could not be judged), as the page shows it.
+    pub problem: Option<String>,
+}
+
+/// One history event and what to do for it.
+#[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
+pub struct PlanStep {
+    /// The event's index in the report's history.
+    pub event: usize,
+    /// Who acted, by the scenario's name for the process; empty for the world.
+    pub who: String,
+    /// The event as the timeline words it.
+    pub line: String,
+    pub action: Action,
+}
+
+/// What one step does to the file.
+#[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
+#[serde(tag = "kind", rename_all = "snake_case")]
+pub enum Action {
+    /// A process starts: a connection of its own.
+    Open { process: String },
+    /// A process crashes: its connection closes (an open transaction rolls
+    /// back with it).
+    Close { process: String },
+    /// A statement of a process's call.
+    Run {
+        process: String,
+        sql: String,
+        parameters: Values,
+        expected: Expected,
+    },
+    /// A call ended inside its transaction, which the engine rolled back.
+    Rollback { process: String },
+    /// SQL run directly against the world, on a connection of its own.
+    Direct { sql: String, changed: u64 },
+    /// Nothing to run: a line of the timeline.
+    Note,
+}
+
+/// What fencelab saw a statement do.
+#[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
+#[serde(tag = "kind", rename_all = "snake_case")]
+pub enum Expected {
+    /// It ran: rows changed (INSERT, UPDATE and DELETE only) and returned.
+    Ran { changed: u64, returned: ResultRows },
+    /// It met another process's lock (SQLITE_BUSY) and did not run.
+    Waits,
+    /// SQLite failed it; `stale_snapshot` when that was WAL's
+    /// SQLITE_BUSY_SNAPSHOT.
+    Fails { stale_snapshot: bool },
+}
+
+/// What a replay saw a statement do on a file.
+#[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
+#[serde(tag = "kind", rename_all = "snake_case")]
+pub enum Observed {
+    Ran {
+        changed: u64,
+        returned: ResultRows,
+    },
+    Waits,
+    Fails {
+        stale_snapshot: bool,
+        message: String,
+    },
+}
+
+impl Expected {
+    /// How `observed` differs from this, in words, or `None` when it does
+    /// not. A failure matches a failure whatever SQLite's message says (the
+    /// engine words some of them itself); a stale snapshot must be one.
+    pub fn differs(&self, observed: &Observed) -> Option<String> {
+        match (self, observed) {
+            (
+                Expected::Ran { changed, returned },
+                Observed::Ran {
+                    changed: seen_changed,
+                    returned: seen_returned,
+                },
+            ) => {
+                if changed != seen_changed {
+                    Some(format!(
+                        "changed {changed} in fencelab, {seen_changed} on the file"
+                    ))
+                } else if returned != seen_returned {
+                    Some(format!(
+                        "returned {} in fencelab, {} on the file",
+                        show_rows(returned),
+                        show_rows(seen_returned)
+                    ))
+                } else {
+                    None
+                }
+            }
+            (Expected::Waits, Observed::Waits) => None,
+            (
+                Expected::Fails { stale_snapshot },
+                Observed::Fails {
+                    stale_snapshot: seen,
+                    ..
+                },
+            ) if stale_snapshot == seen => None,
+            (expected, observed) => Some(format!("{expected} in fencelab, {observed} on the file")),
+        }
+    }
+}
+
+impl fmt::Display for Expected {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        match self {
+            Expected::Ran { changed, returned } => {
+                write!(
+                    f,
+                    "ran (changed {changed}, returned {})",
+                    show_rows(returned)
+                )
+            }
+            Expected::Waits => f.write_str("waits for the lock"),
+            Expected::Fails {
+                stale_snapshot: true,
+            } => f.write_str("fails on its stale snapshot"),
+            Expected::Fails {
+                stale_snapshot: false,
+            } => f.write_str("fails"),
+        }
+    }
+}
+
+impl fmt::Display for Observed {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        match self {
+            Observed::Ran { changed, returned } => {
+                write!(
+                    f,
+                    "ran (changed {changed}, returned {})",
+                    show_rows(returned)
+                )
+            }
+            Observed::Waits => f.write_str("waits for the lock"),
+            Observed::Fails { message, .. } => write!(f, "fails ({message})"),
+        }
+    }
+}
+
+/// Rows as `[(1, 'a'), (2, 'b')]`.
+pub fn show_rows(rows: &ResultRows) -> String {
+    let shown: Vec<String> = rows
+        .rows
+        .iter()
+        .map(|row| {
+            let values: Vec<String> = row.iter().map(Value::to_string).collect();
+            format!("({})", values.join(", "))
+        })
+        .collect();
+    format!("[{}]", shown.join(", "))
+}
+
+impl Plan {
+    /// The plan of `report`, a run of `exercise` with `procedures` (the
+    /// texts it ran), in `journal` mode.
+    ///
+    /// A statement SQLite failed leaves no statement event in the history,
+    /// only the call's error; its text comes from the procedure (the step
+    /// after the call's last) and its parameters from the call's scope, as
+    /// the engine bound them.
+    pub fn of(
+        exercise: &Exercise,
+        procedures: &[Procedure],
+        report: &ScenarioReport,
+        journal: Journal,
+    ) -> Plan {
+        let mut calls: BTreeMap<String, CallSoFar> = BTreeMap::new();
+        let mut steps = Vec::new();
+        for (index, event) in report.history.iter().enumerate() {
+            let process = event.process.clone().unwrap_or_default();
+            let who = event
+                .process
+                .as_deref()
+                .map(|p| report.lane_name(p).to_string())
+                .unwrap_or_default();
+            let step = |action: Action| PlanStep {
+                event: index,
+                who: who.clone(),
+                line: event.to_string(),
+                action,
+            };
+            match &event.what {
+                What::ProcessStarted => steps.push(step(Action::Open { process })),
+                What::ProcessCrashed { .. } => {
+                    calls.remove(&process);
+                    steps.push(step(Action::Close { process }));
+                }
+                What::CallStarted { arguments } => {
+                    calls.insert(
+                        process,
+                        CallSoFar {
+                            procedure: event.procedure.clone().unwrap_or_default(),
+                            next_step: 0,
+                            scope: arguments.clone(),
+                        },
+                    );
+                    steps.push(step(Action::Note));
+                }
+                What::Statement {
+                    sql,
+                    parameters,
+                    changed,
+                    returned,
+                } => {
+                    if let Some(call) = calls.get_mut(&process) {
+                        call.ran(event.step, returned);
+                    }
+                    steps.push(step(Action::Run {
+                        process,
+                        sql: sql.clone(),
+                        parameters: parameters.clone(),
+                        expected: Expected::Ran {
+                            changed: *changed,
+                            returned: returned.clone(),
+                        },
+                    }));
+                }
+                What::Blocked { sql } => {
+                    let parameters = calls
+                        .get(&process)
+                        .map(|call| call.bind(sql, exercise, event))
+                        .unwrap_or_default();
+                    steps.push(step(Action::Run {
+                        process,
+                        sql: sql.clone(),
+                        parameters,
+                        expected: Expected::Waits,
+                    }));
+                }
+                What::Effect { .. } => {
+                    if let Some(call) = calls.get_mut(&process) {
+                        call.next_step = event.step.map_or(call.next_step, |s| s + 1);
+                    }
+                    steps.push(step(Action::Note));
+                }
+                What::CallFinished {
+                    outcome,
+                    rolled_back,
+                } => {
+                    let call = calls.remove(&process);
+                    if let (Outcome::Error(error), Some(call)) = (outcome, &call)
+                        && matches!(error.cause, ErrorCause::Sql | ErrorCause::StaleSnapshot)
+                        && let Some(sql) = call.next_sql(procedures)
+                    {
+                        steps.push(PlanStep {
+                            event: index,
+                            who: who.clone(),
+                            line: format!("{}: {}", call.procedure, crate::history::one_line(&sql)),
+                            action: Action::Run {
+                                process: process.clone(),
+                                parameters: call.bind(&sql, exercise, event),
+                                sql,
+                                expected: Expected::Fails {
+                                    stale_snapshot: error.cause == ErrorCause::StaleSnapshot,
+                                },
+                            },
+                        });
+                    }
+                    if *rolled_back {
+                        steps.push(step(Action::Rollback { process }));
+                    } else {
+                        steps.push(step(Action::Note));
+                    }
+                }
+                What::DirectSql { sql, changed } => steps.push(step(Action::Direct {
+                    sql: sql.clone(),
+                    changed: *changed,
+                })),
+                What::ClockSet { .. } => steps.push(step(Action::Note)),
+            }
+        }
+        Plan {
+            exercise: exercise.id.clone(),
+            scenario: report.name.clone(),
+            schedule: report.schedule.clone(),
+            journal,
+            schema: exercise.schema.clone(),
+            steps,
+            verdict: report.verdict(),
+            problem: report.problem(),
+        }
+    }
+
+    /// The scenario's process names, in the order they start.
+    pub fn processes(&self) -> Vec<&str> {
+        self.steps
+            .iter()
+            .filter_map(|step| match &step.action {
+                Action::Open { process } => Some(process.as_str()),
+                _ => None,
+            })
+            .collect()
+    }
+
+    /// The statements the plan runs (waits included): its size in steps.
+    pub fn statements(&self) -> usize {
+        self.steps
+            .iter()
+            .filter(|step| matches!(step.action, Action::Run { .. } | Action::Direct { .. }))
+            .count()
+    }
+}
+
+/// A call in progress, as far as the history shows it.
+struct CallSoFar {
+    procedure: String,
+    /// The index of the step after the last one that ran.
+    next_step: usize,
+    /// Its arguments and every column its statements returned so far.
+    scope: Values,
+}
+
+impl CallSoFar {
+    fn ran(&mut self, step: Option<usize>, returned: &ResultRows) {
+        self.next_step = step.map_or(self.next_step, |s| s + 1);
+        if let Some(first) = returned.rows.first() {
+            for (column, value) in returned.columns.iter().zip(first) {
+                self.scope.insert(column.clone(), value.clone());
+            }
+        }
+    }
+
+    /// The text of the statement the call was at.
+    fn next_sql(&self, procedures: &[Procedure]) -> Option<String> {
+        let procedure = procedures.iter().find(|p| p.name == self.procedure)?;
+        match &procedure.steps.get(self.next_step)?.kind {
+            StepKind::Sql { sql, .. } => Some(sql.clone()),
+            StepKind::Effect { .. } => None,
+        }
+    }
+
+    /// The values `sql`'s parameters had in this call, as the engine looks
+    /// them up: the built-ins, then the call's scope, then the constants.
+    /// A name without a value is left out (SQLite binds it NULL).
+    fn bind(&self, sql: &str, exercise: &Exercise, event: &Event) -> Values {
+        parameter_names(sql)
+            .into_iter()
+            .filter_map(|name| {
+                let value = match name.as_str() {
+                    "now" => Some(Value::Integer(event.clock_seconds)),
+                    "actor" => event.actor.clone().map(Value::Text),
+                    "process" => event.process.clone().map(Value::Text),
+                    _ => self
+                        .scope
+                        .get(&name)
+                        .or_else(|| exercise.constants.get(&name))
+                        .cloned(),
+                };
+                value.map(|value| (name, value))
+            })
+            .collect()
+    }
+}
