@@ -230,9 +230,14 @@ mod tests {
             .render_long_help()
             .to_string();
         let stated = |flag: &str| -> u64 {
-            let after = &help[help.find(flag).unwrap_or_else(|| panic!("{flag} in {help}"))..];
+            let after = &help[help
+                .find(flag)
+                .unwrap_or_else(|| panic!("{flag} in {help}"))..];
             let at = after.find("[default: ").expect("a stated default") + "[default: ".len();
-            let digits: String = after[at..].chars().take_while(char::is_ascii_digit).collect();
+            let digits: String = after[at..]
+                .chars()
+                .take_while(char::is_ascii_digit)
+                .collect();
             digits.parse().expect("a number")
         };
         assert_eq!(stated("--max-steps"), defaults.steps_max);

@@ -158,7 +158,8 @@ mod tests {
     use super::*;
 
     fn scratch(name: &str) -> std::path::PathBuf {
-        let dir = std::env::temp_dir().join(format!("fencelab-files-{}-{name}", std::process::id()));
+        let dir =
+            std::env::temp_dir().join(format!("fencelab-files-{}-{name}", std::process::id()));
         let _ = std::fs::remove_dir_all(&dir);
         std::fs::create_dir_all(&dir).unwrap();
         dir

@@ -49,7 +49,11 @@ mod tests {
         let value = serde_json::json!({ "name": "jobs\u{202e}\u{1b}[31m\u{85}" });
         let text = serde_json::to_string_pretty(&value).unwrap();
         let printed = shown_json(&text);
-        assert!(!printed.chars().any(|c| c != '\n' && fencelab_model::text::is_hidden(c)));
+        assert!(
+            !printed
+                .chars()
+                .any(|c| c != '\n' && fencelab_model::text::is_hidden(c))
+        );
         let back: serde_json::Value = serde_json::from_str(&printed).unwrap();
         assert_eq!(back, value);
     }

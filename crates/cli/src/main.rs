@@ -24,8 +24,8 @@ use std::path::{Path, PathBuf};
 use std::process::ExitCode;
 
 use fencelab_core::EXERCISE_FILE_BYTES_MAX;
-use fencelab_core::text::visible;
 use fencelab_core::procedure::PROCEDURE_TEXT_BYTES_MAX;
+use fencelab_core::text::visible;
 
 /// Writes to standard output, as `fencelab_cli::shown` makes it safe for a
 /// terminal. A reader that stops early (`| head`) closes the pipe; that

@@ -709,7 +709,12 @@ fn hostile_input(case: &str) -> String {
     let part = |field: &str| case.get(field).and_then(|v| v.as_str()).unwrap_or("");
     let repeat = case.get("repeat").and_then(|v| v.as_integer()).unwrap_or(1);
     let repeat = usize::try_from(repeat).expect("a count");
-    format!("{}{}{}", part("head"), part("input").repeat(repeat), part("tail"))
+    format!(
+        "{}{}{}",
+        part("head"),
+        part("input").repeat(repeat),
+        part("tail")
+    )
 }
 
 #[test]
@@ -727,14 +732,20 @@ fn mutate_past_the_mutant_budget_is_an_error_naming_the_limit_and_no_score() {
     assert_eq!(output.status.code(), Some(1), "{}", stderr(&output));
     let printed = stdout(&output);
     assert!(
-        printed.contains("ERROR: `take` gives more than 1000 mutants, the limit of mutants per procedure"),
+        printed.contains(
+            "ERROR: `take` gives more than 1000 mutants, the limit of mutants per procedure"
+        ),
         "{printed}"
     );
     assert!(!printed.contains("mutation score"), "{printed}");
     let output = fencelab(&["mutate", "--json", file.to_str().unwrap()]);
     let json: serde_json::Value = serde_json::from_str(&stdout(&output)).unwrap();
     assert!(json[0]["score_percent"].is_null(), "{json}");
-    assert!(json[0]["error"].as_str().is_some_and(|e| e.contains("mutants per procedure")));
+    assert!(
+        json[0]["error"]
+            .as_str()
+            .is_some_and(|e| e.contains("mutants per procedure"))
+    );
     let _ = std::fs::remove_dir_all(&dir);
 }
 
@@ -743,11 +754,22 @@ fn untrusted_text_reaches_the_terminal_with_its_control_and_bidi_characters_writ
     // `new` quotes the id it refuses; an id with an ESC sequence and a line
     // break once echoed both to the terminal.
     let dir = scratch("quoting");
-    let output = fencelab(&["new", "\u{1b}[31mred\nline\u{202e}", "--dir", dir.to_str().unwrap()]);
+    let output = fencelab(&[
+        "new",
+        "\u{1b}[31mred\nline\u{202e}",
+        "--dir",
+        dir.to_str().unwrap(),
+    ]);
     assert_eq!(output.status.code(), Some(2));
     let error = stderr(&output);
-    assert!(error.contains("\\u{1b}[31mred\\u{a}line\\u{202e}"), "{error}");
-    assert!(!error.contains('\u{1b}') && !error.contains('\u{202e}'), "{error}");
+    assert!(
+        error.contains("\\u{1b}[31mred\\u{a}line\\u{202e}"),
+        "{error}"
+    );
+    assert!(
+        !error.contains('\u{1b}') && !error.contains('\u{202e}'),
+        "{error}"
+    );
     assert_eq!(error.lines().count(), 1, "one line: {error}");
     // JSON stays JSON, with the characters as JSON escapes.
     let file = dir.join("bidi.toml");
@@ -762,13 +784,19 @@ fn untrusted_text_reaches_the_terminal_with_its_control_and_bidi_characters_writ
     let printed = stdout(&output);
     assert!(!printed.contains('\u{1b}') && !printed.contains('\u{202e}'));
     let json: serde_json::Value = serde_json::from_str(&printed).unwrap();
-    assert!(json.to_string().contains('\u{202e}'), "the value is unchanged");
+    assert!(
+        json.to_string().contains('\u{202e}'),
+        "the value is unchanged"
+    );
     let _ = std::fs::remove_dir_all(&dir);
 }
 
 /// Makes a FIFO at `path` (mkfifo, as an author's shell would).
 fn fifo(path: &std::path::Path) {
-    let made = Command::new("mkfifo").arg(path).status().expect("mkfifo runs");
+    let made = Command::new("mkfifo")
+        .arg(path)
+        .status()
+        .expect("mkfifo runs");
     assert!(made.success());
 }
 

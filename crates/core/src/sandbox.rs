@@ -639,13 +639,18 @@ mod tests {
         ] {
             let refused = refuse_before_sqlite(&sql).map(|d| d.to_string());
             assert!(
-                refused.as_deref().is_some_and(|r| r.contains("a name may have at most 1024")),
+                refused
+                    .as_deref()
+                    .is_some_and(|r| r.contains("a name may have at most 1024")),
                 "{refused:?}"
             );
         }
         let fits = "c".repeat(NAME_BYTES_MAX);
         assert!(refuse_before_sqlite(&format!("SELECT {fits} FROM t")).is_none());
         let text = format!("SELECT '{long}'");
-        assert!(refuse_before_sqlite(&text).is_none(), "a string is a value, not a name");
+        assert!(
+            refuse_before_sqlite(&text).is_none(),
+            "a string is a value, not a name"
+        );
     }
 }

@@ -69,7 +69,10 @@ pub fn host_message(data: &[u8]) {
         ),
         Err(message) => {
             assert!(!message.trim().is_empty(), "an origin refusal says nothing");
-            assert!(message.len() <= REFUSAL_BYTES_MAX, "an origin refusal quotes too much");
+            assert!(
+                message.len() <= REFUSAL_BYTES_MAX,
+                "an origin refusal quotes too much"
+            );
         }
     }
 }

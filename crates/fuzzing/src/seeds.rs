@@ -112,7 +112,11 @@ pub fn seeds(root: &Path) -> Vec<Seed> {
         ),
         ("origin", "https://course.example:8443"),
     ] {
-        add("host_message", format!("{name}.json"), message.as_bytes().into());
+        add(
+            "host_message",
+            format!("{name}.json"),
+            message.as_bytes().into(),
+        );
     }
     let dir = root.join("tests/hostile");
     let mut hostile = Vec::new();

@@ -100,7 +100,13 @@ fn cargo_fuzz(root: &Path, subcommand: &str, sanitizer: &str) -> Command {
 fn lock_file_is_current(root: &Path) -> Result<(), String> {
     let mut command = Command::new("cargo");
     command
-        .args(["metadata", "--locked", "--format-version", "1", "--manifest-path"])
+        .args([
+            "metadata",
+            "--locked",
+            "--format-version",
+            "1",
+            "--manifest-path",
+        ])
         .arg(root.join("fuzz/Cargo.toml"))
         .stdout(std::process::Stdio::null());
     cmd::status(&mut command)

@@ -24,8 +24,8 @@ pub fn with_path(
     let result = match kind {
         FileKind::DevZero => read(Path::new("/dev/zero")),
         FileKind::Socket => {
-            let _listener =
-                std::os::unix::net::UnixListener::bind(&path).expect("a socket in the scratch folder");
+            let _listener = std::os::unix::net::UnixListener::bind(&path)
+                .expect("a socket in the scratch folder");
             read(&path)
         }
         FileKind::Fifo | FileKind::FifoWritten => {

@@ -165,8 +165,7 @@ fn declared_equivalents(
     }
     // References past the mutant budget declare nothing that can match
     // (`fencelab check` refuses such an exercise's declarations).
-    let Ok(reference) =
-        mutation::generate(exercise, &mutation::reference_texts(exercise), context)
+    let Ok(reference) = mutation::generate(exercise, &mutation::reference_texts(exercise), context)
     else {
         return BTreeMap::new();
     };

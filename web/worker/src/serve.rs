@@ -827,7 +827,12 @@ mod tests {
         let part = |field: &str| case.get(field).and_then(|v| v.as_str()).unwrap_or("");
         let repeat = case.get("repeat").and_then(|v| v.as_integer()).unwrap_or(1);
         let repeat = usize::try_from(repeat).expect("a count");
-        format!("{}{}{}", part("head"), part("input").repeat(repeat), part("tail"))
+        format!(
+            "{}{}{}",
+            part("head"),
+            part("input").repeat(repeat),
+            part("tail")
+        )
     }
 
     /// The line marks of a procedure of 2,000 predicates (the corpus's own

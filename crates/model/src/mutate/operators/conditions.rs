@@ -75,13 +75,7 @@ fn nested(
 
 /// One candidate per conjunct: the first goes with the AND after it, the
 /// others with the AND before them.
-fn drop_each(
-    text: &Text,
-    unit: &Unit,
-    parts: &[Range<usize>],
-    clause: &str,
-    out: &mut Candidates,
-) {
+fn drop_each(text: &Text, unit: &Unit, parts: &[Range<usize>], clause: &str, out: &mut Candidates) {
     if parts.iter().any(Range::is_empty) {
         return;
     }

@@ -7,7 +7,7 @@
 use wasm_bindgen_test::wasm_bindgen_test as test;
 
 use crate::exercise::Exercise;
-use crate::mutate::{Context, MutantBudget, Mutants, Mutant, Operator, TableColumns};
+use crate::mutate::{Context, Mutant, MutantBudget, Mutants, Operator, TableColumns};
 use crate::procedure::Procedure;
 use crate::procedure::lexer::{self, TokenKind};
 use std::collections::{BTreeMap, BTreeSet};
