@@ -141,6 +141,21 @@ pub fn pin_randomness() {
     }
 }
 
+/// Puts SQLite's generator in another state (one of 256, by `salt`), as a
+/// fresh process or earlier work would leave it. For tests only: the hostile
+/// corpus replays a case from three such states, so a draw the engine did
+/// not pin shows as three different reports. The engine itself only pins.
+pub fn disturb_randomness(salt: u8) {
+    // SAFETY: as in `pin_randomness`: an int seed and a null handle.
+    unsafe {
+        rusqlite::ffi::sqlite3_test_control(
+            rusqlite::ffi::SQLITE_TESTCTRL_PRNG_SEED,
+            SQLITE_PRNG_SEED + 1 + std::ffi::c_int::from(salt),
+            std::ptr::null_mut::<rusqlite::ffi::sqlite3>(),
+        );
+    }
+}
+
 /// Whether an error is SQLite reporting that another connection holds the
 /// lock, so the same statement may succeed once that lock is released.
 /// A stale WAL snapshot is not that: see [`is_stale_snapshot`].

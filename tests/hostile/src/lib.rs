@@ -287,10 +287,20 @@ fn rejected(message: String) -> Ran {
     }
 }
 
-/// Runs `suite` once, or three times when the case must replay exactly.
+/// Runs `suite` once, or three times when the case must replay exactly:
+/// each time from another state of SQLite's own generator, as three fresh
+/// processes would start (in one process, a run would otherwise start
+/// from the state the run before it left, and hide a draw nothing pinned).
 fn runs(case: &Case, suite: impl Fn() -> ExerciseReport) -> Ran {
-    let times = if case.expect.replays { 3 } else { 1 };
-    let reports: Vec<ExerciseReport> = (0..times).map(|_| suite()).collect();
+    let times: u8 = if case.expect.replays { 3 } else { 1 };
+    let reports: Vec<ExerciseReport> = (0..times)
+        .map(|run| {
+            if case.expect.replays {
+                fencelab_core::sqlite::disturb_randomness(run);
+            }
+            suite()
+        })
+        .collect();
     let mut figures = Figures::default();
     for report in &reports {
         let mut suite_steps = 0;
