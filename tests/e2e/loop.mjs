@@ -19,7 +19,7 @@ import { readFile, readdir } from "node:fs/promises";
 import { join } from "node:path";
 import { deflateRawSync } from "node:zlib";
 import {
-  CLAIM, EDITOR, REPAIRED, ROOT, assertInView, placement, runTests, settled, typeClaim, verdictsCurrent, waitForText,
+  CLAIM, EDITOR, REPAIRED, ROOT, assertInView, editorRefused, placement, runTests, settled, typeClaim, verdictsCurrent, waitForText,
 } from "./harness.mjs";
 
 const LAPTOP = { width: 1280, height: 800 };
@@ -30,8 +30,11 @@ const VERDICTS_TIMEOUT_MS = 90_000;
 const MARKS_TIMEOUT_MS = 180_000;
 /** How many of an editor's first lines must be in view on a phone's first screen. */
 const FIRST_LINES = 3;
-/** The most space between the editor and the verdict count under it. */
-const UNDER_GAP_PX_MAX = 60;
+/**
+ * The most space between the editor and the verdict count under it: the
+ * procedure's own parts (its vocabulary's fold, an SQL error's line) only.
+ */
+const UNDER_GAP_PX_MAX = 150;
 
 const label = (size) => `${size.width}x${size.height}`;
 
@@ -82,12 +85,7 @@ function linkFragment(id, edits) {
 /** Opens `id` in `theme` (with `fragment`, a share link) and waits for its current verdicts. */
 async function openExercise(page, url, id, theme, fragment = "") {
   await page.goto(`${url}?exercise=${id}&theme=${theme}${fragment ? `#${fragment}` : ""}`);
-  const refused = await page.waitForFunction(() => {
-    const alert = document.querySelector(".procedure .error[role=alert]");
-    if (alert) return { refused: alert.textContent };
-    return /^\d+ of \d+ scenarios pass/.test(document.querySelector("#scenario-summary")?.textContent ?? "") ? { refused: null } : null;
-  }, null, { timeout: VERDICTS_TIMEOUT_MS, polling: 100 }).then((h) => h.jsonValue());
-  assert.equal(refused.refused, null, `${id}: an editor did not start`);
+  assert.equal(await editorRefused(page, VERDICTS_TIMEOUT_MS), null, `${id}: an editor did not start`);
   await verdictsCurrent(page, VERDICTS_TIMEOUT_MS);
   await page.locator(".editor .cm-line").first().waitFor();
   await settled(page);
@@ -110,20 +108,39 @@ async function loopInView(page, what) {
     const tab = page.locator(`[role="tab"][aria-controls="procedure-panel-${name}"]`);
     if (await tab.count()) await tab.click();
     const editor = page.locator(`.editor[data-procedure="${name}"]`);
-    await editor.locator(".cm-line").first().click();
+    // The cursor arrives in the editor (a focus already there would not).
+    await page.evaluate(() => document.activeElement?.blur());
+    // Where a learner clicks: near the top of what the editor's box shows.
+    await editor.locator(".cm-content").click({ position: { x: 30, y: 6 } });
     await settled(page);
     const where = `${what}, the cursor in ${name}`;
     assert.ok(
       await page.evaluate((n) => document.activeElement?.closest(".editor")?.dataset.procedure === n, name),
       `${where}: the editor has the focus`,
     );
-    const cursorLine = await placement(editor.locator(".cm-activeLine").first());
-    assertInView(cursorLine, `${where}: the line with the cursor`);
+    // The line with the cursor shows, in the viewport and in the editor's
+    // own scroll box (a long line may wrap past the box's edge).
+    const cursorLine = await editor.locator(".cm-activeLine").first().evaluate((line) => {
+      const r = line.getBoundingClientRect();
+      const box = line.closest(".cm-scroller").getBoundingClientRect();
+      const top = Math.max(r.top, box.top, 0);
+      const bottom = Math.min(r.bottom, box.bottom, window.innerHeight);
+      return { shown: Math.round(bottom - top), where: `${Math.round(r.top)}-${Math.round(r.bottom)} in a box ${Math.round(box.top)}-${Math.round(box.bottom)}` };
+    });
+    assert.ok(cursorLine.shown >= 10, `${where}: the line with the cursor is out of sight: ${cursorLine.where}`);
     const box = await placement(editor);
     const summary = await placement(page.locator("#scenario-summary"));
     assertInView(summary, `${where}: the verdict count`);
     assert.ok(summary.top >= box.bottom - 1, `${where}: the verdict count (${summary.top}) is under the editor (${box.bottom})`);
     assert.ok(summary.top - box.bottom <= UNDER_GAP_PX_MAX, `${where}: ${summary.top - box.bottom} px between the editor and the verdict count`);
+    assert.ok(
+      await page.evaluate(() => {
+        const scenarios = document.querySelector(".scenarios");
+        const editors = document.querySelector(".loop > .procedure-tabs, .loop > .procedure");
+        return scenarios.previousElementSibling === editors;
+      }),
+      `${where}: nothing stands between the editors and the verdicts`,
+    );
     const rows = page.locator(".scenario");
     const count = await rows.count();
     assert.ok(count > 0, `${where}: scenarios listed`);
@@ -179,10 +196,17 @@ async function firstOpen(page, url, id, size, theme) {
     // The first screen: the title, the story's first sentence, the editor.
     assertInView(await placement(page.locator("#exercise-title")), `${what}: the title`);
     assertInView(await placement(page.locator(".story-folded > summary")), `${what}: the story's first sentence`);
-    const lines = page.locator(".editor[data-procedure]").first().locator(".cm-line");
+    // The editor's box, and its first lines inside the viewport (a long
+    // line may wrap past the bottom of the box, which scrolls).
+    const first = page.locator(".editor[data-procedure]").first();
+    assertInView(await placement(first), `${what}: the editor`);
+    const lines = first.locator(".cm-line");
     const count = Math.min(FIRST_LINES, await lines.count());
     assert.ok(count > 0, `${what}: the editor has text`);
-    for (let i = 0; i < count; i++) assertInView(await placement(lines.nth(i)), `${what}: line ${i + 1} of the editor`);
+    for (let i = 0; i < count; i++) {
+      const line = await placement(lines.nth(i));
+      assert.ok(line.top >= 0 && line.top < line.viewportHeight, `${what}: line ${i + 1} of the editor starts in the viewport: ${JSON.stringify(line)}`);
+    }
     assert.equal(await page.locator(".exercise-menu").getAttribute("open"), null, `${what}: the exercise list is folded`);
   }
   // The broken step, inside its box, on arrival (the timeline shows the
@@ -269,7 +293,7 @@ tests.push(["one name per process: lanes, sentences, beliefs and the moves say h
   assert.ok(tags.includes("host-a #1") && tags.includes("host-a #2"), `the lanes: ${[...new Set(tags)].join(", ")}`);
   assert.ok(!tags.some((t) => /^(a|a1|a2|b|proc-\d+)$/.test(t)), `no lane by a scenario label or an id: ${[...new Set(tags)].join(", ")}`);
   const beliefs = await timeline.locator(".belief").allInnerTexts();
-  for (const belief of beliefs.filter((b) => /believes/.test(b))) {
+  for (const belief of beliefs.filter((b) => / believes it holds /.test(b) && !/^Nobody/.test(b))) {
     assert.match(belief, /^(host-a #1|host-a #2|host-b|[a-z-]+) believes it holds /, belief);
     assert.doesNotMatch(belief, /^host-a believes/, "a belief of host-a names which of its processes");
   }
