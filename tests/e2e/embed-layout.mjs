@@ -14,7 +14,7 @@
 import assert from "node:assert/strict";
 import { join } from "node:path";
 import {
-  ARTIFACTS, assertInView, assertNoSeriousViolations, placement, runTests, settled, waitForText,
+  ARTIFACTS, assertInView, assertNoSeriousViolations, editorRefused, placement, runTests, settled, waitForText,
 } from "./harness.mjs";
 
 const SIZES = [{ width: 600, height: 600 }, { width: 900, height: 700 }];
@@ -42,12 +42,7 @@ async function exerciseIds(page, url) {
 async function openEmbedded(page, url, id, theme) {
   await page.goto(`${url}?embed=1&exercise=${id}&theme=${theme}`);
   // An editor that could not start says so at once (not a 90 s wait).
-  const refused = await page.waitForFunction(() => {
-    const alert = document.querySelector(".procedure .error[role=alert]");
-    if (alert) return { refused: alert.textContent };
-    return /^\d+ of \d+ scenarios pass/.test(document.querySelector("#scenario-summary")?.textContent ?? "") ? { refused: null } : null;
-  }, null, { timeout: VERDICTS_TIMEOUT_MS, polling: 100 }).then((h) => h.jsonValue());
-  assert.equal(refused.refused, null, `${id}: an editor did not start`);
+  assert.equal(await editorRefused(page, VERDICTS_TIMEOUT_MS), null, `${id}: an editor did not start`);
   await waitForText(page.locator("#scenario-summary"), /^\d+ of \d+ scenarios pass/, VERDICTS_TIMEOUT_MS);
   await page.waitForFunction(() => {
     const list = document.querySelector("[data-check-seq]");

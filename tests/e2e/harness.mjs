@@ -259,6 +259,20 @@ export async function verdictsCurrent(page, timeout = 90_000) {
   );
 }
 
+/**
+ * Waits for the first verdict count or an editor that could not start,
+ * whichever comes first (an editor's refusal is said at once, not after a
+ * long wait); resolves to the refusal's text, or null.
+ */
+export async function editorRefused(page, timeout = 90_000) {
+  const seen = await page.waitForFunction(() => {
+    const alert = document.querySelector(".procedure .error[role=alert]");
+    if (alert) return { refused: alert.textContent };
+    return /^\d+ of \d+ scenarios pass/.test(document.querySelector("#scenario-summary")?.textContent ?? "") ? { refused: null } : null;
+  }, null, { timeout, polling: 100 }).then((h) => h.jsonValue());
+  return seen.refused;
+}
+
 /** Opens the page at `url` and waits for its first verdicts. */
 export async function open(page, url) {
   await page.goto(url);

@@ -126,15 +126,16 @@ await runTests("layout", [
       for (const id of [CLAIM, "session-incarnations"]) {
         await open(page, `${url}?exercise=${id}`);
         const gap = await page.evaluate(() => {
-          const procedures = [...document.querySelectorAll(".procedure")];
-          const last = procedures[procedures.length - 1];
+          // Several procedures are tabs: the one shown is the one edited.
+          const shown = [...document.querySelectorAll(".procedure")].filter((p) => p.offsetParent !== null);
+          const last = shown[shown.length - 1];
           const scenarios = document.querySelector(".scenarios");
           return {
-            next: last.nextElementSibling === scenarios,
+            next: (last.closest(".procedure-tabs") ?? last).nextElementSibling === scenarios,
             gap: Math.round(scenarios.getBoundingClientRect().top - last.getBoundingClientRect().bottom),
           };
         });
-        assert.ok(gap.next, `${id}: the verdicts follow the last procedure`);
+        assert.ok(gap.next, `${id}: the verdicts follow the procedures`);
         assert.ok(gap.gap < 40, `${id}: ${gap.gap} px between the editor and the verdicts`);
       }
     },

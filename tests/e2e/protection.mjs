@@ -72,8 +72,8 @@ await runTests("protection", [
       assert.match(title, / If you drop `AND state = 'NEW'` from the WHERE, “one winner” fails: .*both believe they hold message msg-1\./);
       assert.ok((await page.locator('.editor[data-procedure="claim"] .mark-symbol.mark-protected').count()) >= 1, "a ✓ in the gutter");
 
-      // Under it, the list, visible on the page: one button per caught change.
-      const list = page.locator('.procedure:has(.editor[data-procedure="claim"]) .line-marks');
+      // Under the verdicts, the list, visible on the page: one button per caught change.
+      const list = page.locator('.line-marks[data-procedure="claim"]');
       assert.match(await list.locator("h3").innerText(), /^Why each line is here$/);
       assertShown(await geometry(list.locator("h3")), "the list's heading");
       const button = list.locator(`.mark-button[data-line="${STATE_LINE}"]`, { hasText: "AND state = 'NEW'" });

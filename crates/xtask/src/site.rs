@@ -60,7 +60,14 @@ pub fn build(root: &Path, tools: &Tools, options: &Options) -> Result<(), String
             .env("PATH", tools.path_var())
             .current_dir(root),
     )?;
-    rename(&exercises, &site.join(EXERCISES))?;
+    // trunk's build carries an empty index (web/exercises); the site's own
+    // exercises take its place.
+    let shipped = site.join(EXERCISES);
+    if shipped.exists() {
+        std::fs::remove_dir_all(&shipped)
+            .map_err(|e| format!("cannot remove {}: {e}", shipped.display()))?;
+    }
+    rename(&exercises, &shipped)?;
     println!("xtask: precompressing the site's files (brotli, gzip)");
     cmd::status(
         Command::new("node")

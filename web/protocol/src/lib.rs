@@ -235,7 +235,8 @@ impl ProtectionReport {
 #[derive(Clone, Debug, Default, PartialEq, Serialize, Deserialize)]
 pub struct ProcedureMarks {
     pub procedure: String,
-    /// By line, ascending; only lines some mutant changed.
+    /// By line, ascending: every line but the blank ones, each with its
+    /// mark or why it has none.
     pub lines: Vec<LineMark>,
 }
 
@@ -262,6 +263,32 @@ pub enum LineStatus {
     /// Every change to this line passes every scenario: either the line is
     /// not needed, or the suite has a gap.
     Unprotected { descriptions: Vec<String> },
+    /// No scenario caught a change here, and not every change passed: some
+    /// only made a scenario stop with an error, which is no counterexample
+    /// (and no silence either). No mark in the editor; the list says why.
+    OnlyErrors {
+        /// The changes that only made scenarios error, by description.
+        errors: Vec<String>,
+        /// The changes that passed every scenario, by description.
+        uncaught: Vec<String>,
+    },
+    /// Every change tried here is one the exercise declares equivalent to
+    /// the text (`[[equivalent]]`), with its reasons. No mark in the editor.
+    Equivalent { reasons: Vec<String> },
+    /// No change to this line was tried: nothing on it is what a mutation
+    /// operator changes. No mark in the editor.
+    Untried,
+}
+
+impl LineStatus {
+    /// Whether the editor draws a mark for it (protected or unprotected);
+    /// the other lines are only explained in the list.
+    pub fn is_marked(&self) -> bool {
+        matches!(
+            self,
+            LineStatus::Protected { .. } | LineStatus::Unprotected { .. }
+        )
+    }
 }
 
 /// A change to a line that a scenario caught, with what shows it: replaying

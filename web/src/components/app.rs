@@ -6,25 +6,34 @@
 //! dispatches as an action or hands to the first state; the reducer and the
 //! render read nothing themselves.
 //!
-//! The layout: the exercise (its story, the editors and, directly under
-//! them, the verdicts) beside the results (a drive, the timeline, the tables
-//! after the selected step, the console), which stay in view while the
-//! exercise scrolls on a wide screen; the variants, hints and sharing come
-//! after the exercise. On a phone the three follow one another. In an embed
-//! (`?embed=1`) the same components take their compact forms (the story
-//! folded, procedure tabs, one line per verdict) and style.css lays the
+//! The layout is built around the learner's loop, edit and watch: the
+//! editors (one at a time, under tabs, when there are several) and directly
+//! under them the verdict count and one line per verdict (`.loop`, which
+//! style.css fits to one screen, the editor scrolling in what is left), so
+//! with the cursor in an editor every verdict is in sight
+//! (`reveal::work_loop`). What arrives after a pass (the solve, why each
+//! line is here) goes under the loop, where it pushes nothing in it. The
+//! exercise (its story, then the loop) stands beside the results (a drive,
+//! the timeline, the tables after the selected step, the console), which
+//! stay in view while the exercise scrolls on a wide screen; the variants,
+//! hints and sharing come after the exercise. On a phone the three follow
+//! one another, and the exercise list and the story start folded, so the
+//! first screen holds the title, the story's first sentence and the editor.
+//! In an embed (`?embed=1`) the story is folded too and style.css lays the
 //! editors beside the verdicts.
 
 use crate::components::console::Console;
 use crate::components::drive_panel::DrivePanel;
 use crate::components::exercise_list::ExerciseList;
 use crate::components::hints::Hints;
+use crate::components::line_marks::LineMarks;
 use crate::components::narrative::Narrative;
 use crate::components::notices::Notices;
 use crate::components::procedure_editor::ProcedureEditor;
 use crate::components::procedure_tabs::ProcedureTabs;
 use crate::components::scenario_list::ScenarioList;
 use crate::components::share_panel::SharePanel;
+use crate::components::solved::Solved;
 use crate::components::table_view::TableView;
 use crate::components::theme_switch::ThemeSwitch;
 use crate::components::timeline::Timeline;
@@ -288,6 +297,19 @@ pub fn app() -> Html {
             reveal::timeline();
         }
     });
+    // Whenever a timeline is shown (its report, or the step selected in it,
+    // changed: the first open, a restored link, a drive's end), its selected
+    // step, where it broke, is brought into view inside the timeline's box.
+    {
+        let shown = model
+            .shown()
+            .map(|r| std::ptr::from_ref::<fencelab_model::report::ScenarioReport>(&r) as usize);
+        use_effect_with((shown, model.view.step()), |(shown, _)| {
+            if shown.is_some() {
+                reveal::step_in_box();
+            }
+        });
+    }
     // "Drive it yourself": the drive panel comes into view with the focus.
     use_effect_with(model.focus_drive, |count| {
         if *count > 0 {
@@ -458,6 +480,25 @@ pub fn app() -> Html {
             Some((place.position?.line, error.message.clone()))
         })
     };
+    // A phone's first screen: the story and the exercise list folded.
+    let narrow = *use_memo((), |_| reveal::narrow_screen());
+    // With the cursor in an editor, the editors and the verdicts in view.
+    let on_loop_focus = Callback::from(|event: FocusEvent| {
+        let in_editor = event
+            .target()
+            .and_then(|t| t.dyn_into::<web_sys::Element>().ok())
+            .and_then(|e| e.closest(".editor").ok().flatten())
+            .is_some();
+        if in_editor {
+            reveal::work_loop();
+        }
+    });
+    let next = model.solved().then(|| {
+        crate::state::next_exercise(&model.exercises, model.current).map(|next| {
+            let title = AttrValue::from(model.exercises[next.index].title.clone());
+            (next, title)
+        })
+    });
     let unfinished = matches!(&model.view, View::Driving(drive) if !drive.last.as_ref().is_some_and(|d| d.finished));
     let driving = matches!(model.view, View::Driving(_));
 
@@ -470,35 +511,37 @@ pub fn app() -> Html {
                     <p class="tagline">{ "Why authority needs a fence: break a claim, watch the counterexample, repair it." }</p>
                     // One sentence from the first frame, the version's place
                     // kept (style.css), so its arrival moves nothing.
+                    // The version ends the sentence: the space kept for it
+                    // then leaves no gap before any word after it.
                     <p class="engine-status">
-                        { "Checking on " }
+                        { "Checked in a worker in this tab, compiled to WebAssembly: " }
                         { match &model.sqlite_version {
                             Some(v) => html! { <strong class="engine-sqlite" id="sqlite-version">{ format!("SQLite {v}") }</strong> },
                             None => html! { <strong class="engine-sqlite starting">{ "SQLite (starting)" }</strong> },
                         } }
-                        { ", compiled to WebAssembly, in a worker in this tab." }
                     </p>
                     <ThemeSwitch theme={model.theme} on_change={on_theme} />
                 </header>
             }
             <div class="layout">
                 if !model.embed {
-                    <ExerciseList exercises={model.exercises.clone()} current={model.current}
-                        current_progress={model.current_progress()} progress={model.progress.clone()} on_open={on_open} />
+                    <ExerciseList exercises={model.exercises.clone()} current={model.current} folded={narrow}
+                        current_progress={model.current_progress()} progress={model.progress.clone()} on_open={on_open.clone()} />
                 }
                 <main id="workspace" class="workspace" tabindex="-1">
                     <Notices notices={model.notices.clone()} can_go_back={model.saved_aside.is_some()}
                         on_back={unit(|| Action::BackToSaved)} on_keep={unit(|| Action::KeepLinked)} on_dismiss={unit(|| Action::DismissNotices)} />
                     <div class="work">
                         <div class="work-main">
-                            <Narrative title={exercise.title.clone()} markdown={exercise.narrative.clone()} folded={model.embed} />
+                            <Narrative title={exercise.title.clone()} markdown={exercise.narrative.clone()} folded={model.embed || narrow} />
                             if let Some(offer) = &exercise.working_version {
                                 <WorkingVersion offer={offer.clone()} working={model.working} on_choose={on_start_from} />
                             }
                             if model.opening.is_some() {
                                 <p class="muted">{ "Reading your saved work…" }</p>
                             } else {
-                                <ProcedureTabs key={exercise.id.clone()} tabbed={model.embed} panes={exercise.procedures.iter().filter(|p| p.editable).map(|p| {
+                            <div class="loop" onfocusin={on_loop_focus}>
+                                <ProcedureTabs key={exercise.id.clone()} tabbed=true panes={exercise.procedures.iter().filter(|p| p.editable).map(|p| {
                                     let initial = model.texts.get(&p.name).cloned().unwrap_or_else(|| p.start.clone());
                                     let replace = (model.replace.generation > 0)
                                         .then(|| model.replace.texts.get(&p.name).map(|t| (model.replace.generation, t.clone())))
@@ -513,17 +556,30 @@ pub fn app() -> Html {
                                             on_counterexample={on_counterexample.clone()} />
                                     })
                                 }).collect::<Vec<_>>()} />
+                                // A challenge hides the counterexamples: its panel takes the
+                                // verdicts' place under the editors.
+                                if let Some(challenge) = &model.challenge {
+                                    <crate::components::hunt_panel::HuntPanel text={challenge.text.clone()} targets={model.hunt_targets()}
+                                        hunting={model.view.scenario().map(str::to_string)}
+                                        on_hunt={dispatch(Action::DriveStart)} on_leave={unit(|| Action::HuntLeave)} />
+                                } else {
+                                    <ScenarioList scenarios={exercise.scenarios.clone()} report={model.report.clone()}
+                                        checking={model.checking()} check_seq={model.check_wanted} report_seq={model.report_seq}
+                                        selected={model.view.scenario().map(str::to_string)} compact=true
+                                        on_select={dispatch(Action::Select)} on_drive={dispatch(Action::DriveStart)} />
+                                }
+                            </div>
+                            if let Some(next) = next {
+                                <Solved next={next} on_open={on_open} />
                             }
-                            if let (None, Some(challenge)) = (&model.opening, &model.challenge) {
-                                <crate::components::hunt_panel::HuntPanel text={challenge.text.clone()} targets={model.hunt_targets()}
-                                    hunting={model.view.scenario().map(str::to_string)}
-                                    on_hunt={dispatch(Action::DriveStart)} on_leave={unit(|| Action::HuntLeave)} />
-                            }
-                            if model.opening.is_none() && model.challenge.is_none() {
-                            <ScenarioList scenarios={exercise.scenarios.clone()} report={model.report.clone()}
-                                checking={model.checking()} check_seq={model.check_wanted} report_seq={model.report_seq}
-                                selected={model.view.scenario().map(str::to_string)} compact={model.embed}
-                                on_select={dispatch(Action::Select)} on_drive={dispatch(Action::DriveStart)} />
+                            { for exercise.procedures.iter().filter(|p| p.editable).map(|p| {
+                                let name = p.name.clone();
+                                html! {
+                                    <LineMarks key={p.name.clone()} procedure={p.name.clone()} protection={model.protection.clone()}
+                                        named={exercise.procedures.iter().filter(|p| p.editable).count() > 1}
+                                        on_show={on_counterexample.reform(move |(line, change): (u32, usize)| (name.clone(), line, change))} />
+                                }
+                            }) }
                             }
                         </div>
                         // While the exercise's saved work is read (one frame), nothing is drawn

@@ -1,4 +1,7 @@
-//! The exercises, grouped by lesson, with the learner's progress.
+//! The exercises, grouped by lesson, with the learner's progress, numbered
+//! through the whole course (a lesson's list goes on from the last one's).
+//! On a phone the list starts folded under one line (how many are solved),
+//! a tap away, so the first screen belongs to the exercise.
 
 use crate::state;
 use crate::storage::Progress;
@@ -16,6 +19,9 @@ pub struct ExerciseListProps {
     /// Every other exercise's progress, as saved.
     pub progress: BTreeMap<String, Progress>,
     pub on_open: Callback<usize>,
+    /// Whether the list starts folded under its summary (a phone).
+    #[prop_or_default]
+    pub folded: bool,
 }
 
 /// What the list says of an exercise's progress: solved (the learner's own
@@ -47,19 +53,31 @@ pub fn progress_text(progress: Progress, variants: usize) -> String {
 #[function_component(ExerciseList)]
 pub fn exercise_list(props: &ExerciseListProps) -> Html {
     let groups = state::lessons(&props.exercises);
+    let solved = (0..props.exercises.len())
+        .filter(|&i| progress_of(props, i).solved)
+        .count();
+    // Each lesson's list starts where the one before it ended.
+    let starts: Vec<usize> = groups
+        .iter()
+        .scan(1, |next, (_, indices)| {
+            let start = *next;
+            *next += indices.len();
+            Some(start)
+        })
+        .collect();
     html! {
         <nav class="exercise-list" aria-label="Exercises">
-            { for groups.into_iter().map(|(lesson, indices)| html! {
+            <details class="exercise-menu" open={!props.folded}>
+                <summary class="exercise-menu-summary">
+                    { format!("Exercises · {solved} of {} solved", props.exercises.len()) }
+                </summary>
+            { for groups.into_iter().zip(starts).map(|((lesson, indices), start)| html! {
                 <section class="lesson">
                     <h2 class="lesson-title">{ lesson }</h2>
-                    <ol>
+                    <ol start={start.to_string()}>
                         { for indices.into_iter().map(|i| {
                             let exercise = &props.exercises[i];
-                            let progress = if i == props.current {
-                                props.current_progress
-                            } else {
-                                props.progress.get(&exercise.id).copied().unwrap_or_default()
-                            };
+                            let progress = progress_of(props, i);
                             let open = props.on_open.reform(move |_: MouseEvent| i);
                             let current = i == props.current;
                             html! {
@@ -77,7 +95,22 @@ pub fn exercise_list(props: &ExerciseListProps) -> Html {
                     </ol>
                 </section>
             }) }
+            </details>
         </nav>
+    }
+}
+
+/// Exercise `i`'s progress: the open one's from the page's own state, the
+/// others' as saved.
+fn progress_of(props: &ExerciseListProps, i: usize) -> Progress {
+    if i == props.current {
+        props.current_progress
+    } else {
+        props
+            .progress
+            .get(&props.exercises[i].id)
+            .copied()
+            .unwrap_or_default()
     }
 }
 

@@ -1,8 +1,9 @@
 //! "Why each line is here": the line marks of one procedure as a list under
-//! its editor, for keyboard and screen-reader users (the marks in the editor
+//! the verdicts (where its arrival moves neither the editor nor them), for keyboard and screen-reader users (the marks in the editor
 //! itself are for the mouse). Each change a scenario caught on a protected
 //! line is a button that shows its counterexample; an unprotected line is
-//! plain text. The sentences here are
+//! plain text; a line without a mark says why it has none (its changes only
+//! made scenarios error, or are declared equivalent, or none was tried). The sentences here are
 //! also the editor's tooltips, so both say the same thing.
 
 use crate::editor::Mark;
@@ -17,6 +18,9 @@ pub struct LineMarksProps {
     /// A caught change's button was pressed: show the counterexample of
     /// (line, change).
     pub on_show: Callback<(u32, usize)>,
+    /// Whether the heading names the procedure (an exercise with several).
+    #[prop_or_default]
+    pub named: bool,
 }
 
 /// What the list says of a caught change to `line`.
@@ -30,6 +34,33 @@ pub fn caught_sentence(line: u32, change: &Caught) -> String {
 /// What the list says of an unprotected `line`.
 pub fn unprotected_sentence(line: u32) -> String {
     format!("Line {line}: no scenario notices a change here")
+}
+
+/// Why `line` has no mark, in a sentence; `None` for a marked line.
+pub fn unmarked_sentence(line: u32, status: &LineStatus) -> Option<String> {
+    match status {
+        LineStatus::Protected { .. } | LineStatus::Unprotected { .. } => None,
+        LineStatus::OnlyErrors { errors, uncaught } => {
+            let mut sentence = format!(
+                "Line {line}: no mark, because a change here only stops a scenario with an error,                  which is no counterexample (tried: {})",
+                errors.join("; ")
+            );
+            if !uncaught.is_empty() {
+                sentence += &format!(
+                    "; no scenario notices if you {}",
+                    uncaught.join(", or if you ")
+                );
+            }
+            Some(sentence)
+        }
+        LineStatus::Equivalent { reasons } => Some(format!(
+            "Line {line}: no mark, because every change tried here is equivalent to your text,              as the exercise says: {}",
+            reasons.join("; ")
+        )),
+        LineStatus::Untried => Some(format!(
+            "Line {line}: no mark, because no change to it was tried: nothing on it is what the              mutation operators change"
+        )),
+    }
 }
 
 /// What the editor's line says when hovered.
@@ -67,6 +98,7 @@ pub fn title(mark: &LineMark) -> String {
              Tried: {}.",
             descriptions.join("; ")
         ),
+        status => unmarked_sentence(mark.line, status).unwrap_or_default(),
     }
 }
 
@@ -88,11 +120,12 @@ pub fn editor_marks(protection: &Protection, procedure: &str) -> Vec<Mark> {
     report
         .marks(procedure)
         .iter()
+        .filter(|mark| mark.status.is_marked())
         .map(|mark| Mark {
             line: mark.line,
             kind: match mark.status {
                 LineStatus::Protected { .. } => "protected",
-                LineStatus::Unprotected { .. } => "unprotected",
+                _ => "unprotected",
             },
             title: title(mark),
         })
@@ -115,8 +148,8 @@ pub fn line_marks(props: &LineMarksProps) -> Html {
         Protection::Shown { report, .. } => {
             let marks = report.marks(&props.procedure);
             html! {
-                <section class="line-marks" aria-labelledby={heading.clone()}>
-                    <h3 id={heading}>{ "Why each line is here" }</h3>
+                <section class="line-marks" data-procedure={props.procedure.clone()} aria-labelledby={heading.clone()}>
+                    <h3 id={heading}>{ if props.named { format!("Why each line of {} is here", props.procedure) } else { "Why each line is here".to_string() } }</h3>
                     <p class="muted">
                         { "Each line was changed on purpose and every scenario run again. ✓: a scenario fails without it. ?: no scenario notices a change; either the line is not needed, or the suite has a gap." }
                     </p>
@@ -142,6 +175,11 @@ pub fn line_marks(props: &LineMarksProps) -> Html {
                                         <li class="line-why unprotected" data-line={line.to_string()}>
                                             <span aria-hidden="true">{ "? " }</span>{ unprotected_sentence(line) }
                                             <span class="muted">{ with_code(&format!(" (tried: {})", descriptions.join("; "))) }</span>
+                                        </li>
+                                    },
+                                    status => html! {
+                                        <li class="line-why unmarked muted" data-line={line.to_string()}>
+                                            { with_code(&unmarked_sentence(line, status).unwrap_or_default()) }
                                         </li>
                                     },
                                 }

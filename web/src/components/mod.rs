@@ -18,6 +18,7 @@ pub mod replay_form;
 pub mod results_fold;
 pub mod scenario_list;
 pub mod share_panel;
+pub mod solved;
 pub mod table_view;
 pub mod take_home;
 pub mod theme_switch;

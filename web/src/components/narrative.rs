@@ -1,9 +1,9 @@
 //! The exercise's title, the page's one h1, and its narrative: Markdown with
 //! raw HTML stripped (markdown.rs), which the learner may fold away once
-//! read, to keep the editor and the verdicts in sight. In an embed the story
-//! starts folded, its first sentence standing as the fold's label: the
-//! course page around the frame tells the story too, and the frame's height
-//! belongs to the editor and the verdicts.
+//! read, to keep the editor and the verdicts in sight. In an embed and on a
+//! phone the story starts folded, its first sentence standing as the fold's
+//! label: the course page around the frame tells the story too, and a small
+//! screen's height belongs to the editor and the verdicts.
 
 use yew::prelude::*;
 

@@ -1,6 +1,7 @@
 //! One CodeMirror editor for one editable procedure, with the vocabulary it
 //! can use listed under it and, once the texts pass, why each line is here
-//! (the line marks, in the editor and as a list under it). yew renders only
+//! as marks in the editor (the list of the same marks is drawn under the
+//! verdicts by the app, where its arrival moves nothing). yew renders only
 //! the frame: the editor's own DOM belongs to CodeMirror, created once per
 //! exercise and procedure.
 //!
@@ -9,7 +10,7 @@
 //! next for the same text. These are this component's effects on storage,
 //! beside the app's autosave of the work itself.
 
-use crate::components::line_marks::{LineMarks, editor_marks};
+use crate::components::line_marks::editor_marks;
 use crate::editor::{EditorView, Word};
 use crate::state::Protection;
 use crate::storage;
@@ -132,12 +133,6 @@ pub fn procedure_editor(props: &ProcedureEditorProps) -> Html {
             }
         });
     }
-    let on_show = {
-        let name = props.name.to_string();
-        props
-            .on_counterexample
-            .reform(move |(line, change): (u32, usize)| (name.clone(), line, change))
-    };
     let parameters: Vec<&Word> = props
         .words
         .iter()
@@ -176,7 +171,6 @@ pub fn procedure_editor(props: &ProcedureEditorProps) -> Html {
                     { format!("⚠ Line {line}: {message}") }
                 </p>
             }
-            <LineMarks procedure={props.name.clone()} protection={props.protection.clone()} on_show={on_show} />
         </section>
     }
 }

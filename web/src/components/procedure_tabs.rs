@@ -1,9 +1,9 @@
-//! In an embed, an exercise with more than one editable procedure shows one
-//! editor at a time under a row of tabs (the WAI-ARIA tabs pattern: arrow
-//! keys, Home and End move between tabs, one tab stop), so the editor and the
-//! verdicts fit a 600 px frame together. Every editor stays mounted, its
-//! text, undo history and marks kept, only hidden. Elsewhere, and for a
-//! single procedure, the editors are shown one after another as they are.
+//! An exercise with more than one editable procedure shows one editor at a
+//! time under a row of tabs (the WAI-ARIA tabs pattern: arrow keys, Home and
+//! End move between tabs, one tab stop), so the editor and the verdicts fit
+//! one screen together, on the page as in a 600 px frame. Every editor stays
+//! mounted, its text, undo history and marks kept, only hidden. A single
+//! procedure, or `tabbed` off, shows the editors as they are.
 
 use wasm_bindgen::JsCast;
 use yew::prelude::*;

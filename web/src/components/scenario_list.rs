@@ -3,11 +3,11 @@
 //! scenario, with what a failing one broke; what a scenario is about is shown
 //! for the one selected.
 //!
-//! Compact (an embed): one line per scenario, its name cut to the width with
-//! the whole name and what it is about in the line's tooltip (only there);
-//! what a failing scenario broke, and the drive button, are shown for the
-//! one selected, so every scenario's verdict fits a 600 px frame beside the
-//! editor.
+//! Compact (the page and an embed): one line per scenario, its name cut to
+//! the width with the whole name and what it is about in the line's tooltip
+//! (only there); what a failing scenario broke, and the drive button, are
+//! shown for the one selected, so every scenario's verdict fits one screen
+//! under the editor, and a 600 px frame beside it.
 
 use fencelab_model::{ExerciseReport, Scenario, Verdict};
 use std::rc::Rc;

@@ -1,5 +1,7 @@
 //! Share: a link in a text field (and copied), carrying the exercise, the
-//! edited procedures, and the selected scenario and schedule.
+//! edited procedures, and the selected scenario and schedule. The field's
+//! label says whether the link is on the clipboard: being copied, copied,
+//! or not copied.
 //!
 //! Copying may be refused (a cross-origin frame without the clipboard
 //! permission, a browser without the Clipboard API): then a notice beside
@@ -36,20 +38,39 @@ async fn copy(text: String) -> Result<(), String> {
         })
 }
 
+/// Where copying the newest link stands.
+#[derive(Clone, Debug, PartialEq)]
+enum Copying {
+    Pending,
+    Copied,
+    /// Why it was not copied, in words.
+    Refused(String),
+}
+
+/// The link field's label, which says whether the link was copied.
+fn label(copying: &Copying) -> &'static str {
+    match copying {
+        Copying::Pending => "Link (copying it to the clipboard…):",
+        Copying::Copied => "Link, copied to the clipboard:",
+        Copying::Refused(_) => "Link, not copied to the clipboard:",
+    }
+}
+
 #[function_component(SharePanel)]
 pub fn share_panel(props: &SharePanelProps) -> Html {
     let share = props.on_share.reform(|_: MouseEvent| ());
-    // Why the newest link was not copied, if it was not.
-    let refused = use_state(|| None::<String>);
+    // Whether the newest link was copied, and why not if it was not.
+    let copying = use_state(|| Copying::Pending);
     {
-        let refused = refused.clone();
+        let copying = copying.clone();
         use_effect_with(props.url.clone(), move |url| {
-            refused.set(None);
+            copying.set(Copying::Pending);
             if let Some(url) = url.clone() {
                 wasm_bindgen_futures::spawn_local(async move {
-                    if let Err(why) = copy(url).await {
-                        refused.set(Some(why));
-                    }
+                    copying.set(match copy(url).await {
+                        Ok(()) => Copying::Copied,
+                        Err(why) => Copying::Refused(why),
+                    });
                 });
             }
         });
@@ -59,9 +80,9 @@ pub fn share_panel(props: &SharePanelProps) -> Html {
             <h2 id="share-title" class="visually-hidden">{ "Share" }</h2>
             <button id="share" onclick={share}>{ "Share this version" }</button>
             if let Some(url) = &props.url {
-                <label for="share-url">{ "Link (copied to the clipboard when allowed):" }</label>
+                <label for="share-url" id="share-label">{ label(&copying) }</label>
                 <input id="share-url" type="text" readonly=true value={url.clone()} />
-                if let Some(why) = &*refused {
+                if let Copying::Refused(why) = &*copying {
                     <p class="notice copy-refused" role="status">
                         { format!("The link could not be copied to the clipboard ({why}); select it above and copy it yourself.") }
                     </p>

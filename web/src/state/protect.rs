@@ -90,7 +90,13 @@ impl Model {
                 .procedures
                 .iter()
                 .flat_map(|p| &p.lines)
-                .filter(|m| matches!(m.status, LineStatus::Protected { .. }) == protected)
+                .filter(|m| {
+                    if protected {
+                        matches!(m.status, LineStatus::Protected { .. })
+                    } else {
+                        matches!(m.status, LineStatus::Unprotected { .. })
+                    }
+                })
                 .count()
         };
         let lines = |n: usize| format!("{n} line{}", if n == 1 { "" } else { "s" });

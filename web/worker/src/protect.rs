@@ -10,7 +10,9 @@
 //! unprotected when every change to it passes every scenario. A line whose
 //! changes only make scenarios error gets no mark: an error is not a
 //! counterexample, and it is not silence either. A change the exercise
-//! declares equivalent (`[[equivalent]]`) is never a gap.
+//! declares equivalent (`[[equivalent]]`) is never a gap. Every other
+//! line that is not blank says why it has no mark (only errors, only
+//! declared equivalents, or no change tried), so no line is left unexplained.
 //!
 //! Mutants past their budget (`fencelab_core::mutate::MUTANTS_PER_RUN_MAX`
 //! and kin) are never judged: the answer is `Failed`, naming the bound,
@@ -143,7 +145,7 @@ impl ProtectJob {
                 }
                 None => Some(Response::Protection {
                     seq: self.seq,
-                    report: marks(&self.exercise, mutants, verdicts),
+                    report: marks(&self.exercise, &self.texts, mutants, verdicts),
                 }),
             },
         }
@@ -185,10 +187,12 @@ fn declared_equivalents(
         .collect()
 }
 
-/// One mark per line that any mutant changed, for each editable procedure.
+/// One mark per line of each editable procedure's text in `texts` (blank
+/// lines aside): what its changes did, or that none was tried.
 /// `verdicts[i]` is the verdict on `mutants[i]`.
 pub fn marks(
     exercise: &Exercise,
+    texts: &[(String, String)],
     mutants: &[Mutant],
     verdicts: &[MutantVerdict],
 ) -> ProtectionReport {
@@ -206,16 +210,25 @@ pub fn marks(
                         .push((mutant, verdict));
                 }
             }
+            let text = texts
+                .iter()
+                .find(|(name, _)| *name == p.name)
+                .map_or("", |(_, text)| text.as_str());
+            let mut lines: BTreeMap<u32, LineStatus> = by_line
+                .into_iter()
+                .map(|(line, judged)| (line, line_status(&judged)))
+                .collect();
+            for (i, written) in text.lines().enumerate() {
+                let line = u32::try_from(i + 1).unwrap_or(u32::MAX);
+                if !written.trim().is_empty() {
+                    lines.entry(line).or_insert(LineStatus::Untried);
+                }
+            }
             ProcedureMarks {
                 procedure: p.name.clone(),
-                lines: by_line
+                lines: lines
                     .into_iter()
-                    .filter_map(|(line, judged)| {
-                        Some(LineMark {
-                            line,
-                            status: line_status(&judged)?,
-                        })
-                    })
+                    .map(|(line, status)| LineMark { line, status })
                     .collect(),
             }
         })
@@ -261,9 +274,10 @@ fn caught(mutant: &Mutant, verdict: &MutantVerdict) -> Option<Caught> {
 
 /// Protected by every caught removal (or, when none is caught, the first
 /// caught change), unprotected when every change (declared equivalents
-/// aside) survives, else no mark. Changes are listed in the order they
+/// aside) survives, else why not: only declared equivalents, or changes
+/// that only made scenarios error. Changes are listed in the order they
 /// stand on the line.
-fn line_status(judged: &[(&Mutant, &MutantVerdict)]) -> Option<LineStatus> {
+fn line_status(judged: &[(&Mutant, &MutantVerdict)]) -> LineStatus {
     let survivors = || {
         judged
             .iter()
@@ -286,21 +300,42 @@ fn line_status(judged: &[(&Mutant, &MutantVerdict)]) -> Option<LineStatus> {
         removals
     };
     if !caught.is_empty() {
-        return Some(LineStatus::Protected {
+        return LineStatus::Protected {
             caught,
             uncaught: survivors(),
-        });
+        };
     }
-    let mut judged = judged
+    let counted: Vec<&(&Mutant, &MutantVerdict)> = judged
         .iter()
-        .map(|(_, verdict)| *verdict)
-        .filter(|verdict| !matches!(verdict, MutantVerdict::Equivalent { .. }))
-        .peekable();
-    let all_survive =
-        judged.peek().is_some() && judged.all(|verdict| matches!(verdict, MutantVerdict::Survived));
-    all_survive.then(|| LineStatus::Unprotected {
-        descriptions: survivors(),
-    })
+        .filter(|(_, verdict)| !matches!(verdict, MutantVerdict::Equivalent { .. }))
+        .collect();
+    if counted.is_empty() {
+        let mut reasons: Vec<String> = Vec::new();
+        for (_, verdict) in judged {
+            if let MutantVerdict::Equivalent { reason } = verdict
+                && !reasons.contains(reason)
+            {
+                reasons.push(reason.clone());
+            }
+        }
+        return LineStatus::Equivalent { reasons };
+    }
+    if counted
+        .iter()
+        .all(|(_, verdict)| matches!(verdict, MutantVerdict::Survived))
+    {
+        return LineStatus::Unprotected {
+            descriptions: survivors(),
+        };
+    }
+    LineStatus::OnlyErrors {
+        errors: counted
+            .iter()
+            .filter(|(_, verdict)| matches!(verdict, MutantVerdict::ErrorsOnly { .. }))
+            .map(|(mutant, _)| mutant.description.clone())
+            .collect(),
+        uncaught: survivors(),
+    }
 }
 
 #[cfg(test)]
@@ -388,12 +423,48 @@ mod tests {
             },
             MutantVerdict::Survived,
         ];
-        let report = marks(&claim(), &mutants, &verdicts);
+        // Nine lines, the last blank; no mutant changes lines 1 and 4.
+        let text = "1\n2\n3\n4\n5\n6\n7\n8\n\n";
+        let report = marks(
+            &claim(),
+            &[("claim".into(), text.into())],
+            &mutants,
+            &verdicts,
+        );
         assert_eq!(report.mutants, 14);
-        let lines: Vec<u32> = report.marks("claim").iter().map(|m| m.line).collect();
+        let marked: Vec<u32> = report
+            .marks("claim")
+            .iter()
+            .filter(|m| m.status.is_marked())
+            .map(|m| m.line)
+            .collect();
         // Line 6 only errors besides its survivor, line 7 is only an
-        // equivalent: neither is marked.
-        assert_eq!(lines, [2, 3, 5, 8]);
+        // equivalent: neither is marked, and both say why; so do the lines
+        // no change was tried on. The blank line says nothing.
+        assert_eq!(marked, [2, 3, 5, 8]);
+        let lines: Vec<u32> = report.marks("claim").iter().map(|m| m.line).collect();
+        assert_eq!(lines, [1, 2, 3, 4, 5, 6, 7, 8]);
+        assert_eq!(
+            report.mark("claim", 1).map(|m| &m.status),
+            Some(&LineStatus::Untried)
+        );
+        assert_eq!(
+            report.mark("claim", 4).map(|m| &m.status),
+            Some(&LineStatus::Untried)
+        );
+        assert_eq!(
+            report.mark("claim", 6).map(|m| &m.status),
+            Some(&LineStatus::OnlyErrors {
+                errors: vec!["errors on 6".into()],
+                uncaught: vec!["survives on 6".into()],
+            })
+        );
+        assert_eq!(
+            report.mark("claim", 7).map(|m| &m.status),
+            Some(&LineStatus::Equivalent {
+                reasons: vec!["same".into()],
+            })
+        );
         let described = |status: Option<&LineStatus>| match status {
             Some(LineStatus::Protected { caught, uncaught }) => (
                 caught
@@ -450,10 +521,14 @@ mod tests {
     fn a_kill_whose_schedule_does_not_read_back_cannot_protect_a_line() {
         let report = marks(
             &claim(),
+            &[],
             &[mutant(3, "caught")],
             &[killed("one winner", "a; b")],
         );
-        assert_eq!(report.marks("claim"), []);
+        assert!(
+            report.marks("claim").iter().all(|m| !m.status.is_marked()),
+            "{report:#?}"
+        );
     }
 
     #[test]

@@ -156,3 +156,41 @@ fn an_exercise_without_a_working_version_offers_none() {
     assert!(!model.working);
     assert_eq!(model.texts, before);
 }
+
+#[test]
+fn after_a_solve_the_next_exercise_is_the_one_below_and_a_lesson_end_names_the_next_lesson() {
+    let exercises = catalog().expect("the bundled exercises load");
+    let groups = crate::state::lessons(&exercises);
+    assert!(groups.len() >= 2, "at least two lessons");
+    let (first_lesson, first) = &groups[0];
+    let (second_lesson, second) = &groups[1];
+    assert!(first.len() >= 2);
+    // Inside a lesson: the next one, no lesson named.
+    assert_eq!(
+        crate::state::next_exercise(&exercises, first[0]),
+        Some(crate::state::Next {
+            index: first[1],
+            new_lesson: None,
+        })
+    );
+    // At a lesson's end: the next lesson's first exercise, and its name.
+    let last = *first.last().expect("a lesson has exercises");
+    assert_ne!(first_lesson, second_lesson);
+    assert_eq!(
+        crate::state::next_exercise(&exercises, last),
+        Some(crate::state::Next {
+            index: second[0],
+            new_lesson: Some(second_lesson.clone()),
+        })
+    );
+    // After the very last: nothing.
+    let very_last = *groups
+        .last()
+        .and_then(|(_, indices)| indices.last())
+        .expect("an exercise");
+    assert_eq!(crate::state::next_exercise(&exercises, very_last), None);
+    assert_eq!(
+        crate::state::next_exercise(&exercises, exercises.len()),
+        None
+    );
+}
