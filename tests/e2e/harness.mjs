@@ -280,12 +280,12 @@ export async function open(page, url) {
 }
 
 /**
- * Clears the claim editor and types `lines`, closing any completion popup
- * before each newline; `within` is the page or a frame (a frameLocator)
- * that holds the editor.
+ * Clears the claim editor (or the one `editor` selects) and types `lines`,
+ * closing any completion popup before each newline; `within` is the page or
+ * a frame (a frameLocator) that holds the editor.
  */
-export async function typeClaim(page, lines, within = page) {
-  await within.locator(EDITOR).click();
+export async function typeClaim(page, lines, within = page, editor = EDITOR) {
+  await within.locator(editor).click();
   await page.keyboard.press("Control+A");
   await page.keyboard.press("Delete");
   for (const [i, line] of lines.entries()) {

@@ -142,6 +142,37 @@ await runTests("playground", [
     },
   ],
   [
+    "contention is not rejection: the shown schedule has worker-b wait for the lock, then go through",
+    async ({ page, url }) => {
+      await open(page, `${url}?exercise=decide-in-the-transaction`);
+      // The reference apply: the check inside BEGIN IMMEDIATE.
+      await typeClaim(page, [
+        "BEGIN IMMEDIATE;",
+        "SELECT generation AS installed FROM resources WHERE id = :resource;",
+        "-- @refuse unknown_resource unless returned 1: no resource {resource}",
+        "SELECT 1 AS admitted WHERE :installed = :generation;",
+        "-- @refuse generation_rejected unless returned 1: generation {generation} is not installed",
+        "UPDATE resources SET value = value + :delta WHERE id = :resource RETURNING value;",
+        "INSERT INTO generation_log (resource, event, generation, delta)",
+        "VALUES (:resource, 'apply', :generation, :delta);",
+        "COMMIT;",
+        "-- @return value",
+      ], page, '.editor[data-procedure="apply"] .cm-content');
+      await summary(page, /^7 of 7 scenarios pass$/);
+      await page.locator('.scenario[data-scenario="contention is not rejection"] .scenario-select').click();
+      await waitForText(page.locator(".timeline-verdict"), /Verdict: passed/);
+      const rows = page.locator(".lanes tr.event");
+      const texts = await rows.allInnerTexts();
+      const wait = texts.findIndex((t) => /⏳ waits: another process holds the lock/.test(t));
+      assert.ok(wait >= 0, `no wait in the timeline:\n${texts.join("\n")}`);
+      assert.match(texts[wait], /worker-b/);
+      // After the wait: worker-a's apply ends (value 5), then worker-b's goes through with 8.
+      const a = texts.findIndex((t, i) => i > wait && /worker-a/.test(t) && /\bok\b/.test(t) && /\b5\b/.test(t));
+      const b = texts.findIndex((t, i) => i > a && /worker-b/.test(t) && /\bok\b/.test(t) && /\b8\b/.test(t));
+      assert.ok(a > wait && b > a, `worker-a then worker-b should finish after the wait:\n${texts.join("\n")}`);
+    },
+  ],
+  [
     "a share link opened in a fresh browser context restores the edit and the schedule",
     async ({ page, url, browser }) => {
       await open(page, url);
