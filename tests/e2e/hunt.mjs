@@ -6,7 +6,7 @@
 //
 // Each exercise in HUNTS is hunted the same way; add an id to hunt another.
 import assert from "node:assert/strict";
-import { open, runTests, waitForText } from "./harness.mjs";
+import { assertNoSeriousViolations, open, runTests, waitForText } from "./harness.mjs";
 
 /** The exercises hunted, each with a scenario its starting text breaks. */
 const HUNTS = [
@@ -133,6 +133,7 @@ for (const target of HUNTS) {
       const lengths = await page.locator("#hunt-lengths").innerText();
       if (shortest === moves) assert.equal(lengths, `Yours took ${moves} moves: as short as a break gets.`);
       else assert.equal(lengths, `Yours took ${moves} moves; the shortest takes ${shortest} moves.`);
+      await assertNoSeriousViolations(page, `${target.exercise}: a won hunt`);
       // Found, and counted apart from repairs.
       await waitForText(page.locator(".exercise-link.current .progress"), /^not solved yet · .*1 break found$/);
       await waitForText(page.locator(`.hunt-target[data-scenario="${target.scenario}"] .hunt-found`), new RegExp(`broken, in ${moves} moves`));
