@@ -149,14 +149,8 @@ impl Expected {
 impl fmt::Display for Expected {
     fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
         match self {
-            Expected::Ran { changed, returned } => {
-                write!(
-                    f,
-                    "ran (changed {changed}, returned {})",
-                    show_rows(returned)
-                )
-            }
-            Expected::Waits => f.write_str("waits for the lock"),
+            Expected::Ran { changed, returned } => f.write_str(&ran(*changed, returned)),
+            Expected::Waits => f.write_str(WAITS),
             Expected::Fails {
                 stale_snapshot: true,
             } => f.write_str("fails on its stale snapshot"),
@@ -170,17 +164,19 @@ impl fmt::Display for Expected {
 impl fmt::Display for Observed {
     fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
         match self {
-            Observed::Ran { changed, returned } => {
-                write!(
-                    f,
-                    "ran (changed {changed}, returned {})",
-                    show_rows(returned)
-                )
-            }
-            Observed::Waits => f.write_str("waits for the lock"),
+            Observed::Ran { changed, returned } => f.write_str(&ran(*changed, returned)),
+            Observed::Waits => f.write_str(WAITS),
             Observed::Fails { message, .. } => write!(f, "fails ({message})"),
         }
     }
+}
+
+/// A statement that met a lock, in the timeline's words.
+const WAITS: &str = "waits for the lock";
+
+/// A statement that ran, as both sides of a comparison say it.
+fn ran(changed: u64, returned: &ResultRows) -> String {
+    format!("ran (changed {changed}, returned {})", show_rows(returned))
 }
 
 /// Rows as `[(1, 'a'), (2, 'b')]`.
