@@ -150,6 +150,21 @@ pub struct Figures {
     pub sqlite_heap_bytes: u64,
 }
 
+impl Case {
+    /// The whole hostile input: its head, its input repeated, its tail.
+    pub fn whole_input(&self) -> String {
+        let repeated = match self.repeat {
+            Some(times) => self.input.repeat(times),
+            None => self.input.clone(),
+        };
+        format!(
+            "{}{repeated}{}",
+            self.head.as_deref().unwrap_or(""),
+            self.tail.as_deref().unwrap_or("")
+        )
+    }
+}
+
 /// Reads a case file.
 pub fn parse(name: &str, text: &str) -> Result<Case, String> {
     toml::from_str(text).map_err(|e| format!("{name}: {e}"))
@@ -157,15 +172,7 @@ pub fn parse(name: &str, text: &str) -> Result<Case, String> {
 
 /// Runs a case through the code a user's input meets.
 pub fn run(case: &Case) -> Ran {
-    let repeated = match case.repeat {
-        Some(times) => case.input.repeat(times),
-        None => case.input.clone(),
-    };
-    let input = format!(
-        "{}{repeated}{}",
-        case.head.as_deref().unwrap_or(""),
-        case.tail.as_deref().unwrap_or("")
-    );
+    let input = case.whole_input();
     fencelab_core::sqlite::reset_heap_peak();
     let mut ran = match case.kind {
         Kind::Procedure => {

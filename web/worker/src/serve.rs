@@ -903,19 +903,11 @@ mod tests {
         assert!(!server.wants(&second), "a newer draft, even a broken one");
     }
 
-    /// A hostile corpus case's whole input, as the corpus builds it: its
-    /// head, its input repeated, its tail (tests/hostile/cases/README.md).
+    /// A hostile corpus case's whole input, as the corpus builds it.
     fn hostile_input(case: &str) -> String {
-        let case: toml::Table = toml::from_str(case).expect("a corpus case");
-        let part = |field: &str| case.get(field).and_then(|v| v.as_str()).unwrap_or("");
-        let repeat = case.get("repeat").and_then(|v| v.as_integer()).unwrap_or(1);
-        let repeat = usize::try_from(repeat).expect("a count");
-        format!(
-            "{}{}{}",
-            part("head"),
-            part("input").repeat(repeat),
-            part("tail")
-        )
+        fencelab_hostile::parse("case", case)
+            .expect("a corpus case")
+            .whole_input()
     }
 
     /// The line marks of a procedure of 2,000 predicates (the corpus's own
