@@ -600,6 +600,11 @@ fn run_exercise(args: &RunArgs) -> Result<Ended, BadInput> {
 fn finish(document: &grade::Document, grading: &GradeArgs, text: &str) -> Result<Ended, BadInput> {
     let format = grading.format();
     match document.render(format) {
+        // A JSON document keeps its meaning and its validity: its hidden
+        // characters become JSON escapes, not the terminal's `\u{..}`.
+        Some(rendered) if format.is_json() => {
+            write_out(&format!("{}\n", fencelab_cli::shown_json(&rendered)));
+        }
         Some(rendered) => outln!("{rendered}"),
         None => out!("{text}"),
     }

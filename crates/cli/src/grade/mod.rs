@@ -55,6 +55,12 @@ impl Format {
     pub fn prints_text(self) -> bool {
         matches!(self, Format::Text | Format::Github)
     }
+
+    /// Whether the document is JSON, whose hidden characters are written
+    /// out as JSON's own escapes so that it stays valid.
+    pub fn is_json(self) -> bool {
+        matches!(self, Format::Json | Format::Gradescope | Format::Exercism)
+    }
 }
 
 /// Which cases carry their history in the JSON document.
