@@ -259,7 +259,10 @@ impl Server {
                 let hunt = checker(exercise, &edits)
                     .map_err(|unusable| unusable.error.message)?
                     .hunt(scenario, &schedule);
-                Served::Answer(Box::new(Response::Hunted { seq, hunt }))
+                Served::Answer(Box::new(Response::Hunted {
+                    seq,
+                    hunt: Box::new(hunt),
+                }))
             }
             Request::Query {
                 seq,
