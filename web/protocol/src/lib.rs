@@ -147,9 +147,10 @@ pub enum Response {
         seq: u64,
         drive: Drive,
     },
+    /// Boxed: a drive's report and a verdict, far larger than the rest.
     Hunted {
         seq: u64,
-        hunt: Hunt,
+        hunt: Box<Hunt>,
     },
     Queried {
         seq: u64,

@@ -590,7 +590,7 @@ pub fn app() -> Html {
                             if let View::Driving(drive) = &model.view {
                                 <DrivePanel scenario={drive.scenario.clone()} schedule={drive.schedule.clone()}
                                     last={drive.last.clone()} waiting={drive.waiting_for.is_some()} failed={drive.failed.clone()}
-                                    hunt={model.challenge.is_some()} verdict={drive.verdict.clone()}
+                                    hunt={model.challenge.is_some()} verdict={drive.verdict.as_deref().cloned()}
                                     on_move={dispatch(Action::DriveMove)} on_undo={unit(|| Action::DriveUndo)}
                                     on_restart={unit(|| Action::DriveRestart)} on_stop={unit(|| Action::DriveStop)} />
                             }

@@ -194,7 +194,7 @@ impl Model {
             HuntVerdict::Unjudged { error } => format!("This order could not be judged: {error}"),
             HuntVerdict::Going => std::mem::take(&mut self.announcement),
         };
-        drive.verdict = Some(verdict);
+        drive.verdict = Some(std::rc::Rc::new(verdict));
         if let Some((found, _)) = self.found_break() {
             record(&mut self.hunted, found);
         }

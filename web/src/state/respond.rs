@@ -20,6 +20,7 @@ impl Model {
                 self.driven(seq, drive);
             }
             Response::Hunted { seq, hunt } => {
+                let hunt = *hunt;
                 if self.driven(seq, hunt.drive) {
                     self.hunted(hunt.verdict);
                 }

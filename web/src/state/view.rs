@@ -53,8 +53,8 @@ pub struct DriveState {
     /// Why the worker could not take the last move asked for.
     pub failed: Option<String>,
     /// In a challenge: the worker's verdict on the moves of `last` as a
-    /// hunt (`hunt.rs`).
-    pub verdict: Option<HuntVerdict>,
+    /// hunt (`hunt.rs`); shared, as `last` is, and so the view stays small.
+    pub verdict: Option<Rc<HuntVerdict>>,
     pub at: At,
 }
 

@@ -244,11 +244,8 @@ impl Server {
                 scenario,
                 schedule,
             } => {
-                let exercise = find(exercises, &exercise)?;
-                let scenario = scenario_of(exercise, &scenario)?;
-                let drive = checker(exercise, &edits)
-                    .map_err(|unusable| unusable.error.message)?
-                    .drive(scenario, &schedule);
+                let (mut checker, scenario) = driven(exercises, &exercise, &edits, &scenario)?;
+                let drive = checker.drive(scenario, &schedule);
                 Served::Answer(Box::new(Response::Driven { seq, drive }))
             }
             Request::Hunt {
@@ -258,12 +255,12 @@ impl Server {
                 scenario,
                 schedule,
             } => {
-                let exercise = find(exercises, &exercise)?;
-                let scenario = scenario_of(exercise, &scenario)?;
-                let hunt = checker(exercise, &edits)
-                    .map_err(|unusable| unusable.error.message)?
-                    .hunt(scenario, &schedule);
-                Served::Answer(Box::new(Response::Hunted { seq, hunt }))
+                let (mut checker, scenario) = driven(exercises, &exercise, &edits, &scenario)?;
+                let hunt = checker.hunt(scenario, &schedule);
+                Served::Answer(Box::new(Response::Hunted {
+                    seq,
+                    hunt: Box::new(hunt),
+                }))
             }
             Request::Query {
                 seq,
@@ -327,6 +324,20 @@ fn scenario_of<'a>(exercise: &'a Exercise, name: &str) -> Result<&'a Scenario, S
         .iter()
         .find(|s| s.name == name)
         .ok_or_else(|| format!("exercise `{}` has no scenario `{name}`", exercise.id))
+}
+
+/// The checker of `edits` and the scenario named, for a drive or a hunt:
+/// texts that cannot run fail the request (there is no history to show).
+fn driven<'a>(
+    exercises: &'a [Rc<Exercise>],
+    exercise: &str,
+    edits: &Edits,
+    scenario: &str,
+) -> Result<(Checker, &'a Scenario), String> {
+    let exercise = find(exercises, exercise)?;
+    let scenario = scenario_of(exercise, scenario)?;
+    let checker = checker(exercise, edits).map_err(|unusable| unusable.error.message)?;
+    Ok((checker, scenario))
 }
 
 /// A checker for the exercise with the learner's edits in place.

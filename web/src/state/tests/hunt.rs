@@ -36,10 +36,10 @@ fn hunted(model: &mut Model, seq: u64, finished: bool, verdict: HuntVerdict) {
         model,
         Response::Hunted {
             seq,
-            hunt: Hunt {
+            hunt: Box::new(Hunt {
                 drive: drive(if finished { 8 } else { 2 }, finished),
                 verdict,
-            },
+            }),
         },
     );
 }
@@ -247,7 +247,7 @@ fn a_found_break_travels_in_a_share_link_and_opens_as_a_hunt_that_the_opener_did
     assert_eq!(schedule.to_string(), "a a b b");
     hunted(&mut opened, seq, true, broken("a a b b"));
     assert!(
-        matches!(&opened.view, View::Driving(d) if d.verdict.as_ref().and_then(HuntVerdict::found).is_some()),
+        matches!(&opened.view, View::Driving(d) if d.verdict.as_ref().and_then(|v| v.found()).is_some()),
         "the break is shown"
     );
     assert!(
