@@ -43,8 +43,9 @@ impl HuntText {
 pub enum HuntVerdict {
     /// The scenario has not reached its end: the learner moves on.
     Going,
-    /// The learner's schedule broke a guarantee: a win.
-    Broken(Break),
+    /// The learner's schedule broke a guarantee: a win (boxed: a break
+    /// carries the whole failure, the other states next to nothing).
+    Broken(Box<Break>),
     /// The scenario ran to its end and every guarantee held: not a win.
     Held,
     /// The scenario could not be judged on this schedule (an SQL error, an
@@ -122,11 +123,11 @@ impl HuntVerdict {
             },
             ScenarioResult::Failed { failure } => {
                 let explored = explore();
-                HuntVerdict::Broken(Break {
+                HuntVerdict::Broken(Box::new(Break {
                     failure: failure.clone(),
                     schedule: drive.report.schedule.clone(),
                     shortest_moves: explored.failure().map(|_| explored.schedule.len()),
-                })
+                }))
             }
         }
     }
@@ -134,7 +135,7 @@ impl HuntVerdict {
     /// The break, when the hunt has won.
     pub fn found(&self) -> Option<&Break> {
         match self {
-            HuntVerdict::Broken(found) => Some(found),
+            HuntVerdict::Broken(found) => Some(found.as_ref()),
             _ => None,
         }
     }

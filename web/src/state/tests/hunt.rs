@@ -24,11 +24,11 @@ fn hunt_seq(model: &Model) -> (u64, Schedule) {
 }
 
 fn broken(schedule: &str) -> HuntVerdict {
-    HuntVerdict::Broken(Break {
+    HuntVerdict::Broken(Box::new(Break {
         failure: two_holders(),
         schedule: Schedule::parse(schedule).expect("a schedule"),
         shortest_moves: Some(4),
-    })
+    }))
 }
 
 fn hunted(model: &mut Model, seq: u64, finished: bool, verdict: HuntVerdict) {
