@@ -12,6 +12,9 @@ import { assertNoSeriousViolations, open, runTests, waitForText } from "./harnes
 const HUNTS = [
   { exercise: "claim-compare-and-set", scenario: "one winner" },
   { exercise: "decide-in-the-transaction", scenario: "an install between the read and the write" },
+  // From the third lesson, "Fences in the wild": the idempotency key
+  // checked, then inserted.
+  { exercise: "the-key-checked-then-inserted", scenario: "a retry while the first request is in flight" },
 ];
 
 /** The most moves and undos one hunt may make before the test gives up. */
