@@ -159,7 +159,7 @@ fn every_move_of_a_hunt_is_judged_by_the_worker_and_a_break_counts_apart_from_re
     assert!(state.verdict.as_ref().is_some_and(|v| v.found().is_some()));
     assert_eq!(
         model.announcement,
-        "You broke it: proc-1 (worker-a) and proc-2 (worker-b) both believe they hold message msg-1. \
+        "You broke it: worker-a and worker-b both believe they hold message msg-1. \
          Yours took 4 moves: as short as a break gets."
     );
     assert_eq!(
