@@ -209,9 +209,9 @@ pub enum Command {
         /// Run each scenario process as an operating-system process.
         #[arg(long)]
         processes: bool,
-        /// Also replay up to N complete schedules the explorer visits, for
-        /// each scenario where a process waits for a lock.
-        #[arg(long, value_name = "N", value_parser = whole_number_usize)]
+        /// Also replay up to N complete schedules the explorer visits (`all`:
+        /// every one), for each scenario where a process waits for a lock.
+        #[arg(long, value_name = "N|all", value_parser = explored_count)]
         explored: Option<usize>,
         /// Also run every replay through its exported Python script
         /// (python3 on PATH), which must end on fencelab's verdict.
@@ -366,9 +366,15 @@ fn journals(text: &str) -> Result<Journals, String> {
         .map_err(|_| format!("takes delete, wal or both, not `{text}`"))
 }
 
-fn whole_number_usize(text: &str) -> Result<usize, String> {
-    text.parse()
-        .map_err(|_| format!("takes a whole number, not `{text}`"))
+/// `all` is every schedule the explorer visits, which its own schedule
+/// limit already bounds.
+fn explored_count(text: &str) -> Result<usize, String> {
+    match text {
+        "all" => Ok(usize::MAX),
+        _ => text
+            .parse()
+            .map_err(|_| format!("takes a whole number or `all`, not `{text}`")),
+    }
 }
 
 fn edit(text: &str) -> Result<Edit, String> {

@@ -146,6 +146,8 @@ pub struct ReplayArgs {
 #[derive(Default)]
 struct Totals {
     runs: u64,
+    /// Of `runs`, those of explored schedules beside the shown ones.
+    explored_runs: u64,
     statements: u64,
     waits: u64,
     python_runs: u64,
@@ -202,6 +204,7 @@ pub fn run(args: &ReplayArgs) -> Result<Ended, BadInput> {
                             });
                             reports.push(shown);
                             if contended {
+                                totals.explored_runs += explored.len() as u64;
                                 reports.extend(explored);
                             }
                         }
@@ -245,8 +248,10 @@ pub fn run(args: &ReplayArgs) -> Result<Ended, BadInput> {
     result?;
     let modes: Vec<&str> = args.journals.iter().map(|j| j.pragma_name()).collect();
     outln!(
-        "replay: {} runs, {} statements ({} waits for the lock), journal {}, {}{}: {} differ",
+        "replay: {} runs ({} of explored schedules), {} statements ({} waits for the lock), \
+         journal {}, {}{}: {} differ",
         totals.runs,
+        totals.explored_runs,
         totals.statements,
         totals.waits,
         modes.join(" and "),

@@ -972,7 +972,7 @@ fn replay_on_a_real_file_with_processes_agrees_with_the_simulator() {
         "both",
         "--processes",
         "--explored",
-        "4",
+        "all",
         "--file",
         &file.display().to_string(),
     ]);
@@ -985,5 +985,11 @@ fn replay_on_a_real_file_with_processes_agrees_with_the_simulator() {
         stderr(&output)
     );
     assert!(printed.contains(": 0 differ"), "{printed}");
+    // The explorer's schedules in which a claim waits for the lock are
+    // replayed beside the shown ones, waits included.
+    assert!(
+        printed.contains("(4 of explored schedules)") && printed.contains("(2 waits for the lock)"),
+        "{printed}"
+    );
     assert!(!file.exists(), "the replay removes its file");
 }
