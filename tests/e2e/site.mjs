@@ -277,7 +277,7 @@ try {
         },
       ],
       [
-        "an unknown id is a notice naming it, in view in light and dark at 1280 and 390 px",
+        "an unknown id is a notice naming it and the exercises there are, never another exercise, in light and dark at 1280 and 390 px",
         async ({ page, url }) => {
           for (const colorScheme of ["light", "dark"]) {
             for (const viewport of [{ width: 1280, height: 800 }, { width: 390, height: 844 }]) {
@@ -285,11 +285,18 @@ try {
               await page.emulateMedia({ colorScheme });
               await page.setViewportSize(viewport);
               await page.goto(`${url}?exercise=${MISSING}`);
-              const notice = page.locator(".notice", { hasText: `\`${MISSING}\`` });
+              const notice = page.locator(".notice", { hasText: MISSING });
               await notice.waitFor({ timeout: VERDICTS_TIMEOUT_MS });
-              assert.match(await notice.innerText(), /There is no exercise `no-such-exercise` on this page/);
-              await verdicts(page, /^\d+ of \d+ scenarios pass$/);
+              assert.equal(await notice.innerText(), `There is no exercise “${MISSING}” on this page. Choose one of these:`);
+              for (const absent of [".editor", "#scenario-summary", "#exercise-title"]) {
+                assert.equal(await page.locator(absent).count(), 0, `${what}: no exercise is opened in its place (${absent})`);
+              }
+              // The choices: every exercise the page has, the author's among them.
+              const choices = page.locator(".exercise-choices a[data-exercise]");
+              const ids = await choices.evaluateAll((links) => links.map((l) => l.dataset.exercise));
+              assert.ok(ids.length >= 14 && ids.includes(ID) && ids.includes("claim-compare-and-set"), `${what}: choices ${ids}`);
               await settled(page);
+              assertInView(await placement(choices.first()), `${what}: the first choice`);
               await notice.scrollIntoViewIfNeeded();
               assertInView(await placement(notice), `the notice, ${what}`);
               const width = await page.evaluate(() => document.documentElement.scrollWidth);
@@ -301,6 +308,10 @@ try {
               assert.notEqual(colours.text, colours.page, `${what}: the notice's text shows on the page`);
             }
           }
+          // A choice opens its exercise.
+          await page.locator(`.exercise-choices a[data-exercise="${ID}"]`).click();
+          await verdicts(page, /^0 of 3 scenarios pass$/);
+          assert.equal(await page.locator("#exercise-title").innerText(), TITLE);
         },
       ],
       [
@@ -310,7 +321,7 @@ try {
             await page.setViewportSize(viewport);
             await page.goto(`${url}?embed=1&exercise=${MISSING}`);
             const notice = page.locator(".notice");
-            await waitForText(notice, /There is no exercise `no-such-exercise` here/, VERDICTS_TIMEOUT_MS);
+            await waitForText(notice, /There is no exercise “no-such-exercise” here/, VERDICTS_TIMEOUT_MS);
             assert.equal(await notice.count(), 1);
             for (const absent of [".exercise-list", ".masthead", ".editor", "#scenario-summary", "#exercise-title"]) {
               assert.equal(await page.locator(absent).count(), 0, `an embed of a missing id shows no ${absent}`);

@@ -67,9 +67,13 @@ pub struct Model {
     /// site's own exercises have arrived (`site.rs`). Nothing is open
     /// meanwhile.
     pub awaiting: Option<Opening>,
-    /// In an embed, the exercise the address names that this site does not
-    /// have: the frame shows the notice that says so, and nothing else.
+    /// The exercise the address names that this site does not have: the
+    /// notice that says so is shown instead of any exercise (the page lists
+    /// those it has under it).
     pub missing: Option<String>,
+    /// The id of the exercise the address's exercise link (`#x1=`) carried:
+    /// a site file with the same id gives way to it.
+    linked: Option<String>,
     /// Whether the site's own exercises have arrived (or it has none).
     pub site_loaded: bool,
     /// The seqs of `Install` requests not yet answered.

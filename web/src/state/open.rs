@@ -62,6 +62,7 @@ impl Model {
             current: 0,
             awaiting: None,
             missing: None,
+            linked: None,
             site_loaded: false,
             installing: BTreeSet::new(),
             opening: None,

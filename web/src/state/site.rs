@@ -67,9 +67,20 @@ impl Model {
                 return;
             }
         };
+        let from_link = file == crate::author::link::LINKED_FILE;
         if self.exercises.iter().any(|e| e.id == exercise.id) {
+            // An author previewing a new version of an exercise the site
+            // hosts: the draft is the point, and the hosted file is not wrong.
+            if self.linked.as_deref() == Some(exercise.id.as_str()) {
+                self.notices.push(format!(
+                    "This is the draft from the link, shown in place of the site's {file} \
+                     (the same id, “{}”).",
+                    exercise.id
+                ));
+                return;
+            }
             self.notices.push(format!(
-                "{file}: the id `{}` is already another exercise's; this one is left out.",
+                "{file}: the id “{}” is already another exercise's; this one is left out.",
                 exercise.id
             ));
             return;
@@ -77,34 +88,35 @@ impl Model {
         let seq = self.seq();
         self.installing.insert(seq);
         self.send(Request::Install { seq, file, source });
+        if from_link {
+            self.linked = Some(exercise.id.clone());
+        }
         Rc::make_mut(&mut self.exercises).push(exercise);
     }
 
-    /// The address named an exercise this page does not have. In an embed
-    /// the frame shows that sentence alone; on the page, the first exercise
-    /// is opened under it.
+    /// The address named an exercise this page does not have: that sentence,
+    /// and never another exercise in its place (docs/EXERCISES.md). An embed
+    /// shows the sentence alone; the page also lists the exercises it has.
+    /// A share link's texts are the learner's own work, opened instead.
     fn missing(&mut self, exercise: String, from_link: bool) {
         let notice = if from_link {
             format!(
-                "This link names an exercise this page does not have (`{exercise}`); \
+                "This link names an exercise this page does not have (“{exercise}”); \
                  your own work is shown instead."
             )
         } else if self.embed {
             format!(
-                "There is no exercise `{exercise}` here. Check the `exercise=` id in this \
+                "There is no exercise “{exercise}” here. Check the exercise= id in this \
                  frame's address against the ids the site serves."
             )
         } else {
-            format!(
-                "There is no exercise `{exercise}` on this page; the first exercise is shown \
-                 instead. The list names every exercise there is."
-            )
+            format!("There is no exercise “{exercise}” on this page. Choose one of these:")
         };
         self.notices.push(notice);
-        if self.embed && !from_link {
-            self.missing = Some(exercise);
-        } else {
+        if from_link {
             self.open(0, None);
+        } else {
+            self.missing = Some(exercise);
         }
     }
 

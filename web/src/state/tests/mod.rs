@@ -285,7 +285,7 @@ fn a_link_that_cannot_be_read_is_reported_and_the_learners_work_opens() {
     let mut model = started(&unknown);
     assert!(model.awaiting.is_some(), "perhaps one of the site's own");
     act(&mut model, Action::SiteExercises(SiteExercises::NoIndex));
-    assert!(model.notices[0].contains("does not have (`no-such-exercise`)"));
+    assert!(model.notices[0].contains("does not have (“no-such-exercise”)"));
     assert_eq!(
         model.opening.as_ref().map(|o| o.exercise.as_str()),
         Some(CLAIM)

@@ -90,7 +90,7 @@ fn an_id_the_site_does_not_have_is_named_and_an_embed_shows_nothing_else() {
     assert!(embedded.exercise().is_none(), "no other exercise is shown");
     assert_eq!(embedded.missing.as_deref(), Some("no-such-exercise"));
     assert!(
-        embedded.notices[0].contains("no exercise `no-such-exercise`"),
+        embedded.notices[0].contains("no exercise “no-such-exercise”"),
         "{:?}",
         embedded.notices
     );
@@ -101,9 +101,14 @@ fn an_id_the_site_does_not_have_is_named_and_an_embed_shows_nothing_else() {
         &mut page,
         site(&[("exercises/mine.toml", Ok(authored(MINE, "X")))]),
     );
-    assert!(page.notices[0].contains("no exercise `no-such-exercise` on this page"));
-    assert!(page.notices[0].contains("first exercise is shown instead"));
-    assert_eq!(page.exercise().map(|e| e.id.as_str()), Some(CLAIM));
+    assert!(page.notices[0].contains("no exercise “no-such-exercise” on this page"));
+    assert!(!page.notices[0].contains('`'), "{:?}", page.notices);
+    assert!(
+        page.exercise().is_none(),
+        "no other exercise is shown in its place"
+    );
+    assert_eq!(page.missing.as_deref(), Some("no-such-exercise"));
+    assert_eq!(page.check_request(), None);
 }
 
 #[test]
@@ -162,7 +167,7 @@ fn each_file_that_cannot_be_used_is_a_notice_and_the_rest_load() {
         "{notices}"
     );
     assert!(
-        notices.contains("the id `claim-compare-and-set` is already another exercise's"),
+        notices.contains("the id “claim-compare-and-set” is already another exercise's"),
         "{notices}"
     );
     assert_eq!(
@@ -201,4 +206,35 @@ fn an_unusable_index_is_a_notice() {
         )),
     );
     assert!(model.notices[0].contains("format 9"));
+}
+
+#[test]
+fn a_linked_draft_with_a_hosted_id_is_shown_in_place_of_the_hosted_file() {
+    let mut model = addressed(MINE, false);
+    let draft = authored(MINE, "The draft's lesson");
+    act(
+        &mut model,
+        site(&[(crate::author::link::LINKED_FILE, Ok(draft))]),
+    );
+    act(
+        &mut model,
+        site(&[("exercises/mine.toml", Ok(authored(MINE, "Hosted")))]),
+    );
+    let open = model.exercise().expect("the draft is open");
+    assert_eq!(open.id, MINE);
+    assert_eq!(
+        open.lesson, "The draft's lesson",
+        "the draft, not the hosted file"
+    );
+    assert_eq!(model.exercises.iter().filter(|e| e.id == MINE).count(), 1);
+    let notices = model.notices.join("\n");
+    assert!(
+        notices
+            .contains("the draft from the link, shown in place of the site's exercises/mine.toml"),
+        "{notices}"
+    );
+    assert!(
+        !notices.contains("left out"),
+        "the hosted file is not blamed: {notices}"
+    );
 }
