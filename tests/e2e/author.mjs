@@ -264,4 +264,31 @@ await runTests("author", [
       }
     },
   ],
+  [
+    "a file opened from disk replaces the draft as one undoable change; one too large is refused and nothing changes",
+    async ({ page, url }) => {
+      await openAuthoring(page, `${url}?author=1`);
+      await waitForText(page.locator(STATUS), PASSES, 60_000);
+      const bundled = await readFile(join(ROOT, "crates/model/exercises/01-claim-compare-and-set.toml"), "utf8");
+      const mine = bundled.replace(/^id = .*$/m, 'id = "opened-from-disk"');
+      await page.setInputFiles("#open-file", { name: "mine.toml", mimeType: "text/plain", buffer: Buffer.from(mine) });
+      // The opened file is the draft: its id names the download, and it is checked.
+      await waitForText(page.locator("#download"), /^Download opened-from-disk\.toml$/);
+      await waitForText(page.locator(STATUS), PASSES, 60_000);
+      assert.equal((await downloaded(page)).bytes.toString("utf8"), mine, "the draft is the file, byte for byte");
+
+      // Too large: refused with the limit named, the draft as it was.
+      const huge = `${mine}\n# ${"x".repeat(300 * 1024)}\n`;
+      await page.setInputFiles("#open-file", { name: "huge.toml", mimeType: "text/plain", buffer: Buffer.from(huge) });
+      const refusal = await waitForText(page.locator(".author-tools .error[role=alert]"), /^Not opened: huge\.toml is \d+ bytes/);
+      assert.match(refusal, /at most 262144/);
+      assert.equal(await page.locator("#download").innerText(), "Download opened-from-disk.toml");
+
+      // Undo brings back the starter the view opened with.
+      await page.locator(EDITOR).click();
+      await page.keyboard.press("Control+Z");
+      await waitForText(page.locator("#download"), /^Download (?!opened-from-disk)/);
+      assert.equal((await downloaded(page)).bytes.toString("utf8"), STARTER);
+    },
+  ],
 ]);

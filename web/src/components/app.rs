@@ -446,7 +446,7 @@ pub fn app() -> Html {
         if let Some(awaiting) = &model.awaiting {
             return html! {
                 <main class="app"><p class="muted" role="status">
-                    { format!("Loading the exercise `{}`…", awaiting.exercise) }
+                    { format!("Loading the exercise “{}”…", awaiting.exercise) }
                 </p></main>
             };
         }
@@ -456,6 +456,15 @@ pub fn app() -> Html {
                     <div class="notices" role="alert">
                         { for model.notices.iter().map(|n| html! { <p class="notice">{ n.clone() }</p> }) }
                     </div>
+                    // The page's own address with another id: the choice is a
+                    // plain link, so it opens as any address would.
+                    if !model.embed {
+                        <nav class="exercise-choices" aria-label="Exercises on this page"><ul>
+                            { for model.exercises.iter().map(|e| html! {
+                                <li><a href={format!("?exercise={}", e.id)} data-exercise={e.id.clone()}>{ e.title.clone() }</a></li>
+                            }) }
+                        </ul></nav>
+                    }
                 </main>
             };
         }

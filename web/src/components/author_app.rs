@@ -1,8 +1,8 @@
 //! The authoring view's root (`?author=1`): owns its state
 //! (author/state.rs) and its effects: reading the link or the saved draft
 //! once, autosaving the draft, sending the debounced check to the worker,
-//! the theme, and the actions that leave the page (preview in a new tab,
-//! download, a share link).
+//! the theme, the actions that leave the page (preview in a new tab,
+//! download, a share link) and opening a file from disk.
 //!
 //! The layout: the editor beside what `fencelab check` says, which stays in
 //! view on a wide screen; one after the other on a phone.
@@ -22,8 +22,28 @@ use gloo_timers::callback::Timeout;
 use std::rc::Rc;
 use wasm_bindgen::JsCast;
 use wasm_bindgen::prelude::*;
-use web_sys::HtmlSelectElement;
+use web_sys::{File, HtmlInputElement, HtmlSelectElement};
 use yew::prelude::*;
+
+/// The largest file opened from disk: what the exercise loader reads.
+const OPENED_BYTES_MAX: usize = fencelab_model::exercise::EXERCISE_FILE_BYTES_MAX;
+
+/// Reads a file the author chose, within [`OPENED_BYTES_MAX`], as text.
+async fn read_opened(file: File) -> Result<String, String> {
+    let name = file.name();
+    if file.size() > OPENED_BYTES_MAX as f64 {
+        return Err(format!(
+            "{name} is {} bytes; an exercise file may hold at most {OPENED_BYTES_MAX}, so the \
+             draft is unchanged",
+            file.size()
+        ));
+    }
+    wasm_bindgen_futures::JsFuture::from(file.text())
+        .await
+        .ok()
+        .and_then(|text| text.as_string())
+        .ok_or_else(|| format!("{name} could not be read as text; the draft is unchanged"))
+}
 
 /// The state as a yew reducer.
 #[derive(Clone, PartialEq)]
@@ -196,6 +216,34 @@ pub fn author_app() -> Html {
             }
         })
     };
+    // A file from disk replaces the draft as one undoable change, as a
+    // template does.
+    let on_open_file = {
+        let dispatcher = author.dispatcher();
+        let action_error = action_error.clone();
+        Callback::from(move |event: Event| {
+            let Some(input) = event.target_dyn_into::<HtmlInputElement>() else {
+                return;
+            };
+            let chosen = input.files().and_then(|files| files.get(0));
+            // The same file can be chosen again after an edit.
+            input.set_value("");
+            let Some(file) = chosen else {
+                return;
+            };
+            let dispatcher = dispatcher.clone();
+            let action_error = action_error.clone();
+            wasm_bindgen_futures::spawn_local(async move {
+                match read_opened(file).await {
+                    Ok(text) => {
+                        action_error.set(None);
+                        dispatcher.dispatch(AuthorAction::Replace(text));
+                    }
+                    Err(message) => action_error.set(Some(format!("Not opened: {message}."))),
+                }
+            });
+        })
+    };
     let on_share = {
         let dispatcher = author.dispatcher();
         Callback::from(move |_: MouseEvent| {
@@ -253,6 +301,8 @@ pub fn author_app() -> Html {
                             <option value={i.to_string()}>{ t.name.clone() }</option>
                         }) }
                     </select>
+                    <label for="open-file">{ "or open a file" }</label>
+                    <input id="open-file" type="file" accept=".toml,text/plain" onchange={on_open_file} />
                     <button id="preview" onclick={on_preview} disabled={blocked.is_some()}
                         title={blocked.clone().unwrap_or_else(|| "Open the draft as a learner sees it, in a new tab".into())}>
                         { "Preview as a learner" }
