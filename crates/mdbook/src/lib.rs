@@ -181,6 +181,21 @@ pub fn preprocess(input: &str) -> Result<String, Vec<BookError>> {
         elements.push(ids_here);
     }
     if !errors.is_empty() {
+        // In the book's order: by chapter, then line, whichever step found it.
+        let order: Vec<String> = chapters
+            .iter()
+            .map(|c| Path::new(src_name).join(&c.source).display().to_string())
+            .collect();
+        errors.sort_by_key(|error| match error {
+            BookError::Chapter { chapter, line, .. } => (
+                order
+                    .iter()
+                    .position(|c| c == chapter)
+                    .unwrap_or(usize::MAX),
+                *line,
+            ),
+            _ => (usize::MAX, 0),
+        });
         return Err(errors);
     }
 
