@@ -200,11 +200,13 @@ pub fn preprocess(input: &str) -> Result<String, Vec<BookError>> {
     }
 
     let folder = src.join(FOLDER);
-    let copied = match &config.site {
-        Site::Copied(dir) => Some(dir.as_path()),
-        Site::Hosted(_) => None,
+    // A hosted site serves its own copy of the book's exercise files (they
+    // were checked all the same); only a copied site gets them here.
+    let written = match &config.site {
+        Site::Copied(dir) => site::write(&folder, Some(dir), &own_files),
+        Site::Hosted(_) => site::write(&folder, None, &[]),
     };
-    site::write(&folder, copied, &own_files).map_err(|e| vec![BookError::Site(e)])?;
+    written.map_err(|e| vec![BookError::Site(e)])?;
 
     let mut index = 0;
     for_each_chapter(&mut book, &mut |chapter| {

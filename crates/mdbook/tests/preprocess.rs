@@ -37,6 +37,15 @@ fn copy(from: &Path, to: &Path) {
 /// mdBook's `[context, book]` for `chapters` (source path, text) of the
 /// book at `root`, its site hosted at [`SITE`].
 fn input(root: &Path, chapters: &[(String, String)]) -> String {
+    input_with(
+        root,
+        chapters,
+        json!({ "site": SITE, "hook": "telemetry.log" }),
+    )
+}
+
+/// As [`input`], with `table` as `[preprocessor.fencelab]`.
+fn input_with(root: &Path, chapters: &[(String, String)], table: Value) -> String {
     let items: Vec<Value> = chapters
         .iter()
         .map(|(source, content)| {
@@ -50,7 +59,7 @@ fn input(root: &Path, chapters: &[(String, String)]) -> String {
         "root": root, "renderer": "html", "mdbook_version": "0.5.4",
         "config": {
             "book": { "src": "src", "title": "t" },
-            "preprocessor": { "fencelab": { "site": SITE, "hook": "telemetry.log" } },
+            "preprocessor": { "fencelab": table },
         },
     });
     json!([context, { "items": items, "__non_exhaustive": null }]).to_string()
@@ -91,11 +100,36 @@ fn the_fixture_book_gets_its_elements_and_its_folder() {
     );
     let folder = root.join("src/fencelab");
     assert!(folder.join("book.js").is_file());
+    assert!(
+        !folder.join("exercises").exists(),
+        "a hosted site serves the book's exercises itself"
+    );
+    std::fs::remove_dir_all(&root).unwrap();
+}
+
+#[test]
+fn a_copied_site_gets_the_books_exercises_and_their_index() {
+    let root = scratch("good", "copied");
+    // The least a built site has (the preprocessor asks for both files).
+    std::fs::create_dir_all(root.join("site/exercises")).unwrap();
+    std::fs::write(root.join("site/index.html"), "<!doctype html>").unwrap();
+    std::fs::write(root.join("site/embed.js"), "export {};").unwrap();
+    let chapters = [chapter(&root, "own-claim.md")];
+    let table = json!({ "site-dir": "site" });
+    let book = preprocess(&input_with(&root, &chapters, table.clone())).unwrap();
+    assert!(
+        contents(&book)[0].contains("<script type=\"module\" src=\"fencelab/embed.js\"></script>")
+    );
+    let folder = root.join("src/fencelab");
+    assert_eq!(
+        std::fs::read_to_string(folder.join("embed.js")).unwrap(),
+        "export {};"
+    );
     assert!(folder.join("exercises/book-claim.toml").is_file());
     let index = std::fs::read_to_string(folder.join("exercises/index.toml")).unwrap();
     assert!(index.contains("\"book-claim.toml\""), "{index}");
-    // A second build finds its own folder and writes nothing new.
-    preprocess(&input(&root, &chapters)).unwrap();
+    // A second build finds its own folder and writes it again.
+    preprocess(&input_with(&root, &chapters, table)).unwrap();
     std::fs::remove_dir_all(&root).unwrap();
 }
 
