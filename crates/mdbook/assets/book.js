@@ -50,6 +50,7 @@ function record(event, kind) {
   const message = event.detail;
   if (!(element instanceof Element) || !message || typeof message.exercise !== "string") return;
   const result = saved(message.exercise);
+  const before = { ...result };
   if (kind === "checked") {
     result.passed = message.passed;
     result.total = message.total;
@@ -58,6 +59,10 @@ function record(event, kind) {
     result.solved = true;
   }
   save(result);
+  // Every keystroke is checked; the hook hears a check only when its
+  // counts differ from the last saved, so a course's telemetry is not
+  // flooded with the same result.
+  if (kind === "checked" && before.passed === result.passed && before.total === result.total) return;
   const hook = hookOf(element.dataset.hook);
   if (!hook) return;
   const handed = { event: kind, chapter: location.pathname, ...result };
