@@ -216,7 +216,10 @@ pub fn preprocess(input: &str) -> Result<String, Vec<BookError>> {
         if chapter.get("source_path").and_then(Value::as_str).is_none() {
             return;
         }
-        let (found, ids) = (&chapters[index], &elements[index]);
+        // The same chapters, in the same order, as the first walk found.
+        let (Some(found), Some(ids)) = (chapters.get(index), elements.get(index)) else {
+            return;
+        };
         index += 1;
         let rewritten = rewrite(content, found, ids, &config);
         chapter.insert("content".into(), Value::String(rewritten));
