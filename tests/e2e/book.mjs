@@ -64,7 +64,14 @@ async function openChapter(page, url, title) {
   await waitForText(frame.locator("#exercise-title"), new RegExp(title));
   await waitForText(frame.locator("#scenario-summary"), /^\d+ of 3 scenarios pass$/, VERDICTS_TIMEOUT_MS);
   const box = await placement(page.locator("fencelab-exercise iframe"));
-  assert.ok(box.bottom - box.top >= 400 && box.right - box.left >= 300, `the frame is big enough to use: ${JSON.stringify(box)}`);
+  assert.ok(box.bottom - box.top >= 400 && box.right - box.left >= 560, `the frame is big enough to use: ${JSON.stringify(box)}`);
+  // The frame is laid out as a course page's frame is (its stylesheet
+  // applied from the book's folder): from 560 px wide, the verdicts
+  // beside the editor, not below it.
+  const editor = await frame.locator(".editor").first().boundingBox();
+  const summary = await frame.locator("#scenario-summary").boundingBox();
+  assert.ok(summary.x >= editor.x + editor.width - 1 && summary.y < editor.y + editor.height,
+    `the verdicts stand beside the editor: editor ${JSON.stringify(editor)}, verdicts ${JSON.stringify(summary)}`);
   return frame;
 }
 
@@ -129,6 +136,11 @@ async function main() {
   const page = await (await browser.newContext({ viewport: { width: 1200, height: 900 } })).newPage();
   const errors = [];
   page.on("pageerror", (e) => errors.push(String(e)));
+  // Every file the book and its frames ask for is there: a site copied
+  // into a folder must not name files at the origin's root.
+  page.on("response", (response) => {
+    if (response.status() >= 400) errors.push(`${response.status()} for ${response.url()}`);
+  });
   try {
     assert.equal(built.status, 0, `mdbook build failed:\n${built.stderr}`);
     await readerSolves(page, book);
