@@ -33,7 +33,7 @@ pub mod exercises;
 pub mod site;
 
 use config::{Config, FOLDER, Site};
-use directive::Directive;
+use directive::{Directive, Target};
 use exercises::Resolved;
 use serde_json::Value;
 use std::collections::BTreeMap;
@@ -83,127 +83,47 @@ impl std::error::Error for BookError {}
 struct Chapter {
     /// Its file, relative to the book's source folder.
     source: PathBuf,
+    /// Its file as messages name it (`src/week-2.md`).
+    shown: String,
+    /// The folder of its file, which its paths are relative to.
+    dir: PathBuf,
     directives: Vec<Directive>,
     escapes: Vec<usize>,
 }
 
+/// What the book's directives came to: each chapter's exercise ids, in its
+/// directives' order; the exercise files of the book's own, by the name the
+/// site serves them under (`ID.toml`); and every problem.
+#[derive(Default)]
+struct Resolution {
+    ids: Vec<Vec<String>>,
+    own_files: Vec<(String, String)>,
+    errors: Vec<BookError>,
+}
+
 /// Reads `[context, book]` as mdBook writes it and returns the book,
-/// rewritten, as mdBook reads it back; or every problem found.
+/// rewritten, as mdBook reads it back; or every problem found, in the
+/// book's order. Nothing is written unless every directive is usable.
 pub fn preprocess(input: &str) -> Result<String, Vec<BookError>> {
     let (context, mut book): (Value, Value) =
         serde_json::from_str(input).map_err(|e| vec![BookError::Input(e.to_string())])?;
     let root = PathBuf::from(context["root"].as_str().unwrap_or("."));
     let config = Config::from_context(&context, &root).map_err(|e| vec![BookError::Config(e)])?;
     let src_name = context["config"]["book"]["src"].as_str().unwrap_or("src");
-    let src = root.join(src_name);
 
-    let mut errors = Vec::new();
-    let mut chapters = Vec::new();
-    for_each_chapter(&mut book, &mut |chapter| {
-        let (Some(source), Some(content)) = (
-            chapter.get("source_path").and_then(Value::as_str),
-            chapter.get("content").and_then(Value::as_str),
-        ) else {
-            return;
-        };
-        let found = directive::find(content);
-        let shown = Path::new(src_name).join(source).display().to_string();
-        errors.extend(found.errors.into_iter().map(|e| BookError::Chapter {
-            chapter: shown.clone(),
-            line: e.line,
-            message: e.message,
-        }));
-        chapters.push(Chapter {
-            source: PathBuf::from(source),
-            directives: found.directives,
-            escapes: found.escapes,
-        });
-    });
-
-    // Each exercise once, however many chapters name it.
-    let mut resolved: BTreeMap<(PathBuf, String), Result<Resolved, String>> = BTreeMap::new();
-    let mut ids: BTreeMap<String, PathBuf> = BTreeMap::new();
-    let mut own_files: Vec<(String, String)> = Vec::new();
-    let mut elements: Vec<Vec<String>> = Vec::new();
-    for chapter in &chapters {
-        let dir = src
-            .join(&chapter.source)
-            .parent()
-            .map(Path::to_path_buf)
-            .unwrap_or_default();
-        let shown = Path::new(src_name)
-            .join(&chapter.source)
-            .display()
-            .to_string();
-        let mut ids_here = Vec::new();
-        for d in &chapter.directives {
-            let key = (dir.clone(), format!("{:?}", d.target));
-            let outcome = resolved
-                .entry(key)
-                .or_insert_with(|| exercises::resolve(&d.target, &dir, &root))
-                .clone();
-            let place = |message: String| BookError::Chapter {
-                chapter: shown.clone(),
-                line: d.line,
-                message,
-            };
-            match outcome {
-                Ok(exercise) => {
-                    if let Some(text) = &exercise.text {
-                        let file = dir.join(match &d.target {
-                            directive::Target::File(path) => path.clone(),
-                            directive::Target::Bundled(_) => PathBuf::new(),
-                        });
-                        let known = ids
-                            .entry(exercise.id.clone())
-                            .or_insert_with(|| file.clone());
-                        if *known != file
-                            && std::fs::canonicalize(&*known).ok()
-                                != std::fs::canonicalize(&file).ok()
-                        {
-                            errors.push(place(format!(
-                                "the exercise file's id `{}` is also another file's ({}); each exercise needs an id of its own",
-                                exercise.id,
-                                known.display()
-                            )));
-                        } else {
-                            let name = format!("{}.toml", exercise.id);
-                            if !own_files.iter().any(|(n, _)| *n == name) {
-                                own_files.push((name, text.clone()));
-                            }
-                        }
-                    }
-                    ids_here.push(exercise.id);
-                }
-                Err(message) => errors.push(place(message)),
-            }
-        }
-        elements.push(ids_here);
-    }
+    let (chapters, mut errors) = chapters(&mut book, &root, src_name);
+    let resolution = resolve_all(&chapters, &root);
+    errors.extend(resolution.errors);
     if !errors.is_empty() {
-        // In the book's order: by chapter, then line, whichever step found it.
-        let order: Vec<String> = chapters
-            .iter()
-            .map(|c| Path::new(src_name).join(&c.source).display().to_string())
-            .collect();
-        errors.sort_by_key(|error| match error {
-            BookError::Chapter { chapter, line, .. } => (
-                order
-                    .iter()
-                    .position(|c| c == chapter)
-                    .unwrap_or(usize::MAX),
-                *line,
-            ),
-            _ => (usize::MAX, 0),
-        });
+        in_book_order(&mut errors, &chapters);
         return Err(errors);
     }
 
-    let folder = src.join(FOLDER);
+    let folder = root.join(src_name).join(FOLDER);
     // A hosted site serves its own copy of the book's exercise files (they
     // were checked all the same); only a copied site gets them here.
     let written = match &config.site {
-        Site::Copied(dir) => site::write(&folder, Some(dir), &own_files),
+        Site::Copied(dir) => site::write(&folder, Some(dir), &resolution.own_files),
         Site::Hosted(_) => site::write(&folder, None, &[]),
     };
     written.map_err(|e| vec![BookError::Site(e)])?;
@@ -217,7 +137,7 @@ pub fn preprocess(input: &str) -> Result<String, Vec<BookError>> {
             return;
         }
         // The same chapters, in the same order, as the first walk found.
-        let (Some(found), Some(ids)) = (chapters.get(index), elements.get(index)) else {
+        let (Some(found), Some(ids)) = (chapters.get(index), resolution.ids.get(index)) else {
             return;
         };
         index += 1;
@@ -225,6 +145,125 @@ pub fn preprocess(input: &str) -> Result<String, Vec<BookError>> {
         chapter.insert("content".into(), Value::String(rewritten));
     });
     serde_json::to_string(&book).map_err(|e| vec![BookError::Input(e.to_string())])
+}
+
+/// Every chapter with a file and a text, with its directives, and the
+/// directives that cannot be used.
+fn chapters(book: &mut Value, root: &Path, src_name: &str) -> (Vec<Chapter>, Vec<BookError>) {
+    let mut errors = Vec::new();
+    let mut chapters = Vec::new();
+    for_each_chapter(book, &mut |chapter| {
+        let (Some(source), Some(content)) = (
+            chapter.get("source_path").and_then(Value::as_str),
+            chapter.get("content").and_then(Value::as_str),
+        ) else {
+            return;
+        };
+        let found = directive::find(content);
+        let shown = Path::new(src_name).join(source).display().to_string();
+        errors.extend(found.errors.into_iter().map(|e| BookError::Chapter {
+            chapter: shown.clone(),
+            line: e.line,
+            message: e.message,
+        }));
+        let file = root.join(src_name).join(source);
+        chapters.push(Chapter {
+            source: PathBuf::from(source),
+            shown,
+            dir: file.parent().map(Path::to_path_buf).unwrap_or_default(),
+            directives: found.directives,
+            escapes: found.escapes,
+        });
+    });
+    (chapters, errors)
+}
+
+/// Resolves every directive, each exercise once however many chapters
+/// name it, and keeps one file per id.
+fn resolve_all(chapters: &[Chapter], root: &Path) -> Resolution {
+    let mut resolved: BTreeMap<(PathBuf, String), Result<Resolved, String>> = BTreeMap::new();
+    // Each id of the book's own exercise files, with the file that has it.
+    let mut files_by_id: BTreeMap<String, PathBuf> = BTreeMap::new();
+    let mut resolution = Resolution::default();
+    for chapter in chapters {
+        let mut ids = Vec::new();
+        for d in &chapter.directives {
+            let key = (chapter.dir.clone(), format!("{:?}", d.target));
+            let outcome = resolved
+                .entry(key)
+                .or_insert_with(|| exercises::resolve(&d.target, &chapter.dir, root))
+                .clone();
+            let problem = match (outcome, &d.target) {
+                (Ok(exercise), Target::File(path)) => {
+                    let problem = admit(
+                        &exercise,
+                        &chapter.dir.join(path),
+                        &mut files_by_id,
+                        &mut resolution.own_files,
+                    );
+                    ids.push(exercise.id);
+                    problem
+                }
+                (Ok(exercise), Target::Bundled(_)) => {
+                    ids.push(exercise.id);
+                    None
+                }
+                (Err(message), _) => Some(message),
+            };
+            if let Some(message) = problem {
+                resolution.errors.push(BookError::Chapter {
+                    chapter: chapter.shown.clone(),
+                    line: d.line,
+                    message,
+                });
+            }
+        }
+        resolution.ids.push(ids);
+    }
+    resolution
+}
+
+/// Takes an exercise file's text for the site, unless another file of the
+/// book has its id; then says so.
+fn admit(
+    exercise: &Resolved,
+    file: &Path,
+    files_by_id: &mut BTreeMap<String, PathBuf>,
+    own_files: &mut Vec<(String, String)>,
+) -> Option<String> {
+    let text = exercise.text.as_ref()?;
+    let known = files_by_id
+        .entry(exercise.id.clone())
+        .or_insert_with(|| file.to_path_buf());
+    let same =
+        *known == file || std::fs::canonicalize(&*known).ok() == std::fs::canonicalize(file).ok();
+    if !same {
+        return Some(format!(
+            "the exercise file's id `{}` is also another file's ({}); each exercise needs an id of its own",
+            exercise.id,
+            known.display()
+        ));
+    }
+    let name = format!("{}.toml", exercise.id);
+    if !own_files.iter().any(|(n, _)| *n == name) {
+        own_files.push((name, text.clone()));
+    }
+    None
+}
+
+/// Sorts `errors` by chapter, in the book's order, then by line, whichever
+/// step found each.
+fn in_book_order(errors: &mut [BookError], chapters: &[Chapter]) {
+    errors.sort_by_key(|error| match error {
+        BookError::Chapter { chapter, line, .. } => (
+            chapters
+                .iter()
+                .position(|c| c.shown == *chapter)
+                .unwrap_or(usize::MAX),
+            *line,
+        ),
+        _ => (usize::MAX, 0),
+    });
 }
 
 /// `text` as an HTML attribute's value between double quotes.

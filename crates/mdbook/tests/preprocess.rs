@@ -205,3 +205,31 @@ fn a_folder_of_the_authors_is_never_written_into() {
     );
     std::fs::remove_dir_all(&root).unwrap();
 }
+
+#[test]
+fn two_files_with_one_id_are_refused_at_the_second() {
+    let root = scratch("good", "clash");
+    std::fs::copy(
+        root.join("exercises/book-claim.toml"),
+        root.join("exercises/copy.toml"),
+    )
+    .unwrap();
+    let text =
+        "{{#fencelab ../exercises/book-claim.toml}}\n\n{{#fencelab ../exercises/copy.toml}}\n";
+    let table = json!({ "site-dir": "site" });
+    let errors = preprocess(&input_with(
+        &root,
+        &[("a.md".to_string(), text.to_string())],
+        table,
+    ))
+    .unwrap_err();
+    let [BookError::Chapter { line, message, .. }] = errors.as_slice() else {
+        panic!("one chapter error: {errors:?}");
+    };
+    assert_eq!(*line, 3);
+    assert!(
+        message.contains("id `book-claim` is also another file's"),
+        "{message}"
+    );
+    std::fs::remove_dir_all(&root).unwrap();
+}
