@@ -10,15 +10,32 @@ use std::path::{Path, PathBuf};
 
 const SITE: &str = "https://fencelab.example/";
 
+/// A scratch copy of a fixture book, removed when the test ends, passed or
+/// failed (a drop guard).
+struct Scratch(PathBuf);
+
+impl std::ops::Deref for Scratch {
+    type Target = Path;
+    fn deref(&self) -> &Path {
+        &self.0
+    }
+}
+
+impl Drop for Scratch {
+    fn drop(&mut self) {
+        let _ = std::fs::remove_dir_all(&self.0);
+    }
+}
+
 /// A scratch copy of tests/book/NAME, unique to this test.
-fn scratch(name: &str, test: &str) -> PathBuf {
+fn scratch(name: &str, test: &str) -> Scratch {
     let from = Path::new(env!("CARGO_MANIFEST_DIR"))
         .join("../../tests/book")
         .join(name);
     let to = std::env::temp_dir().join(format!("fencelab-mdbook-{}-{test}", std::process::id()));
     let _ = std::fs::remove_dir_all(&to);
     copy(&from, &to);
-    to
+    Scratch(to)
 }
 
 fn copy(from: &Path, to: &Path) {
@@ -104,7 +121,6 @@ fn the_fixture_book_gets_its_elements_and_its_folder() {
         !folder.join("exercises").exists(),
         "a hosted site serves the book's exercises itself"
     );
-    std::fs::remove_dir_all(&root).unwrap();
 }
 
 #[test]
@@ -130,7 +146,6 @@ fn a_copied_site_gets_the_books_exercises_and_their_index() {
     assert!(index.contains("\"book-claim.toml\""), "{index}");
     // A second build finds its own folder and writes it again.
     preprocess(&input_with(&root, &chapters, table)).unwrap();
-    std::fs::remove_dir_all(&root).unwrap();
 }
 
 #[test]
@@ -156,7 +171,6 @@ fn a_broken_exercise_names_the_chapter_line_and_the_file_line() {
         !root.join("src/fencelab").exists(),
         "nothing is written for a broken book"
     );
-    std::fs::remove_dir_all(&root).unwrap();
 }
 
 #[test]
@@ -177,7 +191,6 @@ fn every_unusable_directive_is_reported_with_its_place() {
     for (place, expected) in places.iter().zip(expected) {
         assert!(place.starts_with(expected), "{places:#?}");
     }
-    std::fs::remove_dir_all(&root).unwrap();
 }
 
 #[test]
@@ -186,7 +199,6 @@ fn a_nested_chapter_finds_the_folder_above_it() {
     let text = "{{#fencelab claim-compare-and-set}}\n".to_string();
     let book = preprocess(&input(&root, &[("part/deep.md".to_string(), text)])).unwrap();
     assert!(contents(&book)[0].contains("src=\"../fencelab/book.js\""));
-    std::fs::remove_dir_all(&root).unwrap();
 }
 
 #[test]
@@ -203,7 +215,6 @@ fn a_folder_of_the_authors_is_never_written_into() {
         std::fs::read_to_string(root.join("src/fencelab/notes.md")).unwrap(),
         "mine"
     );
-    std::fs::remove_dir_all(&root).unwrap();
 }
 
 #[test]
@@ -231,5 +242,4 @@ fn two_files_with_one_id_are_refused_at_the_second() {
         message.contains("id `book-claim` is also another file's"),
         "{message}"
     );
-    std::fs::remove_dir_all(&root).unwrap();
 }
