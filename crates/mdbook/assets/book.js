@@ -13,13 +13,19 @@ const KEY_PREFIX = "mdbook-fencelab:";
 /** The saved result of `exercise`, or a fresh one. */
 function saved(exercise) {
   const fresh = { exercise, passed: 0, total: 0, solved: false };
+  let text = null;
   try {
-    const value = JSON.parse(localStorage.getItem(KEY_PREFIX + exercise) ?? "null");
+    text = localStorage.getItem(KEY_PREFIX + exercise);
+    if (text === null) return fresh;
+    const value = JSON.parse(text);
     if (value && typeof value === "object" && value.exercise === exercise && typeof value.solved === "boolean") {
       return { ...fresh, passed: Number(value.passed) || 0, total: Number(value.total) || 0, solved: value.solved };
     }
   } catch {
-    // Unreadable: started over below.
+    // Unreadable (or storage is off): said below, and started over.
+  }
+  if (text !== null) {
+    console.warn(`mdbook-fencelab: the saved result of ${exercise} could not be read; it starts over (it was ${JSON.stringify(text.slice(0, 80))})`);
   }
   return fresh;
 }
