@@ -12,6 +12,19 @@
 // with `embed=1`, the exercise and `parent=` this page's origin, so the
 // frame reports to this page only. Messages are accepted only from that
 // frame's window and this site's origin, and posted only to that origin.
+//
+// Importing it also defines the custom element `<fencelab-exercise>`, for
+// pages that carry no script of their own (a book, a static site
+// generator's output):
+//
+//   <script type="module" src="https://your-site.example/embed.js"></script>
+//   <fencelab-exercise exercise="claim-compare-and-set"></fencelab-exercise>
+//
+// The element is the same frame; its messages come as DOM events
+// (`fencelab-ready`, `fencelab-checked`, `fencelab-solved`, the message as
+// `detail`) and its commands as methods returning Promises. Its attributes
+// are untrusted: one that cannot be used is said in the element, in words,
+// and no frame is made.
 
 /** The protocol version this script speaks (the `fencelab` field). */
 export const PROTOCOL_VERSION = 1;
@@ -19,6 +32,37 @@ export const PROTOCOL_VERSION = 1;
 const SITE = new URL("./", import.meta.url);
 /** The frame's height before it reports its content's, in CSS pixels. */
 const FIRST_HEIGHT_PX = 600;
+/** The longest exercise id or site address taken, in characters (the frame's own bound on names). */
+const ATTRIBUTE_CHARS_MAX = 200;
+/** The custom element's name. */
+export const ELEMENT_NAME = "fencelab-exercise";
+
+/**
+ * The site a frame comes from: `value` (an http or https address, absolute
+ * or relative to this document, naming the site's folder), or this
+ * script's own site when it is absent. Throws a TypeError naming what is
+ * wrong; never returns an address of another scheme.
+ */
+export function siteOf(value) {
+  if (value === undefined || value === null) return SITE;
+  if (typeof value !== "string" || value.trim() === "") throw new TypeError("the site must be the address of a fencelab site");
+  if (value.length > ATTRIBUTE_CHARS_MAX) throw new TypeError(`the site address is ${value.length} characters long; at most ${ATTRIBUTE_CHARS_MAX} are taken`);
+  let address;
+  try {
+    address = new URL(value, document.baseURI);
+  } catch {
+    throw new TypeError(`the site ${JSON.stringify(value)} is not an address`);
+  }
+  if (address.protocol !== "https:" && address.protocol !== "http:") {
+    throw new TypeError(`the site must be an http or https address, not ${address.protocol}`);
+  }
+  if (address.username || address.password) throw new TypeError("the site's address must not carry a user name or password");
+  address.search = "";
+  address.hash = "";
+  // The site is a folder: "https://x.example/fencelab" means its index.
+  if (!address.pathname.endsWith("/")) address.pathname += "/";
+  return address;
+}
 
 /**
  * Embeds `options.exercise` in `element` and returns a handle:
@@ -26,7 +70,8 @@ const FIRST_HEIGHT_PX = 600;
  * Promise of the frame's `ok` reply, rejected with its `error`), `ready`
  * (a Promise of the `ready` message) and `destroy()`.
  *
- * Options: `exercise` (an id, required); `height` ("auto", the default,
+ * Options: `exercise` (an id, required); `site` (the site's address, see
+ * `siteOf`; this script's own site by default); `height` ("auto", the default,
  * follows the content; a number of CSS pixels fixes it and the frame
  * scrolls); `theme` ("light" or "dark"; otherwise the reader's choice or
  * system's); `title` (the frame's accessible name); and the callbacks
@@ -41,9 +86,10 @@ export function embed(element, options = {}) {
   if (typeof exercise !== "string" || exercise === "") {
     throw new TypeError("fencelab.embed: options.exercise must be an exercise id");
   }
+  const site = siteOf(options.site);
   const fixed = typeof options.height === "number" && options.height > 0 ? options.height : null;
 
-  const src = new URL("./", SITE);
+  const src = new URL("./", site);
   src.searchParams.set("embed", "1");
   src.searchParams.set("exercise", exercise);
   src.searchParams.set("parent", location.origin);
@@ -80,11 +126,11 @@ export function embed(element, options = {}) {
   }
 
   function post(message) {
-    iframe.contentWindow?.postMessage(message, SITE.origin);
+    iframe.contentWindow?.postMessage(message, site.origin);
   }
 
   function onMessage(event) {
-    if (event.source !== iframe.contentWindow || event.origin !== SITE.origin) return;
+    if (event.source !== iframe.contentWindow || event.origin !== site.origin) return;
     const message = event.data;
     if (!message || typeof message !== "object" || message.fencelab !== PROTOCOL_VERSION) return;
     switch (message.type) {
@@ -135,4 +181,122 @@ export function embed(element, options = {}) {
       iframe.remove();
     },
   };
+}
+
+/** The element's events, by the message type each carries as `detail`. */
+const EVENTS = { ready: "fencelab-ready", checked: "fencelab-checked", solved: "fencelab-solved" };
+
+/**
+ * The exercise's id from the `exercise` attribute, or a TypeError saying
+ * what is wrong with it. The frame judges whether the id exists; this only
+ * keeps out what cannot be an id.
+ */
+function exerciseOf(value) {
+  if (value === null || value.trim() === "") throw new TypeError("the `exercise` attribute must name an exercise (its id)");
+  if (value.length > ATTRIBUTE_CHARS_MAX) throw new TypeError(`the exercise id is ${value.length} characters long; at most ${ATTRIBUTE_CHARS_MAX} are taken`);
+  return value.trim();
+}
+
+/**
+ * `<fencelab-exercise exercise="ID" site="URL" theme="light|dark"
+ * height="PIXELS" title="NAME">`: `embed()` as an element. Its events bubble
+ * (and cross shadow roots) so a page can listen once on `document`.
+ */
+export class FencelabExercise extends HTMLElement {
+  static observedAttributes = ["exercise", "site", "theme", "height", "title"];
+  #handle = null;
+  #problem = null;
+  #mounted = false;
+
+  connectedCallback() {
+    if (!this.#mounted) this.#mount();
+  }
+
+  disconnectedCallback() {
+    this.#unmount();
+  }
+
+  // An upgraded element hears one change per attribute before it is
+  // connected: only a change to a mounted element makes a new frame.
+  attributeChangedCallback(name, before, after) {
+    if (!this.#mounted || before === after) return;
+    this.#unmount();
+    this.#mount();
+  }
+
+  /** Checks now; a Promise of the frame's `ok` reply. */
+  check() {
+    return this.#command((handle) => handle.check());
+  }
+
+  /** Puts the starting texts back; a Promise of the frame's reply. */
+  reset() {
+    return this.#command((handle) => handle.reset());
+  }
+
+  /** Puts `{ name: text }` in the editors; a Promise of the frame's reply. */
+  setProcedures(texts) {
+    return this.#command((handle) => handle.setProcedures(texts));
+  }
+
+  /** Shows a scenario's timeline; a Promise of the frame's reply. */
+  showScenario(name) {
+    return this.#command((handle) => handle.showScenario(name));
+  }
+
+  /** The iframe, or null when the attributes could not be used. */
+  get iframe() {
+    return this.#handle?.iframe ?? null;
+  }
+
+  /** A Promise of the `ready` message (rejected when there is no frame). */
+  get ready() {
+    return this.#command((handle) => handle.ready);
+  }
+
+  #command(run) {
+    if (this.#handle) return run(this.#handle);
+    return Promise.reject(new Error(this.#problem ?? "the exercise is not in the page"));
+  }
+
+  #mount() {
+    this.#mounted = true;
+    const dispatch = (type) => (message) =>
+      this.dispatchEvent(new CustomEvent(EVENTS[type], { detail: message, bubbles: true, composed: true }));
+    try {
+      const height = Number.parseInt(this.getAttribute("height") ?? "", 10);
+      this.#handle = embed(this, {
+        exercise: exerciseOf(this.getAttribute("exercise")),
+        site: this.getAttribute("site") ?? undefined,
+        theme: this.getAttribute("theme") ?? undefined,
+        height: Number.isFinite(height) && height > 0 ? height : "auto",
+        title: this.getAttribute("title") ?? undefined,
+        onReady: dispatch("ready"),
+        onChecked: dispatch("checked"),
+        onSolved: dispatch("solved"),
+      });
+      this.#problem = null;
+    } catch (error) {
+      this.#problem = `fencelab: this exercise cannot be shown: ${error.message}`;
+      const notice = document.createElement("p");
+      notice.setAttribute("role", "alert");
+      notice.className = "fencelab-problem";
+      // Text, never markup: the sentence quotes the page's attributes.
+      notice.textContent = this.#problem;
+      this.replaceChildren(notice);
+    }
+  }
+
+  #unmount() {
+    this.#mounted = false;
+    this.#handle?.destroy();
+    this.#handle = null;
+    this.replaceChildren();
+  }
+}
+
+// A page may load this module twice (two addresses of one site): the first
+// definition stands.
+if (typeof customElements !== "undefined" && !customElements.get(ELEMENT_NAME)) {
+  customElements.define(ELEMENT_NAME, FencelabExercise);
 }

@@ -121,6 +121,10 @@ const NOT_IN_THE_TREE: &[(&str, &str)] = &[
     ("worker.js", "the worker's module as trunk writes it"),
     ("tests/artifacts/", "screenshots a test run writes"),
     (
+        "src/fencelab/",
+        "what mdbook-fencelab writes into a book's source on each build",
+    ),
+    (
         "fuzz/regressions/",
         "where a crash a fuzz target found is kept (none so far)",
     ),

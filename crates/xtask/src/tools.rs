@@ -21,6 +21,10 @@ const TRUNK_VERSION: &str = "0.21.14";
 /// RUSTC_BOOTSTRAP=1 (see fuzz.rs).
 const CARGO_FUZZ_VERSION: &str = "0.13.2";
 pub const CHROMEDRIVER: &str = "/usr/bin/chromedriver";
+/// mdBook, for the e2e test that builds a book with mdbook-fencelab
+/// (tests/e2e/book.mjs). 0.5.4 declares rust-version 1.88 and installed
+/// here with `--locked` in 4 min 30 s (niced, on a shared 2-core machine).
+const MDBOOK_VERSION: &str = "0.5.4";
 /// The Jenkins/Surefire JUnit XML schema `fencelab --format junit` is held
 /// to, under target/ (it is downloaded, never committed).
 pub const JUNIT_SCHEMA: &str = "target/junit-10.xsd";
@@ -125,6 +129,7 @@ pub fn ensure(root: &Path, purpose: Purpose) -> Result<Tools, String> {
     if purpose == Purpose::Test {
         ensure_fuzzing(root, &mut apt)?;
         ensure_junit_schema(root, &mut apt)?;
+        ensure_mdbook(&logs)?;
     }
 
     let node_bin = ensure_npm_packages(root, &logs)?;
@@ -155,6 +160,22 @@ pub fn ensure_fuzzing(root: &Path, apt: &mut Apt) -> Result<(), String> {
         )?;
     }
     Ok(())
+}
+
+/// The real mdBook (`mdbook v0.5.4` is its version line), which
+/// tests/e2e/book.mjs builds the fixture books with.
+fn ensure_mdbook(logs: &Path) -> Result<(), String> {
+    let wanted = format!("v{MDBOOK_VERSION}");
+    let ok = cmd::first_line("mdbook", &["--version"])
+        .is_some_and(|line| line.split_whitespace().any(|word| word == wanted));
+    if ok {
+        return Ok(());
+    }
+    announce(&format!("mdbook {MDBOOK_VERSION}"));
+    cmd::logged(
+        Command::new("cargo").args(["install", "mdbook", "--version", MDBOOK_VERSION, "--locked"]),
+        &logs.join("install-mdbook.log"),
+    )
 }
 
 /// xmllint, and the JUnit XML schema at [`JUNIT_SCHEMA`], for the stage

@@ -1,0 +1,97 @@
+//! What a directive names, loaded and checked as `fencelab check` loads and
+//! checks it (`fencelab_core::exercise::load`, then `ExerciseExt::check`),
+//! so a book never shows an exercise its author's CI would refuse.
+//!
+//! A bundled exercise is looked up by id only: it is compiled into fencelab
+//! and checked by fencelab's own tests. An exercise file is read (at most
+//! `EXERCISE_FILE_BYTES_MAX` bytes), loaded, and checked: its reference
+//! must pass every scenario and every named broken variant must be caught.
+
+use crate::directive::Target;
+use fencelab_core::{EXERCISE_FILE_BYTES_MAX, ExerciseExt};
+use std::path::{Path, PathBuf};
+
+/// An exercise a directive may show.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct Resolved {
+    pub id: String,
+    /// For an exercise file: its text, which the book's copy of the site
+    /// serves (the site's `exercises/ID.toml`).
+    pub text: Option<String>,
+}
+
+/// Resolves `target`, written in a chapter whose file is in `chapter_dir`;
+/// file names in messages are shown relative to the book's `root`.
+pub fn resolve(target: &Target, chapter_dir: &Path, root: &Path) -> Result<Resolved, String> {
+    match target {
+        Target::Bundled(id) => bundled(id),
+        Target::File(path) => file(&chapter_dir.join(path), root),
+    }
+}
+
+fn bundled(id: &str) -> Result<Resolved, String> {
+    let catalog = fencelab_core::bundled::catalog()
+        .map_err(|e| format!("the bundled exercises do not load (a bug in fencelab): {e}"))?;
+    if catalog.iter().any(|exercise| exercise.id == id) {
+        return Ok(Resolved {
+            id: id.to_string(),
+            text: None,
+        });
+    }
+    let ids: Vec<String> = catalog.iter().map(|e| format!("`{}`", e.id)).collect();
+    Err(format!(
+        "`{id}` is not a bundled exercise (they are {}); an exercise of your own is named by its file's path, ending in .toml",
+        ids.join(", ")
+    ))
+}
+
+fn file(path: &Path, root: &Path) -> Result<Resolved, String> {
+    let shown = shown(path, root);
+    // The reader's sentence names the path as given to it (absolute); the
+    // book's reader knows it as the book names it.
+    let text = fencelab_cli::files::read_text(path, EXERCISE_FILE_BYTES_MAX)
+        .map_err(|e| e.replacen(&fencelab_cli::files::shown(path), &shown, 1))?;
+    let exercise = fencelab_core::exercise::load(&shown, &text).map_err(|e| e.to_string())?;
+    if fencelab_core::bundled::catalog().is_ok_and(|c| c.iter().any(|b| b.id == exercise.id)) {
+        return Err(format!(
+            "{shown}: its id `{}` is a bundled exercise's; give it an id of its own",
+            exercise.id
+        ));
+    }
+    let check = exercise.check();
+    if !check.ok {
+        return Err(format!(
+            "{shown}: the exercise does not pass its check (as `fencelab check {shown}` says):\n{}",
+            fencelab_cli::render::check(&check).trim_end()
+        ));
+    }
+    Ok(Resolved {
+        id: exercise.id,
+        text: Some(text),
+    })
+}
+
+/// `path` as messages show it: relative to the book when it is inside, with
+/// `dir/..` taken away (`src/../exercises/x.toml` is `exercises/x.toml`).
+fn shown(path: &Path, root: &Path) -> String {
+    use std::path::Component;
+    let mut plain = PathBuf::new();
+    for part in path.components() {
+        match part {
+            Component::ParentDir if plain.file_name().is_some() => {
+                plain.pop();
+            }
+            Component::CurDir => {}
+            other => plain.push(other),
+        }
+    }
+    let root_plain: PathBuf = root
+        .components()
+        .filter(|c| *c != Component::CurDir)
+        .collect();
+    plain
+        .strip_prefix(&root_plain)
+        .unwrap_or(&plain)
+        .display()
+        .to_string()
+}

@@ -1,0 +1,245 @@
+//! The preprocessor over whole books, as mdBook hands them over: the
+//! fixture books of tests/book (copied to a scratch folder, since the
+//! preprocessor writes `src/fencelab/`), with the site named by address so
+//! no built site is needed. tests/e2e/book.mjs runs the same books through
+//! the real mdBook and a browser.
+
+use fencelab_mdbook::{BookError, preprocess};
+use serde_json::{Value, json};
+use std::path::{Path, PathBuf};
+
+const SITE: &str = "https://fencelab.example/";
+
+/// A scratch copy of a fixture book, removed when the test ends, passed or
+/// failed (a drop guard).
+struct Scratch(PathBuf);
+
+impl std::ops::Deref for Scratch {
+    type Target = Path;
+    fn deref(&self) -> &Path {
+        &self.0
+    }
+}
+
+impl Drop for Scratch {
+    fn drop(&mut self) {
+        let _ = std::fs::remove_dir_all(&self.0);
+    }
+}
+
+/// A scratch copy of tests/book/NAME, unique to this test.
+fn scratch(name: &str, test: &str) -> Scratch {
+    let from = Path::new(env!("CARGO_MANIFEST_DIR"))
+        .join("../../tests/book")
+        .join(name);
+    let to = std::env::temp_dir().join(format!("fencelab-mdbook-{}-{test}", std::process::id()));
+    let _ = std::fs::remove_dir_all(&to);
+    copy(&from, &to);
+    Scratch(to)
+}
+
+fn copy(from: &Path, to: &Path) {
+    std::fs::create_dir_all(to).unwrap();
+    for entry in std::fs::read_dir(from).unwrap() {
+        let entry = entry.unwrap();
+        let target = to.join(entry.file_name());
+        if entry.path().is_dir() {
+            copy(&entry.path(), &target);
+        } else {
+            std::fs::copy(entry.path(), target).unwrap();
+        }
+    }
+}
+
+/// mdBook's `[context, book]` for `chapters` (source path, text) of the
+/// book at `root`, its site hosted at [`SITE`].
+fn input(root: &Path, chapters: &[(String, String)]) -> String {
+    input_with(
+        root,
+        chapters,
+        json!({ "site": SITE, "hook": "telemetry.log" }),
+    )
+}
+
+/// As [`input`], with `table` as `[preprocessor.fencelab]`.
+fn input_with(root: &Path, chapters: &[(String, String)], table: Value) -> String {
+    let items: Vec<Value> = chapters
+        .iter()
+        .map(|(source, content)| {
+            json!({ "Chapter": {
+                "name": source, "content": content, "number": null, "sub_items": [],
+                "path": source, "source_path": source, "parent_names": [],
+            }})
+        })
+        .collect();
+    let context = json!({
+        "root": root, "renderer": "html", "mdbook_version": "0.5.4",
+        "config": {
+            "book": { "src": "src", "title": "t" },
+            "preprocessor": { "fencelab": table },
+        },
+    });
+    json!([context, { "items": items, "__non_exhaustive": null }]).to_string()
+}
+
+/// A chapter of the book at `root`, as written.
+fn chapter(root: &Path, source: &str) -> (String, String) {
+    let text = std::fs::read_to_string(root.join("src").join(source)).unwrap();
+    (source.to_string(), text)
+}
+
+fn contents(book: &str) -> Vec<String> {
+    let book: Value = serde_json::from_str(book).unwrap();
+    book["items"]
+        .as_array()
+        .unwrap()
+        .iter()
+        .map(|item| item["Chapter"]["content"].as_str().unwrap().to_string())
+        .collect()
+}
+
+#[test]
+fn the_fixture_book_gets_its_elements_and_its_folder() {
+    let root = scratch("good", "good");
+    let chapters = [chapter(&root, "claims.md"), chapter(&root, "own-claim.md")];
+    let book = preprocess(&input(&root, &chapters)).unwrap();
+    let [claims, own] = contents(&book).try_into().unwrap();
+    assert!(claims.contains(&format!(
+        "<script type=\"module\" src=\"{SITE}embed.js\"></script>\n<script type=\"module\" src=\"fencelab/book.js\"></script>\n<fencelab-exercise exercise=\"claim-compare-and-set\" site=\"{SITE}\" data-hook=\"telemetry.log\"></fencelab-exercise>"
+    )), "{claims}");
+    assert!(
+        claims.contains("Write `{{#fencelab ID}}` to embed"),
+        "the escape's backslash is dropped: {claims}"
+    );
+    assert!(
+        own.contains("<fencelab-exercise exercise=\"book-claim\""),
+        "{own}"
+    );
+    let folder = root.join("src/fencelab");
+    assert!(folder.join("book.js").is_file());
+    assert!(
+        !folder.join("exercises").exists(),
+        "a hosted site serves the book's exercises itself"
+    );
+}
+
+#[test]
+fn a_copied_site_gets_the_books_exercises_and_their_index() {
+    let root = scratch("good", "copied");
+    // The least a built site has (the preprocessor asks for both files).
+    std::fs::create_dir_all(root.join("site/exercises")).unwrap();
+    std::fs::write(root.join("site/index.html"), "<!doctype html>").unwrap();
+    std::fs::write(root.join("site/embed.js"), "export {};").unwrap();
+    let chapters = [chapter(&root, "own-claim.md")];
+    let table = json!({ "site-dir": "site" });
+    let book = preprocess(&input_with(&root, &chapters, table.clone())).unwrap();
+    assert!(
+        contents(&book)[0].contains("<script type=\"module\" src=\"fencelab/embed.js\"></script>")
+    );
+    let folder = root.join("src/fencelab");
+    assert_eq!(
+        std::fs::read_to_string(folder.join("embed.js")).unwrap(),
+        "export {};"
+    );
+    assert!(folder.join("exercises/book-claim.toml").is_file());
+    let index = std::fs::read_to_string(folder.join("exercises/index.toml")).unwrap();
+    assert!(index.contains("\"book-claim.toml\""), "{index}");
+    // A second build finds its own folder and writes it again.
+    preprocess(&input_with(&root, &chapters, table)).unwrap();
+}
+
+#[test]
+fn a_broken_exercise_names_the_chapter_line_and_the_file_line() {
+    let root = scratch("broken", "broken");
+    let errors = preprocess(&input(&root, &[chapter(&root, "broken.md")])).unwrap_err();
+    let [
+        BookError::Chapter {
+            chapter,
+            line,
+            message,
+        },
+    ] = errors.as_slice()
+    else {
+        panic!("one chapter error: {errors:?}");
+    };
+    assert_eq!((chapter.as_str(), *line), ("src/broken.md", 5));
+    assert!(
+        message.starts_with("exercises/broken.toml:5:1: colour: unknown field `colour`"),
+        "{message}"
+    );
+    assert!(
+        !root.join("src/fencelab").exists(),
+        "nothing is written for a broken book"
+    );
+}
+
+#[test]
+fn every_unusable_directive_is_reported_with_its_place() {
+    let root = scratch("good", "unusable");
+    let text =
+        "# x\n{{#fencelab no-such-exercise}}\n\n{{#fencelab ../missing.toml}}\n{{#fencelab a b}}\n";
+    let errors =
+        preprocess(&input(&root, &[("bad.md".to_string(), text.to_string())])).unwrap_err();
+    let places: Vec<String> = errors.iter().map(|e| e.to_string()).collect();
+    assert_eq!(places.len(), 3, "{places:#?}");
+    // In the chapter's order, whichever step found each.
+    let expected = [
+        "src/bad.md:2: `no-such-exercise` is not a bundled exercise",
+        "src/bad.md:4: missing.toml: cannot read: ",
+        "src/bad.md:5: `{{#fencelab` takes one",
+    ];
+    for (place, expected) in places.iter().zip(expected) {
+        assert!(place.starts_with(expected), "{places:#?}");
+    }
+}
+
+#[test]
+fn a_nested_chapter_finds_the_folder_above_it() {
+    let root = scratch("good", "nested");
+    let text = "{{#fencelab claim-compare-and-set}}\n".to_string();
+    let book = preprocess(&input(&root, &[("part/deep.md".to_string(), text)])).unwrap();
+    assert!(contents(&book)[0].contains("src=\"../fencelab/book.js\""));
+}
+
+#[test]
+fn a_folder_of_the_authors_is_never_written_into() {
+    let root = scratch("good", "foreign");
+    std::fs::create_dir_all(root.join("src/fencelab")).unwrap();
+    std::fs::write(root.join("src/fencelab/notes.md"), "mine").unwrap();
+    let errors = preprocess(&input(&root, &[chapter(&root, "claims.md")])).unwrap_err();
+    assert!(
+        matches!(&errors[..], [BookError::Site(m)] if m.contains("is not mdbook-fencelab's")),
+        "{errors:?}"
+    );
+    assert_eq!(
+        std::fs::read_to_string(root.join("src/fencelab/notes.md")).unwrap(),
+        "mine"
+    );
+}
+
+#[test]
+fn two_files_with_one_id_are_refused_at_the_second() {
+    let root = scratch("good", "clash");
+    std::fs::copy(
+        root.join("exercises/book-claim.toml"),
+        root.join("exercises/copy.toml"),
+    )
+    .unwrap();
+    let text =
+        "{{#fencelab ../exercises/book-claim.toml}}\n\n{{#fencelab ../exercises/copy.toml}}\n";
+    let table = json!({ "site-dir": "site" });
+    let errors = preprocess(&input_with(
+        &root,
+        &[("a.md".to_string(), text.to_string())],
+        table,
+    ))
+    .unwrap_err();
+    let [BookError::Chapter { line, message, .. }] = errors.as_slice() else {
+        panic!("one chapter error: {errors:?}");
+    };
+    assert_eq!(*line, 3);
+    assert!(
+        message.contains("id `book-claim` is also another file's"),
+        "{message}"
+    );
+}
