@@ -13,7 +13,7 @@ import { spawnSync } from "node:child_process";
 import { cp, mkdtemp, rm, symlink } from "node:fs/promises";
 import { tmpdir } from "node:os";
 import { delimiter, join } from "node:path";
-import { ARTIFACTS, DIST, EDITOR, REPAIRED, ROOT, launchChromium, placement, serveDir, typeClaim, waitForText } from "./harness.mjs";
+import { ARTIFACTS, DIST, EDITOR, REPAIRED, ROOT, launchChromium, placement, serveDir, typeClaim, waitFor, waitForText } from "./harness.mjs";
 
 const VERDICTS_TIMEOUT_MS = 90_000;
 
@@ -47,15 +47,7 @@ function mdbookBuild(dir, bin) {
   return built;
 }
 
-async function until(what, test, timeout = VERDICTS_TIMEOUT_MS) {
-  const deadline = Date.now() + timeout;
-  while (Date.now() < deadline) {
-    const seen = await test();
-    if (seen) return seen;
-    await new Promise((ok) => setTimeout(ok, 100));
-  }
-  throw new Error(`timed out waiting for ${what}`);
-}
+const until = (what, test, timeout = VERDICTS_TIMEOUT_MS) => waitFor(what, test, timeout);
 
 /** Opens a chapter; waits until its exercise's frame shows verdicts. */
 async function openChapter(page, url, title) {

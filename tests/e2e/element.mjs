@@ -12,7 +12,7 @@ import assert from "node:assert/strict";
 import { mkdtemp, rm, writeFile } from "node:fs/promises";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
-import { ARTIFACTS, CLAIM, DIST, EDITOR, REPAIRED, launchChromium, placement, serveDir, typeClaim, waitForText } from "./harness.mjs";
+import { ARTIFACTS, CLAIM, DIST, EDITOR, REPAIRED, launchChromium, placement, serveDir, typeClaim, waitFor, waitForText } from "./harness.mjs";
 
 const VERDICTS_TIMEOUT_MS = 90_000;
 
@@ -37,15 +37,7 @@ function listen() {
   }
 }
 
-async function until(what, test, timeout = VERDICTS_TIMEOUT_MS) {
-  const deadline = Date.now() + timeout;
-  while (Date.now() < deadline) {
-    const seen = await test();
-    if (seen) return seen;
-    await new Promise((ok) => setTimeout(ok, 100));
-  }
-  throw new Error(`timed out waiting for ${what}`);
-}
+const until = (what, test, timeout = VERDICTS_TIMEOUT_MS) => waitFor(what, test, timeout);
 
 const heard = (page, type) => page.evaluate((t) => window.heard.filter((e) => e.type === t), type);
 const checkedAfter = (page, count) =>

@@ -230,6 +230,17 @@ export const REPAIRED = [
   "-- @return token",
 ];
 
+/** Polls `test` until it gives something truthy, and returns that; `what` names it on a timeout. */
+export async function waitFor(what, test, timeout = 30_000) {
+  const deadline = Date.now() + timeout;
+  while (Date.now() < deadline) {
+    const seen = await test();
+    if (seen) return seen;
+    await new Promise((ok) => setTimeout(ok, 100));
+  }
+  throw new Error(`timed out waiting for ${what}`);
+}
+
 /** Waits until `locator`'s text matches `pattern`, reporting the last text seen. */
 export async function waitForText(locator, pattern, timeout = 30_000) {
   const deadline = Date.now() + timeout;
