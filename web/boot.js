@@ -65,6 +65,10 @@ Promise.all([compiled, parsed])
   });
 
 // The service worker keeps a copy of the app so a reload works offline.
-if ("serviceWorker" in navigator) {
+// Not in a SCORM package (`packaged=1`, which its launch page sets): an
+// LMS's path is shared with other courses and is no place for one, and the
+// package ships no sw.js.
+const packaged = new URLSearchParams(location.search).get("packaged") === "1";
+if ("serviceWorker" in navigator && !packaged) {
   navigator.serviceWorker.register("./sw.js").catch(() => {});
 }

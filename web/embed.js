@@ -79,6 +79,8 @@ export function siteOf(value) {
  * `onHunted`, when given, asks the frame for breaks the student finds in a
  * "break it yourself" challenge too: each is a `solved` of kind `hunt`,
  * handed to `onHunted` (never to `onSolved`, which gets repairs only).
+ * `packaged: true` is for a page served from a SCORM package (the frame
+ * registers no service worker).
  */
 export function embed(element, options = {}) {
   if (!(element instanceof Element)) throw new TypeError("fencelab.embed: the first argument must be an element");
@@ -97,6 +99,9 @@ export function embed(element, options = {}) {
   // A frame reports hunts only to a page that asked: one written before
   // them would take a hunt's `solved` for a repair.
   if (typeof options.onHunted === "function") src.searchParams.set("hunts", "1");
+  // A SCORM package's launch page (web/scorm/bridge.js): the frame then
+  // registers no service worker on the LMS's path.
+  if (options.packaged === true) src.searchParams.set("packaged", "1");
 
   const iframe = document.createElement("iframe");
   iframe.src = src.href;

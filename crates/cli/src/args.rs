@@ -141,6 +141,28 @@ pub enum Command {
         #[arg(long)]
         check: bool,
     },
+    /// Package a built site's own exercises for an LMS (SCORM 1.2 or 2004).
+    ///
+    /// SITE is a site `cargo xtask dist --exercises DIR` built: the zip holds
+    /// it (without its service worker and precompressed copies), an
+    /// imsmanifest.xml listing each exercise of its exercises/index.toml as
+    /// a SCO by its title, and each SCO's launch page, which reports to the
+    /// LMS's runtime (docs/EMBEDDING.md, "SCORM packages").
+    #[command(after_help = EXIT_CODES)]
+    Scorm {
+        /// The built site's folder.
+        #[arg(value_name = "SITE")]
+        site: PathBuf,
+        /// The SCORM version: 1.2 or 2004 (4th Edition).
+        #[arg(long = "version", value_name = "1.2|2004", value_parser = scorm_version)]
+        scorm: crate::scorm::Version,
+        /// The zip file to write (replaced if it exists).
+        #[arg(long, short, value_name = "FILE.zip")]
+        out: PathBuf,
+        /// The course's title, as the LMS lists the package.
+        #[arg(long, value_name = "TEXT", default_value = "fencelab exercises")]
+        title: String,
+    },
     /// Write a scenario's schedule as a standalone Python 3 script.
     ///
     /// The script makes a temporary database file with the exercise's
@@ -347,6 +369,10 @@ fn site_url(text: &str) -> Result<String, String> {
 
 fn schedule(text: &str) -> Result<Schedule, String> {
     Schedule::parse(text).map_err(|e| e.to_string())
+}
+
+fn scorm_version(text: &str) -> Result<crate::scorm::Version, String> {
+    crate::scorm::Version::parse(text)
 }
 
 fn journal(text: &str) -> Result<Journal, String> {

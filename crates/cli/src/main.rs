@@ -17,6 +17,7 @@ mod grade;
 mod index;
 mod new;
 mod replay;
+mod scorm;
 
 use fencelab_cli::{files, render};
 
@@ -120,6 +121,17 @@ fn run(command: Command, version: &str) -> Result<Ended, BadInput> {
         Command::Mutate { exercises, json } => mutate(&exercises, json),
         Command::New { id, dir } => new::run(&id, &dir),
         Command::Index { dir, check } => index::run(&dir, check),
+        Command::Scorm {
+            site,
+            scorm,
+            out,
+            title,
+        } => scorm::run(&scorm::Request {
+            site: &site,
+            version: scorm,
+            out: &out,
+            title: &title,
+        }),
         Command::Export {
             exercise,
             scenario,

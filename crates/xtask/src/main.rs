@@ -30,10 +30,12 @@ commands:
                      install what is missing, build the site into dist/ (as `dist`), serve it on
                      127.0.0.1 (default port 8080; 0 picks a free one); --site DIR serves an
                      already built site as it is, without building
-  dist [--out DIR] [--exercises DIR]
+  dist [--out DIR] [--exercises DIR] [--scorm 1.2|2004]
                      build the static site an author hosts anywhere (default dist/): the page,
                      DIR's exercise files checked and indexed in exercises/ (without --exercises,
-                     those already in the site's exercises/), brotli and gzip copies of every asset
+                     those already in the site's exercises/), brotli and gzip copies of every asset;
+                     --scorm also packages the site and its exercises for an LMS, one SCO per
+                     exercise, as COURSE-scorm-VERSION.zip beside the site (`fencelab scorm`)
   test               install what is missing and run every check CI runs
   bench              every benchmark, then one table per section (first load, browser, engine, explore, mutate)
   hash-assets [DIR]  give every asset of the site trunk built in DIR (default: $TRUNK_STAGING_DIR,
@@ -78,7 +80,8 @@ enum Command {
         site: Option<PathBuf>,
         exercises: Option<PathBuf>,
     },
-    Dist(site::Options),
+    /// The site, and with a version its SCORM package.
+    Dist(site::Options, Option<site::ScormVersion>),
     Test,
     Bench,
     Sizes,
@@ -132,19 +135,23 @@ fn parse(args: &[String]) -> Result<Command, String> {
         }
         "dist" => {
             let mut out = None;
-            let mut exercises = None;
+            let (mut exercises, mut scorm) = (None, None);
             let mut options = Flags::new("dist", rest);
             while let Some((flag, value)) = options.next()? {
                 match flag {
                     "--out" => out = Some(absolute(value)?),
                     "--exercises" => exercises = Some(absolute(value)?),
+                    "--scorm" => scorm = Some(site::ScormVersion::parse(value)?),
                     _ => return Err(format!("dist does not take `{flag}`")),
                 }
             }
-            Ok(Command::Dist(site::Options {
-                out: out.unwrap_or_else(|| workspace_root().join("dist")),
-                exercises,
-            }))
+            Ok(Command::Dist(
+                site::Options {
+                    out: out.unwrap_or_else(|| workspace_root().join("dist")),
+                    exercises,
+                },
+                scorm,
+            ))
         }
         "test" | "setup" if !rest.is_empty() => Err(format!(
             "{name} takes no arguments, got `{}`",
@@ -215,9 +222,12 @@ fn run(command: Command) -> Result<ExitCode, String> {
             serve::run(&out, port)?;
             Ok(ExitCode::SUCCESS)
         }
-        Command::Dist(options) => {
+        Command::Dist(options, scorm) => {
             let tools = tools::ensure(&root, tools::Purpose::Serve)?;
             site::build(&root, &tools, &options)?;
+            if let Some(version) = scorm {
+                site::package(&options, version)?;
+            }
             Ok(ExitCode::SUCCESS)
         }
         Command::Bench => {
@@ -345,17 +355,22 @@ mod tests {
             panic!("serve parses");
         };
         assert_eq!((port, site, exercises), (0, Some("/tmp/site".into()), None));
-        let Ok(Command::Dist(options)) = parse(&args("dist --out /tmp/out --exercises course"))
+        let Ok(Command::Dist(options, None)) =
+            parse(&args("dist --out /tmp/out --exercises course"))
         else {
             panic!("dist parses");
         };
         assert_eq!(options.out, PathBuf::from("/tmp/out"));
         let course = std::env::current_dir().unwrap().join("course");
         assert_eq!(options.exercises, Some(course), "relative to where it ran");
-        let Ok(Command::Dist(options)) = parse(&args("dist")) else {
+        let Ok(Command::Dist(options, None)) = parse(&args("dist")) else {
             panic!("dist parses");
         };
         assert_eq!(options.out, workspace_root().join("dist"));
+        let Ok(Command::Dist(_, Some(version))) = parse(&args("dist --scorm=2004")) else {
+            panic!("dist --scorm parses");
+        };
+        assert_eq!(version.name(), "2004");
     }
 
     #[test]
@@ -381,6 +396,7 @@ mod tests {
         assert!(error("serve --site a --exercises b").contains("give one of them"));
         assert!(error("dist --verbose x").contains("dist does not take `--verbose`"));
         assert!(error("dist out").contains("dist does not take `out`"));
+        assert!(error("dist --scorm 1.3").contains("give 1.2 or 2004"));
         assert!(error("hash-assets a b").contains("hash-assets takes one folder"));
         let Ok(Command::HashAssets(dir)) = parse(&args("hash-assets /tmp/site")) else {
             panic!("hash-assets parses");

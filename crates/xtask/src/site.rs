@@ -10,7 +10,8 @@
 //! The work this driver cannot do with std alone is done by the tools that
 //! own it: trunk builds the page, the `fencelab` CLI checks the exercises and
 //! writes the index (the same loader and check as `fencelab check`), and
-//! node compresses (compress.mjs, with zlib's brotli).
+//! node compresses (compress.mjs, with zlib's brotli). With `--scorm`, the
+//! CLI's `fencelab scorm` packages the finished site for an LMS.
 
 use crate::cmd;
 use crate::tools::Tools;
@@ -77,6 +78,54 @@ pub fn build(root: &Path, tools: &Tools, options: &Options) -> Result<(), String
     work.install(&site, out)?;
     println!("xtask: the site is in {}", out.display());
     Ok(())
+}
+
+/// The SCORM versions `--scorm` takes (the CLI's `fencelab scorm` owns
+/// what they mean; this only names one).
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum ScormVersion {
+    Scorm12,
+    Scorm2004,
+}
+
+impl ScormVersion {
+    pub fn parse(text: &str) -> Result<ScormVersion, String> {
+        match text {
+            "1.2" => Ok(ScormVersion::Scorm12),
+            "2004" => Ok(ScormVersion::Scorm2004),
+            other => Err(format!(
+                "--scorm takes a SCORM version, not `{other}`: give 1.2 or 2004"
+            )),
+        }
+    }
+
+    pub fn name(self) -> &'static str {
+        match self {
+            ScormVersion::Scorm12 => "1.2",
+            ScormVersion::Scorm2004 => "2004",
+        }
+    }
+}
+
+/// Packages the site just built in `options.out` for an LMS: one zip,
+/// `COURSE-scorm-VERSION.zip` beside the site, named after the course's
+/// exercise folder (or the site's, without one), one SCO per exercise
+/// (`fencelab scorm`, which loads the exercises for their titles).
+pub fn package(options: &Options, version: ScormVersion) -> Result<(), String> {
+    let named_by = options.exercises.as_deref().unwrap_or(&options.out);
+    let course = named_by
+        .file_name()
+        .map_or("fencelab".into(), |n| n.to_string_lossy().into_owned());
+    let zip = options
+        .out
+        .with_file_name(format!("{course}-scorm-{}.zip", version.name()));
+    println!("xtask: packaging the site for SCORM {}", version.name());
+    cmd::status(
+        cmd::fencelab(&["scorm"])
+            .arg(&options.out)
+            .args(["--version", version.name(), "--title", &course, "--out"])
+            .arg(&zip),
+    )
 }
 
 /// Replacing a folder that holds something else than a site would lose it.

@@ -127,6 +127,13 @@ pub fn ensure(root: &Path, purpose: Purpose) -> Result<Tools, String> {
     }
 
     if purpose == Purpose::Test {
+        if !works("unzip", &["-v"]) {
+            apt.install(
+                "unzip (tests/e2e/scorm.mjs unpacks SCORM packages as an LMS would)",
+                &["unzip"],
+                &logs,
+            )?;
+        }
         ensure_fuzzing(root, &mut apt)?;
         ensure_junit_schema(root, &mut apt)?;
         ensure_mdbook(&logs)?;

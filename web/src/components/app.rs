@@ -442,6 +442,12 @@ pub fn app() -> Html {
         })
     };
 
+    // A phone's first screen: the story and the exercise list folded.
+    // Above the early returns below: yew tells hooks apart by their order,
+    // so every render must call the same ones (a debug build asserts it
+    // when a site's exercise, awaited at first, arrives).
+    let narrow = *use_memo((), |_| reveal::narrow_screen());
+
     let Some(exercise) = model.exercise() else {
         if let Some(awaiting) = &model.awaiting {
             return html! {
@@ -489,8 +495,6 @@ pub fn app() -> Html {
             Some((place.position?.line, error.message.clone()))
         })
     };
-    // A phone's first screen: the story and the exercise list folded.
-    let narrow = *use_memo((), |_| reveal::narrow_screen());
     // With the cursor in an editor, the editors and the verdicts in view.
     let on_loop_focus = Callback::from(|event: FocusEvent| {
         let in_editor = event

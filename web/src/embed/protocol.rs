@@ -104,6 +104,10 @@ pub enum FrameMessage {
         passed: usize,
         failed: usize,
         total: usize,
+        /// The texts these verdicts are of: a host that keeps the
+        /// learner's work (a SCORM package's `suspend_data`) has them
+        /// with every check.
+        procedures: Edits,
     },
     /// Solved, in one of two kinds: the learner's own texts pass every
     /// scenario (`repair`, the first time in this frame), or the learner
@@ -171,8 +175,8 @@ impl Solution {
 }
 
 impl FrameMessage {
-    /// The `checked` message of `report`.
-    pub fn checked(report: &ExerciseReport) -> FrameMessage {
+    /// The `checked` message of `report`, the verdicts of `texts`.
+    pub fn checked(report: &ExerciseReport, texts: &Edits) -> FrameMessage {
         FrameMessage::Checked {
             exercise: report.exercise.clone(),
             scenarios: report
@@ -188,6 +192,7 @@ impl FrameMessage {
             passed: report.passed,
             failed: report.failed,
             total: report.scenarios.len(),
+            procedures: texts.clone(),
         }
     }
 

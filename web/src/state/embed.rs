@@ -166,7 +166,7 @@ impl Model {
         });
         let checked_posted = match fresh {
             Some(report) => {
-                messages.push(FrameMessage::checked(report));
+                messages.push(FrameMessage::checked(report, &self.texts));
                 self.report_seq
             }
             None => embedding.checked_posted,

@@ -271,9 +271,15 @@ fn checked_says_every_verdict_and_sentence_with_totals() {
             ),
         ],
     );
+    let texts = Edits::from([("claim".to_string(), "SELECT 1;".to_string())]);
     let json: serde_json::Value =
-        serde_json::from_str(&FrameMessage::checked(&report).to_json()).unwrap();
+        serde_json::from_str(&FrameMessage::checked(&report, &texts).to_json()).unwrap();
     assert_eq!(json["type"], "checked");
+    assert_eq!(
+        json["procedures"],
+        serde_json::json!({ "claim": "SELECT 1;" }),
+        "the texts the verdicts are of"
+    );
     assert_eq!(json["exercise"], exercise.id.as_str());
     assert_eq!(
         (

@@ -1,0 +1,179 @@
+//! `imsmanifest.xml`, the one file an LMS reads to import a package, for
+//! SCORM 1.2 (IMS Content Packaging 1.1.2, ADL's `adlcp_rootv1p2`) and SCORM
+//! 2004 4th Edition (IMS CP 1.1.4, `adlcp_v1p3`).
+//!
+//! Kept minimal: one organization titled after the course, one item per
+//! exercise (the title the LMS lists), each item's SCO resource (its launch
+//! page) depending on one shared asset resource that lists every file of
+//! the site. No sequencing rules, no metadata beyond the schema version:
+//! every LMS falls back to the same defaults (launch any item, in order).
+
+/// The two SCORM versions a package can be made for.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum Version {
+    Scorm12,
+    Scorm2004,
+}
+
+impl Version {
+    /// The version as authors and the bridge write it: `1.2` or `2004`.
+    pub fn name(self) -> &'static str {
+        match self {
+            Version::Scorm12 => "1.2",
+            Version::Scorm2004 => "2004",
+        }
+    }
+
+    pub fn parse(text: &str) -> Result<Version, String> {
+        match text {
+            "1.2" => Ok(Version::Scorm12),
+            "2004" => Ok(Version::Scorm2004),
+            other => Err(format!(
+                "`{other}` is not a SCORM version: give 1.2 or 2004"
+            )),
+        }
+    }
+}
+
+/// One exercise as the LMS lists it.
+pub struct Sco {
+    /// The exercise's id (lowercase letters, digits and dashes).
+    pub id: String,
+    pub title: String,
+    /// Its launch page inside the package.
+    pub href: String,
+}
+
+/// The manifest of a package titled `course`, listing `scos` and `files`
+/// (every other file of the package, the site's).
+pub fn write(version: Version, course: &str, scos: &[Sco], files: &[String]) -> String {
+    let mut xml = String::from("<?xml version=\"1.0\" encoding=\"UTF-8\"?>\n");
+    xml.push_str(&match version {
+        Version::Scorm12 => format!(
+            "<manifest identifier=\"{id}\" version=\"1\"\n  \
+             xmlns=\"http://www.imsproject.org/xsd/imscp_rootv1p1p2\"\n  \
+             xmlns:adlcp=\"http://www.adlnet.org/xsd/adlcp_rootv1p2\"\n  \
+             xmlns:xsi=\"http://www.w3.org/2001/XMLSchema-instance\"\n  \
+             xsi:schemaLocation=\"http://www.imsproject.org/xsd/imscp_rootv1p1p2 imscp_rootv1p1p2.xsd \
+             http://www.adlnet.org/xsd/adlcp_rootv1p2 adlcp_rootv1p2.xsd\">\n  \
+             <metadata>\n    <schema>ADL SCORM</schema>\n    <schemaversion>1.2</schemaversion>\n  </metadata>\n",
+            id = identifier(course, version),
+        ),
+        Version::Scorm2004 => format!(
+            "<manifest identifier=\"{id}\" version=\"1\"\n  \
+             xmlns=\"http://www.imsglobal.org/xsd/imscp_v1p1\"\n  \
+             xmlns:adlcp=\"http://www.adlnet.org/xsd/adlcp_v1p3\"\n  \
+             xmlns:xsi=\"http://www.w3.org/2001/XMLSchema-instance\"\n  \
+             xsi:schemaLocation=\"http://www.imsglobal.org/xsd/imscp_v1p1 imscp_v1p1.xsd \
+             http://www.adlnet.org/xsd/adlcp_v1p3 adlcp_v1p3.xsd\">\n  \
+             <metadata>\n    <schema>ADL SCORM</schema>\n    <schemaversion>2004 4th Edition</schemaversion>\n  </metadata>\n",
+            id = identifier(course, version),
+        ),
+    });
+    // 1.2 spells the attribute `scormtype`, 2004 `scormType`.
+    let scorm_type = match version {
+        Version::Scorm12 => "adlcp:scormtype",
+        Version::Scorm2004 => "adlcp:scormType",
+    };
+    xml.push_str(
+        "  <organizations default=\"course\">\n    <organization identifier=\"course\">\n",
+    );
+    xml.push_str(&format!("      <title>{}</title>\n", escape(course)));
+    for sco in scos {
+        xml.push_str(&format!(
+            "      <item identifier=\"item-{id}\" identifierref=\"sco-{id}\">\n        \
+             <title>{title}</title>\n      </item>\n",
+            id = sco.id,
+            title = escape(&sco.title),
+        ));
+    }
+    xml.push_str("    </organization>\n  </organizations>\n  <resources>\n");
+    for sco in scos {
+        xml.push_str(&format!(
+            "    <resource identifier=\"sco-{id}\" type=\"webcontent\" {scorm_type}=\"sco\" href=\"{href}\">\n      \
+             <file href=\"{href}\"/>\n      <dependency identifierref=\"site\"/>\n    </resource>\n",
+            id = sco.id,
+            href = escape(&sco.href),
+        ));
+    }
+    xml.push_str(&format!(
+        "    <resource identifier=\"site\" type=\"webcontent\" {scorm_type}=\"asset\">\n"
+    ));
+    for file in files {
+        xml.push_str(&format!("      <file href=\"{}\"/>\n", escape(file)));
+    }
+    xml.push_str("    </resource>\n  </resources>\n</manifest>\n");
+    xml
+}
+
+/// The manifest's identifier: the course's title as an XML ID (letters,
+/// digits, `-`, `_`, `.`, starting with a letter), with the version, so a
+/// 1.2 and a 2004 package of one course are two courses to an LMS.
+fn identifier(course: &str, version: Version) -> String {
+    let word: String = course
+        .chars()
+        .map(|c| if c.is_ascii_alphanumeric() { c } else { '-' })
+        .collect();
+    let version = version.name().replace('.', "");
+    format!("fencelab-{}-scorm{version}", word.trim_matches('-'))
+}
+
+/// Text for an XML attribute or element.
+pub fn escape(text: &str) -> String {
+    let mut out = String::with_capacity(text.len());
+    for c in text.chars() {
+        match c {
+            '&' => out.push_str("&amp;"),
+            '<' => out.push_str("&lt;"),
+            '>' => out.push_str("&gt;"),
+            '"' => out.push_str("&quot;"),
+            '\'' => out.push_str("&apos;"),
+            // Control characters are not XML 1.0 text; the loader already
+            // refuses them in titles.
+            c if c.is_control() && c != '\n' && c != '\t' => out.push(' '),
+            c => out.push(c),
+        }
+    }
+    out
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    fn scos() -> Vec<Sco> {
+        vec![Sco {
+            id: "my-claim".into(),
+            title: "Claims & <fences>".into(),
+            href: "scorm/my-claim.html".into(),
+        }]
+    }
+
+    #[test]
+    fn each_version_has_its_namespaces_and_spelling() {
+        let files = vec!["index.html".to_string()];
+        let v12 = write(Version::Scorm12, "Week 3", &scos(), &files);
+        assert!(v12.contains("<schemaversion>1.2</schemaversion>"));
+        assert!(v12.contains("xmlns=\"http://www.imsproject.org/xsd/imscp_rootv1p1p2\""));
+        assert!(v12.contains("adlcp:scormtype=\"sco\" href=\"scorm/my-claim.html\""));
+        assert!(v12.contains("identifier=\"fencelab-Week-3-scorm12\""));
+        let v2004 = write(Version::Scorm2004, "Week 3", &scos(), &files);
+        assert!(v2004.contains("<schemaversion>2004 4th Edition</schemaversion>"));
+        assert!(v2004.contains("xmlns:adlcp=\"http://www.adlnet.org/xsd/adlcp_v1p3\""));
+        assert!(v2004.contains("adlcp:scormType=\"asset\""));
+        for xml in [v12, v2004] {
+            assert!(xml.contains("<title>Claims &amp; &lt;fences&gt;</title>"));
+            assert!(xml.contains("<file href=\"index.html\"/>"));
+        }
+    }
+
+    #[test]
+    fn a_version_is_one_of_two() {
+        assert_eq!(Version::parse("2004"), Ok(Version::Scorm2004));
+        assert!(
+            Version::parse("1.3")
+                .unwrap_err()
+                .contains("give 1.2 or 2004")
+        );
+    }
+}
