@@ -4,7 +4,11 @@
 //! watched. Must never panic and never post to `*`: every post names the
 //! parent origin that `protocol::parent_origin` validated.
 
+use super::height::{FrameHeight, HeightStep, SHRINK_PAUSE_MS};
 use super::protocol::{self, FrameMessage, HostRequest, Refusal};
+use gloo_timers::callback::Timeout;
+use std::cell::RefCell;
+use std::rc::Rc;
 use wasm_bindgen::JsCast;
 use wasm_bindgen::prelude::*;
 
@@ -95,17 +99,43 @@ impl Drop for HeightWatch {
     }
 }
 
+/// The reports so far and the shrink waiting for its pause, if any
+/// (replacing it cancels it).
+#[derive(Default)]
+struct Heights {
+    frame: FrameHeight,
+    shrink: Option<Timeout>,
+}
+
 /// Posts `resize` to the parent at `origin` now and whenever the content's
-/// height changes.
+/// height changes, as `height.rs` decides: taller at once, shorter after a
+/// pause.
 pub fn watch_height(origin: String) -> Option<HeightWatch> {
     let root = web_sys::window()?.document()?.document_element()?;
-    let mut last: Option<u32> = None;
+    let heights = Rc::new(RefCell::new(Heights::default()));
     let closure = Closure::<dyn FnMut()>::new(move || {
-        let height = content_height();
-        if height.is_some() && height != last {
-            last = height;
-            if let Some(height) = height {
+        let Some(height) = content_height() else {
+            return;
+        };
+        let mut state = heights.borrow_mut();
+        match state.frame.measured(height) {
+            HeightStep::Report(height) => {
+                state.shrink = None;
                 post(&origin, &FrameMessage::Resize { height });
+            }
+            HeightStep::Keep => state.shrink = None,
+            HeightStep::ShrinkAfterPause => {
+                let (heights, origin) = (Rc::clone(&heights), origin.clone());
+                // The callback leaves its own timer in place: a timer that
+                // has fired is dropped harmlessly by the next one.
+                state.shrink = Some(Timeout::new(SHRINK_PAUSE_MS, move || {
+                    let Some(height) = content_height() else {
+                        return;
+                    };
+                    if let Some(height) = heights.borrow_mut().frame.settled(height) {
+                        post(&origin, &FrameMessage::Resize { height });
+                    }
+                }));
             }
         }
     });

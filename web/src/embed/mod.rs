@@ -4,7 +4,8 @@
 //!
 //! `protocol.rs` is the protocol as plain data (messages, validation,
 //! bounds), tested natively. `bridge.rs` is the DOM side: it listens for the
-//! parent's messages, posts the frame's, and watches the content's height.
+//! parent's messages, posts the frame's, and watches the content's height,
+//! which `height.rs` turns into reports (grow at once, shrink after a pause).
 //! What the frame says follows from the model (`state/embed.rs`): host
 //! requests go through the reducer like the learner's clicks, and the
 //! messages to post wait in the model until an effect posts them.
@@ -15,4 +16,5 @@
 
 pub mod bridge;
 pub mod effects;
+pub mod height;
 pub mod protocol;
