@@ -226,6 +226,29 @@ function versionTest(version) {
 
 await buildPackages();
 
+// The ADL's schemas (cargo xtask setup fetches them): the manifest's own
+// namespace and ADL's extension to it, imported by one schema for xmllint.
+const SCHEMAS = join(ROOT, "target/xtask-tools/scorm-xsd/package/lib/schemas/definitionFiles");
+const SCHEMA_IMPORTS = {
+  "1.2": ["scorm12edition", [["http://www.imsproject.org/xsd/imscp_rootv1p1p2", "imscp_rootv1p1p2.xsd"], ["http://www.adlnet.org/xsd/adlcp_rootv1p2", "adlcp_rootv1p2.xsd"]]],
+  "2004": ["scorm20044thedition", [["http://www.imsglobal.org/xsd/imscp_v1p1", "imscp_v1p1.xsd"], ["http://www.adlnet.org/xsd/adlcp_v1p3", "adlcp_v1p3.xsd"]]],
+};
+
+/** Validates `manifest` with xmllint against the ADL's schemas of `version`. */
+async function assertValidManifest(version, manifest) {
+  const [edition, imports] = SCHEMA_IMPORTS[version];
+  const folder = join(SCHEMAS, edition);
+  await stat(folder).catch(() => assert.fail(`${folder} is missing: run cargo xtask setup`));
+  const all = join(work, `schemas-${version}.xsd`);
+  const lines = imports.map(([ns, file]) => `  <xsd:import namespace="${ns}" schemaLocation="${join(folder, file)}"/>`);
+  await writeFile(all, `<?xml version="1.0"?>\n<xsd:schema xmlns:xsd="http://www.w3.org/2001/XMLSchema">\n${lines.join("\n")}\n</xsd:schema>\n`);
+  try {
+    execFileSync("xmllint", ["--noout", "--schema", all, manifest], { stdio: ["ignore", "pipe", "pipe"] });
+  } catch (error) {
+    assert.fail(`SCORM ${version}: imsmanifest.xml is not valid against the ADL's schemas:\n${error.stderr}`);
+  }
+}
+
 await runTests(
   "scorm",
   [
@@ -245,6 +268,11 @@ await runTests(
             assert.match(manifest, new RegExp(`<resource identifier="${ref}" type="webcontent" adlcp:${type}="sco" href="scorm/[a-z0-9-]+\\.html">`));
           }
           for (const [, href] of manifest.matchAll(/<file href="([^"]+)"\/>/g)) await stat(join(dir, href));
+          await assertValidManifest(version, join(dir, "imsmanifest.xml"));
+          // The check bites: an element the schema does not know fails it.
+          const broken = join(work, `broken-${version}.xml`);
+          await writeFile(broken, manifest.replace("<organizations ", "<organisations ").replace("</organizations>", "</organisations>"));
+          await assert.rejects(assertValidManifest(version, broken), /not valid against the ADL's schemas/);
           const top = await readdir(dir);
           assert.ok(!top.includes("sw.js") && !top.some((f) => /\.(br|gz)$/.test(f)), `SCORM ${version}: no sw.js, no .br/.gz: ${top}`);
         }

