@@ -300,7 +300,7 @@ tests.push(["one name per process: lanes, sentences, beliefs and the moves say h
 }]);
 
 tests.push(["a wide table scrolls sideways in its box and never breaks a value across lines", async ({ page, url }) => {
-  await openExercise(page, url, "stalled-worker", "light");
+  await openExercise(page, url, "the-stalled-worker", "light");
   await page.locator('.scenario[data-verdict="failed"] .scenario-select').first().click();
   await page.locator(".rows").first().waitFor();
   await settled(page);
