@@ -227,9 +227,9 @@ pub fn parent_origin(text: &str) -> Result<String, String> {
     let (scheme, rest) = lower
         .split_once("://")
         .ok_or_else(|| format!("`{shown}` is not an origin like https://course.example"))?;
-    let default_port = match scheme {
-        "http" => "80",
-        "https" => "443",
+    let default_port: u16 = match scheme {
+        "http" => 80,
+        "https" => 443,
         _ => {
             return Err(format!(
                 "`{shown}` is not an http or https origin (like https://course.example)"
@@ -267,7 +267,9 @@ pub fn parent_origin(text: &str) -> Result<String, String> {
         None => String::new(),
         Some(port) => match port.parse::<u16>() {
             Ok(n) if n > 0 && port.chars().all(|c| c.is_ascii_digit()) => {
-                if port == default_port {
+                // By its number: `:0443` is https's default too, as the
+                // browser's own `location.origin` says.
+                if n == default_port {
                     String::new()
                 } else {
                     format!(":{n}")

@@ -13,6 +13,15 @@ fn a_parent_is_an_http_origin_exactly_as_the_browser_writes_it() {
         ("http://127.0.0.1:8080", "http://127.0.0.1:8080"),
         ("https://course.example:443", "https://course.example"),
         ("http://localhost:80", "http://localhost"),
+        // A port is its number: leading zeros name the same one (found by
+        // the host_message fuzz target: `:0443` read as `:443`, which then
+        // read back as no port).
+        ("https://le:0443", "https://le"),
+        ("http://localhost:080", "http://localhost"),
+        (
+            "https://course.example:08443",
+            "https://course.example:8443",
+        ),
         ("http://[::1]:3000", "http://[::1]:3000"),
         (
             "https://xn--bcher-kva.example",
