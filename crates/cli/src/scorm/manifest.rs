@@ -48,28 +48,33 @@ pub struct Sco {
 /// (every other file of the package, the site's).
 pub fn write(version: Version, course: &str, scos: &[Sco], files: &[String]) -> String {
     let mut xml = String::from("<?xml version=\"1.0\" encoding=\"UTF-8\"?>\n");
-    xml.push_str(&match version {
-        Version::Scorm12 => format!(
-            "<manifest identifier=\"{id}\" version=\"1\"\n  \
-             xmlns=\"http://www.imsproject.org/xsd/imscp_rootv1p1p2\"\n  \
-             xmlns:adlcp=\"http://www.adlnet.org/xsd/adlcp_rootv1p2\"\n  \
-             xmlns:xsi=\"http://www.w3.org/2001/XMLSchema-instance\"\n  \
-             xsi:schemaLocation=\"http://www.imsproject.org/xsd/imscp_rootv1p1p2 imscp_rootv1p1p2.xsd \
-             http://www.adlnet.org/xsd/adlcp_rootv1p2 adlcp_rootv1p2.xsd\">\n  \
-             <metadata>\n    <schema>ADL SCORM</schema>\n    <schemaversion>1.2</schemaversion>\n  </metadata>\n",
-            id = identifier(course, version),
+    // The content-packaging namespace, ADL's extension to it and the
+    // version's name for itself: all that differs between the two heads.
+    let (content, content_xsd, adlcp, adlcp_xsd, schema_version) = match version {
+        Version::Scorm12 => (
+            "http://www.imsproject.org/xsd/imscp_rootv1p1p2",
+            "imscp_rootv1p1p2.xsd",
+            "http://www.adlnet.org/xsd/adlcp_rootv1p2",
+            "adlcp_rootv1p2.xsd",
+            "1.2",
         ),
-        Version::Scorm2004 => format!(
-            "<manifest identifier=\"{id}\" version=\"1\"\n  \
-             xmlns=\"http://www.imsglobal.org/xsd/imscp_v1p1\"\n  \
-             xmlns:adlcp=\"http://www.adlnet.org/xsd/adlcp_v1p3\"\n  \
-             xmlns:xsi=\"http://www.w3.org/2001/XMLSchema-instance\"\n  \
-             xsi:schemaLocation=\"http://www.imsglobal.org/xsd/imscp_v1p1 imscp_v1p1.xsd \
-             http://www.adlnet.org/xsd/adlcp_v1p3 adlcp_v1p3.xsd\">\n  \
-             <metadata>\n    <schema>ADL SCORM</schema>\n    <schemaversion>2004 4th Edition</schemaversion>\n  </metadata>\n",
-            id = identifier(course, version),
+        Version::Scorm2004 => (
+            "http://www.imsglobal.org/xsd/imscp_v1p1",
+            "imscp_v1p1.xsd",
+            "http://www.adlnet.org/xsd/adlcp_v1p3",
+            "adlcp_v1p3.xsd",
+            "2004 4th Edition",
         ),
-    });
+    };
+    xml.push_str(&format!(
+        "<manifest identifier=\"{id}\" version=\"1\"\n  \
+         xmlns=\"{content}\"\n  \
+         xmlns:adlcp=\"{adlcp}\"\n  \
+         xmlns:xsi=\"http://www.w3.org/2001/XMLSchema-instance\"\n  \
+         xsi:schemaLocation=\"{content} {content_xsd} {adlcp} {adlcp_xsd}\">\n  \
+         <metadata>\n    <schema>ADL SCORM</schema>\n    <schemaversion>{schema_version}</schemaversion>\n  </metadata>\n",
+        id = identifier(course, version),
+    ));
     // 1.2 spells the attribute `scormtype`, 2004 `scormType`.
     let scorm_type = match version {
         Version::Scorm12 => "adlcp:scormtype",
