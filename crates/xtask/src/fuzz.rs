@@ -31,6 +31,9 @@ const INPUT_TIMEOUT_SECONDS: u64 = 20;
 
 pub struct Options {
     pub seconds: u64,
+    /// Stop each target after this many executions (libFuzzer's `-runs`),
+    /// or at `seconds`, whichever comes first.
+    pub runs: Option<u64>,
     pub sanitizer: String,
     pub targets: Vec<String>,
 }
@@ -38,6 +41,7 @@ pub struct Options {
 pub fn parse(args: &[String]) -> Result<Options, String> {
     let mut options = Options {
         seconds: DEFAULT_SECONDS,
+        runs: None,
         sanitizer: "address".into(),
         targets: Vec::new(),
     };
@@ -57,6 +61,12 @@ pub fn parse(args: &[String]) -> Result<Options, String> {
             options.seconds = text
                 .parse()
                 .map_err(|_| format!("--seconds takes a whole number, not `{text}`"))?;
+        } else if arg == "--runs" || arg.starts_with("--runs=") {
+            let text = value("--runs")?;
+            options.runs = Some(
+                text.parse()
+                    .map_err(|_| format!("--runs takes a whole number, not `{text}`"))?,
+            );
         } else if arg == "--sanitizer" || arg.starts_with("--sanitizer=") {
             options.sanitizer = value("--sanitizer")?;
             if !matches!(options.sanitizer.as_str(), "address" | "none") {
@@ -69,7 +79,7 @@ pub fn parse(args: &[String]) -> Result<Options, String> {
             options.targets.push(arg.clone());
         } else {
             return Err(format!(
-                "fuzz takes --seconds N, --sanitizer address|none and target names ({}), not `{arg}`",
+                "fuzz takes --seconds N, --runs N, --sanitizer address|none and target names ({}), not `{arg}`",
                 TARGETS.join(", ")
             ));
         }
@@ -134,7 +144,13 @@ pub fn run(root: &Path, options: &Options) -> Result<bool, String> {
     cmd::status(&mut cargo_fuzz(root, "build", &options.sanitizer))?;
     let mut results = Vec::new();
     for target in &options.targets {
-        println!("xtask: fuzzing {target} for {} s", options.seconds);
+        match options.runs {
+            Some(runs) => println!(
+                "xtask: fuzzing {target} for {runs} executions or {} s",
+                options.seconds
+            ),
+            None => println!("xtask: fuzzing {target} for {} s", options.seconds),
+        }
         let result = run_target(root, &logs, target, options)?;
         println!("{}", result.line(target));
         results.push((target, result));
@@ -224,6 +240,9 @@ fn run_target(
         format!("-timeout={INPUT_TIMEOUT_SECONDS}"),
         "-print_final_stats=1".into(),
     ]);
+    if let Some(runs) = options.runs {
+        command.arg(format!("-runs={runs}"));
+    }
     // A crash is an outcome to report, not an error of this command.
     let _ = cmd::logged(&mut command, &log);
     let seconds = started.elapsed().as_secs_f64();
