@@ -113,6 +113,26 @@ pub enum Command {
         #[arg(long)]
         json: bool,
     },
+    /// Which lines the scenarios protect: the marks the page draws.
+    ///
+    /// Every generated mutant of the editable procedures (their references,
+    /// or the texts --start and --set give) is judged by the whole suite, as
+    /// the page does once a learner's text passes. Each line that is not
+    /// blank then says which scenario fails when it changes (with the
+    /// failure and the schedule that shows it), that no scenario notices, or
+    /// why it has no mark. The texts must pass every scenario. Exits 1 when
+    /// a line is unprotected or the texts cannot be judged (a scenario fails,
+    /// or their mutants are past the mutant budget), 2 on bad input.
+    #[command(after_help = AFTER_HELP)]
+    Protect {
+        /// A bundled id or an exercise file.
+        exercise: String,
+        #[command(flatten)]
+        texts: Texts,
+        /// Print one JSON document, the marks as the page receives them.
+        #[arg(long)]
+        json: bool,
+    },
     /// Write ID.toml, a commented starter exercise that passes `check`.
     ///
     /// Its starting text fails, as `fencelab run ID.toml --start` shows.

@@ -119,6 +119,11 @@ fn run(command: Command, version: &str) -> Result<Ended, BadInput> {
         }
         Command::Check { paths, grading } => check::run(&paths, &grading),
         Command::Mutate { exercises, json } => mutate(&exercises, json),
+        Command::Protect {
+            exercise,
+            texts,
+            json,
+        } => protect(&exercise, &texts, json),
         Command::New { id, dir } => new::run(&id, &dir),
         Command::Index { dir, check } => index::run(&dir, check),
         Command::Scorm {
@@ -344,6 +349,54 @@ fn mutate(names: &[String], json: bool) -> Result<Ended, BadInput> {
         out!("{}", render::mutation_totals(&runs));
     }
     Ok(Ended::passed_if(runs.iter().all(|(run, _)| run.ok())))
+}
+
+/// The line marks of an exercise's texts (its references by default), run
+/// to the end by the core judgement the page's worker runs a piece at a time.
+fn protect(name: &str, texts: &Texts, json: bool) -> Result<Ended, BadInput> {
+    let exercise = find_exercise(name)?;
+    let judged = edits(&exercise, texts)?;
+    let context = fencelab_core::mutation::context(&exercise).map_err(BadInput)?;
+    let texts = exercise.texts_with(&judged);
+    let started = std::time::Instant::now();
+    let exercise = std::rc::Rc::new(exercise);
+    let answer = fencelab_core::protection::LineMarks::new(
+        std::rc::Rc::clone(&exercise),
+        texts.clone(),
+        &context,
+    )
+    .finish();
+    let seconds = started.elapsed().as_secs_f64();
+    let report = match answer {
+        Ok(report) => report,
+        Err(why) => {
+            eprintln!(
+                "fencelab: {}",
+                fencelab_cli::shown(&format!("{}: {why}", exercise.id))
+            );
+            return Ok(Ended::Failed);
+        }
+    };
+    if json {
+        #[derive(serde::Serialize)]
+        struct Json<'a> {
+            exercise: &'a str,
+            #[serde(flatten)]
+            report: &'a fencelab_core::protection::ProtectionReport,
+            seconds: f64,
+        }
+        print_json(&Json {
+            exercise: &exercise.id,
+            report: &report,
+            seconds,
+        })?;
+    } else {
+        out!(
+            "{}",
+            render::protection(&exercise.id, &texts, &report, seconds)
+        );
+    }
+    Ok(Ended::passed_if(!report.has_unprotected()))
 }
 
 /// Finds an exercise by bundled id, or loads it from a file.

@@ -189,6 +189,91 @@ pub fn mutation_totals(runs: &[(fencelab_core::mutate::ExerciseMutation, f64)]) 
     )
 }
 
+/// An exercise's line marks: a count, then each editable procedure's lines
+/// (blank ones aside), each with its text and what the marks say of it, in
+/// the sentences the page's list uses.
+pub fn protection(
+    exercise: &str,
+    texts: &[(String, String)],
+    report: &fencelab_core::protection::ProtectionReport,
+    seconds: f64,
+) -> String {
+    use fencelab_core::protection::{
+        LineStatus, caught_sentence, unmarked_sentence, unprotected_sentence,
+    };
+    let all = report.procedures.iter().flat_map(|p| &p.lines);
+    let protected = all
+        .clone()
+        .filter(|m| matches!(m.status, LineStatus::Protected { .. }))
+        .count();
+    let unprotected = all
+        .clone()
+        .filter(|m| matches!(m.status, LineStatus::Unprotected { .. }))
+        .count();
+    let unmarked = all.count() - protected - unprotected;
+    let mut out = format!(
+        "{exercise}  line marks: {protected} protected, {unprotected} unprotected, {unmarked} \
+         without a mark; {} mutants judged ({seconds:.1} s)\n",
+        report.mutants
+    );
+    for procedure in &report.procedures {
+        let _ = writeln!(out, "  {}", procedure.procedure);
+        let text = texts
+            .iter()
+            .find(|(name, _)| *name == procedure.procedure)
+            .map_or("", |(_, text)| text.as_str());
+        let written: Vec<&str> = text.lines().collect();
+        for mark in &procedure.lines {
+            let line = mark.line;
+            let shown = written
+                .get(line.saturating_sub(1) as usize)
+                .copied()
+                .unwrap_or("");
+            let (symbol, said) = match &mark.status {
+                LineStatus::Protected { caught, uncaught } => {
+                    let mut said: Vec<String> = caught
+                        .iter()
+                        .map(|change| {
+                            // One process has one schedule: nothing to show.
+                            let schedule = if change.schedule.is_empty() {
+                                String::new()
+                            } else {
+                                format!(" (schedule `{}`)", change.schedule)
+                            };
+                            format!(
+                                "{}: {}{schedule}",
+                                caught_sentence(line, change),
+                                change.sentence
+                            )
+                        })
+                        .collect();
+                    if !uncaught.is_empty() {
+                        said.push(format!(
+                            "no scenario notices if you {}",
+                            uncaught.join(", or if you ")
+                        ));
+                    }
+                    ("✓", said)
+                }
+                LineStatus::Unprotected { descriptions } => (
+                    "?",
+                    vec![format!(
+                        "{} (tried: {})",
+                        unprotected_sentence(line),
+                        descriptions.join("; ")
+                    )],
+                ),
+                status => ("·", unmarked_sentence(line, status).into_iter().collect()),
+            };
+            let _ = writeln!(out, "    {symbol} {line:>3} | {shown}");
+            for sentence in said {
+                let _ = writeln!(out, "            {sentence}");
+            }
+        }
+    }
+    out
+}
+
 /// The lines that differ between two texts, `-` then `+`, with the line
 /// number of the first: a mutant changes one place, so one hunk.
 fn diff(before: &str, after: &str) -> String {

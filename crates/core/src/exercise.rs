@@ -4,7 +4,7 @@
 //!
 //! The format and its loader are data and live in `fencelab_model::exercise`.
 
-use crate::check::{Checker, Limits, SuiteBudget};
+use crate::check::{Checker, Limits, SuiteSearch};
 use crate::mutation::EquivalentJudgement;
 use crate::world::World;
 pub use fencelab_model::exercise::scenarios_from_toml;
@@ -51,7 +51,18 @@ pub trait ExerciseExt {
         texts: &[(String, String)],
         scenarios: &[Scenario],
         limits: Limits,
-    ) -> ExerciseReport;
+    ) -> ExerciseReport {
+        self.suite(texts, scenarios, limits).finish()
+    }
+
+    /// The check of `scenarios` against these texts, to run a slice at a
+    /// time (see [`SuiteSearch`]); nothing runs yet.
+    fn suite(
+        &self,
+        texts: &[(String, String)],
+        scenarios: &[Scenario],
+        limits: Limits,
+    ) -> SuiteSearch;
 
     /// Checks the exercise itself: the reference passes every scenario, and
     /// every mutant is caught by at least one.
@@ -97,25 +108,13 @@ impl ExerciseExt for Exercise {
         self.run_texts(&self.texts_with(edits), &self.scenarios)
     }
 
-    fn run_texts_with_limits(
+    fn suite(
         &self,
         texts: &[(String, String)],
         scenarios: &[Scenario],
         limits: Limits,
-    ) -> ExerciseReport {
-        let mut checker = match self.checker(texts) {
-            Ok(checker) => checker,
-            Err(unusable) => {
-                let reports = scenarios.iter().map(|s| unusable.report(s)).collect();
-                return ExerciseReport::new(&self.id, reports);
-            }
-        };
-        let mut budget = SuiteBudget::new(limits);
-        let reports = scenarios
-            .iter()
-            .map(|s| budget.check(&mut checker, s))
-            .collect();
-        ExerciseReport::new(&self.id, reports)
+    ) -> SuiteSearch {
+        SuiteSearch::new(&self.id, self.checker(texts), scenarios, limits)
     }
 
     fn check_judged(&self) -> (ExerciseCheck, Result<Vec<EquivalentJudgement>, String>) {

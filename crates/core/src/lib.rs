@@ -19,6 +19,7 @@ mod error;
 pub mod exercise;
 mod metered;
 pub mod mutation;
+pub mod protection;
 pub mod sandbox;
 pub mod sql_value;
 pub mod sqlite;

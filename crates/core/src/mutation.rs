@@ -18,7 +18,7 @@ use crate::mutate::{
 use crate::report::{ExerciseReport, Verdict};
 use crate::world::World;
 use fencelab_model::exercise::Exercise;
-use std::collections::BTreeSet;
+use std::collections::{BTreeMap, BTreeSet};
 
 /// What the operators may know of an exercise: its tables' columns and
 /// types, and its constants.
@@ -98,6 +98,7 @@ pub fn run(exercise: &Exercise) -> ExerciseMutation {
         return unjudged(why);
     }
     let verdicts = judge_all(exercise, &base, &generated.mutants);
+    let equivalent = declared_equivalents(exercise, &generated.mutants, &generated.mutants);
     let mut results: Vec<MutantResult> = generated
         .mutants
         .into_iter()
@@ -106,24 +107,15 @@ pub fn run(exercise: &Exercise) -> ExerciseMutation {
         .collect();
     let mut stale = unmatched_equivalents(exercise, results.iter().map(|r| &r.mutant));
     for result in &mut results {
-        let Some(declared) = exercise
-            .equivalents
-            .iter()
-            .find(|e| e.mutant == result.mutant.id)
-        else {
-            continue;
-        };
-        match &result.verdict {
-            MutantVerdict::Killed { by } => stale.push(format!(
+        let declared = equivalent.get(&result.mutant.id);
+        if let (Some(_), MutantVerdict::Killed { by }) = (declared, &result.verdict) {
+            stale.push(format!(
                 "`{}` is declared equivalent, but `{}` kills it",
-                declared.mutant, by[0].scenario
-            )),
-            _ => {
-                result.verdict = MutantVerdict::Equivalent {
-                    reason: declared.reason.clone(),
-                }
-            }
+                result.mutant.id, by[0].scenario
+            ));
         }
+        let verdict = std::mem::replace(&mut result.verdict, MutantVerdict::Survived);
+        result.verdict = as_declared(verdict, declared);
     }
     ExerciseMutation {
         exercise: exercise.id.clone(),
@@ -132,6 +124,47 @@ pub fn run(exercise: &Exercise) -> ExerciseMutation {
         dropped_duplicate: generated.dropped_duplicate,
         stale_equivalents: stale,
         error: None,
+    }
+}
+
+/// The mutants among `mutants` that an `[[equivalent]]` declaration of
+/// `exercise` names, by id, with the declared reason. A declaration names a
+/// mutant of the references (`reference`) by id: a mutant with that id is
+/// the declared change only if it also reads the same (a learner's text can
+/// hold another change at the same place), so its description must match
+/// the reference mutant's too. For the references' own mutants, pass them
+/// as both.
+pub fn declared_equivalents(
+    exercise: &Exercise,
+    mutants: &[Mutant],
+    reference: &[Mutant],
+) -> BTreeMap<String, String> {
+    mutants
+        .iter()
+        .filter_map(|mutant| {
+            let declared = exercise
+                .equivalents
+                .iter()
+                .find(|e| e.mutant == mutant.id)?;
+            reference
+                .iter()
+                .any(|r| r.id == mutant.id && r.description == mutant.description)
+                .then(|| (mutant.id.clone(), declared.reason.clone()))
+        })
+        .collect()
+}
+
+/// The verdict on a mutant, given whether the exercise declares it
+/// equivalent (with the reason): a declared equivalent that a scenario
+/// kills is killed all the same (`fencelab mutate` and `check` call the
+/// declaration stale); any other declared one is equivalent, whatever the
+/// suite made of it.
+pub fn as_declared(verdict: MutantVerdict, declared: Option<&String>) -> MutantVerdict {
+    match (verdict, declared) {
+        (verdict @ MutantVerdict::Killed { .. }, _) | (verdict, None) => verdict,
+        (_, Some(reason)) => MutantVerdict::Equivalent {
+            reason: reason.clone(),
+        },
     }
 }
 
@@ -232,7 +265,7 @@ pub fn judge(exercise: &Exercise, base: &[(String, String)], mutant: &Mutant) ->
             Some(Kill {
                 scenario: s.name.clone(),
                 sentence: s.failure()?.to_string(),
-                schedule: s.schedule.to_string(),
+                schedule: s.schedule.clone(),
             })
         })
         .collect();
@@ -252,8 +285,10 @@ pub fn judge(exercise: &Exercise, base: &[(String, String)], mutant: &Mutant) ->
     }
 }
 
+/// The suite's verdict on each of `mutants` of `base`, in their order.
+/// Natively they are spread over the machine's cores.
 #[cfg(not(target_arch = "wasm32"))]
-fn judge_all(
+pub(crate) fn judge_all(
     exercise: &Exercise,
     base: &[(String, String)],
     mutants: &[Mutant],
@@ -290,8 +325,9 @@ fn judge_all(
     })
 }
 
+/// In wasm (one thread), in order.
 #[cfg(target_arch = "wasm32")]
-fn judge_all(
+pub(crate) fn judge_all(
     exercise: &Exercise,
     base: &[(String, String)],
     mutants: &[Mutant],

@@ -8,6 +8,7 @@
 
 use crate::editor::Mark;
 use crate::state::Protection;
+use fencelab_model::protection::{self, unmarked_sentence, unprotected_sentence};
 use fencelab_protocol::{Caught, LineMark, LineStatus};
 use yew::prelude::*;
 
@@ -23,44 +24,13 @@ pub struct LineMarksProps {
     pub named: bool,
 }
 
-/// What the list says of a caught change to `line`.
+/// What the list says of a caught change to `line`: the model's sentence,
+/// and what its button does.
 pub fn caught_sentence(line: u32, change: &Caught) -> String {
     format!(
-        "Line {line}: if you {}, “{}” fails — show the counterexample",
-        change.description, change.scenario
+        "{} — show the counterexample",
+        protection::caught_sentence(line, change)
     )
-}
-
-/// What the list says of an unprotected `line`.
-pub fn unprotected_sentence(line: u32) -> String {
-    format!("Line {line}: no scenario notices a change here")
-}
-
-/// Why `line` has no mark, in a sentence; `None` for a marked line.
-pub fn unmarked_sentence(line: u32, status: &LineStatus) -> Option<String> {
-    match status {
-        LineStatus::Protected { .. } | LineStatus::Unprotected { .. } => None,
-        LineStatus::OnlyErrors { errors, uncaught } => {
-            let mut sentence = format!(
-                "Line {line}: no mark, because a change here only stops a scenario with an error,                  which is no counterexample (tried: {})",
-                errors.join("; ")
-            );
-            if !uncaught.is_empty() {
-                sentence += &format!(
-                    "; no scenario notices if you {}",
-                    uncaught.join(", or if you ")
-                );
-            }
-            Some(sentence)
-        }
-        LineStatus::Equivalent { reasons } => Some(format!(
-            "Line {line}: no mark, because every change tried here is equivalent to your text,              as the exercise says: {}",
-            reasons.join("; ")
-        )),
-        LineStatus::Untried => Some(format!(
-            "Line {line}: no mark, because no change to it was tried: nothing on it is what the              mutation operators change"
-        )),
-    }
 }
 
 /// What the editor's line says when hovered.

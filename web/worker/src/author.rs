@@ -57,7 +57,7 @@ impl AuthorJob {
 
     /// Runs the next text set against every scenario; the whole check once
     /// every run is done.
-    pub fn next(&mut self) -> Option<Response> {
+    pub fn piece(&mut self) -> Option<Response> {
         let exercise = &self.exercise;
         match self.runs_done {
             0 => {
@@ -104,7 +104,7 @@ mod tests {
 
     fn finished(mut job: AuthorJob) -> Result<DraftCheck, fencelab_core::LoadError> {
         for _ in 0..64 {
-            if let Some(Response::Authored { result, .. }) = job.next() {
+            if let Some(Response::Authored { result, .. }) = job.piece() {
                 return result;
             }
         }

@@ -1,23 +1,5 @@
-//! fencelab's Web Worker: the only place the engine runs in the browser.
-//!
-//! The page (web/, which never links SQLite) sends it
-//! [`fencelab_protocol::Request`]s as JSON text; it answers each with a
-//! [`fencelab_protocol::Response`] carrying the core's own reports, and
-//! `Ready` before anything else. `serve.rs` decides every answer and runs
-//! natively in tests, `protect.rs` turns the verdicts on a learner's mutants
-//! into one mark per line, `author.rs` checks an author's draft as
-//! `fencelab check` would, and `worker.rs` is the glue to the worker's
-//! message port and event loop.
-//!
-//! Must never: touch the DOM, keep state a page reload could lose, or leave
-//! a request unanswered (whatever cannot be served answers `Failed` with the
-//! request's seq).
-
-mod author;
-mod protect;
-mod serve;
-mod worker;
+//! The worker's entry point: see `lib.rs`.
 
 fn main() {
-    worker::start();
+    fencelab_worker::worker::start();
 }

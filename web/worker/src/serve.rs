@@ -9,12 +9,10 @@
 
 use crate::author::{AuthorJob, Draft};
 use crate::protect::ProtectJob;
-use fencelab_core::check::{Progress, ScenarioSearch, SuiteBudget};
+use fencelab_core::check::{Progress, SuiteSearch};
 use fencelab_core::mutate::Context;
 use fencelab_core::report::Unusable;
-use fencelab_core::{
-    Checker, Exercise, ExerciseExt, ExerciseReport, Limits, Scenario, ScenarioReport, mutation,
-};
+use fencelab_core::{Checker, Exercise, ExerciseExt, Limits, Scenario, mutation};
 use fencelab_protocol::{Edits, Request, Response};
 use std::collections::BTreeMap;
 use std::rc::Rc;
@@ -45,11 +43,11 @@ impl Job {
     }
 
     /// Does the next piece; the answer once every piece is done.
-    pub fn next(&mut self) -> Option<Response> {
+    pub fn piece(&mut self) -> Option<Response> {
         match self {
-            Job::Check(job) => job.next(),
-            Job::Protect(job) => job.next(),
-            Job::Author(job) => job.next(),
+            Job::Check(job) => job.piece(),
+            Job::Protect(job) => job.piece(),
+            Job::Author(job) => job.piece(),
         }
     }
 }
@@ -65,70 +63,34 @@ impl Job {
 pub const RUNS_PER_SLICE: u64 = 8;
 
 /// A check in progress: one slice of a scenario's exploration per
-/// [`CheckJob::next`].
+/// [`CheckJob::next`] (the core's [`SuiteSearch`]).
 pub struct CheckJob {
     pub seq: u64,
-    exercise: Rc<Exercise>,
-    /// Built once per edit; each scenario is checked with it.
-    checker: Result<Checker, Unusable>,
-    /// What the check's remaining scenarios may still spend.
-    budget: SuiteBudget,
-    /// The current scenario's exploration, between slices.
-    search: Option<ScenarioSearch>,
-    reports: Vec<ScenarioReport>,
+    suite: SuiteSearch,
 }
 
 impl CheckJob {
     /// A check of `edits` in `exercise` (nothing runs yet).
-    pub fn new(seq: u64, exercise: &Rc<Exercise>, edits: &Edits) -> CheckJob {
+    pub fn new(seq: u64, exercise: &Exercise, edits: &Edits) -> CheckJob {
         CheckJob {
             seq,
-            exercise: Rc::clone(exercise),
-            checker: checker(exercise, edits),
-            budget: SuiteBudget::new(Limits::default()),
-            search: None,
-            reports: Vec::new(),
+            suite: exercise.suite(
+                &exercise.texts_with(edits),
+                &exercise.scenarios,
+                Limits::default(),
+            ),
         }
     }
 
     /// Explores the next slice of the current scenario; once every scenario
     /// is checked, returns the exercise's report.
-    pub fn next(&mut self) -> Option<Response> {
-        let exercise = Rc::clone(&self.exercise);
-        let Some(scenario) = exercise.scenarios.get(self.reports.len()) else {
-            return Some(Response::Checked {
+    pub fn piece(&mut self) -> Option<Response> {
+        match self.suite.advance(RUNS_PER_SLICE) {
+            Progress::Pending => None,
+            Progress::Done(report) => Some(Response::Checked {
                 seq: self.seq,
-                report: ExerciseReport::new(&exercise.id, std::mem::take(&mut self.reports)),
-            });
-        };
-        if let Some(report) = self.slice(scenario) {
-            self.reports.push(report);
-        }
-        None
-    }
-
-    /// Explores one slice of `scenario`; its report once it is done.
-    fn slice(&mut self, scenario: &Scenario) -> Option<ScenarioReport> {
-        let checker = match &mut self.checker {
-            Ok(checker) => checker,
-            Err(unusable) => return Some(unusable.report(scenario)),
-        };
-        let mut search = match self.search.take() {
-            Some(search) => search,
-            None => match self.budget.begin(checker, scenario) {
-                Ok(search) => search,
-                Err(unrun) => return Some(*unrun),
-            },
-        };
-        match search.advance(checker, RUNS_PER_SLICE) {
-            Progress::Pending => {
-                self.search = Some(search);
-                None
-            }
-            Progress::Done(report) => {
-                self.budget.spend(&report);
-                Some(*report)
-            }
+                report: *report,
+            }),
         }
     }
 }
@@ -405,7 +367,7 @@ mod tests {
     fn run_job(job: &mut Job) -> (Response, usize) {
         let mut pieces = 1;
         loop {
-            if let Some(response) = job.next() {
+            if let Some(response) = job.piece() {
                 return (response, pieces);
             }
             pieces += 1;
@@ -432,8 +394,9 @@ mod tests {
         assert_eq!(seq, 4);
         let scenarios = claim().scenarios.len();
         assert_eq!(report.scenarios.len(), scenarios);
+        // At least a piece per scenario; the answer comes with the last.
         assert!(
-            pieces > scenarios,
+            pieces >= scenarios,
             "{pieces} pieces for {scenarios} scenarios"
         );
         // The starting text is the naive claim: "one winner" catches it.
@@ -470,8 +433,8 @@ mod tests {
         let Job::Check(inner) = &mut job else {
             panic!("a check job");
         };
-        while inner.reports.len() < index || inner.search.is_none() {
-            assert_eq!(inner.next(), None);
+        while inner.suite.position() < (index, true) {
+            assert_eq!(inner.piece(), None);
             pieces += 1;
             assert!(pieces < 10_000, "the long scenario never started");
         }
@@ -706,7 +669,7 @@ mod tests {
             },
         );
         let report = loop {
-            if let Some(response) = job.next() {
+            if let Some(response) = job.piece() {
                 break response;
             }
         };
@@ -776,7 +739,7 @@ mod tests {
             },
         );
         assert!(matches!(job, Job::Protect(_)));
-        let answer = std::iter::from_fn(|| Some(job.next()))
+        let answer = std::iter::from_fn(|| Some(job.piece()))
             .flatten()
             .next()
             .expect("an answer once every mutant is judged");

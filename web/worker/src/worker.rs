@@ -113,7 +113,7 @@ fn continue_job(mut job: Job) {
     }
     let started = js_sys::Date::now();
     loop {
-        if let Some(response) = serving(job.seq(), || job.next()) {
+        if let Some(response) = serving(job.seq(), || job.piece()) {
             post(&response);
             return;
         }

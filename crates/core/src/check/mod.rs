@@ -28,7 +28,7 @@ mod suite;
 
 pub use explore::Strategy;
 pub use search::{Progress, ScenarioSearch};
-pub use suite::{SUITE_SCENARIOS_OF_BUDGET, SuiteBudget};
+pub use suite::{SUITE_SCENARIOS_OF_BUDGET, SuiteBudget, SuiteSearch};
 
 use crate::error::Error;
 use crate::history::{ResultRows, TableRows, Values};

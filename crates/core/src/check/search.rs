@@ -11,13 +11,16 @@ use crate::report::{Exploration, ScenarioError, ScenarioReport};
 use crate::scenario::{Action, Scenario};
 use crate::schedule::Schedule;
 
-/// Where a [`ScenarioSearch`] stands after a slice.
+/// Where a resumable search stands after a slice: a [`ScenarioSearch`]
+/// (`T` its [`ScenarioReport`], as [`Checker::check`] gives it), a whole
+/// suite's ([`super::SuiteSearch`]) or the line marks'
+/// (`crate::protection::LineMarks`).
 #[derive(Debug)]
-pub enum Progress {
-    /// More runs are left.
+pub enum Progress<T> {
+    /// More work is left.
     Pending,
-    /// The scenario's report, as [`Checker::check`] gives it.
-    Done(Box<ScenarioReport>),
+    /// What the search found; asked again, the same.
+    Done(Box<T>),
 }
 
 /// A scenario's check in progress. Advance it with the checker it was
@@ -121,7 +124,7 @@ impl ScenarioSearch {
     /// Runs at most `runs_max` more runs (complete schedules and cut
     /// branches alike: each is one run from the seed), then says whether
     /// the check is done. Once done, it gives the same report again.
-    pub fn advance(&mut self, checker: &mut Checker, runs_max: u64) -> Progress {
+    pub fn advance(&mut self, checker: &mut Checker, runs_max: u64) -> Progress<ScenarioReport> {
         if let Some(report) = &self.report {
             return Progress::Done(Box::new(report.clone()));
         }

@@ -1,5 +1,6 @@
-//! The budget of a whole suite: every scenario of an exercise checked in
-//! turn, as `fencelab run` and the page's worker do.
+//! A whole suite: every scenario of an exercise checked in turn, as
+//! `fencelab run` and the page's worker do, within one budget, and
+//! resumable ([`SuiteSearch`]) as one scenario's search is.
 //!
 //! Each scenario has its own [`Limits`]; without a bound on the suite, an
 //! exercise with a thousand scenarios would take a thousand times the
@@ -8,7 +9,7 @@
 //! errors that say so, without running them.
 
 use super::{Checker, Limits, Progress, ScenarioSearch};
-use crate::report::{ScenarioError, ScenarioReport};
+use crate::report::{ExerciseReport, ScenarioError, ScenarioReport, Unusable};
 use crate::scenario::Scenario;
 
 /// How many scenarios' worth of SQLite and procedure steps one suite may
@@ -31,21 +32,6 @@ impl SuiteBudget {
                 .saturating_mul(SUITE_SCENARIOS_OF_BUDGET),
             procedure_steps_left: limits.steps_max.saturating_mul(SUITE_SCENARIOS_OF_BUDGET),
         }
-    }
-
-    /// Checks `scenario` with `checker` within what is left, or reports it
-    /// unrun once the suite's budget is spent.
-    pub fn check(&mut self, checker: &mut Checker, scenario: &Scenario) -> ScenarioReport {
-        let report = match self.begin(checker, scenario) {
-            Ok(mut search) => loop {
-                if let Progress::Done(report) = search.advance(checker, u64::MAX) {
-                    break *report;
-                }
-            },
-            Err(unrun) => return *unrun,
-        };
-        self.spend(&report);
-        report
     }
 
     /// Starts checking `scenario` with `checker` within what is left (then
@@ -83,5 +69,102 @@ impl SuiteBudget {
         self.procedure_steps_left = self
             .procedure_steps_left
             .saturating_sub(report.exploration.procedure_steps);
+    }
+}
+
+/// A suite's check in progress: each scenario in turn, within what the
+/// suite has left ([`SuiteBudget`]), a slice of runs per
+/// [`SuiteSearch::advance`], so a caller with one thread (the page's
+/// worker) can drop a check a newer edit made stale between two slices.
+/// Checking in slices gives exactly the report of checking in one go
+/// ([`SuiteSearch::finish`], which `ExerciseExt::run_texts` is).
+pub struct SuiteSearch {
+    exercise: String,
+    /// Built once for the texts; every scenario is checked with it. Texts
+    /// that cannot run report every scenario as their error.
+    checker: Result<Checker, Unusable>,
+    scenarios: Vec<Scenario>,
+    /// What the remaining scenarios may still spend.
+    budget: SuiteBudget,
+    /// The current scenario's search, between slices.
+    search: Option<ScenarioSearch>,
+    reports: Vec<ScenarioReport>,
+}
+
+impl SuiteSearch {
+    /// A check of `scenarios` of exercise `exercise` with `checker` (nothing
+    /// runs yet); each scenario has `limits`, the suite their
+    /// [`SuiteBudget`].
+    pub fn new(
+        exercise: &str,
+        checker: Result<Checker, Unusable>,
+        scenarios: &[Scenario],
+        limits: Limits,
+    ) -> SuiteSearch {
+        SuiteSearch {
+            exercise: exercise.to_string(),
+            checker,
+            scenarios: scenarios.to_vec(),
+            budget: SuiteBudget::new(limits),
+            search: None,
+            reports: Vec::new(),
+        }
+    }
+
+    /// Runs at most `runs_max` more runs of the current scenario (one that
+    /// needs none, malformed or unrun, is reported at once), then says
+    /// whether every scenario has its report.
+    pub fn advance(&mut self, runs_max: u64) -> Progress<ExerciseReport> {
+        if let Some(scenario) = self.scenarios.get(self.reports.len())
+            && let Some(report) = self.slice(scenario.clone(), runs_max)
+        {
+            self.reports.push(report);
+        }
+        if self.reports.len() < self.scenarios.len() {
+            return Progress::Pending;
+        }
+        Progress::Done(Box::new(ExerciseReport::new(
+            &self.exercise,
+            self.reports.clone(),
+        )))
+    }
+
+    /// Every scenario's report, in one go.
+    pub fn finish(mut self) -> ExerciseReport {
+        loop {
+            if let Progress::Done(report) = self.advance(u64::MAX) {
+                return *report;
+            }
+        }
+    }
+
+    /// How many scenarios are checked, and whether one is half-way.
+    pub fn position(&self) -> (usize, bool) {
+        (self.reports.len(), self.search.is_some())
+    }
+
+    /// One slice of `scenario`; its report once it is done.
+    fn slice(&mut self, scenario: Scenario, runs_max: u64) -> Option<ScenarioReport> {
+        let checker = match &mut self.checker {
+            Ok(checker) => checker,
+            Err(unusable) => return Some(unusable.report(&scenario)),
+        };
+        let mut search = match self.search.take() {
+            Some(search) => search,
+            None => match self.budget.begin(checker, &scenario) {
+                Ok(search) => search,
+                Err(unrun) => return Some(*unrun),
+            },
+        };
+        match search.advance(checker, runs_max) {
+            Progress::Pending => {
+                self.search = Some(search);
+                None
+            }
+            Progress::Done(report) => {
+                self.budget.spend(&report);
+                Some(*report)
+            }
+        }
     }
 }

@@ -3,6 +3,7 @@
 //! survived, only erroring, or declared equivalent.
 
 use super::Mutant;
+use crate::schedule::Schedule;
 use serde::{Deserialize, Serialize};
 
 /// A scenario that caught a mutant, and why it failed.
@@ -12,7 +13,7 @@ pub struct Kill {
     /// The failure's sentence.
     pub sentence: String,
     /// The failing schedule, which shows the counterexample.
-    pub schedule: String,
+    pub schedule: Schedule,
 }
 
 /// What the suite did to one mutant.
