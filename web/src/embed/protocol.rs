@@ -237,10 +237,15 @@ pub fn parent_origin(text: &str) -> Result<String, String> {
         }
     };
     if let Some(at) = rest.find(['/', '?', '#']) {
+        // What comes before the path is quoted as `shown` is, cut at 80
+        // characters: a refusal never quotes the whole text.
+        let mut host: String = rest[..at].chars().take(80).collect();
+        if host.len() < at {
+            host.push('…');
+        }
         return Err(format!(
-            "`{shown}` has more than an origin (a path, query or fragment from `{}` on); write only {scheme}://{}",
+            "`{shown}` has more than an origin (a path, query or fragment from `{}` on); write only {scheme}://{host}",
             &rest[at..at + 1],
-            &rest[..at]
         ));
     }
     let (host, port) = match rest.rfind(':') {

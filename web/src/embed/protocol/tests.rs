@@ -63,6 +63,12 @@ fn a_parent_that_is_not_exactly_an_origin_is_refused_with_why() {
             .unwrap_err()
             .contains("longer than the 300")
     );
+    // The host_message fuzz target's second finding: 290 characters of
+    // three bytes each before a path were quoted whole (over 1 KiB).
+    let before_a_path = format!("https://{}/x", "\u{fffd}".repeat(290));
+    let error = parent_origin(&before_a_path).unwrap_err();
+    assert!(error.contains("a path, query or fragment"), "{error}");
+    assert!(error.len() <= 1024, "{} bytes: {error}", error.len());
 }
 
 fn read(json: &str) -> Result<HostRequest, Refusal> {
