@@ -191,6 +191,22 @@ fn a_syntax_error_points_at_its_line_and_column() {
     assert_eq!(error.position.map(|p| p.line), Some(3));
 }
 
+/// SQLite reads U+202F and U+00A0 as name characters, not white space: a
+/// step of one U+202F is SQLite's syntax error (rusqlite's statement cache,
+/// which trims Unicode's white space, once made it an "empty" statement),
+/// and a trailing U+00A0 is part of the column's name.
+#[test]
+fn unicode_spaces_are_sql_text_as_sqlite_reads_them() {
+    let error = call_error("\u{202f};");
+    assert_eq!(error.cause, ErrorCause::Sql);
+    assert!(error.message.contains("syntax error"), "{}", error.message);
+    let world = world_with(&[]);
+    let rows = world
+        .query("SELECT 1 x\u{a0}", &Values::new())
+        .expect("a query");
+    assert_eq!(rows.columns, ["x\u{a0}"]);
+}
+
 #[test]
 fn rows_changed_is_the_statements_own_count() {
     // The SELECT after the UPDATE must not inherit the UPDATE's count.

@@ -10,7 +10,8 @@ use crate::sandbox::{Denial, SQL_BYTES_MAX, Sandbox, VALUE_BYTES_MAX};
 use crate::sql_value::{Bind, value_from_ref};
 use crate::sqlite::{is_busy, is_stale_snapshot};
 use crate::value::Value;
-use rusqlite::Connection;
+use rusqlite::{CachedStatement, Connection, Statement};
+use std::ops::{Deref, DerefMut};
 
 pub(super) struct Executed {
     pub(super) parameters: Values,
@@ -77,6 +78,47 @@ impl Failure {
 pub const STALE_SNAPSHOT: &str = "another process committed after this transaction began reading, \
      so it cannot write (SQLITE_BUSY_SNAPSHOT); only a new transaction sees the new rows";
 
+/// A statement prepared from exactly the text given, from the connection's
+/// cache when it can be.
+enum Prepared<'c> {
+    Cached(CachedStatement<'c>),
+    Uncached(Statement<'c>),
+}
+
+impl<'c> Deref for Prepared<'c> {
+    type Target = Statement<'c>;
+    fn deref(&self) -> &Statement<'c> {
+        match self {
+            Prepared::Cached(statement) => statement,
+            Prepared::Uncached(statement) => statement,
+        }
+    }
+}
+
+impl DerefMut for Prepared<'_> {
+    fn deref_mut(&mut self) -> &mut Self::Target {
+        match self {
+            Prepared::Cached(statement) => statement,
+            Prepared::Uncached(statement) => statement,
+        }
+    }
+}
+
+/// Prepares `sql` as written. rusqlite's statement cache prepares
+/// `sql.trim()`, which trims Unicode's white space; SQLite reads U+00A0,
+/// U+202F and their kin as name characters, so a text that begins or ends
+/// with one would run as another statement (`SELECT 1 x\u{a0}` names its
+/// column `x\u{a0}`; a lone U+202F is a syntax error, not an empty statement). Such a
+/// text is prepared uncached, as written.
+fn prepare_exactly<'c>(connection: &'c Connection, sql: &str) -> rusqlite::Result<Prepared<'c>> {
+    let sqls_own = |c: char| matches!(c, ' ' | '\t' | '\n' | '\r');
+    if sql.trim() == sql.trim_matches(sqls_own) {
+        connection.prepare_cached(sql).map(Prepared::Cached)
+    } else {
+        connection.prepare(sql).map(Prepared::Uncached)
+    }
+}
+
 /// Prepares, binds and runs one statement to completion on `connection`.
 pub(super) fn execute(
     connection: &Connection,
@@ -89,9 +131,8 @@ pub(super) fn execute(
         return Err(Failure::new(ErrorCause::Denied, denial.to_string()));
     }
     crate::sqlite::pin_randomness();
-    let mut statement = connection
-        .prepare_cached(sql)
-        .map_err(|e| Failure::from_sqlite(e, sandbox))?;
+    let mut statement =
+        prepare_exactly(connection, sql).map_err(|e| Failure::from_sqlite(e, sandbox))?;
     sandbox.note_prepared(sql);
     let mut parameters = Values::new();
     for i in 1..=statement.parameter_count() {
@@ -261,9 +302,8 @@ pub(super) fn query_on(
     // connection. The authorizer judged the text when it was first
     // prepared (a refused text is never cached), and the step budget
     // counts every run.
-    let mut statement = connection
-        .prepare_cached(sql)
-        .map_err(|e| QueryFailure::from_sqlite(e, sandbox))?;
+    let mut statement =
+        prepare_exactly(connection, sql).map_err(|e| QueryFailure::from_sqlite(e, sandbox))?;
     if !statement.readonly() {
         return Err(fail("only read-only queries are allowed here".into()));
     }

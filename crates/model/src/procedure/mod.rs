@@ -219,7 +219,14 @@ impl Procedure {
         for piece in split(source).map_err(|(offset, message)| fail(offset, message))? {
             match piece {
                 Piece::Statement { start, end } => {
-                    let sql = source[start..end].trim_end().to_string();
+                    // Only SQL's own white space (control characters are
+                    // refused above): SQLite reads U+202F and its kin as
+                    // name characters, so `SELECT 1 x\u{202f}` names its
+                    // column `x\u{202f}`, and a lone U+202F is a syntax error, not an
+                    // empty statement.
+                    let sql = source[start..end]
+                        .trim_end_matches([' ', '\t', '\n', '\r'])
+                        .to_string();
                     steps.push(Step {
                         kind: StepKind::Sql {
                             class: classify(&sql),
@@ -437,6 +444,23 @@ UPDATE messages SET state = 'CLAIMED', claim_owner = :actor, fencing_token = :to
 COMMIT;
 -- @return token
 ";
+
+    /// The procedure_parser fuzz target's finding: a statement of one
+    /// U+202F (narrow no-break space) was trimmed to an empty one.
+    #[test]
+    fn a_statement_keeps_every_character_that_is_not_sqls_white_space() {
+        for (text, sql) in [
+            ("\u{202f};", "\u{202f}"),
+            ("SELECT 1\u{a0};", "SELECT 1\u{a0}"),
+            ("SELECT 1 \t\r\n;", "SELECT 1"),
+        ] {
+            let procedure = Procedure::parse("p", text).expect(text);
+            let StepKind::Sql { sql: got, .. } = &procedure.steps[0].kind else {
+                panic!("{text:?}: a statement");
+            };
+            assert_eq!(got, sql, "{text:?}");
+        }
+    }
 
     #[test]
     fn splits_statements_and_attaches_decisions() {
