@@ -125,7 +125,7 @@ pub fn run(paths: &[PathBuf], grading: &GradeArgs) -> Result<Ended, BadInput> {
         let file = inputs[index].file();
         let entry = match checked.unwrap_or_else(|| crashed(&file)) {
             Checked::Checked(judged) => {
-                if judged.check.ok {
+                if judged.check.ok() {
                     tally.ok += 1;
                 } else {
                     tally.failing += 1;

@@ -32,7 +32,7 @@ pub fn run(dir: &Path, check_only: bool) -> Result<Ended, BadInput> {
         Checked::Checked(judged) => {
             let check = &judged.check;
             emit(&render::check(check));
-            if !check.ok {
+            if !check.ok() {
                 failing.push(files[index].display().to_string());
             }
             ids.push((check.reference.exercise.clone(), names[index].clone()));

@@ -49,17 +49,20 @@ pub fn check(check: &ExerciseCheck) -> String {
     for scenario in &report.scenarios {
         scenario_line(&mut out, scenario, false);
     }
-    let caught = check.mutants.iter().filter(|m| m.caught).count();
-    let _ = writeln!(out, "  mutants: {caught}/{} caught", check.mutants.len());
-    for mutant in &check.mutants {
-        let status = if mutant.caught { "caught" } else { "SURVIVED" };
-        let _ = write!(out, "    {status:<12} {}", mutant.name);
-        if mutant.caught {
-            let _ = write!(out, "  by: {}", mutant.caught_by.join("; "));
+    let rows = &check.matrix.rows;
+    let caught = rows.iter().filter(|r| !r.survived()).count();
+    let _ = writeln!(out, "  mutants: {caught}/{} caught", rows.len());
+    for row in rows {
+        let status = if row.survived() { "SURVIVED" } else { "caught" };
+        let _ = write!(out, "    {status:<12} {}", row.mutant);
+        if !row.survived() {
+            let by: Vec<&str> = row.caught_by().map(|c| c.scenario.as_str()).collect();
+            let _ = write!(out, "  by: {}", by.join("; "));
         }
         out.push('\n');
-        for (scenario, error) in &mutant.errored_in {
-            let _ = writeln!(out, "        ERROR in {scenario}: {error}");
+        for cell in row.errored() {
+            let error = cell.problem.as_deref().unwrap_or_default();
+            let _ = writeln!(out, "        ERROR in {}: {error}", cell.scenario);
         }
     }
     for stale in &check.stale_equivalents {

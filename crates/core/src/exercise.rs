@@ -1,17 +1,18 @@
 //! Running exercises: loading one with its schema tried on SQLite, and the
 //! engine's side of an [`Exercise`] (a checker for a set of texts, the runs
-//! of every scenario, and the check of the exercise itself).
+//! of every scenario, and the check of the exercise itself, resumable as
+//! [`CheckSearch`]).
 //!
 //! The format and its loader are data and live in `fencelab_model::exercise`.
 
-use crate::check::{Checker, Limits, SuiteSearch};
+use crate::check::{Checker, Limits, Progress, SuiteSearch};
 use crate::mutation::EquivalentJudgement;
 use crate::world::World;
 pub use fencelab_model::exercise::scenarios_from_toml;
 use fencelab_model::exercise::{Exercise, LoadError};
 use fencelab_model::procedure::Procedure;
 use fencelab_model::report::{
-    ExerciseCheck, ExerciseReport, MutantCheck, Place, ScenarioError, Unusable, Verdict,
+    ExerciseCheck, ExerciseReport, KillMatrix, Place, ScenarioError, Unusable, VerdictCell,
 };
 use fencelab_model::scenario::Scenario;
 use std::collections::BTreeMap;
@@ -118,44 +119,87 @@ impl ExerciseExt for Exercise {
     }
 
     fn check_judged(&self) -> (ExerciseCheck, Result<Vec<EquivalentJudgement>, String>) {
-        let reference = self.run(&BTreeMap::new());
-        let mutants = self
-            .mutants
-            .iter()
-            .map(|mutant| {
-                let report = self.run_texts(&self.texts_of_mutant(mutant), &self.scenarios);
-                let caught_by = report
-                    .scenarios
+        CheckSearch::new(self).finish_judged(self)
+    }
+}
+
+/// An exercise's own check in progress ([`ExerciseExt::check`], a piece at
+/// a time): one run of the whole suite per [`CheckSearch::advance`] (the
+/// reference, the starting texts, then each named broken variant), then its
+/// `[[equivalent]]` declarations matched against the generated mutants. The
+/// authoring view's worker drops a stale draft's check between two pieces;
+/// `fencelab check` runs it to the end. Advance it with the exercise it was
+/// made for, and nothing else.
+pub struct CheckSearch {
+    /// The suite runs done: 0 none, 1 the reference, 2 the starting texts,
+    /// then one per named broken variant.
+    runs_done: usize,
+    check: ExerciseCheck,
+    judged: Option<Result<Vec<EquivalentJudgement>, String>>,
+}
+
+impl CheckSearch {
+    /// The check of `exercise`; nothing runs yet.
+    pub fn new(exercise: &Exercise) -> CheckSearch {
+        let scenarios = exercise.scenarios.iter().map(|s| s.name.clone()).collect();
+        CheckSearch {
+            runs_done: 0,
+            check: ExerciseCheck {
+                title: exercise.title.clone(),
+                reference: ExerciseReport::new(&exercise.id, Vec::new()),
+                start: Vec::new(),
+                matrix: KillMatrix::new(scenarios),
+                stale_equivalents: Vec::new(),
+            },
+            judged: None,
+        }
+    }
+
+    /// Runs the next text set against every scenario, or, once every one
+    /// ran, judges the declarations and gives the whole check.
+    pub fn advance(&mut self, exercise: &Exercise) -> Progress<ExerciseCheck> {
+        if self.judged.is_some() {
+            return Progress::Done(Box::new(self.check.clone()));
+        }
+        match self.runs_done {
+            0 => self.check.reference = exercise.run(&BTreeMap::new()),
+            1 => {
+                let starts = exercise
+                    .procedures
                     .iter()
-                    .filter(|s| s.verdict() == Verdict::Failed)
-                    .map(|s| s.name.clone())
-                    .collect::<Vec<_>>();
-                let errored_in = report
-                    .scenarios
-                    .iter()
-                    .filter_map(|s| Some((s.name.clone(), s.error()?.to_string())))
-                    .collect::<Vec<_>>();
-                MutantCheck {
-                    name: mutant.name.clone(),
-                    explanation: mutant.explanation.clone(),
-                    caught: !caught_by.is_empty(),
-                    caught_by,
-                    errored_in,
+                    .filter(|p| p.editable)
+                    .map(|p| (p.name.clone(), p.start.clone()))
+                    .collect();
+                self.check.start = VerdictCell::row(&exercise.run(&starts));
+            }
+            done => match exercise.mutants.get(done - 2) {
+                Some(mutant) => {
+                    let run =
+                        exercise.run_texts(&exercise.texts_of_mutant(mutant), &exercise.scenarios);
+                    self.check
+                        .matrix
+                        .push(&mutant.name, &mutant.explanation, &run);
                 }
-            })
-            .collect::<Vec<_>>();
-        let judged = crate::mutation::judge_equivalents(self);
-        let stale_equivalents = crate::mutation::stale_of(&judged);
-        let ok = reference.failed == 0
-            && mutants.iter().all(|m| m.caught && m.errored_in.is_empty())
-            && stale_equivalents.is_empty();
-        let check = ExerciseCheck {
-            title: self.title.clone(),
-            reference,
-            mutants,
-            stale_equivalents,
-            ok,
-        };
-        (check, judged)
+                None => {
+                    let judged = crate::mutation::judge_equivalents(exercise);
+                    self.check.stale_equivalents = crate::mutation::stale_of(&judged);
+                    self.judged = Some(judged);
+                    return Progress::Done(Box::new(self.check.clone()));
+                }
+            },
+        }
+        self.runs_done += 1;
+        Progress::Pending
+    }
+
+    /// The whole check, in one go, with the judgement of each
+    /// `[[equivalent]]` declaration (see [`ExerciseExt::check_judged`]).
+    pub fn finish_judged(
+        mut self,
+        exercise: &Exercise,
+    ) -> (ExerciseCheck, Result<Vec<EquivalentJudgement>, String>) {
+        while let Progress::Pending = self.advance(exercise) {}
+        let judged = self.judged.take().unwrap_or_else(|| Ok(Vec::new()));
+        (self.check, judged)
     }
 }

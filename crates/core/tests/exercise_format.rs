@@ -40,7 +40,7 @@ fn a_good_file_loads_and_runs() {
     let exercise = fencelab_core::exercise::load("tiny.toml", GOOD).unwrap();
     assert_eq!(exercise.id, "tiny");
     let check = exercise.check();
-    assert!(check.ok, "{check:#?}");
+    assert!(check.ok(), "{check:#?}");
 }
 
 #[test]

@@ -30,21 +30,23 @@ fn every_bundled_reference_passes_and_every_mutant_is_caught() {
                 ));
             }
         }
-        for mutant in &check.mutants {
-            if !mutant.caught {
-                problems.push(format!(
-                    "{}: mutant `{}` survives",
-                    exercise.id, mutant.name
-                ));
+        for row in &check.matrix.rows {
+            if row.survived() {
+                problems.push(format!("{}: mutant `{}` survives", exercise.id, row.mutant));
             }
-            for (scenario, error) in &mutant.errored_in {
+            for cell in row.errored() {
                 problems.push(format!(
-                    "{}: mutant `{}` errors in `{scenario}`: {error}",
-                    exercise.id, mutant.name
+                    "{}: mutant `{}` errors in `{}`: {:?}",
+                    exercise.id, row.mutant, cell.scenario, cell.problem
                 ));
             }
         }
-        assert!(!check.mutants.is_empty(), "{} has no mutants", exercise.id);
+        assert!(
+            !check.matrix.rows.is_empty(),
+            "{} has no mutants",
+            exercise.id
+        );
+        assert!(check.ok(), "{}: {check:#?}", exercise.id);
     }
     assert!(problems.is_empty(), "{}", problems.join("\n"));
 }

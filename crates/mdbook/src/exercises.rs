@@ -59,7 +59,7 @@ fn file(path: &Path, root: &Path) -> Result<Resolved, String> {
         ));
     }
     let check = exercise.check();
-    if !check.ok {
+    if !check.ok() {
         return Err(format!(
             "{shown}: the exercise does not pass its check (as `fencelab check {shown}` says):\n{}",
             fencelab_cli::render::check(&check).trim_end()

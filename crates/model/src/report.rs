@@ -417,32 +417,41 @@ impl Unusable {
     }
 }
 
-/// The result of checking an exercise file.
+/// What `fencelab check` finds in an exercise, and the authoring view
+/// shows of a draft: the reference's run (each scenario must pass), the
+/// starting texts' verdicts (what a learner first sees; nothing is required
+/// of them), the kill matrix of its named broken variants, and its
+/// `[[equivalent]]` declarations that no longer name a generated mutant.
 #[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
 pub struct ExerciseCheck {
     pub title: String,
     /// The reference's run: `exercise`, `scenarios`, `passed`, `failed`.
     #[serde(flatten)]
     pub reference: ExerciseReport,
-    pub mutants: Vec<MutantCheck>,
-    /// `[[equivalent]]` declarations that match no generated mutant.
+    pub start: Vec<VerdictCell>,
+    pub matrix: KillMatrix,
+    /// `fencelab check`'s sentences on declarations that match no generated
+    /// mutant of the references.
     #[serde(default, skip_serializing_if = "Vec::is_empty")]
     pub stale_equivalents: Vec<String>,
-    /// The reference passes everything, every mutant is caught, and every
-    /// equivalent declaration names a generated mutant.
-    pub ok: bool,
 }
 
-#[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
-pub struct MutantCheck {
-    pub name: String,
-    pub explanation: String,
-    pub caught: bool,
-    /// The scenarios whose verdict was "failed" against this mutant.
-    pub caught_by: Vec<String>,
-    /// Scenarios where the mutant caused an error instead (a flaw in the
-    /// exercise: a mutant should be caught by a counterexample, not crash).
-    pub errored_in: Vec<(String, String)>,
+impl ExerciseCheck {
+    /// The reference passes (or shows its limit in) every scenario, every
+    /// named variant is caught by a failure and makes no scenario error, and
+    /// every equivalent declaration names a generated mutant: what `fencelab
+    /// check` and the authoring view require, by this one rule. (Whether a
+    /// scenario kills a declared mutant is `fencelab mutate`'s question: it
+    /// runs every generated mutant.)
+    pub fn ok(&self) -> bool {
+        self.stale_equivalents.is_empty()
+            && self.reference.failed == 0
+            && self
+                .matrix
+                .rows
+                .iter()
+                .all(|r| !r.survived() && r.errored().next().is_none())
+    }
 }
 
 // ----- a draft exercise, as the authoring view shows it -----
@@ -496,6 +505,12 @@ impl KillRow {
     pub fn survived(&self) -> bool {
         self.caught_by().next().is_none()
     }
+
+    /// The scenarios the variant made stop with an error (a flaw in the
+    /// exercise: a variant should be caught by a counterexample, not crash).
+    pub fn errored(&self) -> impl Iterator<Item = &VerdictCell> {
+        self.cells.iter().filter(|c| c.verdict == Verdict::Error)
+    }
 }
 
 /// Every named broken variant against every scenario: which scenarios
@@ -528,42 +543,6 @@ impl KillMatrix {
     /// The variants no scenario caught.
     pub fn survivors(&self) -> impl Iterator<Item = &KillRow> {
         self.rows.iter().filter(|r| r.survived())
-    }
-}
-
-/// What `fencelab check` finds in a draft exercise, per scenario: the
-/// reference's verdicts (each must pass), the starting texts' (what a
-/// learner first sees), the kill matrix of its named broken variants, and
-/// its `[[equivalent]]` declarations that no longer name a mutant.
-#[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
-pub struct DraftCheck {
-    pub exercise: String,
-    pub reference: Vec<VerdictCell>,
-    pub start: Vec<VerdictCell>,
-    pub matrix: KillMatrix,
-    /// `fencelab check`'s sentences on declarations that match no generated
-    /// mutant of the references (as in [`ExerciseCheck`]).
-    #[serde(default, skip_serializing_if = "Vec::is_empty")]
-    pub stale_equivalents: Vec<String>,
-}
-
-impl DraftCheck {
-    /// The reference passes (or shows its limit in) every scenario, every
-    /// named variant is caught, and every equivalent declaration names a
-    /// generated mutant: what `fencelab check` requires. (Whether a scenario
-    /// kills a declared mutant is `fencelab mutate`'s question: it runs every
-    /// generated mutant.)
-    pub fn ok(&self) -> bool {
-        self.stale_equivalents.is_empty()
-            && self
-                .reference
-                .iter()
-                .all(|c| matches!(c.verdict, Verdict::Passed | Verdict::LimitShown))
-            && self
-                .matrix
-                .rows
-                .iter()
-                .all(|r| !r.survived() && r.cells.iter().all(|c| c.verdict != Verdict::Error))
     }
 }
 
@@ -659,9 +638,9 @@ mod tests {
             "",
             &run(vec![failed("one"), scenario("two", ScenarioResult::Passed)]),
         );
-        let mut draft = DraftCheck {
-            exercise: "draft".into(),
-            reference: VerdictCell::row(&passing),
+        let mut draft = ExerciseCheck {
+            title: "Draft".into(),
+            reference: passing.clone(),
             start: VerdictCell::row(&run(vec![failed("one"), failed("two")])),
             matrix: matrix.clone(),
             stale_equivalents: Vec::new(),
@@ -670,12 +649,19 @@ mod tests {
         draft.stale_equivalents = vec!["`claim:1:1:x` matches no generated mutant".into()];
         assert!(!draft.ok(), "a stale equivalent declaration, as in check");
         draft.stale_equivalents.clear();
-        draft.reference = VerdictCell::row(&run(vec![
-            failed("one"),
-            scenario("two", ScenarioResult::Passed),
-        ]));
+        draft.reference = run(vec![failed("one"), scenario("two", ScenarioResult::Passed)]);
         assert!(!draft.ok(), "a failing reference");
-        draft.reference = VerdictCell::row(&passing);
+        draft.reference = run(vec![
+            scenario(
+                "one",
+                ScenarioResult::Error {
+                    error: ScenarioError::new("boom"),
+                },
+            ),
+            scenario("two", ScenarioResult::Passed),
+        ]);
+        assert!(!draft.ok(), "a reference that errors");
+        draft.reference = passing;
         matrix.push(
             "caught, but crashes another",
             "",
@@ -697,17 +683,20 @@ mod tests {
     }
 
     #[test]
-    fn a_draft_check_round_trips_through_json() {
+    fn an_exercise_check_round_trips_through_json() {
         let mut matrix = KillMatrix::new(vec!["one".into()]);
         matrix.push("m", "why", &run(vec![failed("one")]));
-        let draft = DraftCheck {
-            exercise: "draft".into(),
-            reference: VerdictCell::row(&run(vec![scenario("one", ScenarioResult::Passed)])),
+        let draft = ExerciseCheck {
+            title: "Draft".into(),
+            reference: run(vec![scenario("one", ScenarioResult::Passed)]),
             start: VerdictCell::row(&run(vec![failed("one")])),
             matrix,
             stale_equivalents: vec!["`p:1:1:x` matches no generated mutant".into()],
         };
         let json = serde_json::to_string(&draft).expect("serializes");
-        assert_eq!(serde_json::from_str::<DraftCheck>(&json).ok(), Some(draft));
+        assert_eq!(
+            serde_json::from_str::<ExerciseCheck>(&json).ok(),
+            Some(draft)
+        );
     }
 }

@@ -17,7 +17,7 @@
 
 use fencelab_model::LoadError;
 use fencelab_model::history::ResultRows;
-use fencelab_model::report::DraftCheck;
+use fencelab_model::report::ExerciseCheck;
 use fencelab_model::{Drive, ExerciseReport, Hunt, ScenarioReport, Schedule};
 use serde::de::DeserializeOwned;
 use serde::{Deserialize, Serialize};
@@ -169,7 +169,7 @@ pub enum Response {
     /// the draft cannot be loaded (at its file, line and column).
     Authored {
         seq: u64,
-        result: Result<DraftCheck, LoadError>,
+        result: Result<ExerciseCheck, LoadError>,
     },
     /// A piece of the job `seq` (a check's scenario, a protection's
     /// mutant) is done and the worker goes on: the page's watchdog measures

@@ -12,8 +12,8 @@ use fencelab_model::history::{
 use fencelab_model::monitor::{Belief, Holder, Violation};
 use fencelab_model::procedure::Position;
 use fencelab_model::report::{
-    DraftCheck, Drive, ExerciseReport, Exploration, Failure, FailureCause, KillMatrix, Lane, Place,
-    ScenarioError, ScenarioReport, ScenarioResult, VerdictCell,
+    Drive, ExerciseCheck, ExerciseReport, Exploration, Failure, FailureCause, KillMatrix, Lane,
+    Place, ScenarioError, ScenarioReport, ScenarioResult, VerdictCell,
 };
 use fencelab_model::value::{RealBits, Value};
 use fencelab_protocol::{
@@ -343,13 +343,13 @@ fn protection_report() -> ProtectionReport {
 
 /// Encodes, decodes, and checks the message came back equal.
 /// A draft's check: the failing report's verdict in every cell kind.
-fn draft_check() -> DraftCheck {
+fn draft_check() -> ExerciseCheck {
     let run = ExerciseReport::new("draft", vec![failing(), errored()]);
     let mut matrix = KillMatrix::new(vec!["one winner".into(), "errored".into()]);
     matrix.push("read, then write", AWKWARD_TEXT, &run);
-    DraftCheck {
-        exercise: "draft".into(),
-        reference: VerdictCell::row(&run),
+    ExerciseCheck {
+        title: AWKWARD_TEXT.into(),
+        reference: run.clone(),
         start: VerdictCell::row(&run),
         matrix,
         stale_equivalents: vec![format!("`claim:1:1:x` {AWKWARD_TEXT}")],

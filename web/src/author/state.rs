@@ -9,7 +9,7 @@
 //! request's answer is kept. Must never read storage, the URL or the clock:
 //! the component's effects do, and hand over what they read.
 
-use fencelab_model::report::DraftCheck;
+use fencelab_model::report::ExerciseCheck;
 use fencelab_model::{Exercise, LoadError};
 use fencelab_protocol::{Request, Response};
 use std::rc::Rc;
@@ -56,7 +56,7 @@ pub struct Author {
     /// What the loader makes of `text`, without SQLite.
     pub parsed: Result<Draft, LoadError>,
     /// The check of the newest draft that loaded, once answered.
-    pub check: Option<Rc<DraftCheck>>,
+    pub check: Option<Rc<ExerciseCheck>>,
     /// Why the worker could not load the newest draft (its schema, tried on
     /// SQLite), at its place in the file.
     pub worker_error: Option<LoadError>,
@@ -231,7 +231,7 @@ pub fn reduce(author: &mut Author, action: AuthorAction) {
 #[cfg(test)]
 mod tests {
     use super::*;
-    use fencelab_model::report::{KillMatrix, Verdict, VerdictCell};
+    use fencelab_model::report::{ExerciseReport, KillMatrix};
 
     fn starter() -> Author {
         Author::new(
@@ -252,14 +252,10 @@ mod tests {
         }
     }
 
-    fn checked(exercise: &str) -> DraftCheck {
-        DraftCheck {
-            exercise: exercise.into(),
-            reference: vec![VerdictCell {
-                scenario: "one".into(),
-                verdict: Verdict::Passed,
-                problem: None,
-            }],
+    fn checked(exercise: &str) -> ExerciseCheck {
+        ExerciseCheck {
+            title: "Draft".into(),
+            reference: ExerciseReport::new(exercise, Vec::new()),
             start: Vec::new(),
             matrix: KillMatrix::new(vec!["one".into()]),
             stale_equivalents: Vec::new(),
@@ -294,7 +290,7 @@ mod tests {
             })),
         );
         assert_eq!(
-            author.check.as_ref().map(|c| c.exercise.as_str()),
+            author.check.as_ref().map(|c| c.reference.exercise.as_str()),
             Some("starter")
         );
         assert!(!author.checking());

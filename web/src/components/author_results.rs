@@ -9,14 +9,14 @@
 use crate::author::state::{Author, Diagnostic};
 use crate::components::scenario_list::symbol;
 use fencelab_model::Verdict;
-use fencelab_model::report::{DraftCheck, KillMatrix, VerdictCell};
+use fencelab_model::report::{ExerciseCheck, KillMatrix, VerdictCell};
 use std::rc::Rc;
 use yew::prelude::*;
 
 #[derive(Properties, PartialEq)]
 pub struct AuthorResultsProps {
     pub diagnostics: Vec<Diagnostic>,
-    pub check: Option<Rc<DraftCheck>>,
+    pub check: Option<Rc<ExerciseCheck>>,
     pub checking: bool,
     pub failed: Option<String>,
 }
@@ -68,7 +68,7 @@ pub fn author_results(props: &AuthorResultsProps) -> Html {
                 </ul>
             } else if let Some(check) = &props.check {
                 <h3>{ "The reference" }</h3>
-                <Verdicts id="reference-verdicts" cells={check.reference.clone()} />
+                <Verdicts id="reference-verdicts" cells={VerdictCell::row(&check.reference)} />
                 <h3>{ "The starting texts (what a learner first sees)" }</h3>
                 <Verdicts id="start-verdicts" cells={check.start.clone()} />
                 <h3>{ "Broken variants against scenarios" }</h3>

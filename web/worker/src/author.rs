@@ -1,26 +1,25 @@
-//! The authoring view's check of a draft exercise: what `fencelab check`
-//! says of it, one run of the whole suite per piece (the reference, the
-//! starting texts, then each named broken variant), so a newer draft that
-//! arrives meanwhile drops this one between runs; last, its `[[equivalent]]`
-//! declarations are matched against the generated mutants, as `check` does.
+//! The authoring view's check of a draft exercise: `fencelab check`'s own
+//! (the core's `CheckSearch`), one run of the whole suite per piece (the
+//! reference, the starting texts, then each named broken variant), so a
+//! newer draft that arrives meanwhile drops this one between runs; last,
+//! its `[[equivalent]]` declarations are matched against the generated
+//! mutants. One `ExerciseCheck::ok` judges it for both.
 //!
 //! The draft is loaded as `fencelab check` loads a file (its schema tried on
 //! SQLite) and never installed: nothing the author types reaches the
 //! exercises a learner opens. Must never panic on a draft.
 
-use fencelab_core::report::{DraftCheck, KillMatrix, VerdictCell};
-use fencelab_core::{Exercise, ExerciseExt};
-use fencelab_protocol::{Edits, Response};
-use std::collections::BTreeMap;
+use fencelab_core::Exercise;
+use fencelab_core::check::Progress;
+use fencelab_core::exercise::CheckSearch;
+use fencelab_protocol::Response;
 
-/// A draft being checked: one run per [`AuthorJob::next`].
+/// A draft being checked: one run per [`AuthorJob::piece`].
 pub struct AuthorJob {
     pub seq: u64,
     exercise: Exercise,
-    /// How many runs are done: 0 the reference, 1 the starting texts, then
-    /// one per named broken variant.
-    runs_done: usize,
-    check: DraftCheck,
+    /// The core's check of the exercise, a suite run per piece.
+    check: CheckSearch,
 }
 
 /// A draft's answer: a job, or why it cannot be loaded (answered at once).
@@ -33,21 +32,11 @@ impl AuthorJob {
     /// Loads the draft `source` (named `file` in errors).
     pub fn start(seq: u64, file: &str, source: &str) -> Draft {
         match fencelab_core::exercise::load(file, source) {
-            Ok(exercise) => {
-                let scenarios = exercise.scenarios.iter().map(|s| s.name.clone()).collect();
-                Draft::Job(AuthorJob {
-                    seq,
-                    check: DraftCheck {
-                        exercise: exercise.id.clone(),
-                        reference: Vec::new(),
-                        start: Vec::new(),
-                        matrix: KillMatrix::new(scenarios),
-                        stale_equivalents: Vec::new(),
-                    },
-                    exercise,
-                    runs_done: 0,
-                })
-            }
+            Ok(exercise) => Draft::Job(AuthorJob {
+                seq,
+                check: CheckSearch::new(&exercise),
+                exercise,
+            }),
             Err(error) => Draft::Unloadable(Response::Authored {
                 seq,
                 result: Err(error),
@@ -58,51 +47,26 @@ impl AuthorJob {
     /// Runs the next text set against every scenario; the whole check once
     /// every run is done.
     pub fn piece(&mut self) -> Option<Response> {
-        let exercise = &self.exercise;
-        match self.runs_done {
-            0 => {
-                let run = exercise.run(&BTreeMap::new());
-                self.check.reference = VerdictCell::row(&run);
-            }
-            1 => {
-                let starts: Edits = exercise
-                    .procedures
-                    .iter()
-                    .filter(|p| p.editable)
-                    .map(|p| (p.name.clone(), p.start.clone()))
-                    .collect();
-                self.check.start = VerdictCell::row(&exercise.run(&starts));
-            }
-            done => {
-                let Some(mutant) = exercise.mutants.get(done - 2) else {
-                    self.check.stale_equivalents =
-                        fencelab_core::mutation::stale_equivalents(exercise);
-                    return Some(Response::Authored {
-                        seq: self.seq,
-                        result: Ok(self.check.clone()),
-                    });
-                };
-                let run =
-                    exercise.run_texts(&exercise.texts_of_mutant(mutant), &exercise.scenarios);
-                self.check
-                    .matrix
-                    .push(&mutant.name, &mutant.explanation, &run);
-            }
+        match self.check.advance(&self.exercise) {
+            Progress::Pending => None,
+            Progress::Done(check) => Some(Response::Authored {
+                seq: self.seq,
+                result: Ok(*check),
+            }),
         }
-        self.runs_done += 1;
-        None
     }
 }
 
 #[cfg(test)]
 mod tests {
     use super::*;
-    use fencelab_core::report::Verdict;
+    use fencelab_core::ExerciseExt;
+    use fencelab_core::report::{ExerciseCheck, Verdict};
 
     /// The starter `fencelab new` writes: three scenarios, one broken variant.
     const STARTER: &str = include_str!("../../../crates/cli/src/starter.toml");
 
-    fn finished(mut job: AuthorJob) -> Result<DraftCheck, fencelab_core::LoadError> {
+    fn finished(mut job: AuthorJob) -> Result<ExerciseCheck, fencelab_core::LoadError> {
         for _ in 0..64 {
             if let Some(Response::Authored { result, .. }) = job.piece() {
                 return result;
@@ -122,13 +86,56 @@ mod tests {
     fn the_starter_passes_its_start_fails_and_its_variant_is_caught() {
         let check = finished(job(STARTER)).expect("checked");
         assert!(check.ok(), "{check:#?}");
-        assert_eq!(check.reference.len(), 3);
+        assert_eq!(check.reference.scenarios.len(), 3);
         assert!(check.start.iter().any(|c| c.verdict == Verdict::Failed));
         let row = &check.matrix.rows[0];
         assert_eq!(row.mutant, "takes without looking");
         let caught: Vec<_> = row.caught_by().map(|c| c.scenario.as_str()).collect();
         assert!(caught.contains(&"too late"), "{caught:?}");
         assert!(row.caught_by().all(|c| c.problem.is_some()));
+    }
+
+    /// Drafts that fail each part of the check, and one that passes: the
+    /// worker's answer is `fencelab check`'s, and its one `ok` says which.
+    #[test]
+    fn every_draft_gets_fencelab_checks_own_check_and_verdict() {
+        let variant_take = "UPDATE tickets SET state = 'TAKEN', assignee = :actor, token = :token\n WHERE id = :ticket_id;\n-- @refuse";
+        assert!(STARTER.contains(variant_take));
+        let reference_guard = "token = :token\n WHERE id = :ticket_id AND state = 'OPEN';";
+        assert!(STARTER.contains(reference_guard));
+        let drafts = [
+            ("the starter", STARTER.to_string(), true),
+            (
+                "a reference without its guard fails a scenario",
+                STARTER.replacen(reference_guard, "token = :token\n WHERE id = :ticket_id;", 1),
+                false,
+            ),
+            (
+                "a variant that names no column makes scenarios error",
+                STARTER.replacen(
+                    variant_take,
+                    "UPDATE tickets SET state = 'TAKEN', nowhere = 1\n WHERE id = :ticket_id;\n-- @refuse",
+                    1,
+                ),
+                false,
+            ),
+            (
+                "a stale [[equivalent]]",
+                STARTER.replacen("mutant = \"take:", "mutant = \"take:99:", 1),
+                false,
+            ),
+        ];
+        for (what, source, ok) in drafts {
+            assert!(ok || source != STARTER, "{what}: the draft differs");
+            let check = finished(job(&source)).expect("checked");
+            let exercise = fencelab_core::exercise::load("draft.toml", &source).expect("loads");
+            assert_eq!(
+                check,
+                exercise.check(),
+                "{what}: the worker's check is check's"
+            );
+            assert_eq!(check.ok(), ok, "{what}: {check:#?}");
+        }
     }
 
     #[test]

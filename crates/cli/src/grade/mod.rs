@@ -486,31 +486,30 @@ impl Entry {
                 )
             })
             .collect();
-        for (i, mutant) in check.mutants.iter().enumerate() {
-            let (status, message) = match (mutant.caught, mutant.errored_in.is_empty()) {
+        for (i, row) in check.matrix.rows.iter().enumerate() {
+            let errored: Vec<String> = row
+                .errored()
+                .map(|cell| {
+                    let error = cell.problem.as_deref().unwrap_or_default();
+                    format!("error in {}: {error}", cell.scenario)
+                })
+                .collect();
+            let (status, message) = match (row.survived(), errored.is_empty()) {
+                (false, true) => {
+                    let by: Vec<&str> = row.caught_by().map(|c| c.scenario.as_str()).collect();
+                    (Status::Passed, format!("caught by: {}", by.join("; ")))
+                }
                 (true, true) => (
-                    Status::Passed,
-                    format!("caught by: {}", mutant.caught_by.join("; ")),
-                ),
-                (false, true) => (
                     Status::Failed,
                     format!(
                         "no scenario catches this broken variant ({})",
-                        mutant.explanation
+                        row.explanation
                     ),
                 ),
-                (_, false) => (
-                    Status::Errored,
-                    mutant
-                        .errored_in
-                        .iter()
-                        .map(|(scenario, error)| format!("error in {scenario}: {error}"))
-                        .collect::<Vec<_>>()
-                        .join("; "),
-                ),
+                (_, false) => (Status::Errored, errored.join("; ")),
             };
             cases.push(plain_case(
-                format!("broken variant: {}", mutant.name),
+                format!("broken variant: {}", row.mutant),
                 CaseKind::BrokenVariant,
                 status,
                 message,
