@@ -8,8 +8,8 @@
 //! own reports, which the components render. The UI is a reducer over those
 //! reports (`state/`): one component per file under `components/`, every
 //! state change an [`state::Action`], and everything that reads the outside
-//! world (storage, the URL, the clock) an effect in `components/app.rs` that
-//! dispatches what it read.
+//! world (storage, the URL, the clock) an effect in a hook of its own under
+//! `hooks/` that dispatches what it read.
 //!
 //! Must never: contain engine logic, compute what a report already carries
 //! (beliefs, failure sentences), panic on untrusted input (saved state,
@@ -22,6 +22,7 @@ pub mod editor;
 pub mod embed;
 pub mod engine;
 pub mod fold;
+pub mod hooks;
 pub mod markdown;
 pub mod panic;
 pub mod reveal;

@@ -31,74 +31,88 @@ pub struct Seed {
 /// (read recursively; skipped when missing).
 pub fn seeds(root: &Path) -> Vec<Seed> {
     let mut seeds = Vec::new();
+    for (file, text) in fencelab_model::bundled::FILES {
+        exercise_seeds(&mut seeds, file, text);
+    }
+    host_message_seeds(&mut seeds);
+    hostile_seeds(&mut seeds, root);
+    seeds
+}
+
+/// One bundled exercise's seeds: the file, its procedure texts, and a
+/// share link and a saved entry made of its starting texts.
+fn exercise_seeds(seeds: &mut Vec<Seed>, file: &str, text: &str) {
     let mut add =
         |target: &'static str, name: String, data: Vec<u8>| seeds.push(Seed { target, name, data });
-    for (file, text) in fencelab_model::bundled::FILES {
-        let stem = file.trim_end_matches(".toml");
+    let stem = file.trim_end_matches(".toml");
+    add(
+        "exercise_loader",
+        format!("{stem}.toml"),
+        text.as_bytes().into(),
+    );
+    let Ok(exercise) = Exercise::from_toml(file, text) else {
+        return;
+    };
+    let mut texts: Vec<(String, String)> = Vec::new();
+    for spec in &exercise.procedures {
+        texts.push((format!("{}-start", spec.name), spec.start.clone()));
+        texts.push((format!("{}-reference", spec.name), spec.reference.clone()));
+    }
+    for (i, mutant) in exercise.mutants.iter().enumerate() {
+        for (procedure, text) in &mutant.procedures {
+            texts.push((format!("{procedure}-mutant-{i}"), text.clone()));
+        }
+    }
+    for (name, text) in &texts {
         add(
-            "exercise_loader",
-            format!("{stem}.toml"),
+            "procedure_parser",
+            format!("{stem}-{name}.sql"),
             text.as_bytes().into(),
         );
-        let Ok(exercise) = Exercise::from_toml(file, text) else {
-            continue;
-        };
-        let mut texts: Vec<(String, String)> = Vec::new();
-        for spec in &exercise.procedures {
-            texts.push((format!("{}-start", spec.name), spec.start.clone()));
-            texts.push((format!("{}-reference", spec.name), spec.reference.clone()));
-        }
-        for (i, mutant) in exercise.mutants.iter().enumerate() {
-            for (procedure, text) in &mutant.procedures {
-                texts.push((format!("{procedure}-mutant-{i}"), text.clone()));
-            }
-        }
-        for (name, text) in &texts {
-            add(
-                "procedure_parser",
-                format!("{stem}-{name}.sql"),
-                text.as_bytes().into(),
-            );
-            // The generator reads any bytes; a text gives it varied ones.
-            add(
-                "whole_run",
-                format!("{stem}-{name}"),
-                text.as_bytes().into(),
-            );
-        }
-        let edits: BTreeMap<String, String> = exercise
-            .procedures
-            .iter()
-            .filter(|spec| spec.editable)
-            .map(|spec| (spec.name.clone(), spec.start.clone()))
-            .collect();
-        // Through JSON, as the page writes them: fields added later keep
-        // their defaults.
-        let link = serde_json::json!({
-            "format": fencelab_web::share::LINK_FORMAT,
-            "exercise": exercise.id,
-            "edits": edits,
-            "scenario": exercise.scenarios.first().map(|s| s.name.clone()),
-        });
-        if let Ok(link) = serde_json::from_value::<fencelab_web::share::Link>(link) {
-            add(
-                "share_link",
-                format!("{stem}.link"),
-                fencelab_web::share::encode(&link).into_bytes(),
-            );
-        }
-        let saved = serde_json::json!({
-            "format": fencelab_web::storage::SAVE_FORMAT,
-            "edits": edits,
-        });
+        // The generator reads any bytes; a text gives it varied ones.
         add(
-            "saved_state",
-            format!("{stem}.json"),
-            saved.to_string().into_bytes(),
+            "whole_run",
+            format!("{stem}-{name}"),
+            text.as_bytes().into(),
         );
     }
-    // A host page's messages, one of each kind, and the origins a frame's
-    // `?parent=` names.
+    let edits: BTreeMap<String, String> = exercise
+        .procedures
+        .iter()
+        .filter(|spec| spec.editable)
+        .map(|spec| (spec.name.clone(), spec.start.clone()))
+        .collect();
+    // Through JSON, as the page writes them: fields added later keep
+    // their defaults.
+    let link = serde_json::json!({
+        "format": fencelab_web::share::LINK_FORMAT,
+        "exercise": exercise.id,
+        "edits": edits,
+        "scenario": exercise.scenarios.first().map(|s| s.name.clone()),
+    });
+    if let Ok(link) = serde_json::from_value::<fencelab_web::share::Link>(link) {
+        add(
+            "share_link",
+            format!("{stem}.link"),
+            fencelab_web::share::encode(&link).into_bytes(),
+        );
+    }
+    let saved = serde_json::json!({
+        "format": fencelab_web::storage::SAVE_FORMAT,
+        "edits": edits,
+    });
+    add(
+        "saved_state",
+        format!("{stem}.json"),
+        saved.to_string().into_bytes(),
+    );
+}
+
+/// A host page's messages, one of each kind, and the origins a frame's
+/// `?parent=` names.
+fn host_message_seeds(seeds: &mut Vec<Seed>) {
+    let mut add =
+        |target: &'static str, name: String, data: Vec<u8>| seeds.push(Seed { target, name, data });
     for (name, message) in [
         ("check", r#"{"fencelab":1,"id":1,"type":"check"}"#),
         ("reset", r#"{"fencelab":1,"id":"r","type":"reset"}"#),
@@ -118,6 +132,13 @@ pub fn seeds(root: &Path) -> Vec<Seed> {
             message.as_bytes().into(),
         );
     }
+}
+
+/// The inputs of the hostile corpus's cases under `root`/tests/hostile,
+/// each for the targets that read its kind.
+fn hostile_seeds(seeds: &mut Vec<Seed>, root: &Path) {
+    let mut add =
+        |target: &'static str, name: String, data: Vec<u8>| seeds.push(Seed { target, name, data });
     let dir = root.join("tests/hostile");
     let mut hostile = Vec::new();
     collect_files(&dir, &mut hostile);
@@ -156,7 +177,6 @@ pub fn seeds(root: &Path) -> Vec<Seed> {
             add(target, format!("hostile--{name}"), data);
         }
     }
-    seeds
 }
 
 /// A case of the hostile corpus (tests/hostile/cases/README.md): a TOML

@@ -208,108 +208,13 @@ impl Plan {
     ) -> Plan {
         let mut calls: BTreeMap<String, CallSoFar> = BTreeMap::new();
         let mut steps = Vec::new();
+        let run = Run {
+            exercise,
+            procedures,
+            report,
+        };
         for (index, event) in report.history.iter().enumerate() {
-            let process = event.process.clone().unwrap_or_default();
-            let who = event
-                .process
-                .as_deref()
-                .map(|p| report.lane_name(p).to_string())
-                .unwrap_or_default();
-            let step = |action: Action| PlanStep {
-                event: index,
-                who: who.clone(),
-                line: event.to_string(),
-                action,
-            };
-            match &event.what {
-                What::ProcessStarted => steps.push(step(Action::Open { process })),
-                What::ProcessCrashed { .. } => {
-                    calls.remove(&process);
-                    steps.push(step(Action::Close { process }));
-                }
-                What::CallStarted { arguments } => {
-                    calls.insert(
-                        process,
-                        CallSoFar {
-                            procedure: event.procedure.clone().unwrap_or_default(),
-                            next_step: 0,
-                            scope: arguments.clone(),
-                        },
-                    );
-                    steps.push(step(Action::Note));
-                }
-                What::Statement {
-                    sql,
-                    parameters,
-                    changed,
-                    returned,
-                } => {
-                    if let Some(call) = calls.get_mut(&process) {
-                        call.ran(event.step, returned);
-                    }
-                    steps.push(step(Action::Run {
-                        process,
-                        sql: sql.clone(),
-                        parameters: parameters.clone(),
-                        expected: Expected::Ran {
-                            changed: *changed,
-                            returned: returned.clone(),
-                        },
-                    }));
-                }
-                What::Blocked { sql } => {
-                    let parameters = calls
-                        .get(&process)
-                        .map(|call| call.bind(sql, exercise, event))
-                        .unwrap_or_default();
-                    steps.push(step(Action::Run {
-                        process,
-                        sql: sql.clone(),
-                        parameters,
-                        expected: Expected::Waits,
-                    }));
-                }
-                What::Effect { .. } => {
-                    if let Some(call) = calls.get_mut(&process) {
-                        call.next_step = event.step.map_or(call.next_step, |s| s + 1);
-                    }
-                    steps.push(step(Action::Note));
-                }
-                What::CallFinished {
-                    outcome,
-                    rolled_back,
-                } => {
-                    let call = calls.remove(&process);
-                    if let (Outcome::Error(error), Some(call)) = (outcome, &call)
-                        && matches!(error.cause, ErrorCause::Sql | ErrorCause::StaleSnapshot)
-                        && let Some(sql) = call.next_sql(procedures)
-                    {
-                        steps.push(PlanStep {
-                            event: index,
-                            who: who.clone(),
-                            line: format!("{}: {}", call.procedure, crate::history::one_line(&sql)),
-                            action: Action::Run {
-                                process: process.clone(),
-                                parameters: call.bind(&sql, exercise, event),
-                                sql,
-                                expected: Expected::Fails {
-                                    stale_snapshot: error.cause == ErrorCause::StaleSnapshot,
-                                },
-                            },
-                        });
-                    }
-                    if *rolled_back {
-                        steps.push(step(Action::Rollback { process }));
-                    } else {
-                        steps.push(step(Action::Note));
-                    }
-                }
-                What::DirectSql { sql, changed } => steps.push(step(Action::Direct {
-                    sql: sql.clone(),
-                    changed: *changed,
-                })),
-                What::ClockSet { .. } => steps.push(step(Action::Note)),
-            }
+            steps.extend(run.steps_of(&mut calls, index, event));
         }
         Plan {
             exercise: exercise.id.clone(),
@@ -341,6 +246,159 @@ impl Plan {
             .filter(|step| matches!(step.action, Action::Run { .. } | Action::Direct { .. }))
             .count()
     }
+}
+
+/// What a plan is made from: the exercise, the texts it ran and the run's
+/// report.
+struct Run<'a> {
+    exercise: &'a Exercise,
+    procedures: &'a [Procedure],
+    report: &'a ScenarioReport,
+}
+
+impl Run<'_> {
+    /// The lane name of the process that made `event` (none for the
+    /// world's own events).
+    fn lane_name(&self, event: &Event) -> String {
+        event
+            .process
+            .as_deref()
+            .map(|p| self.report.lane_name(p).to_string())
+            .unwrap_or_default()
+    }
+
+    /// The steps that replay event `index`, the calls under way kept in
+    /// `calls` (each one's procedure, next step and scope).
+    fn steps_of(
+        &self,
+        calls: &mut BTreeMap<String, CallSoFar>,
+        index: usize,
+        event: &Event,
+    ) -> Vec<PlanStep> {
+        let mut steps = Vec::new();
+        let process = event.process.clone().unwrap_or_default();
+        let who = self.lane_name(event);
+        let step = |action: Action| PlanStep {
+            event: index,
+            who: who.clone(),
+            line: event.to_string(),
+            action,
+        };
+        match &event.what {
+            What::ProcessStarted => steps.push(step(Action::Open { process })),
+            What::ProcessCrashed { .. } => {
+                calls.remove(&process);
+                steps.push(step(Action::Close { process }));
+            }
+            What::CallStarted { arguments } => {
+                calls.insert(
+                    process,
+                    CallSoFar {
+                        procedure: event.procedure.clone().unwrap_or_default(),
+                        next_step: 0,
+                        scope: arguments.clone(),
+                    },
+                );
+                steps.push(step(Action::Note));
+            }
+            What::Statement {
+                sql,
+                parameters,
+                changed,
+                returned,
+            } => {
+                if let Some(call) = calls.get_mut(&process) {
+                    call.ran(event.step, returned);
+                }
+                steps.push(step(Action::Run {
+                    process,
+                    sql: sql.clone(),
+                    parameters: parameters.clone(),
+                    expected: Expected::Ran {
+                        changed: *changed,
+                        returned: returned.clone(),
+                    },
+                }));
+            }
+            What::Blocked { sql } => {
+                let parameters = calls
+                    .get(&process)
+                    .map(|call| call.bind(sql, self.exercise, event))
+                    .unwrap_or_default();
+                steps.push(step(Action::Run {
+                    process,
+                    sql: sql.clone(),
+                    parameters,
+                    expected: Expected::Waits,
+                }));
+            }
+            What::Effect { .. } => {
+                if let Some(call) = calls.get_mut(&process) {
+                    call.next_step = event.step.map_or(call.next_step, |s| s + 1);
+                }
+                steps.push(step(Action::Note));
+            }
+            What::CallFinished {
+                outcome,
+                rolled_back,
+            } => {
+                let call = calls.remove(&process);
+                if let Some(call) = &call
+                    && let Some((line, action)) =
+                        failed_statement(call, outcome, self, event, &process)
+                {
+                    steps.push(PlanStep {
+                        event: index,
+                        who: who.clone(),
+                        line,
+                        action,
+                    });
+                }
+                if *rolled_back {
+                    steps.push(step(Action::Rollback { process }));
+                } else {
+                    steps.push(step(Action::Note));
+                }
+            }
+            What::DirectSql { sql, changed } => steps.push(step(Action::Direct {
+                sql: sql.clone(),
+                changed: *changed,
+            })),
+            What::ClockSet { .. } => steps.push(step(Action::Note)),
+        }
+        steps
+    }
+}
+
+/// The statement a call failed on, as a step of its own (its line and
+/// action): SQLite left no statement event for it, so its text comes from
+/// the procedure (the step after the call's last) and its parameters from
+/// the call's scope. None when the call ended any other way.
+fn failed_statement(
+    call: &CallSoFar,
+    outcome: &Outcome,
+    run: &Run<'_>,
+    event: &Event,
+    process: &str,
+) -> Option<(String, Action)> {
+    let Outcome::Error(error) = outcome else {
+        return None;
+    };
+    if !matches!(error.cause, ErrorCause::Sql | ErrorCause::StaleSnapshot) {
+        return None;
+    }
+    let sql = call.next_sql(run.procedures)?;
+    Some((
+        format!("{}: {}", call.procedure, crate::history::one_line(&sql)),
+        Action::Run {
+            process: process.to_string(),
+            parameters: call.bind(&sql, run.exercise, event),
+            sql,
+            expected: Expected::Fails {
+                stale_snapshot: error.cause == ErrorCause::StaleSnapshot,
+            },
+        },
+    ))
 }
 
 /// A call in progress, as far as the history shows it.

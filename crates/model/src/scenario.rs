@@ -358,6 +358,14 @@ pub enum Action {
 impl StepSpec {
     /// Turns the written step into an action, or says what is wrong with it.
     pub fn to_action(&self) -> Result<Action, String> {
+        let verb = self.verb()?;
+        let action = self.action(verb)?;
+        self.check_unused(verb)?;
+        Ok(action)
+    }
+
+    /// The step's one verb.
+    fn verb(&self) -> Result<&'static str, String> {
         let verbs: Vec<&str> = [
             ("start", self.start.is_some()),
             ("call", self.call.is_some()),
@@ -375,27 +383,27 @@ impl StepSpec {
         .filter(|(_, set)| *set)
         .map(|(verb, _)| verb)
         .collect();
-        let verb = match verbs.as_slice() {
-            [verb] => *verb,
-            [] => {
-                return Err("a step needs one verb: start, call, begin, run, finish, \
+        match verbs.as_slice() {
+            [verb] => Ok(verb),
+            [] => Err("a step needs one verb: start, call, begin, run, finish, \
                             concurrent, clock, advance, crash, sql or query"
-                    .into());
-            }
-            many => {
-                return Err(format!(
-                    "a step has one verb, this one has {}",
-                    many.join(", ")
-                ));
-            }
-        };
+                .into()),
+            many => Err(format!(
+                "a step has one verb, this one has {}",
+                many.join(", ")
+            )),
+        }
+    }
+
+    /// The action of `verb`, with the fields it needs.
+    fn action(&self, verb: &str) -> Result<Action, String> {
         let process = |what: &str| {
             self.process
                 .clone()
                 .ok_or_else(|| format!("`{what}` needs `process`: which process makes the call"))
         };
         let args = self.args.clone().unwrap_or_default();
-        let action = match verb {
+        Ok(match verb {
             "start" => Action::Start {
                 process: self.start.clone().unwrap_or_default(),
                 actor: self
@@ -424,22 +432,9 @@ impl StepSpec {
                 process: self.finish.clone().unwrap_or_default(),
                 expect: self.expect.clone(),
             },
-            "concurrent" => {
-                let calls = self.concurrent.clone().unwrap_or_default();
-                if calls.len() < 2 {
-                    return Err("`concurrent` needs at least two calls".into());
-                }
-                for call in &calls {
-                    if call.call.is_some() == call.resume {
-                        return Err(format!(
-                            "each concurrent entry has either `call` or `resume = true` \
-                             (process {})",
-                            call.process
-                        ));
-                    }
-                }
-                Action::Concurrent { calls }
-            }
+            "concurrent" => Action::Concurrent {
+                calls: self.concurrent_calls()?,
+            },
             "clock" => Action::SetClock {
                 seconds: self.clock.unwrap_or_default(),
             },
@@ -460,7 +455,29 @@ impl StepSpec {
                     .ok_or("`query` needs `rows`: the rows it must return")?,
             },
             other => return Err(format!("unknown verb `{other}`")),
-        };
+        })
+    }
+
+    /// A concurrent section's calls: at least two, each a call or a resume.
+    fn concurrent_calls(&self) -> Result<Vec<ConcurrentCall>, String> {
+        let calls = self.concurrent.clone().unwrap_or_default();
+        if calls.len() < 2 {
+            return Err("`concurrent` needs at least two calls".into());
+        }
+        for call in &calls {
+            if call.call.is_some() == call.resume {
+                return Err(format!(
+                    "each concurrent entry has either `call` or `resume = true` \
+                     (process {})",
+                    call.process
+                ));
+            }
+        }
+        Ok(calls)
+    }
+
+    /// Refuses a field that `verb` does not take.
+    fn check_unused(&self, verb: &str) -> Result<(), String> {
         let unused: Vec<&str> = [
             ("actor", self.actor.is_some() && verb != "start"),
             ("until", self.until.is_some() && verb != "run"),
@@ -485,6 +502,6 @@ impl StepSpec {
         if !unused.is_empty() {
             return Err(format!("`{verb}` does not take {}", unused.join(", ")));
         }
-        Ok(action)
+        Ok(())
     }
 }

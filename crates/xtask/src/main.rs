@@ -47,7 +47,8 @@ commands:
   fuzz-build         only build the fuzz targets (a `test` stage)
   tidy               check that docs/ARCHITECTURE.md names only paths that exist, the model and
                      the core name no I/O, no test is skipped, every crate takes the workspace's
-                     lints and every npm import is declared (a `test` stage)
+                     lints, every npm import is declared and no function is over 100 lines
+                     without a `// long:` reason (a `test` stage)
   junit-check        validate `fencelab check` and `run --format junit` against junit-10.xsd (a `test` stage)
   setup              only install what is missing";
 

@@ -118,6 +118,8 @@ fn e2e_stages(root: &Path) -> Vec<Stage> {
         .collect()
 }
 
+// long: the stages in the order `test` runs them, one entry each; cut into
+// parts, that order would be spread over several functions.
 fn plan(root: &Path, tools: &Tools) -> Vec<Stage> {
     let mut stages = vec![
         Stage {

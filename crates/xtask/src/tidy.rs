@@ -8,11 +8,15 @@
 //! - no test is marked to expect a panic or to be skipped;
 //! - every crate takes the workspace's lints, which deny unsafe code, and
 //!   only a module (never a crate root) allows it;
-//! - every npm package a script imports is declared in package.json.
+//! - every npm package a script imports is declared in package.json;
+//! - no function in crates/ or web/ runs over 100 lines without a
+//!   `// long:` comment saying why it cannot be split (`long_functions.rs`).
 //!
 //! Each check is a function of texts, tested here on small inputs; `run`
 //! only gathers the texts (the files git knows, tracked or new) and prints
 //! one line per problem, `file:line: what`. It never changes a file.
+
+mod long_functions;
 
 use std::collections::BTreeSet;
 use std::path::Path;
@@ -57,6 +61,9 @@ pub fn run(root: &Path) -> Result<bool, String> {
         }
         problems.extend(skipped_tests(file, &text));
         problems.extend(unsafe_allowed_at_root(file, &text));
+        if long_functions::is_measured(file) {
+            problems.extend(long_functions::long_functions(file, &text));
+        }
     }
     let manifest = read("Cargo.toml");
     problems.extend(workspace_lints("Cargo.toml", &manifest));

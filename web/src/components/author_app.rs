@@ -1,7 +1,8 @@
 //! The authoring view's root (`?author=1`): owns its state
-//! (author/state.rs) and its effects: reading the link or the saved draft
-//! once, autosaving the draft, sending the debounced check to the worker,
-//! the theme, the actions that leave the page (preview in a new tab,
+//! (author/state.rs) and its effects, each a hook of its own: reading the
+//! link or the saved draft once, the worker and the debounced check sent
+//! to it, the page's title and theme, autosaving the draft and copying its
+//! share link; and the actions that leave the page (preview in a new tab,
 //! download, a share link) and opening a file from disk.
 //!
 //! The layout: the editor beside what `fencelab check` says, which stays in
@@ -11,11 +12,12 @@ use crate::author::link;
 use crate::author::saved::{self, SavedDraft};
 use crate::author::state::{Author, AuthorAction, CHECK_DELAY_MS, reduce};
 use crate::author::templates::{self, Template};
-use crate::components::app::{apply_theme, drop_fragment, page_address};
 use crate::components::author_editor::AuthorEditor;
 use crate::components::author_results::{AuthorResults, AuthorResultsProps};
 use crate::components::theme_switch::ThemeSwitch;
 use crate::engine::Engine;
+use crate::hooks::address::{drop_fragment, page_address};
+use crate::hooks::document::apply_theme;
 use crate::state::Theme;
 use crate::storage;
 use gloo_timers::callback::Timeout;
@@ -147,6 +149,62 @@ pub fn author_app() -> Html {
     });
     let templates = use_memo((), |_| templates::templates());
     let theme = use_state(storage::theme);
+    let action_error = use_state(|| None::<String>);
+    use_author_worker(&author);
+    use_author_page(&author, *theme);
+    use_draft_leaving(&author);
+
+    let on_change = {
+        let dispatcher = author.dispatcher();
+        Callback::from(move |text: String| dispatcher.dispatch(AuthorAction::Edited(text)))
+    };
+    let on_run = {
+        let dispatcher = author.dispatcher();
+        Callback::from(move |_: ()| dispatcher.dispatch(AuthorAction::CheckNow))
+    };
+    let on_theme = {
+        let theme = theme.clone();
+        Callback::from(move |chosen: Theme| theme.set(chosen))
+    };
+    let on_dismiss = {
+        let dispatcher = author.dispatcher();
+        Callback::from(move |_: MouseEvent| dispatcher.dispatch(AuthorAction::DismissNotices))
+    };
+    let tools = tools(&author, &templates, &action_error);
+    let author = &author.0;
+
+    html! {
+        <div class="app author">
+            <header class="masthead">
+                <p class="brand">{ "fencelab · authoring" }</p>
+                <p class="tagline">{ "Write an exercise: its errors are underlined as you type, and what fencelab check says appears beside it." }</p>
+                <ThemeSwitch theme={*theme} on_change={on_theme} />
+            </header>
+            <main id="workspace" class="author-layout">
+                if !author.notices.is_empty() {
+                    <section class="notices" role="status" aria-label="Notices">
+                        { for author.notices.iter().map(|n| html! { <p class="notice">{ "ℹ " }{ n.clone() }</p> }) }
+                        <div class="notice-actions">
+                            <button onclick={on_dismiss}>{ "Dismiss" }</button>
+                        </div>
+                    </section>
+                }
+                { tools }
+                <div class="author-work">
+                    <AuthorEditor initial={AttrValue::from((*initial).clone())} replace={author.replace.clone()}
+                        diagnostics={author.diagnostics()} on_change={on_change}
+                        on_run={on_run} />
+                    <AuthorResults ..AuthorResultsProps::of(author) />
+                </div>
+            </main>
+        </div>
+    }
+}
+
+/// The worker, started once, and the check of the newest draft sent after
+/// a pause in typing.
+#[hook]
+fn use_author_worker(author: &UseReducerHandle<State>) {
     let engine = {
         let dispatcher = author.dispatcher();
         use_memo((), move |_| {
@@ -155,95 +213,51 @@ pub fn author_app() -> Html {
             })
         })
     };
-    let action_error = use_state(|| None::<String>);
+    let request = author.0.request.clone();
+    use_effect_with(author.0.check_wanted, move |_| {
+        let timer =
+            request.map(|request| Timeout::new(CHECK_DELAY_MS, move || engine.send(request)));
+        move || drop(timer)
+    });
+}
+
+/// The page around the draft: the link taken out of the address once read,
+/// the theme chosen, and a title naming the draft.
+#[hook]
+fn use_author_page(author: &UseReducerHandle<State>, theme: Theme) {
     use_effect_with((), |_| clear_fragment());
-    use_effect_with(*theme, |theme| apply_theme(*theme));
-    // The check of the newest draft, after a pause in typing.
-    {
-        let engine = engine.clone();
-        let request = author.0.request.clone();
-        use_effect_with(author.0.check_wanted, move |_| {
-            let timer =
-                request.map(|request| Timeout::new(CHECK_DELAY_MS, move || engine.send(request)));
-            move || drop(timer)
-        });
-    }
-    // Autosave on every change of the draft.
+    use_effect_with(theme, |theme| apply_theme(*theme));
+    let title = author.0.parsed.as_ref().map(|d| d.title.clone()).ok();
+    use_effect_with(title, |title| {
+        if let Some(document) = web_sys::window().and_then(|w| w.document()) {
+            let title = title.as_deref().unwrap_or("A draft");
+            document.set_title(&format!("{title} · authoring · fencelab"));
+        }
+    });
+}
+
+/// Where the draft goes without being asked: storage on every change, and
+/// the clipboard when a share link is made (refused copies are fine: the
+/// field shows the link).
+#[hook]
+fn use_draft_leaving(author: &UseReducerHandle<State>) {
     use_effect_with(author.0.text.clone(), |text| saved::save(text));
-    {
-        let title = author.0.parsed.as_ref().map(|d| d.title.clone()).ok();
-        use_effect_with(title, |title| {
-            if let Some(document) = web_sys::window().and_then(|w| w.document()) {
-                let title = title.as_deref().unwrap_or("A draft");
-                document.set_title(&format!("{title} · authoring · fencelab"));
-            }
-        });
-    }
-    // The share link is copied when it is made (refused copies are fine:
-    // the field shows it).
     use_effect_with(author.0.share.clone(), |share| {
         if let (Some(Ok(url)), Some(window)) = (share, web_sys::window()) {
             let _ = window.navigator().clipboard().write_text(url);
         }
     });
+}
 
-    let on_dismiss = {
-        let dispatcher = author.dispatcher();
-        Callback::from(move |_: MouseEvent| dispatcher.dispatch(AuthorAction::DismissNotices))
-    };
-    let on_run = {
-        let dispatcher = author.dispatcher();
-        Callback::from(move |_: ()| dispatcher.dispatch(AuthorAction::CheckNow))
-    };
-    let on_change = {
-        let dispatcher = author.dispatcher();
-        Callback::from(move |text: String| dispatcher.dispatch(AuthorAction::Edited(text)))
-    };
-    let on_template = {
-        let dispatcher = author.dispatcher();
-        let templates = templates.clone();
-        Callback::from(move |event: Event| {
-            let chosen = event
-                .target_dyn_into::<HtmlSelectElement>()
-                .and_then(|select| {
-                    let index = select.value().parse::<usize>().ok();
-                    select.set_value("");
-                    index
-                })
-                .and_then(|index| templates.get(index).cloned());
-            if let Some(Template { text, .. }) = chosen {
-                dispatcher.dispatch(AuthorAction::Replace(text));
-            }
-        })
-    };
-    // A file from disk replaces the draft as one undoable change, as a
-    // template does.
-    let on_open_file = {
-        let dispatcher = author.dispatcher();
-        let action_error = action_error.clone();
-        Callback::from(move |event: Event| {
-            let Some(input) = event.target_dyn_into::<HtmlInputElement>() else {
-                return;
-            };
-            let chosen = input.files().and_then(|files| files.get(0));
-            // The same file can be chosen again after an edit.
-            input.set_value("");
-            let Some(file) = chosen else {
-                return;
-            };
-            let dispatcher = dispatcher.clone();
-            let action_error = action_error.clone();
-            wasm_bindgen_futures::spawn_local(async move {
-                match read_opened(file).await {
-                    Ok(text) => {
-                        action_error.set(None);
-                        dispatcher.dispatch(AuthorAction::Replace(text));
-                    }
-                    Err(message) => action_error.set(Some(format!("Not opened: {message}."))),
-                }
-            });
-        })
-    };
+/// The tools above the editor: start again from a template or a file,
+/// preview, download, share, and what became of the last of them.
+fn tools(
+    author: &UseReducerHandle<State>,
+    templates: &Rc<Vec<Template>>,
+    action_error: &UseStateHandle<Option<String>>,
+) -> Html {
+    let on_template = on_template(author.dispatcher(), templates.clone());
+    let on_open_file = on_open_file(author.dispatcher(), action_error.clone());
     let on_share = {
         let dispatcher = author.dispatcher();
         Callback::from(move |_: MouseEvent| {
@@ -270,67 +284,90 @@ pub fn author_app() -> Html {
             action_error.set(preview(&text).err().map(|e| format!("No preview: {e}.")))
         })
     };
-    let on_theme = {
-        let theme = theme.clone();
-        Callback::from(move |chosen: Theme| theme.set(chosen))
-    };
     let author = &author.0;
     let blocked = author.preview_blocked();
-
     html! {
-        <div class="app author">
-            <header class="masthead">
-                <p class="brand">{ "fencelab · authoring" }</p>
-                <p class="tagline">{ "Write an exercise: its errors are underlined as you type, and what fencelab check says appears beside it." }</p>
-                <ThemeSwitch theme={*theme} on_change={on_theme} />
-            </header>
-            <main id="workspace" class="author-layout">
-                if !author.notices.is_empty() {
-                    <section class="notices" role="status" aria-label="Notices">
-                        { for author.notices.iter().map(|n| html! { <p class="notice">{ "ℹ " }{ n.clone() }</p> }) }
-                        <div class="notice-actions">
-                            <button onclick={on_dismiss}>{ "Dismiss" }</button>
-                        </div>
-                    </section>
-                }
-                <div class="author-tools">
-                    <label for="template">{ "Start again from" }</label>
-                    <select id="template" onchange={on_template}>
-                        <option value="" selected=true>{ "a template…" }</option>
-                        { for templates.iter().enumerate().map(|(i, t)| html! {
-                            <option value={i.to_string()}>{ t.name.clone() }</option>
-                        }) }
-                    </select>
-                    <label for="open-file">{ "or open a file" }</label>
-                    <input id="open-file" type="file" accept=".toml,text/plain" onchange={on_open_file} />
-                    <button id="preview" onclick={on_preview} disabled={blocked.is_some()}
-                        title={blocked.clone().unwrap_or_else(|| "Open the draft as a learner sees it, in a new tab".into())}>
-                        { "Preview as a learner" }
-                    </button>
-                    <button id="download" onclick={on_download}>{ format!("Download {}", author.file_name()) }</button>
-                    <button id="share" onclick={on_share}>{ "Share as a link" }</button>
-                    if let Some(reason) = &blocked {
-                        <p class="muted" id="preview-blocked">{ reason.clone() }</p>
-                    }
-                    if let Some(message) = &*action_error {
-                        <p class="error" role="alert">{ message.clone() }</p>
-                    }
-                    { match &author.share {
-                        Some(Ok(url)) => html! { <>
-                            <label for="share-url">{ "Link carrying the whole exercise (copied to the clipboard when allowed):" }</label>
-                            <input id="share-url" type="text" readonly=true value={url.clone()} />
-                        </> },
-                        Some(Err(message)) => html! { <p class="error" role="alert">{ format!("No link: {message}.") }</p> },
-                        None => html! {},
-                    } }
-                </div>
-                <div class="author-work">
-                    <AuthorEditor initial={AttrValue::from((*initial).clone())} replace={author.replace.clone()}
-                        diagnostics={author.diagnostics()} on_change={on_change}
-                        on_run={on_run} />
-                    <AuthorResults ..AuthorResultsProps::of(author) />
-                </div>
-            </main>
+        <div class="author-tools">
+            <label for="template">{ "Start again from" }</label>
+            <select id="template" onchange={on_template}>
+                <option value="" selected=true>{ "a template…" }</option>
+                { for templates.iter().enumerate().map(|(i, t)| html! {
+                    <option value={i.to_string()}>{ t.name.clone() }</option>
+                }) }
+            </select>
+            <label for="open-file">{ "or open a file" }</label>
+            <input id="open-file" type="file" accept=".toml,text/plain" onchange={on_open_file} />
+            <button id="preview" onclick={on_preview} disabled={blocked.is_some()}
+                title={blocked.clone().unwrap_or_else(|| "Open the draft as a learner sees it, in a new tab".into())}>
+                { "Preview as a learner" }
+            </button>
+            <button id="download" onclick={on_download}>{ format!("Download {}", author.file_name()) }</button>
+            <button id="share" onclick={on_share}>{ "Share as a link" }</button>
+            if let Some(reason) = &blocked {
+                <p class="muted" id="preview-blocked">{ reason.clone() }</p>
+            }
+            if let Some(message) = &**action_error {
+                <p class="error" role="alert">{ message.clone() }</p>
+            }
+            { match &author.share {
+                Some(Ok(url)) => html! { <>
+                    <label for="share-url">{ "Link carrying the whole exercise (copied to the clipboard when allowed):" }</label>
+                    <input id="share-url" type="text" readonly=true value={url.clone()} />
+                </> },
+                Some(Err(message)) => html! { <p class="error" role="alert">{ format!("No link: {message}.") }</p> },
+                None => html! {},
+            } }
         </div>
     }
+}
+
+/// The template chosen replaces the draft, as one undoable change; the
+/// choice goes back to "a template…".
+fn on_template(
+    dispatcher: UseReducerDispatcher<State>,
+    templates: Rc<Vec<Template>>,
+) -> Callback<Event> {
+    Callback::from(move |event: Event| {
+        let chosen = event
+            .target_dyn_into::<HtmlSelectElement>()
+            .and_then(|select| {
+                let index = select.value().parse::<usize>().ok();
+                select.set_value("");
+                index
+            })
+            .and_then(|index| templates.get(index).cloned());
+        if let Some(Template { text, .. }) = chosen {
+            dispatcher.dispatch(AuthorAction::Replace(text));
+        }
+    })
+}
+
+/// A file from disk replaces the draft as one undoable change, as a
+/// template does; one that cannot be read says why.
+fn on_open_file(
+    dispatcher: UseReducerDispatcher<State>,
+    action_error: UseStateHandle<Option<String>>,
+) -> Callback<Event> {
+    Callback::from(move |event: Event| {
+        let Some(input) = event.target_dyn_into::<HtmlInputElement>() else {
+            return;
+        };
+        let chosen = input.files().and_then(|files| files.get(0));
+        // The same file can be chosen again after an edit.
+        input.set_value("");
+        let Some(file) = chosen else {
+            return;
+        };
+        let dispatcher = dispatcher.clone();
+        let action_error = action_error.clone();
+        wasm_bindgen_futures::spawn_local(async move {
+            match read_opened(file).await {
+                Ok(text) => {
+                    action_error.set(None);
+                    dispatcher.dispatch(AuthorAction::Replace(text));
+                }
+                Err(message) => action_error.set(Some(format!("Not opened: {message}."))),
+            }
+        });
+    })
 }

@@ -46,65 +46,108 @@ pub fn procedure_editor(props: &ProcedureEditorProps) -> Html {
     let node = use_node_ref();
     let view = use_mut_ref(|| None::<EditorView>);
     let failed = use_state(|| None::<String>);
-    {
-        let node = node.clone();
-        let view = view.clone();
-        let failed = failed.clone();
-        let initial = props.initial.to_string();
-        let words = props.words.clone();
-        let on_change = props.on_change.clone();
-        let on_run = props.on_run.clone();
-        let on_counterexample = props.on_counterexample.clone();
-        use_effect_with(
-            (props.exercise.clone(), props.name.clone()),
-            move |(exercise, name)| {
-                let exercise = exercise.to_string();
-                let name = name.to_string();
-                // The pending save of the undo history, replaced by each change.
-                let pending: Rc<RefCell<Option<Timeout>>> = Rc::default();
-                if let Some(parent) = node.cast::<web_sys::Element>() {
-                    let label = format!("SQL of the procedure {name}");
-                    let changed_name = name.clone();
-                    let marked_name = name.clone();
-                    let saved = storage::history(&exercise, &name);
-                    let saving = (view.clone(), pending.clone());
-                    let save = move || {
-                        let (view, pending) = saving.clone();
-                        let (exercise, name) = (exercise.clone(), name.clone());
-                        *pending.borrow_mut() =
-                            Some(Timeout::new(HISTORY_SAVE_DELAY_MS, move || {
-                                if let Some(state) =
-                                    view.borrow().as_ref().and_then(EditorView::state_json)
-                                {
-                                    storage::save_history(&exercise, &name, &state);
-                                }
-                            }));
-                    };
-                    match EditorView::create(
-                        &parent,
-                        &initial,
-                        &label,
-                        &words,
-                        saved,
-                        move |text| {
-                            on_change.emit((changed_name.clone(), text));
-                            save();
-                        },
-                        move || on_run.emit(()),
-                        // A click on a line's ✓ shows its first caught change.
-                        move |line| on_counterexample.emit((marked_name.clone(), line, 0)),
-                    ) {
-                        Ok(editor) => *view.borrow_mut() = Some(editor),
-                        Err(message) => failed.set(Some(message)),
-                    }
-                }
-                move || {
-                    pending.borrow_mut().take();
-                    view.borrow_mut().take();
-                }
-            },
-        );
+    use_codemirror(&node, &view, &failed, props);
+    use_editor_updates(&view, props);
+    html! {
+        <section class="procedure" aria-labelledby={format!("procedure-{}", props.name)}>
+            <h2 id={format!("procedure-{}", props.name)}>{ format!("Procedure {}", props.name) }</h2>
+            <div class="procedure-body">
+                <div class="editor" data-procedure={props.name.clone()} ref={node}></div>
+                { vocabulary(&props.name, &props.words) }
+            </div>
+            if let Some(message) = (*failed).clone() {
+                <p class="error" role="alert">{ message }</p>
+            }
+            if let Some((line, message)) = &props.error {
+                <p class="editor-error" data-error-line={line.to_string()}>
+                    { format!("⚠ Line {line}: {message}") }
+                </p>
+            }
+        </section>
     }
+}
+
+/// The editor's CodeMirror view, created once per exercise and procedure
+/// in `node` (with the undo history saved for it), dropped with its
+/// pending history save when either changes; `failed` says why it could not
+/// be created.
+#[hook]
+fn use_codemirror(
+    node: &NodeRef,
+    view: &Rc<RefCell<Option<EditorView>>>,
+    failed: &UseStateHandle<Option<String>>,
+    props: &ProcedureEditorProps,
+) {
+    let node = node.clone();
+    let view = view.clone();
+    let failed = failed.clone();
+    let initial = props.initial.to_string();
+    let words = props.words.clone();
+    let on_change = props.on_change.clone();
+    let on_run = props.on_run.clone();
+    let on_counterexample = props.on_counterexample.clone();
+    use_effect_with(
+        (props.exercise.clone(), props.name.clone()),
+        move |(exercise, name)| {
+            let exercise = exercise.to_string();
+            let name = name.to_string();
+            // The pending save of the undo history, replaced by each change.
+            let pending: Rc<RefCell<Option<Timeout>>> = Rc::default();
+            if let Some(parent) = node.cast::<web_sys::Element>() {
+                let label = format!("SQL of the procedure {name}");
+                let changed_name = name.clone();
+                let marked_name = name.clone();
+                let saved = storage::history(&exercise, &name);
+                let save = history_saver(view.clone(), pending.clone(), exercise, name);
+                match EditorView::create(
+                    &parent,
+                    &initial,
+                    &label,
+                    &words,
+                    saved,
+                    move |text| {
+                        on_change.emit((changed_name.clone(), text));
+                        save();
+                    },
+                    move || on_run.emit(()),
+                    // A click on a line's ✓ shows its first caught change.
+                    move |line| on_counterexample.emit((marked_name.clone(), line, 0)),
+                ) {
+                    Ok(editor) => *view.borrow_mut() = Some(editor),
+                    Err(message) => failed.set(Some(message)),
+                }
+            }
+            move || {
+                pending.borrow_mut().take();
+                view.borrow_mut().take();
+            }
+        },
+    );
+}
+
+/// What each change calls: the editor's state is saved as its undo
+/// history [`HISTORY_SAVE_DELAY_MS`] after the last change.
+fn history_saver(
+    view: Rc<RefCell<Option<EditorView>>>,
+    pending: Rc<RefCell<Option<Timeout>>>,
+    exercise: String,
+    name: String,
+) -> impl Fn() {
+    move || {
+        let view = view.clone();
+        let (exercise, name) = (exercise.clone(), name.clone());
+        *pending.borrow_mut() = Some(Timeout::new(HISTORY_SAVE_DELAY_MS, move || {
+            if let Some(state) = view.borrow().as_ref().and_then(EditorView::state_json) {
+                storage::save_history(&exercise, &name, &state);
+            }
+        }));
+    }
+}
+
+/// What changes in the editor after it was created: a replaced text (one
+/// undoable change), the SQL error marked, the line marks.
+#[hook]
+fn use_editor_updates(view: &Rc<RefCell<Option<EditorView>>>, props: &ProcedureEditorProps) {
     {
         let view = view.clone();
         use_effect_with(props.replace.clone(), move |replace| {
@@ -124,53 +167,33 @@ pub fn procedure_editor(props: &ProcedureEditorProps) -> Html {
             }
         });
     }
-    {
-        let view = view.clone();
-        let marks = editor_marks(&props.protection, &props.name);
-        use_effect_with(marks, move |marks| {
-            if let Some(editor) = view.borrow().as_ref() {
-                editor.set_marks(marks);
-            }
-        });
-    }
-    let parameters: Vec<&Word> = props
-        .words
-        .iter()
-        .filter(|w| w.kind == "parameter")
-        .collect();
-    let directives: Vec<&Word> = props
-        .words
-        .iter()
-        .filter(|w| w.kind == "directive")
-        .collect();
+    let view = view.clone();
+    let marks = editor_marks(&props.protection, &props.name);
+    use_effect_with(marks, move |marks| {
+        if let Some(editor) = view.borrow().as_ref() {
+            editor.set_marks(marks);
+        }
+    });
+}
+
+/// What the procedure can use, listed under its editor.
+fn vocabulary(name: &AttrValue, words: &[Word]) -> Html {
+    let parameters: Vec<&Word> = words.iter().filter(|w| w.kind == "parameter").collect();
+    let directives: Vec<&Word> = words.iter().filter(|w| w.kind == "directive").collect();
     html! {
-        <section class="procedure" aria-labelledby={format!("procedure-{}", props.name)}>
-            <h2 id={format!("procedure-{}", props.name)}>{ format!("Procedure {}", props.name) }</h2>
-            <div class="procedure-body">
-                <div class="editor" data-procedure={props.name.clone()} ref={node}></div>
-                <details class="vocabulary">
-                    <summary>{ format!("What {} can use: {} parameters, {} decisions", props.name, parameters.len(), directives.len()) }</summary>
-                    <h3>{ "Parameters" }</h3>
-                    <ul>
-                        { for parameters.iter().map(|w| html! {
-                            <li><code>{ w.label.clone() }</code>{ " " }<span class="muted">{ w.detail.clone() }</span></li>
-                        }) }
-                    </ul>
-                    <h3>{ "Decisions" }</h3>
-                    <ul>
-                        { for directives.iter().map(|w| html! { <li><code>{ w.label.clone() }</code></li> }) }
-                    </ul>
-                    <p class="muted">{ "Type : or -- @ for completions; Ctrl+Enter re-runs." }</p>
-                </details>
-            </div>
-            if let Some(message) = (*failed).clone() {
-                <p class="error" role="alert">{ message }</p>
-            }
-            if let Some((line, message)) = &props.error {
-                <p class="editor-error" data-error-line={line.to_string()}>
-                    { format!("⚠ Line {line}: {message}") }
-                </p>
-            }
-        </section>
+        <details class="vocabulary">
+            <summary>{ format!("What {} can use: {} parameters, {} decisions", name, parameters.len(), directives.len()) }</summary>
+            <h3>{ "Parameters" }</h3>
+            <ul>
+                { for parameters.iter().map(|w| html! {
+                    <li><code>{ w.label.clone() }</code>{ " " }<span class="muted">{ w.detail.clone() }</span></li>
+                }) }
+            </ul>
+            <h3>{ "Decisions" }</h3>
+            <ul>
+                { for directives.iter().map(|w| html! { <li><code>{ w.label.clone() }</code></li> }) }
+            </ul>
+            <p class="muted">{ "Type : or -- @ for completions; Ctrl+Enter re-runs." }</p>
+        </details>
     }
 }

@@ -152,27 +152,6 @@ pub fn timeline(props: &TimelineProps) -> Html {
         let opened = opened.clone();
         use_effect_with(report.clone(), move |_| opened.set(Vec::new()));
     }
-    let failing = report.failure().and_then(|f| f.event_index);
-    let on_key = {
-        let on_step_by = props.on_step_by.clone();
-        Callback::from(move |event: KeyboardEvent| match event.key().as_str() {
-            "ArrowDown" | "ArrowRight" => {
-                event.prevent_default();
-                on_step_by.emit(1);
-            }
-            "ArrowUp" | "ArrowLeft" => {
-                event.prevent_default();
-                on_step_by.emit(-1);
-            }
-            _ => {}
-        })
-    };
-    let lane_of = |event: &Event| {
-        report
-            .lanes
-            .iter()
-            .position(|l| Some(&l.process) == event.process.as_ref())
-    };
     let title = match &props.without {
         Some(without) => format!(
             "Counterexample: “{}” without line {} of {}",
@@ -180,139 +159,16 @@ pub fn timeline(props: &TimelineProps) -> Html {
         ),
         None => format!("Timeline of “{}”", report.name),
     };
-    let mut keep = vec![props.step];
-    keep.extend(failing);
-    keep.extend(opened.iter().copied());
-    let rows = fold::rows(&report.history, &keep, *whole);
-    let rows: Vec<Row> = rows
-        .into_iter()
-        .flat_map(|row| match row {
-            Row::Folded { first, last } if opened.contains(&first) => {
-                (first..=last).map(Row::Step).collect::<Vec<_>>()
-            }
-            row => vec![row],
-        })
-        .collect();
+    let rows = shown_rows(props, &opened, *whole);
     let long = report.history.len() > fold::FOLD_STEPS_MIN;
     let toggle_whole = {
         let whole = whole.clone();
         Callback::from(move |_: MouseEvent| whole.set(!*whole))
     };
-    let step_row = |i: usize| -> Html {
-        let event = &report.history[i];
-        let lane = lane_of(event);
-        let selected = i == props.step;
-        let broke = failing == Some(i);
-        let blocked = matches!(event.what, What::Blocked { .. });
-        let pick = props.on_step.reform(move |_: MouseEvent| i);
-        // The process by its one name (naming.rs in the model); its id and
-        // the schedule's word for it are there for who asks (the tooltip).
-        let (tag, about) = match (lane.and_then(|l| report.lanes.get(l)), &event.process) {
-            (Some(lane), Some(process)) => (
-                report.called(process).to_string(),
-                format!(
-                    "{process}, hosting {}; “{}” in a schedule",
-                    lane.actor, lane.name
-                ),
-            ),
-            (None, Some(process)) => (process.clone(), process.clone()),
-            (_, None) => ("world".to_string(), String::new()),
-        };
-        let indent = format!("indent-{}", lane.map_or(0, |l| l.min(LANE_INDENTS_MAX)));
-        let held = beliefs_at(&report.beliefs, i, selected || broke);
-        html! {
-            <>
-            <tr class={classes!("event", selected.then_some("selected"), broke.then_some("failing"), blocked.then_some("waiting"), lane.is_none().then_some("world"))}
-                data-step={i.to_string()} aria-current={selected.then_some("step")} onclick={pick}>
-                <th scope="row">
-                    <span class="step-number">{ if selected { format!("▶ {}", i + 1) } else { (i + 1).to_string() } }</span>
-                    <span class="clock">{ format!("{} s", event.clock_seconds) }</span>
-                </th>
-                <td class="who" title={about}>
-                    <span class="lane-tag">{ tag }</span>
-                </td>
-                <td class="lane-cell">
-                    <div class={classes!("lane-body", indent)}>
-                        { cell(event) }
-                        if let Some(held) = held {
-                            <div class="beliefs">
-                                if held.is_empty() {
-                                    <div class="belief muted">{ "Nobody believes it holds anything." }</div>
-                                }
-                                { for held.iter().map(|b| html! {
-                                    <div class="belief">{ format!("{} believes it holds {}", b.called, b.describe()) }</div>
-                                }) }
-                            </div>
-                        }
-                    </div>
-                </td>
-            </tr>
-            if broke {
-                <tr class="failing-note">
-                    <td colspan="3">
-                        { format!("✗ broke here: {}", report.failure().map(ToString::to_string).unwrap_or_default()) }
-                    </td>
-                </tr>
-            }
-            </>
-        }
-    };
-    let fold_row = |first: usize, last: usize| -> Html {
-        let mut who: Vec<&str> = Vec::new();
-        for event in &report.history[first..=last] {
-            let name = event
-                .process
-                .as_deref()
-                .map_or("the world", |p| report.called(p));
-            if !who.contains(&name) {
-                who.push(name);
-            }
-        }
-        let open = {
-            let opened = opened.clone();
-            Callback::from(move |_: MouseEvent| {
-                let mut now = (*opened).clone();
-                now.push(first);
-                opened.set(now);
-            })
-        };
-        html! {
-            <tr class="fold">
-                <td colspan="3">
-                    <button class="fold-open" data-first={first.to_string()} onclick={open}>
-                        { format!("⋯ {} by {} (steps {}–{}): show", plural(last - first + 1, "statement", "statements"), who.join(", "), first + 1, last + 1) }
-                    </button>
-                </td>
-            </tr>
-        }
-    };
     html! {
         <section class={classes!("timeline", props.without.is_some().then_some("counterexample"))} aria-labelledby="timeline-title">
             <h2 id="timeline-title">{ title.clone() }</h2>
-            if let Some(without) = &props.without {
-                <p class="counterexample-note">
-                    { with_code(&format!(
-                        "This is not your text: it is {} with line {} changed ({}). Your own {} passes “{}”; this run shows what that line prevents.",
-                        without.procedure, without.line, without.description, without.procedure, report.name
-                    )) }
-                </p>
-            }
-            <p class="timeline-verdict">
-                if props.unfinished {
-                    { "No verdict yet: the scenario has not finished. Choose the next move." }
-                } else {
-                    { format!("Verdict: {}", report.verdict().word()) }
-                    if let Some(problem) = report.problem() { { format!(" — {problem}") } }
-                }
-            </p>
-            if !report.schedule.is_empty() {
-                <p class="schedule">
-                    { "Schedule: " }<code id="shown-schedule">{ report.schedule.to_string() }</code>
-                    // The schedule moves processes by the scenario's words
-                    // for them; the key names them as the lanes do.
-                    <span class="schedule-key">{ format!(" ({})", schedule_key(report)) }</span>
-                </p>
-            }
+            { heading(props) }
             <p class="muted timeline-help">
                 { "Click a step, or focus the timeline and use the arrow keys." }
                 if long {
@@ -322,7 +178,8 @@ pub fn timeline(props: &TimelineProps) -> Html {
                     </button>
                 }
             </p>
-            <div class="timeline-scroll" tabindex="0" role="group" aria-label={format!("{title}: steps; arrow keys move between steps")} onkeydown={on_key}>
+            <div class="timeline-scroll" tabindex="0" role="group" aria-label={format!("{title}: steps; arrow keys move between steps")}
+                onkeydown={on_arrow_keys(props.on_step_by.clone())}>
                 <table class="lanes">
                     <thead>
                         <tr>
@@ -333,12 +190,185 @@ pub fn timeline(props: &TimelineProps) -> Html {
                     </thead>
                     <tbody>
                         { for rows.iter().map(|row| match row {
-                            Row::Step(i) => step_row(*i),
-                            Row::Folded { first, last } => fold_row(*first, *last),
+                            Row::Step(i) => step_row(props, *i),
+                            Row::Folded { first, last } => fold_row(report, *first, *last, &opened),
                         }) }
                     </tbody>
                 </table>
             </div>
         </section>
+    }
+}
+
+/// What is said above the steps: whose text a counterexample runs, the
+/// verdict, and the schedule with its key.
+fn heading(props: &TimelineProps) -> Html {
+    let report = &props.report;
+    html! { <>
+        if let Some(without) = &props.without {
+            <p class="counterexample-note">
+                { with_code(&format!(
+                    "This is not your text: it is {} with line {} changed ({}). Your own {} passes “{}”; this run shows what that line prevents.",
+                    without.procedure, without.line, without.description, without.procedure, report.name
+                )) }
+            </p>
+        }
+        <p class="timeline-verdict">
+            if props.unfinished {
+                { "No verdict yet: the scenario has not finished. Choose the next move." }
+            } else {
+                { format!("Verdict: {}", report.verdict().word()) }
+                if let Some(problem) = report.problem() { { format!(" — {problem}") } }
+            }
+        </p>
+        if !report.schedule.is_empty() {
+            <p class="schedule">
+                { "Schedule: " }<code id="shown-schedule">{ report.schedule.to_string() }</code>
+                // The schedule moves processes by the scenario's words
+                // for them; the key names them as the lanes do.
+                <span class="schedule-key">{ format!(" ({})", schedule_key(report)) }</span>
+            </p>
+        }
+    </> }
+}
+
+/// The arrow keys move the selected step by one.
+fn on_arrow_keys(on_step_by: Callback<isize>) -> Callback<KeyboardEvent> {
+    Callback::from(move |event: KeyboardEvent| match event.key().as_str() {
+        "ArrowDown" | "ArrowRight" => {
+            event.prevent_default();
+            on_step_by.emit(1);
+        }
+        "ArrowUp" | "ArrowLeft" => {
+            event.prevent_default();
+            on_step_by.emit(-1);
+        }
+        _ => {}
+    })
+}
+
+/// The rows shown: the selected step, the failing one and every fold the
+/// learner opened stay unfolded (all of them with `whole`).
+fn shown_rows(props: &TimelineProps, opened: &[usize], whole: bool) -> Vec<Row> {
+    let report = &props.report;
+    let mut keep = vec![props.step];
+    keep.extend(report.failure().and_then(|f| f.event_index));
+    keep.extend(opened.iter().copied());
+    fold::rows(&report.history, &keep, whole)
+        .into_iter()
+        .flat_map(|row| match row {
+            Row::Folded { first, last } if opened.contains(&first) => {
+                (first..=last).map(Row::Step).collect::<Vec<_>>()
+            }
+            row => vec![row],
+        })
+        .collect()
+}
+
+/// The process's tag in its lane and the tooltip about it: its one name
+/// (naming.rs in the model), then its id and the schedule's word for it,
+/// for who asks.
+fn who(report: &SharedReport, lane: Option<usize>, event: &Event) -> (String, String) {
+    match (lane.and_then(|l| report.lanes.get(l)), &event.process) {
+        (Some(lane), Some(process)) => (
+            report.called(process).to_string(),
+            format!(
+                "{process}, hosting {}; “{}” in a schedule",
+                lane.actor, lane.name
+            ),
+        ),
+        (None, Some(process)) => (process.clone(), process.clone()),
+        (_, None) => ("world".to_string(), String::new()),
+    }
+}
+
+/// Step `i`: its number and clock, who moved, what happened and the
+/// beliefs where they change; the failing step says how it broke.
+fn step_row(props: &TimelineProps, i: usize) -> Html {
+    let report = &props.report;
+    let event = &report.history[i];
+    let lane = report
+        .lanes
+        .iter()
+        .position(|l| Some(&l.process) == event.process.as_ref());
+    let selected = i == props.step;
+    let broke = report.failure().and_then(|f| f.event_index) == Some(i);
+    let blocked = matches!(event.what, What::Blocked { .. });
+    let pick = props.on_step.reform(move |_: MouseEvent| i);
+    let (tag, about) = who(report, lane, event);
+    let indent = format!("indent-{}", lane.map_or(0, |l| l.min(LANE_INDENTS_MAX)));
+    let held = beliefs_at(&report.beliefs, i, selected || broke);
+    html! {
+        <>
+        <tr class={classes!("event", selected.then_some("selected"), broke.then_some("failing"), blocked.then_some("waiting"), lane.is_none().then_some("world"))}
+            data-step={i.to_string()} aria-current={selected.then_some("step")} onclick={pick}>
+            <th scope="row">
+                <span class="step-number">{ if selected { format!("▶ {}", i + 1) } else { (i + 1).to_string() } }</span>
+                <span class="clock">{ format!("{} s", event.clock_seconds) }</span>
+            </th>
+            <td class="who" title={about}>
+                <span class="lane-tag">{ tag }</span>
+            </td>
+            <td class="lane-cell">
+                <div class={classes!("lane-body", indent)}>
+                    { cell(event) }
+                    if let Some(held) = held {
+                        <div class="beliefs">
+                            if held.is_empty() {
+                                <div class="belief muted">{ "Nobody believes it holds anything." }</div>
+                            }
+                            { for held.iter().map(|b| html! {
+                                <div class="belief">{ format!("{} believes it holds {}", b.called, b.describe()) }</div>
+                            }) }
+                        </div>
+                    }
+                </div>
+            </td>
+        </tr>
+        if broke {
+            <tr class="failing-note">
+                <td colspan="3">
+                    { format!("✗ broke here: {}", report.failure().map(ToString::to_string).unwrap_or_default()) }
+                </td>
+            </tr>
+        }
+        </>
+    }
+}
+
+/// Steps `first..=last` folded into one row that names who moved in them;
+/// a click opens it.
+fn fold_row(
+    report: &SharedReport,
+    first: usize,
+    last: usize,
+    opened: &UseStateHandle<Vec<usize>>,
+) -> Html {
+    let mut who: Vec<&str> = Vec::new();
+    for event in &report.history[first..=last] {
+        let name = event
+            .process
+            .as_deref()
+            .map_or("the world", |p| report.called(p));
+        if !who.contains(&name) {
+            who.push(name);
+        }
+    }
+    let open = {
+        let opened = opened.clone();
+        Callback::from(move |_: MouseEvent| {
+            let mut now = (*opened).clone();
+            now.push(first);
+            opened.set(now);
+        })
+    };
+    html! {
+        <tr class="fold">
+            <td colspan="3">
+                <button class="fold-open" data-first={first.to_string()} onclick={open}>
+                    { format!("⋯ {} by {} (steps {}–{}): show", plural(last - first + 1, "statement", "statements"), who.join(", "), first + 1, last + 1) }
+                </button>
+            </td>
+        </tr>
     }
 }

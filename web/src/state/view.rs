@@ -459,6 +459,28 @@ impl Model {
     }
 
     /// Changes the hand-chosen schedule and asks the worker to follow it.
+    /// "Drive it yourself": a drive of `scenario` from its first move,
+    /// the drive panel brought into view.
+    pub(super) fn drive_start(&mut self, scenario: String) {
+        self.step_wanted = None;
+        self.view = View::Driving(DriveState::new(scenario, Schedule::new()));
+        self.request_drive();
+        self.focus_drive += 1;
+    }
+
+    /// The drive ends: back to the challenge's scenarios in a challenge
+    /// (never to a checked counterexample), else to the checked scenario.
+    pub(super) fn drive_stop(&mut self) {
+        if self.challenge.is_some() {
+            self.step_wanted = None;
+            self.view = View::Nothing;
+        } else if let View::Driving(drive) = &self.view {
+            self.step_wanted = None;
+            self.view = View::checked(&drive.scenario, 0);
+            self.focus();
+        }
+    }
+
     pub(super) fn change_drive(&mut self, change: impl FnOnce(&mut Schedule)) {
         self.step_wanted = None;
         if let View::Driving(drive) = &mut self.view {

@@ -176,20 +176,7 @@ impl Monitor {
                 .cloned();
             if let Some(template) = &rule.grants {
                 let resource = render(template, &context)?;
-                // A NULL expiry is a claim without a lease: it does not lapse.
-                let expires_at = match rule.expires.as_ref().map(|name| (name, context.get(name))) {
-                    None | Some((_, Some(Value::Null))) => None,
-                    Some((_, Some(Value::Integer(at)))) => Some(*at),
-                    Some((name, _)) => {
-                        return Err(RuleError {
-                            message: format!(
-                                "{} returned no integer `{name}` (the lease's expiry), which the \
-                                 exercise's belief rule needs",
-                                call.procedure
-                            ),
-                        });
-                    }
-                };
+                let expires_at = expiry(rule, &context, call.procedure)?;
                 let held = self.position(&resource, call.process);
                 let renewal =
                     token.is_some() && held.is_some_and(|i| self.beliefs[i].token == token);
@@ -364,6 +351,22 @@ fn render_text(template: &str, context: &Values) -> Result<String, String> {
     }
     out.push_str(rest);
     Ok(out)
+}
+
+/// The expiry a grant's rule reads from the call's context: none without
+/// `expires`, and none for a NULL one (a claim without a lease does not
+/// lapse); anything but an integer is the rule's error.
+fn expiry(rule: &BeliefRule, context: &Values, procedure: &str) -> Result<Option<i64>, RuleError> {
+    match rule.expires.as_ref().map(|name| (name, context.get(name))) {
+        None | Some((_, Some(Value::Null))) => Ok(None),
+        Some((_, Some(Value::Integer(at)))) => Ok(Some(*at)),
+        Some((name, _)) => Err(RuleError {
+            message: format!(
+                "{procedure} returned no integer `{name}` (the lease's expiry), which the \
+                 exercise's belief rule needs"
+            ),
+        }),
+    }
 }
 
 #[cfg(test)]

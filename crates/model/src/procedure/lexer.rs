@@ -87,26 +87,7 @@ pub fn tokens(source: &str) -> Result<Vec<Token>, LexError> {
                 TokenKind::BlockComment
             }
             b'\'' | b'"' | b'`' | b'[' => {
-                let close = if byte == b'[' { b']' } else { byte };
-                let mut j = i + 1;
-                loop {
-                    match bytes.get(j) {
-                        None => {
-                            return Err(LexError {
-                                offset: start,
-                                message: "this quote is never closed".into(),
-                            });
-                        }
-                        // A doubled quote inside a string is an escaped quote.
-                        Some(&b)
-                            if b == close && close != b']' && bytes.get(j + 1) == Some(&close) =>
-                        {
-                            j += 2
-                        }
-                        Some(&b) if b == close => break,
-                        Some(_) => j += 1,
-                    }
-                }
+                let j = quote_close(bytes, start)?;
                 i = j + 1;
                 if byte == b'\'' {
                     TokenKind::String
@@ -167,6 +148,27 @@ pub fn tokens(source: &str) -> Result<Vec<Token>, LexError> {
         });
     }
     Ok(out)
+}
+
+/// The offset of the quote that closes the one at `start` (`]` for `[`);
+/// inside a string or a quoted name a doubled quote is an escaped one.
+fn quote_close(bytes: &[u8], start: usize) -> Result<usize, LexError> {
+    let open = bytes[start];
+    let close = if open == b'[' { b']' } else { open };
+    let mut j = start + 1;
+    loop {
+        match bytes.get(j) {
+            None => {
+                return Err(LexError {
+                    offset: start,
+                    message: "this quote is never closed".into(),
+                });
+            }
+            Some(&b) if b == close && close != b']' && bytes.get(j + 1) == Some(&close) => j += 2,
+            Some(&b) if b == close => return Ok(j),
+            Some(_) => j += 1,
+        }
+    }
 }
 
 fn starts_word(text: &str) -> bool {

@@ -6,7 +6,9 @@
 mod reports;
 
 use super::*;
-use crate::share::{self, Shown};
+use crate::share::{self, Link, Shown};
+use crate::storage::{self, Saved};
+use fencelab_model::Schedule;
 use reports::*;
 
 fn catalog() -> Result<Vec<Exercise>, fencelab_model::LoadError> {

@@ -194,8 +194,10 @@ fn marks_the_worker_could_not_find_say_why_and_nothing_else_is_failed() {
     assert!(model.passes(), "the verdicts stand");
 }
 
-#[test]
-fn a_click_on_a_caught_change_replays_the_changed_texts_as_a_counterexample() {
+/// The learner clicked the protected line's state predicate: the model,
+/// the learner's own texts, the texts with that line changed, and the
+/// replay's seq.
+fn clicked() -> (Model, Edits, Edits, u64) {
     let mut model = marked();
     let own = model.texts.clone();
     act(
@@ -206,18 +208,42 @@ fn a_click_on_a_caught_change_replays_the_changed_texts_as_a_counterexample() {
             change: STATE_PREDICATE,
         },
     );
-    let Request::Replay {
-        seq,
-        exercise,
-        edits,
-        scenario,
-        schedule,
-    } = last_request(&model)
-    else {
+    let Request::Replay { seq, .. } = last_request(&model) else {
         panic!("a replay of the counterexample");
     };
     let mut changed = own.clone();
     changed.insert("claim".into(), MUTANT_CLAIM.into());
+    (model, own, changed, seq)
+}
+
+/// As [`clicked`], with the counterexample's failing run answered; and the
+/// focus count before the answer.
+fn answered() -> (Model, Edits, u64) {
+    let (mut model, _, changed, seq) = clicked();
+    let focus = model.focus_timeline;
+    answer(
+        &mut model,
+        Response::Replayed {
+            seq,
+            report: one_winner_failing(),
+        },
+    );
+    (model, changed, focus)
+}
+
+#[test]
+fn a_click_on_a_caught_change_replays_the_changed_texts_as_a_counterexample() {
+    let (model, own, changed, _) = clicked();
+    let Request::Replay {
+        exercise,
+        edits,
+        scenario,
+        schedule,
+        ..
+    } = last_request(&model)
+    else {
+        panic!("a replay of the counterexample");
+    };
     assert_eq!(exercise, CLAIM);
     assert_eq!(edits, changed, "the learner's texts with the line changed");
     assert_eq!(
@@ -235,15 +261,11 @@ fn a_click_on_a_caught_change_replays_the_changed_texts_as_a_counterexample() {
         None,
         "the learner's own passing run is not shown under the counterexample's title"
     );
+}
 
-    let focus = model.focus_timeline;
-    answer(
-        &mut model,
-        Response::Replayed {
-            seq,
-            report: one_winner_failing(),
-        },
-    );
+#[test]
+fn the_counterexample_takes_the_focus_and_says_how_the_changed_line_breaks() {
+    let (model, _, focus) = answered();
     assert_eq!(
         model.focus_timeline,
         focus + 1,
@@ -260,8 +282,11 @@ fn a_click_on_a_caught_change_replays_the_changed_texts_as_a_counterexample() {
         "Counterexample: without line 4 of claim as written (drop `AND state = 'NEW'` from the WHERE), \
          “one winner” fails: worker-a and worker-b both believe they hold message msg-1"
     );
+}
 
-    // The console and a typed schedule ask about the counterexample's texts.
+#[test]
+fn the_console_and_a_typed_schedule_ask_about_the_counterexample_texts() {
+    let (mut model, changed, focus) = answered();
     act(&mut model, Action::Query("SELECT * FROM messages".into()));
     assert!(matches!(last_request(&model), Request::Query { edits, .. } if edits == changed));
     act(
@@ -286,7 +311,11 @@ fn a_click_on_a_caught_change_replays_the_changed_texts_as_a_counterexample() {
         focus + 1,
         "a typed schedule leaves the focus in its form"
     );
+}
 
+#[test]
+fn a_chosen_scenario_or_an_edit_leaves_the_counterexample() {
+    let (mut model, _, _) = answered();
     // Choosing a scenario goes back to the learner's own run.
     act(&mut model, Action::Select(ONE_WINNER.into()));
     assert_eq!(model.view.without(), None);

@@ -1,0 +1,40 @@
+//! The document around the app: its title names the open exercise, and its
+//! `data-theme` follows the theme chosen (which the stylesheet and the
+//! editors read, and which is remembered in storage).
+
+use crate::state::{Action, Model, Theme};
+use crate::{editor, storage};
+use yew::prelude::*;
+
+#[hook]
+pub fn use_document(model: &UseReducerHandle<Model>) {
+    let title = model.exercise().map(|e| e.title.clone());
+    use_effect_with(title, |title| {
+        if let (Some(title), Some(document)) = (title, web_sys::window().and_then(|w| w.document()))
+        {
+            document.set_title(&format!("{title} · fencelab"));
+        }
+    });
+    use_effect_with(model.theme, |theme| apply_theme(*theme));
+}
+
+/// Applies `theme` to the document (its `data-theme`, which the stylesheet
+/// and the editors follow; none follows the system) and remembers it.
+pub(crate) fn apply_theme(theme: Theme) {
+    if let Some(root) = web_sys::window()
+        .and_then(|w| w.document())
+        .and_then(|d| d.document_element())
+    {
+        let _ = match theme {
+            Theme::System => root.remove_attribute("data-theme"),
+            chosen => root.set_attribute("data-theme", chosen.name()),
+        };
+    }
+    storage::save_theme(theme);
+    editor::refresh_scheme();
+}
+
+/// The theme switch's callback.
+pub fn on_theme(dispatcher: UseReducerDispatcher<Model>) -> Callback<Theme> {
+    Callback::from(move |theme: Theme| dispatcher.dispatch(Action::SetTheme(theme)))
+}

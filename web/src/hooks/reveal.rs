@@ -1,0 +1,60 @@
+//! Bringing the answer into view (crate::reveal does the scrolling and the
+//! focus): the timeline when a scenario was chosen or an asked-for
+//! counterexample arrived, the selected step inside the timeline's box
+//! whenever a timeline is shown, the drive panel when a drive starts, and
+//! the learner's loop (editors and verdicts) with the cursor in an editor.
+//! Also whether the screen is a phone's, read once.
+
+use crate::reveal;
+use crate::state::Model;
+use wasm_bindgen::JsCast;
+use yew::prelude::*;
+
+#[hook]
+pub fn use_reveal(model: &UseReducerHandle<Model>) {
+    // The timeline takes the keyboard focus, so its steps are one arrow
+    // key away.
+    use_effect_with(model.focus_timeline, |count| {
+        if *count > 0 {
+            reveal::timeline();
+        }
+    });
+    // Its report, or the step selected in it, changed: the first open, a
+    // restored link, a drive's end. The step selected is where it broke.
+    let shown = model
+        .shown()
+        .map(|r| std::ptr::from_ref::<fencelab_model::report::ScenarioReport>(&r) as usize);
+    use_effect_with((shown, model.view.step()), |(shown, _)| {
+        if shown.is_some() {
+            reveal::step_in_box();
+        }
+    });
+    // "Drive it yourself": the drive panel comes into view with the focus.
+    use_effect_with(model.focus_drive, |count| {
+        if *count > 0 {
+            reveal::drive();
+        }
+    });
+}
+
+/// Whether this is a phone's first screen (the story and the exercise list
+/// start folded), read once.
+#[hook]
+pub fn use_narrow_screen() -> bool {
+    *use_memo((), |_| reveal::narrow_screen())
+}
+
+/// The loop's `onfocusin`: with the cursor in an editor, the editors and
+/// the verdicts come into view.
+pub fn on_loop_focus() -> Callback<FocusEvent> {
+    Callback::from(|event: FocusEvent| {
+        let in_editor = event
+            .target()
+            .and_then(|t| t.dyn_into::<web_sys::Element>().ok())
+            .and_then(|e| e.closest(".editor").ok().flatten())
+            .is_some();
+        if in_editor {
+            reveal::work_loop();
+        }
+    })
+}

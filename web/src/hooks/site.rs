@@ -1,0 +1,19 @@
+//! The site's own exercises (its `exercises/index.toml`, fetched once by
+//! `crate::site`), and the exercise an exercise link carries, installed at
+//! once as a site's own is (the address names it, so it is awaited).
+
+use crate::state::{Action, Model, SiteExercises};
+use yew::prelude::*;
+
+#[hook]
+pub fn use_site_exercises(model: &UseReducerHandle<Model>) {
+    let dispatcher = model.dispatcher();
+    use_effect_with((), move |_| {
+        if let Some(linked) = crate::author::link::linked_file() {
+            dispatcher.dispatch(Action::SiteExercises(SiteExercises::Files(vec![linked])));
+        }
+        wasm_bindgen_futures::spawn_local(async move {
+            dispatcher.dispatch(Action::SiteExercises(crate::site::fetch().await));
+        });
+    });
+}

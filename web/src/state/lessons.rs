@@ -1,0 +1,44 @@
+//! The exercise list's order: exercises grouped by lesson, in the order
+//! they first appear, and which exercise comes after a solved one.
+
+use fencelab_model::Exercise;
+
+/// Groups exercise indices by lesson, in first-appearance order.
+pub fn lessons(exercises: &[Exercise]) -> Vec<(String, Vec<usize>)> {
+    let mut groups: Vec<(String, Vec<usize>)> = Vec::new();
+    for (i, exercise) in exercises.iter().enumerate() {
+        match groups
+            .iter_mut()
+            .find(|(lesson, _)| *lesson == exercise.lesson)
+        {
+            Some((_, list)) => list.push(i),
+            None => groups.push((exercise.lesson.clone(), vec![i])),
+        }
+    }
+    groups
+}
+
+/// The exercise after `current` in the list's order (lessons in order, each
+/// lesson's exercises in order), and the lesson it opens when it begins
+/// another: what the page offers once `current` is solved.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct Next {
+    pub index: usize,
+    /// The next exercise's lesson, when it is not `current`'s.
+    pub new_lesson: Option<String>,
+}
+
+/// What comes after exercise `current`; `None` after the last one.
+pub fn next_exercise(exercises: &[Exercise], current: usize) -> Option<Next> {
+    let order: Vec<usize> = lessons(exercises)
+        .into_iter()
+        .flat_map(|(_, indices)| indices)
+        .collect();
+    let at = order.iter().position(|&i| i == current)?;
+    let index = *order.get(at + 1)?;
+    let lesson = &exercises[index].lesson;
+    Some(Next {
+        index,
+        new_lesson: (*lesson != exercises[current].lesson).then(|| lesson.clone()),
+    })
+}

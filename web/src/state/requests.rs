@@ -1,0 +1,175 @@
+//! What the page asks the worker for: every request gets the next seq, a
+//! check is wanted on every edit (`check_wanted`, sent by the worker hook),
+//! and the others wait in `outbox`, at most [`OUTBOX_KEPT`]. A replay of a
+//! schedule the learner typed is checked here first against the processes
+//! its scenario interleaves, so a mistyped name is a notice, not a request.
+
+use super::{Console, Model, View};
+use fencelab_model::Schedule;
+use fencelab_protocol::Request;
+use std::rc::Rc;
+
+/// Requests kept in the outbox; the app sends them within one render.
+const OUTBOX_KEPT: usize = 16;
+
+impl Model {
+    pub(super) fn seq(&mut self) -> u64 {
+        self.next_seq += 1;
+        self.next_seq
+    }
+
+    pub(super) fn send(&mut self, request: Request) {
+        self.outbox.push(Rc::new(request));
+        let excess = self.outbox.len().saturating_sub(OUTBOX_KEPT);
+        self.outbox.drain(..excess);
+    }
+
+    /// Whether a check is wanted whose report has not come back yet.
+    pub fn checking(&self) -> bool {
+        self.report_seq != self.check_wanted && !self.check_failed
+    }
+
+    pub(super) fn want_check(&mut self) {
+        self.check_wanted = self.seq();
+        self.check_failed = false;
+    }
+
+    /// The check to send for `check_wanted`, if one is wanted.
+    pub fn check_request(&self) -> Option<Request> {
+        (self.check_wanted != 0 && self.opening.is_none()).then(|| Request::Check {
+            seq: self.check_wanted,
+            exercise: self.exercise_id(),
+            edits: self.texts.clone(),
+        })
+    }
+
+    /// The processes `scenario` interleaves: those of its concurrent
+    /// sections, in order of first appearance.
+    pub fn interleaved(&self, scenario: &str) -> Vec<String> {
+        let mut names: Vec<String> = Vec::new();
+        let sections = self
+            .exercise()
+            .and_then(|e| e.scenarios.iter().find(|s| s.name == scenario))
+            .into_iter()
+            .flat_map(|s| &s.steps)
+            .filter_map(|step| step.concurrent.as_ref());
+        for call in sections.flatten() {
+            if !names.contains(&call.process) {
+                names.push(call.process.clone());
+            }
+        }
+        names
+    }
+
+    /// The schedule typed as one this scenario can follow, or why not.
+    pub(super) fn schedule_for(&self, scenario: &str, typed: &str) -> Result<Schedule, String> {
+        let schedule = Schedule::parse(typed).map_err(|error| error.to_string())?;
+        let names = self.interleaved(scenario);
+        if names.is_empty() {
+            return Err(format!(
+                "“{scenario}” runs nothing concurrently, so it has one order only"
+            ));
+        }
+        match schedule.moves().iter().find(|m| !names.contains(m)) {
+            Some(unknown) => Err(format!(
+                "`{unknown}` is not a process that “{scenario}” interleaves (it interleaves {})",
+                names
+                    .iter()
+                    .map(|n| format!("`{n}`"))
+                    .collect::<Vec<_>>()
+                    .join(", ")
+            )),
+            None => Ok(schedule),
+        }
+    }
+
+    pub(super) fn replay(&mut self, scenario: String, schedule: &str) {
+        self.step_wanted = None;
+        let schedule = match self.schedule_for(&scenario, schedule) {
+            Ok(schedule) => schedule,
+            Err(error) => {
+                let message = format!("This schedule cannot be replayed: {error}");
+                self.announcement.clone_from(&message);
+                self.notices.push(message);
+                return;
+            }
+        };
+        self.send_replay(scenario, schedule);
+    }
+
+    /// Asks for a replay of `schedule`, which the view waits for.
+    pub(super) fn send_replay(&mut self, scenario: String, schedule: Schedule) {
+        let seq = self.seq();
+        // A replay of the same scenario keeps the last one in view until
+        // the answer arrives (and a counterexample stays one: the schedule
+        // replays on its texts); otherwise the checked report is shown.
+        let (report, without) = match &self.view {
+            View::Replay {
+                scenario: shown,
+                report,
+                without,
+                ..
+            } if *shown == scenario => (report.clone(), without.clone()),
+            _ => (None, None),
+        };
+        let edits = match &without {
+            Some(without) => without.texts.clone(),
+            None => self.texts.clone(),
+        };
+        let at = self.view.at().cloned().unwrap_or_default();
+        self.view = View::Replay {
+            scenario: scenario.clone(),
+            schedule: schedule.clone(),
+            waiting_for: Some(seq),
+            report,
+            at,
+            without,
+        };
+        self.send(Request::Replay {
+            seq,
+            exercise: self.exercise_id(),
+            edits,
+            scenario,
+            schedule,
+        });
+    }
+
+    pub(super) fn query(&mut self, sql: String) {
+        let Some(report) = self.shown_report() else {
+            return;
+        };
+        let scenario = report.name.clone();
+        let schedule = self.shown_schedule();
+        let seq = self.seq();
+        let exercise = self.exercise_id();
+        let edits = self.view_texts().clone();
+        let Some(at) = self.view.at_mut() else {
+            return;
+        };
+        at.console = Console {
+            sql: sql.clone(),
+            waiting_for: Some(seq),
+            result: None,
+        };
+        let event_index = at.step;
+        self.send(Request::Query {
+            seq,
+            exercise,
+            edits,
+            scenario,
+            schedule,
+            event_index,
+            sql,
+        });
+    }
+
+    /// Ctrl/Cmd+Enter: check now, without waiting.
+    pub(super) fn run_now(&mut self) {
+        if self.opening.is_none() {
+            self.want_check();
+            // Said now, so the verdicts that follow are announced even
+            // when they read as before.
+            self.announcement = "Checking your procedures now…".into();
+        }
+    }
+}

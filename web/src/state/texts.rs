@@ -1,0 +1,166 @@
+//! The texts in the editors: where they come from (the starting texts,
+//! the working version, a broken variant, the saved version a link set
+//! aside), how the page replaces them (one undoable change, `Replace`), and
+//! what an edit makes stale. The learner's own edits arrive as `Edited`.
+
+use super::{Given, Model, Protection, Replace, View};
+use fencelab_protocol::Edits;
+
+impl Model {
+    /// The starting texts of the current exercise's editable procedures.
+    pub fn starts(&self) -> Edits {
+        self.exercise()
+            .map(|e| {
+                e.procedures
+                    .iter()
+                    .filter(|p| p.editable)
+                    .map(|p| (p.name.clone(), p.start.clone()))
+                    .collect()
+            })
+            .unwrap_or_default()
+    }
+
+    /// The working version: the references of the editable procedures.
+    pub fn working_texts(&self) -> Edits {
+        self.exercise()
+            .map(|e| {
+                e.procedures
+                    .iter()
+                    .filter(|p| p.editable)
+                    .map(|p| (p.name.clone(), p.reference.clone()))
+                    .collect()
+            })
+            .unwrap_or_default()
+    }
+
+    /// What Reset puts back: the working version when the learner chose to
+    /// start from it, else the starting texts.
+    pub(super) fn chosen_starts(&self) -> (Edits, Given) {
+        if self.working {
+            (self.working_texts(), Given::WorkingVersion)
+        } else {
+            (self.starts(), Given::Start)
+        }
+    }
+
+    /// Keeps only texts for editable procedures, with starts for the rest.
+    pub(super) fn complete(&self, edits: &Edits) -> Edits {
+        let mut texts = self.starts();
+        for (name, text) in texts.iter_mut() {
+            if let Some(edit) = edits.get(name) {
+                edit.clone_into(text);
+            }
+        }
+        texts
+    }
+
+    /// The full texts a broken variant puts in the editors.
+    pub fn mutant_texts(&self, name: &str) -> Option<Edits> {
+        let exercise = self.exercise()?;
+        let mutant = exercise.mutants.iter().find(|m| m.name == name)?;
+        let mut texts = self.starts();
+        for (procedure, text) in texts.iter_mut() {
+            match mutant.procedures.get(procedure) {
+                Some(replacement) => replacement.clone_into(text),
+                None => {
+                    if let Some(p) = exercise.procedures.iter().find(|p| &p.name == procedure) {
+                        p.reference.clone_into(text);
+                    }
+                }
+            }
+        }
+        Some(texts)
+    }
+
+    /// Puts `texts` in the editors as one undoable change each.
+    pub(super) fn replace_texts(&mut self, texts: Edits) {
+        self.replace = Replace {
+            generation: self.replace.generation + 1,
+            texts: texts.clone(),
+        };
+        self.texts = texts;
+        self.after_edit();
+    }
+
+    /// After the texts changed: every report in view is of older texts, but
+    /// the scenario stays in view.
+    pub(super) fn after_edit(&mut self) {
+        let step = self.view.at().map_or(0, |at| at.step);
+        self.view = match self.view.scenario() {
+            Some(scenario) => View::checked(scenario, step),
+            None => View::Nothing,
+        };
+        self.share_url = None;
+        self.protection = Protection::Nothing;
+        // The challenge's text is no longer the one the page gave.
+        self.challenge = None;
+        self.want_check();
+    }
+
+    /// The texts the view is about: a counterexample's, else the editors'.
+    pub fn view_texts(&self) -> &Edits {
+        match &self.view {
+            View::Replay {
+                without: Some(without),
+                ..
+            } => &without.texts,
+            _ => &self.texts,
+        }
+    }
+
+    /// The learner edited `procedure` (ignored while the exercise's saved
+    /// work is read, and when the text is what it was).
+    pub(super) fn edited(&mut self, procedure: String, text: String) {
+        if self.opening.is_none() && self.texts.get(&procedure) != Some(&text) {
+            self.texts.insert(procedure, text);
+            // From now on the texts are the learner's own.
+            self.given = None;
+            self.after_edit();
+        }
+    }
+
+    /// Start from the working version (`true`) or from the exercise's
+    /// starting texts (`false`), where the exercise offers the first.
+    pub(super) fn start_from_working(&mut self, working: bool) {
+        let offered = !working || self.exercise().is_some_and(|e| e.working_version.is_some());
+        if self.opening.is_some() || !offered {
+            return;
+        }
+        self.working = working;
+        let (texts, given) = self.chosen_starts();
+        self.replace_texts(texts);
+        self.given = Some(given);
+        self.loaded_mutant = None;
+        self.announcement = if working {
+            "The working version is in the editor; it passes every scenario. Now break it."
+        } else {
+            "The starting text is back in the editor."
+        }
+        .into();
+    }
+
+    pub(super) fn load_mutant(&mut self, name: String) {
+        if let Some(texts) = self.mutant_texts(&name) {
+            self.replace_texts(texts);
+            self.given = Some(Given::Variant(name.clone()));
+            self.loaded_mutant = Some(name);
+        }
+    }
+
+    pub(super) fn reset(&mut self) {
+        let (texts, given) = self.chosen_starts();
+        self.replace_texts(texts);
+        self.given = Some(given);
+        self.loaded_mutant = None;
+    }
+
+    /// The saved version a link set aside comes back into the editors.
+    pub(super) fn back_to_saved(&mut self) {
+        if let Some(saved) = self.saved_aside.take() {
+            self.replace_texts(saved);
+            self.given = None;
+            self.notices.clear();
+            self.announcement = "Your saved version is back in the editor.".into();
+        }
+    }
+}
