@@ -186,29 +186,7 @@ pub fn run(args: &ReplayArgs) -> Result<Ended, BadInput> {
                         .checker(&texts.texts)
                         .map_err(|u| BadInput(format!("{}: {}", exercise.id, u.error)))?;
                     for scenario in &scenarios {
-                        let mut reports = Vec::new();
-                        if let Some(schedule) = &args.schedule {
-                            reports.push(checker.replay(scenario, schedule));
-                        } else {
-                            let (shown, visited) =
-                                checker.check_keeping_schedules(scenario, args.explored);
-                            let explored: Vec<ScenarioReport> = visited
-                                .iter()
-                                .filter(|s| **s != shown.schedule)
-                                .map(|s| checker.replay(scenario, s))
-                                .collect();
-                            let contended = std::iter::once(&shown).chain(&explored).any(|r| {
-                                r.history
-                                    .iter()
-                                    .any(|e| matches!(e.what, What::Blocked { .. }))
-                            });
-                            reports.push(shown);
-                            if contended {
-                                totals.explored_runs += explored.len() as u64;
-                                reports.extend(explored);
-                            }
-                        }
-                        for report in reports {
+                        for report in reports_to_replay(&mut checker, scenario, args, &mut totals) {
                             let plan = Plan::of(&exercise, &procedures, &report, journal);
                             let place = format!(
                                 "{} / {} / {} (schedule {}, journal {})",
@@ -218,22 +196,15 @@ pub fn run(args: &ReplayArgs) -> Result<Ended, BadInput> {
                                 report.schedule,
                                 journal.pragma_name()
                             );
-                            let replayed = replay(&plan, &file, args.processes)
-                                .map_err(|e| BadInput(format!("{place}: {e}")))?;
-                            let mut differs = !replayed.differences.is_empty();
-                            if verbose {
-                                print_plan(&plan, &replayed);
-                            }
-                            print_differences(&place, &replayed);
-                            totals.runs += 1;
-                            totals.statements += replayed.statements as u64;
-                            totals.waits += replayed.waits as u64;
-                            if args.python {
-                                totals.python_runs += 1;
-                                if !python_agrees(&plan, &folder, &place)? {
-                                    differs = true;
-                                }
-                            }
+                            let differs = replay_one(
+                                &plan,
+                                &place,
+                                &file,
+                                &folder,
+                                verbose,
+                                args,
+                                &mut totals,
+                            )?;
                             if differs {
                                 totals.differing_runs += 1;
                             }
@@ -268,6 +239,67 @@ pub fn run(args: &ReplayArgs) -> Result<Ended, BadInput> {
         totals.differing_runs
     );
     Ok(Ended::passed_if(totals.differing_runs == 0))
+}
+
+/// The reports of `scenario` to replay: the given schedule's, or the shown
+/// one's and, where a process waits for the lock, those of up to
+/// `--explored` more schedules the explorer ran (counted in `totals`).
+fn reports_to_replay(
+    checker: &mut fencelab_core::Checker,
+    scenario: &Scenario,
+    args: &ReplayArgs,
+    totals: &mut Totals,
+) -> Vec<ScenarioReport> {
+    if let Some(schedule) = &args.schedule {
+        return vec![checker.replay(scenario, schedule)];
+    }
+    let (shown, visited) = checker.check_keeping_schedules(scenario, args.explored);
+    let explored: Vec<ScenarioReport> = visited
+        .iter()
+        .filter(|s| **s != shown.schedule)
+        .map(|s| checker.replay(scenario, s))
+        .collect();
+    let contended = std::iter::once(&shown).chain(&explored).any(|r| {
+        r.history
+            .iter()
+            .any(|e| matches!(e.what, What::Blocked { .. }))
+    });
+    let mut reports = vec![shown];
+    if contended {
+        totals.explored_runs += explored.len() as u64;
+        reports.extend(explored);
+    }
+    reports
+}
+
+/// Replays one plan on the file (and through python3 when asked), prints
+/// what differs, counts it in `totals`; whether anything differed.
+fn replay_one(
+    plan: &Plan,
+    place: &str,
+    file: &Path,
+    folder: &Path,
+    verbose: bool,
+    args: &ReplayArgs,
+    totals: &mut Totals,
+) -> Result<bool, BadInput> {
+    let replayed =
+        replay(plan, file, args.processes).map_err(|e| BadInput(format!("{place}: {e}")))?;
+    let mut differs = !replayed.differences.is_empty();
+    if verbose {
+        print_plan(plan, &replayed);
+    }
+    print_differences(place, &replayed);
+    totals.runs += 1;
+    totals.statements += replayed.statements as u64;
+    totals.waits += replayed.waits as u64;
+    if args.python {
+        totals.python_runs += 1;
+        if !python_agrees(plan, folder, place)? {
+            differs = true;
+        }
+    }
+    Ok(differs)
 }
 
 fn print_plan(plan: &Plan, replayed: &Replayed) {

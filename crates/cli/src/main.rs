@@ -105,6 +105,8 @@ fn main() -> ExitCode {
 }
 
 /// Runs a command.
+// long: one arm per subcommand, each only unpacking its arguments for the
+// function that runs it; split, the list of commands would be in two places.
 fn run(command: Command, version: &str) -> Result<Ended, BadInput> {
     match command {
         Command::Version => {
@@ -556,61 +558,12 @@ fn run_exercise(args: &RunArgs) -> Result<Ended, BadInput> {
         file: &source.file,
         text: &source.text,
     };
-    let mut scenarios: Vec<(Scenario, Option<grade::Location>)> = exercise
-        .scenarios
-        .iter()
-        .cloned()
-        .zip(grade::scenario_locations(&places, exercise.scenarios.len()))
-        .collect();
-    for path in &args.scenario_files {
-        scenarios.extend(scenario_file(path)?);
-    }
-    if let Some(name) = &args.only {
-        scenarios.retain(|(s, _)| &s.name == name);
-        if scenarios.is_empty() {
-            return Err(BadInput(format!(
-                "{} has no scenario named `{}`",
-                exercise.id,
-                visible(name)
-            )));
-        }
-    }
-    let given = &args.limits;
-    let limits = Limits {
-        schedules_max: given
-            .max_schedules
-            .unwrap_or(Limits::default().schedules_max),
-        steps_max: given.max_steps.unwrap_or(Limits::default().steps_max),
-        sqlite_steps_max: given
-            .max_sqlite_steps
-            .unwrap_or(Limits::default().sqlite_steps_max),
-        memory_bytes_max: given
-            .max_memory_mib
-            .map_or(Limits::default().memory_bytes_max, |mib| mib * 1024 * 1024),
-        ..Limits::default()
-    };
+    let scenarios = scenarios_to_run(&exercise, &places, args)?;
+    let limits = limits_of(&args.limits);
     let to_run: Vec<Scenario> = scenarios.iter().map(|(s, _)| s.clone()).collect();
     let started = std::time::Instant::now();
     let texts = exercise.texts_with(&edits);
-    let report: ExerciseReport = match args.random {
-        None => exercise.run_texts_with_limits(&texts, &to_run, limits),
-        Some((runs, seed)) => {
-            // The engine never reads real randomness; the command line may,
-            // and says which seed it drew so the run can be repeated.
-            let seed = seed.unwrap_or_else(seed_from_clock);
-            let reports = match exercise.checker(&texts) {
-                Ok(mut checker) => {
-                    checker.set_limits(limits);
-                    to_run
-                        .iter()
-                        .map(|s| checker.check_random(s, seed, runs))
-                        .collect()
-                }
-                Err(unusable) => to_run.iter().map(|s| unusable.report(s)).collect(),
-            };
-            ExerciseReport::new(&exercise.id, reports)
-        }
-    };
+    let report = run_scenarios(&exercise, &texts, &to_run, limits, args.random);
     let took = started.elapsed();
     if let Some(grading) = &args.grading {
         let options = grade::Options {
@@ -656,6 +609,77 @@ fn run_exercise(args: &RunArgs) -> Result<Ended, BadInput> {
         );
     }
     Ok(Ended::passed_if(report.failed == 0))
+}
+
+/// The scenarios a run checks, each with its place in its file: the
+/// exercise's, those of every `--scenario` file, or only the one named.
+fn scenarios_to_run(
+    exercise: &Exercise,
+    places: &grade::Source<'_>,
+    args: &RunArgs,
+) -> Result<Vec<(Scenario, Option<grade::Location>)>, BadInput> {
+    let mut scenarios: Vec<(Scenario, Option<grade::Location>)> = exercise
+        .scenarios
+        .iter()
+        .cloned()
+        .zip(grade::scenario_locations(places, exercise.scenarios.len()))
+        .collect();
+    for path in &args.scenario_files {
+        scenarios.extend(scenario_file(path)?);
+    }
+    if let Some(name) = &args.only {
+        scenarios.retain(|(s, _)| &s.name == name);
+        if scenarios.is_empty() {
+            return Err(BadInput(format!(
+                "{} has no scenario named `{}`",
+                exercise.id,
+                visible(name)
+            )));
+        }
+    }
+    Ok(scenarios)
+}
+
+/// The limits the command line gives, the defaults for the rest.
+fn limits_of(given: &LimitArgs) -> Limits {
+    let default = Limits::default();
+    Limits {
+        schedules_max: given.max_schedules.unwrap_or(default.schedules_max),
+        steps_max: given.max_steps.unwrap_or(default.steps_max),
+        sqlite_steps_max: given.max_sqlite_steps.unwrap_or(default.sqlite_steps_max),
+        memory_bytes_max: given
+            .max_memory_mib
+            .map_or(default.memory_bytes_max, |mib| mib * 1024 * 1024),
+        ..default
+    }
+}
+
+/// Checks `to_run` against `texts`: every interleaving, or with `random`
+/// that many schedules drawn from its seed (one drawn from the clock when
+/// none is given; the report names it, so the run can be repeated).
+fn run_scenarios(
+    exercise: &Exercise,
+    texts: &[(String, String)],
+    to_run: &[Scenario],
+    limits: Limits,
+    random: Option<(u64, Option<u64>)>,
+) -> ExerciseReport {
+    let Some((runs, seed)) = random else {
+        return exercise.run_texts_with_limits(texts, to_run, limits);
+    };
+    // The engine never reads real randomness; the command line may.
+    let seed = seed.unwrap_or_else(seed_from_clock);
+    let reports = match exercise.checker(texts) {
+        Ok(mut checker) => {
+            checker.set_limits(limits);
+            to_run
+                .iter()
+                .map(|s| checker.check_random(s, seed, runs))
+                .collect()
+        }
+        Err(unusable) => to_run.iter().map(|s| unusable.report(s)).collect(),
+    };
+    ExerciseReport::new(&exercise.id, reports)
 }
 
 /// Prints a grading document as `grading` asks (`text` is the report for

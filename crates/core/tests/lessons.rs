@@ -275,10 +275,11 @@ fn the_actor_lease_observations() {
     );
 }
 
-#[test]
-fn the_execution_attempt_observations() {
-    // The direct calls: an attempt under the lease, a second attempt on the
-    // same assignment, and a stale lease token.
+/// The direct calls: an attempt under the lease, a second attempt on the
+/// same assignment, and a stale lease token (the lesson's
+/// `execution_attempt_fencing` block, the attempt id elided after its
+/// prefix as the lesson prints it: `attempt_id=att_...`).
+fn the_direct_attempt_calls() -> serde_json::Value {
     let mut w = world("execution-attempts");
     let a = w.start_process("operator-course").unwrap();
     let lease = call(&mut w, a, "acquire_actor_lease", &[]);
@@ -294,24 +295,35 @@ fn the_execution_attempt_observations() {
     let acquired = attempt(&mut w, "asg-1", lease_token.clone());
     let second = attempt(&mut w, "asg-1", lease_token);
     let stale = attempt(&mut w, "asg-2", Value::from(-1));
+    let acquired_line = observation(&acquired, "attempt_id", "attempt_id");
+    assert!(
+        acquired_line.starts_with("attempt_id=att_"),
+        "{acquired_line}"
+    );
+    json!({
+        "acquired": "attempt_id=att_...",
+        "second_attempt_same_assignment": observation(&second, "attempt_id", "attempt_id"),
+        "stale_lease_token": observation(&stale, "attempt_id", "attempt_id"),
+    })
+}
 
-    // The decisive property, through the ordinary run path: a second
-    // process of the same actor, a different assignment.
+/// The decisive property, through the ordinary run path: a second process
+/// of the same actor, a different assignment, refused until the first
+/// finishes; the lesson's other three lines.
+fn a_second_process_of_the_same_actor() -> serde_json::Value {
     let mut w2 = world("execution-attempts");
     let p = w2.start_process("operator-course").unwrap();
     let q = w2.start_process("operator-course").unwrap();
-    let started = call(
-        &mut w2,
-        p,
-        "start_assignment",
-        &[("assignment_id", "asg-1".into())],
-    );
-    let refused = call(
-        &mut w2,
-        q,
-        "start_assignment",
-        &[("assignment_id", "asg-2".into())],
-    );
+    let start = |w: &mut World, process: ProcessId, assignment: &str| {
+        call(
+            w,
+            process,
+            "start_assignment",
+            &[("assignment_id", assignment.into())],
+        )
+    };
+    let started = start(&mut w2, p, "asg-1");
+    let refused = start(&mut w2, q, "asg-2");
     let never_running = row(&w2, "SELECT state FROM assignments WHERE id = 'asg-2'");
     let finish = |w: &mut World, process: ProcessId, assignment: &str, started: &Outcome| {
         call(
@@ -327,46 +339,31 @@ fn the_execution_attempt_observations() {
     };
     let finished = finish(&mut w2, p, "asg-1", &started);
     assert!(matches!(finished, Outcome::Ok { .. }), "{finished:?}");
-    let next = call(
-        &mut w2,
-        q,
-        "start_assignment",
-        &[("assignment_id", "asg-2".into())],
-    );
+    let next = start(&mut w2, q, "asg-2");
     let next_finished = finish(&mut w2, q, "asg-2", &next);
     assert!(
         matches!(next_finished, Outcome::Ok { .. }),
         "{next_finished:?}"
     );
     let after_release = row(&w2, "SELECT state FROM assignments WHERE id = 'asg-2'");
-
     let (outcome, category) = match &refused {
         Outcome::Refused { category, .. } => ("refused", category.clone()),
         other => panic!("expected a refusal, got {other:?}"),
     };
-    let mut observed = json!({
-        "execution_attempt_fencing": {
-            "acquired": observation(&acquired, "attempt_id", "attempt_id"),
-            "second_attempt_same_assignment": observation(&second, "attempt_id", "attempt_id"),
-            "stale_lease_token": observation(&stale, "attempt_id", "attempt_id"),
-        },
+    json!({
         "second_process_same_actor_different_assignment": {
             "outcome": outcome,
             "category": category,
         },
         "assignment_never_reached_running": bare(&never_running[0]),
         "same_actor_next_assignment_after_release": bare(&after_release[0]),
-    });
-    // The lesson elides the attempt id after its prefix: `attempt_id=att_...`.
-    let acquired_line = observed["execution_attempt_fencing"]["acquired"]
-        .as_str()
-        .unwrap()
-        .to_string();
-    assert!(
-        acquired_line.starts_with("attempt_id=att_"),
-        "{acquired_line}"
-    );
-    observed["execution_attempt_fencing"]["acquired"] = json!("attempt_id=att_...");
+    })
+}
+
+#[test]
+fn the_execution_attempt_observations() {
+    let mut observed = a_second_process_of_the_same_actor();
+    observed["execution_attempt_fencing"] = the_direct_attempt_calls();
     assert_eq!(
         observed,
         json!({

@@ -365,8 +365,9 @@ mod tests {
         }
     }
 
-    #[test]
-    fn a_line_is_protected_by_every_caught_removal_and_unprotected_when_every_change_survives() {
+    /// The marks of nine lines, the last blank, from these verdicts: no
+    /// mutant changes lines 1 and 4.
+    fn judged() -> ProtectionReport {
         let mutants = [
             mutant(2, "survives on 2"),
             mutant(2, "caught on 2"),
@@ -405,14 +406,18 @@ mod tests {
             },
             MutantVerdict::Survived,
         ];
-        // Nine lines, the last blank; no mutant changes lines 1 and 4.
         let text = "1\n2\n3\n4\n5\n6\n7\n8\n\n";
-        let report = marks(
+        marks(
             &claim(),
             &[("claim".into(), text.into())],
             &mutants,
             &verdicts,
-        );
+        )
+    }
+
+    #[test]
+    fn every_line_but_the_blank_ones_has_a_mark_or_says_why_not() {
+        let report = judged();
         assert_eq!(report.mutants, 14);
         let marked: Vec<u32> = report
             .marks("claim")
@@ -447,6 +452,11 @@ mod tests {
                 reasons: vec!["same".into()],
             })
         );
+    }
+
+    #[test]
+    fn a_protected_line_shows_every_caught_removal_or_else_the_first_caught_change() {
+        let report = judged();
         let described = |status: Option<&LineStatus>| match status {
             Some(LineStatus::Protected { caught, uncaught }) => (
                 caught
@@ -485,6 +495,11 @@ mod tests {
             (caught[0].sentence.as_str(), caught[0].mutant_text.as_str()),
             ("one winner broke", "-- caught on 3")
         );
+    }
+
+    #[test]
+    fn a_line_whose_every_change_passes_is_unprotected() {
+        let report = judged();
         assert_eq!(
             report.mark("claim", 5).map(|m| &m.status),
             Some(&LineStatus::Unprotected {

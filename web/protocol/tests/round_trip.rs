@@ -56,6 +56,8 @@ fn holder(process: &str) -> Holder {
 
 /// A failing scenario whose history holds every kind of event and every
 /// kind of value.
+// long: one literal report, every field of it set, so the round trip below
+// covers every part of the wire; split, no part would read on its own.
 fn failing() -> ScenarioReport {
     let token = Value::Integer(i64::MAX);
     let real = Value::Real(RealBits::new(3.0));
@@ -413,6 +415,8 @@ fn an_exercise_report_round_trips_exactly() {
     assert_eq!(report.failed, 2);
 }
 
+// long: one message of every kind, in the order the protocol declares them;
+// the point is that none is missing.
 #[test]
 fn every_response_and_request_round_trips() {
     let mut edits = Edits::new();
