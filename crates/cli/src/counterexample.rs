@@ -29,12 +29,7 @@ pub fn every_text(exercise: &Exercise) -> Vec<Texts> {
         label: "reference".into(),
         texts: exercise.texts_with(&Default::default()),
     }];
-    let start: std::collections::BTreeMap<String, String> = exercise
-        .procedures
-        .iter()
-        .filter(|p| p.editable)
-        .map(|p| (p.name.clone(), p.start.clone()))
-        .collect();
+    let start: std::collections::BTreeMap<String, String> = exercise.start_edits();
     let start = exercise.texts_with(&start);
     if start != all[0].texts {
         all.push(Texts {

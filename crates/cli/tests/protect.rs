@@ -11,12 +11,7 @@ use std::process::Command;
 
 /// The page's marks for `exercise`'s references, from the worker.
 fn from_the_worker(server: &mut Server, seq: u64, exercise: &fencelab_core::Exercise) -> Response {
-    let edits: Edits = exercise
-        .procedures
-        .iter()
-        .filter(|p| p.editable)
-        .map(|p| (p.name.clone(), p.reference.clone()))
-        .collect();
+    let edits: Edits = exercise.reference_edits();
     let request = Request::Protect {
         seq,
         exercise: exercise.id.clone(),

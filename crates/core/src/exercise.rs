@@ -164,12 +164,7 @@ impl CheckSearch {
         match self.runs_done {
             0 => self.check.reference = exercise.run(&BTreeMap::new()),
             1 => {
-                let starts = exercise
-                    .procedures
-                    .iter()
-                    .filter(|p| p.editable)
-                    .map(|p| (p.name.clone(), p.start.clone()))
-                    .collect();
+                let starts = exercise.start_edits();
                 self.check.start = VerdictCell::row(&exercise.run(&starts));
             }
             done => match exercise.mutants.get(done - 2) {

@@ -271,12 +271,7 @@ mod tests {
     fn texts_that_do_not_pass_are_not_judged_and_say_which_scenario() {
         let exercise = bundled("claim-compare-and-set");
         let context = mutation::context(&exercise).expect("its schema builds");
-        let starts = exercise
-            .procedures
-            .iter()
-            .filter(|p| p.editable)
-            .map(|p| (p.name.clone(), p.start.clone()))
-            .collect();
+        let starts = exercise.start_edits();
         let answer = LineMarks::new(
             Rc::new(exercise.clone()),
             exercise.texts_with(&starts),

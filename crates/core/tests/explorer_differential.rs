@@ -29,12 +29,7 @@ fn variants(exercise: &Exercise, every_mutant: bool) -> Vec<(String, Vec<(String
         "reference".to_string(),
         exercise.texts_with(&BTreeMap::new()),
     )];
-    let starts = exercise
-        .procedures
-        .iter()
-        .filter(|p| p.editable)
-        .map(|p| (p.name.clone(), p.start.clone()))
-        .collect();
+    let starts = exercise.start_edits();
     variants.push(("starting text".into(), exercise.texts_with(&starts)));
     for mutant in &exercise.mutants {
         variants.push((mutant.name.clone(), exercise.texts_of_mutant(mutant)));

@@ -16,12 +16,7 @@ fn exercises() -> Vec<Exercise> {
 /// The checker of an exercise's starting texts: the broken text a
 /// challenge hands the learner first.
 fn start_checker(exercise: &Exercise) -> Checker {
-    let starts: BTreeMap<String, String> = exercise
-        .procedures
-        .iter()
-        .filter(|p| p.editable)
-        .map(|p| (p.name.clone(), p.start.clone()))
-        .collect();
+    let starts: BTreeMap<String, String> = exercise.start_edits();
     exercise
         .checker(&exercise.texts_with(&starts))
         .unwrap_or_else(|e| panic!("{}: {}", exercise.id, e.error))

@@ -42,12 +42,7 @@ fn the_stale_incarnation_is_named_in_the_exercises_words() {
         .find(|e| e.id == "session-incarnations")
         .unwrap();
     // The starting finish compares everything except the incarnation.
-    let start: BTreeMap<String, String> = exercise
-        .procedures
-        .iter()
-        .filter(|p| p.editable)
-        .map(|p| (p.name.clone(), p.start.clone()))
-        .collect();
+    let start: BTreeMap<String, String> = exercise.start_edits();
     let report = exercise.run(&start);
     let failure = report
         .scenarios

@@ -9,27 +9,13 @@ use fencelab_protocol::Edits;
 impl Model {
     /// The starting texts of the current exercise's editable procedures.
     pub fn starts(&self) -> Edits {
-        self.exercise()
-            .map(|e| {
-                e.procedures
-                    .iter()
-                    .filter(|p| p.editable)
-                    .map(|p| (p.name.clone(), p.start.clone()))
-                    .collect()
-            })
-            .unwrap_or_default()
+        self.exercise().map(|e| e.start_edits()).unwrap_or_default()
     }
 
     /// The working version: the references of the editable procedures.
     pub fn working_texts(&self) -> Edits {
         self.exercise()
-            .map(|e| {
-                e.procedures
-                    .iter()
-                    .filter(|p| p.editable)
-                    .map(|p| (p.name.clone(), p.reference.clone()))
-                    .collect()
-            })
+            .map(|e| e.reference_edits())
             .unwrap_or_default()
     }
 

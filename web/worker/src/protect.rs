@@ -66,12 +66,7 @@ mod tests {
             .find(|e| e.id == "claim-compare-and-set")
             .expect("the claim exercise");
         let context = mutation::context(&exercise).expect("the claim's schema builds");
-        let edits: Edits = exercise
-            .procedures
-            .iter()
-            .filter(|p| p.editable)
-            .map(|p| (p.name.clone(), p.reference.clone()))
-            .collect();
+        let edits: Edits = exercise.reference_edits();
         let mut job = ProtectJob::new(7, &Rc::new(exercise.clone()), &edits, &context);
         let mut pieces = 0;
         while job.mutants().is_none() {

@@ -334,12 +334,7 @@ mod tests {
 
     /// The texts the learner starts from, as the page sends them.
     fn starts(exercise: &Exercise) -> Edits {
-        exercise
-            .procedures
-            .iter()
-            .filter(|p| p.editable)
-            .map(|p| (p.name.clone(), p.start.clone()))
-            .collect()
+        exercise.start_edits()
     }
 
     fn claim() -> Exercise {
@@ -488,12 +483,7 @@ mod tests {
     #[test]
     fn a_hunt_is_answered_with_the_checkers_verdict_on_the_moves_made() {
         let exercises = exercises();
-        let starts: Edits = exercises[0]
-            .procedures
-            .iter()
-            .filter(|p| p.editable)
-            .map(|p| (p.name.clone(), p.start.clone()))
-            .collect();
+        let starts: Edits = exercises[0].start_edits();
         let mut server = Server::new(exercises);
         let hunt = |server: &mut Server, seq, schedule: &str| {
             answer_of(
@@ -719,12 +709,7 @@ mod tests {
     /// The reference texts of the claim's editable procedures: they pass
     /// every scenario, as a learner's solved exercise does.
     fn references(exercise: &Exercise) -> Edits {
-        exercise
-            .procedures
-            .iter()
-            .filter(|p| p.editable)
-            .map(|p| (p.name.clone(), p.reference.clone()))
-            .collect()
+        exercise.reference_edits()
     }
 
     #[test]

@@ -461,12 +461,7 @@ impl Entry {
         let places = Places::of(source.text);
         // A counterexample to the reference opens with the references in
         // the editors, not the learner's starting texts.
-        let references: Edits = exercise
-            .procedures
-            .iter()
-            .filter(|p| p.editable)
-            .map(|p| (p.name.clone(), p.reference.clone()))
-            .collect();
+        let references: Edits = exercise.reference_edits();
         let mut cases: Vec<Case> = check
             .reference
             .scenarios

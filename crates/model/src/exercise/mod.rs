@@ -182,6 +182,25 @@ impl fmt::Display for LoadError {
 impl std::error::Error for LoadError {}
 
 impl Exercise {
+    /// The editable procedures' starting texts, by name: what a learner
+    /// first sees, as edits.
+    pub fn start_edits(&self) -> BTreeMap<String, String> {
+        self.editable_texts(|p| &p.start)
+    }
+
+    /// The editable procedures' reference texts, by name, as edits.
+    pub fn reference_edits(&self) -> BTreeMap<String, String> {
+        self.editable_texts(|p| &p.reference)
+    }
+
+    fn editable_texts(&self, text: impl Fn(&ProcedureSpec) -> &String) -> BTreeMap<String, String> {
+        self.procedures
+            .iter()
+            .filter(|p| p.editable)
+            .map(|p| (p.name.clone(), text(p).clone()))
+            .collect()
+    }
+
     /// The reference texts, with `edits` (by procedure name) in place of
     /// the editable ones they name.
     pub fn texts_with(&self, edits: &BTreeMap<String, String>) -> Vec<(String, String)> {
