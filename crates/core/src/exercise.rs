@@ -12,7 +12,8 @@ pub use fencelab_model::exercise::scenarios_from_toml;
 use fencelab_model::exercise::{Exercise, LoadError};
 use fencelab_model::procedure::Procedure;
 use fencelab_model::report::{
-    ExerciseCheck, ExerciseReport, KillMatrix, Place, ScenarioError, Unusable, VerdictCell,
+    ErrorKind, ExerciseCheck, ExerciseReport, KillMatrix, Place, ScenarioError, Unusable,
+    VerdictCell,
 };
 use fencelab_model::scenario::Scenario;
 use std::collections::BTreeMap;
@@ -86,7 +87,10 @@ impl ExerciseExt for Exercise {
             .map_err(|error| Unusable {
                 // The place is carried apart, not repeated in the sentence.
                 error: ScenarioError {
-                    message: error.message.clone(),
+                    scenario: None,
+                    kind: Box::new(ErrorKind::Unusable {
+                        message: error.message.clone(),
+                    }),
                     place: Some(Place {
                         procedure: error.procedure.clone(),
                         position: Some(error.position),
@@ -101,7 +105,9 @@ impl ExerciseExt for Exercise {
             self.journal,
         )
         .map_err(|error| Unusable {
-            error: ScenarioError::new(error.to_string()),
+            error: ScenarioError::of(ErrorKind::Unusable {
+                message: error.to_string(),
+            }),
         })
     }
 

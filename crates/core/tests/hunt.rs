@@ -171,7 +171,7 @@ fn a_hunt_cut_short_by_an_unknown_process_is_unjudged_not_a_win() {
     let mut checker = start_checker(&exercise);
     let hunt = checker.hunt(one_winner, &Schedule::parse("a nobody").unwrap());
     assert!(
-        matches!(&hunt.verdict, HuntVerdict::Unjudged { error } if error.message.contains("nobody")),
+        matches!(&hunt.verdict, HuntVerdict::Unjudged { error } if error.message().contains("nobody")),
         "{:?}",
         hunt.verdict
     );

@@ -341,7 +341,7 @@ fn a_reported_schedule_replays_exactly() {
     // A schedule that names a process that cannot move is reported.
     let bad = checker.replay(&scenario, &schedule("a c"));
     assert_eq!(bad.verdict(), Verdict::Error);
-    assert!(bad.error().unwrap().message.contains("names c"));
+    assert!(bad.error().unwrap().message().contains("names c"));
 }
 
 #[test]
@@ -351,7 +351,7 @@ fn a_sql_error_in_the_learners_text_is_an_error_verdict_with_a_position() {
     let error = report.error().unwrap();
     let place = error.place.as_ref().unwrap();
     assert_eq!(place.procedure, "claim");
-    assert!(error.message.contains("no such column: nope"));
+    assert!(error.message().contains("no such column: nope"));
     assert_eq!(place.position.map(|p| p.line), Some(1));
 }
 
@@ -369,7 +369,7 @@ steps = [
         report
             .error()
             .unwrap()
-            .message
+            .message()
             .contains("step 1: `start` needs `actor`")
     );
 }
@@ -613,9 +613,9 @@ fn direct_sql_and_queries_explain_what_they_may_not_do() {
             .error()
             .unwrap_or_else(|| panic!("{step}: {report:?}"));
         assert!(
-            error.message.contains(expected),
+            error.message().contains(expected),
             "{step}: {}",
-            error.message
+            error.message()
         );
     }
     // After a refused BEGIN the world is whole again: the next run resets.
@@ -656,8 +656,8 @@ fn a_scenario_too_large_to_explore_ends_at_its_step_limit_with_an_error() {
     assert_eq!(report.verdict(), Verdict::Error, "{:?}", report.result);
     let error = report.error().unwrap();
     assert!(
-        error.message.contains("limit of 20000 procedure steps"),
+        error.message().contains("limit of 20000 procedure steps"),
         "{}",
-        error.message
+        error.message()
     );
 }

@@ -265,7 +265,7 @@ pub fn whole_run(data: &[u8]) {
         Ok(checker) => checker,
         Err(unusable) => {
             assert!(
-                !unusable.error.message.trim().is_empty(),
+                !unusable.error.to_string().trim().is_empty(),
                 "an unusable procedure without a message"
             );
             return;
@@ -276,7 +276,7 @@ pub fn whole_run(data: &[u8]) {
         let report = checker.check(scenario);
         if let Some(error) = report.error() {
             assert!(
-                !error.message.trim().is_empty(),
+                !error.to_string().trim().is_empty(),
                 "scenario {} errored without a message",
                 scenario.name
             );

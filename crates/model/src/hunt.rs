@@ -151,7 +151,7 @@ pub struct Hunt {
 #[cfg(test)]
 mod tests {
     use super::*;
-    use crate::report::FailureCause;
+    use crate::report::{ErrorKind, FailureCause};
     use crate::scenario::Scenario;
 
     fn report(result: ScenarioResult, schedule: &str) -> ScenarioReport {
@@ -159,7 +159,12 @@ mod tests {
         ScenarioReport {
             result,
             schedule: Schedule::parse(schedule).unwrap(),
-            ..ScenarioReport::errored(&scenario, ScenarioError::new("replaced"))
+            ..ScenarioReport::errored(
+                &scenario,
+                ScenarioError::of(ErrorKind::Engine {
+                    message: "replaced".into(),
+                }),
+            )
         }
     }
 
@@ -220,7 +225,9 @@ mod tests {
             HuntVerdict::Held
         );
         let error = ScenarioResult::Error {
-            error: ScenarioError::new("no such table: t"),
+            error: ScenarioError::of(ErrorKind::Engine {
+                message: "no such table: t".into(),
+            }),
         };
         assert!(matches!(
             HuntVerdict::judge(&drive(error, "a", true), never),
@@ -231,7 +238,9 @@ mod tests {
     #[test]
     fn an_exploration_without_a_failure_leaves_the_shortest_unmeasured() {
         let limit = ScenarioResult::Error {
-            error: ScenarioError::new("exploration stopped at its limit"),
+            error: ScenarioError::of(ErrorKind::Engine {
+                message: "exploration stopped at its limit".into(),
+            }),
         };
         let verdict = HuntVerdict::judge(&drive(failed(), "a", true), || report(limit, "a b"));
         let found = verdict.found().expect("still a win");

@@ -12,8 +12,8 @@ use fencelab_model::history::{
 use fencelab_model::monitor::{Belief, Holder, Violation};
 use fencelab_model::procedure::Position;
 use fencelab_model::report::{
-    Drive, ExerciseCheck, ExerciseReport, Exploration, Failure, FailureCause, KillMatrix, Lane,
-    Place, ScenarioError, ScenarioReport, ScenarioResult, VerdictCell,
+    Drive, ErrorKind, ExerciseCheck, ExerciseReport, Exploration, Failure, FailureCause,
+    KillMatrix, Lane, Place, ScenarioError, ScenarioReport, ScenarioResult, VerdictCell,
 };
 use fencelab_model::value::{RealBits, Value};
 use fencelab_protocol::{
@@ -270,7 +270,13 @@ fn errored() -> ScenarioReport {
         summary: String::new(),
         result: ScenarioResult::Error {
             error: ScenarioError {
-                message: "near \"SELEC\": syntax error".into(),
+                scenario: None,
+                kind: Box::new(ErrorKind::Call {
+                    process: "worker-a".into(),
+                    procedure: "claim".into(),
+                    cause: ErrorCause::Sql,
+                    message: "near \"SELEC\": syntax error".into(),
+                }),
                 place: Some(Place {
                     procedure: "claim".into(),
                     position: Some(Position { line: 1, column: 1 }),

@@ -352,7 +352,7 @@ fn error_of(model: &Model, procedure: &str) -> Option<(u32, String)> {
     model.report.as_ref()?.scenarios.iter().find_map(|s| {
         let error = s.error()?;
         let place = error.place.as_ref().filter(|p| p.procedure == procedure)?;
-        Some((place.position?.line, error.message.clone()))
+        Some((place.position?.line, error.message()))
     })
 }
 

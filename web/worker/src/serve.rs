@@ -236,7 +236,7 @@ impl Server {
                 let exercise = find(exercises, &exercise)?;
                 let scenario = scenario_of(exercise, &scenario)?;
                 let result = checker(exercise, &edits)
-                    .map_err(|unusable| unusable.error.message)
+                    .map_err(|unusable| unusable.error.message())
                     .and_then(|mut checker| {
                         checker
                             .query_after(scenario, &schedule, event_index, &sql)
@@ -298,7 +298,7 @@ fn driven<'a>(
 ) -> Result<(Checker, &'a Scenario), String> {
     let exercise = find(exercises, exercise)?;
     let scenario = scenario_of(exercise, scenario)?;
-    let checker = checker(exercise, edits).map_err(|unusable| unusable.error.message)?;
+    let checker = checker(exercise, edits).map_err(|unusable| unusable.error.message())?;
     Ok((checker, scenario))
 }
 

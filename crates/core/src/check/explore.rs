@@ -29,7 +29,7 @@
 use super::Checker;
 use super::footprint::Footprint;
 use crate::random::SplitMix64;
-use crate::report::{Exploration, Failure, ScenarioError};
+use crate::report::{ErrorKind, Exploration, Explored, Failure, Limit, Misfit, ScenarioError};
 use crate::scenario::{Action, Scenario};
 use crate::schedule::Schedule;
 use std::collections::HashMap;
@@ -42,7 +42,8 @@ pub(super) enum End {
     /// Cut: the state reached had been reached before at no greater depth.
     Pruned,
     Failed(Box<Failure>),
-    Error(ScenarioError),
+    /// Boxed: a typed error is large, and an end is returned on every step.
+    Error(Box<ScenarioError>),
     /// Driving by hand: the schedule ran out where these processes may move.
     Awaiting(Vec<String>),
     /// Stopped after the requested history event.
@@ -355,9 +356,9 @@ impl DepthFirst {
             return Err(End::Pruned);
         }
         if self.seen.bytes > self.seen_bytes_max {
-            return Err(End::Error(ScenarioError::new(super::run::memory_exceeded(
+            return Err(super::run::limit_hit(super::run::memory_exceeded(
                 self.seen_bytes_max,
-            ))));
+            )));
         }
         Ok(())
     }
@@ -456,11 +457,11 @@ impl Chooser<'_> {
                 interactive,
             } => match schedule.get(depth) {
                 Some(wanted) => options.iter().position(|n| n == wanted).ok_or_else(|| {
-                    super::run::scenario_error(format!(
-                        "the schedule's step {} names {wanted}, but only {} can move then",
-                        depth + 1,
-                        options.join(", ")
-                    ))
+                    super::run::misfit(Misfit::NotMovable {
+                        step: depth + 1,
+                        named: wanted.to_string(),
+                        movable: options.to_vec(),
+                    })
                 })?,
                 None if *interactive => return Err(End::Awaiting(options.to_vec())),
                 None => 0,
@@ -469,9 +470,7 @@ impl Chooser<'_> {
         if choice < options.len() {
             Ok(choice)
         } else {
-            Err(super::run::scenario_error(
-                "the schedule chose a process that cannot move".into(),
-            ))
+            Err(super::run::misfit(Misfit::ChoseStuckProcess))
         }
     }
 
@@ -497,19 +496,25 @@ impl Checker {
     /// more than its memory allows in `seen_bytes` of explored states.
     pub(super) fn over_budget(&self, seen_bytes: u64) -> Option<ScenarioError> {
         if let Some(denial) = self.world.meter().exceeded() {
-            return Some(ScenarioError::new(denial.to_string()));
+            return Some(super::run::denied(denial));
         }
-        (seen_bytes > self.limits.memory_bytes_max)
-            .then(|| ScenarioError::new(super::run::memory_exceeded(self.limits.memory_bytes_max)))
+        (seen_bytes > self.limits.memory_bytes_max).then(|| {
+            ScenarioError::of(ErrorKind::Limit {
+                limit: super::run::memory_exceeded(self.limits.memory_bytes_max),
+            })
+        })
     }
 
     pub(super) fn out_of_steps(&self, exploration: &Exploration) -> ScenarioError {
-        ScenarioError::new(format!(
-            "exploration stopped at its limit of {} procedure steps (over {} schedules and \
-             {} pruned branches) before covering every interleaving: this is not a pass. \
-             Simplify the scenario, or raise the limit (`fencelab run --max-steps`)",
-            self.limits.steps_max, exploration.schedules, exploration.pruned
-        ))
+        ScenarioError::of(ErrorKind::Limit {
+            limit: Limit::ProcedureSteps {
+                maximum: self.limits.steps_max,
+                explored: Some(Explored {
+                    schedules: exploration.schedules,
+                    pruned: exploration.pruned,
+                }),
+            },
+        })
     }
 
     /// Runs up to `runs` schedules drawn from `seed`; the choices of the

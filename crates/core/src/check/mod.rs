@@ -35,7 +35,9 @@ use crate::history::{ResultRows, TableRows, Values};
 use crate::hunt::{Hunt, HuntVerdict};
 use crate::monitor::Belief;
 use crate::procedure::Procedure;
-use crate::report::{Drive, Exploration, Lane, ScenarioError, ScenarioReport, ScenarioResult};
+use crate::report::{
+    Drive, ErrorKind, Exploration, Lane, Misfit, ScenarioError, ScenarioReport, ScenarioResult,
+};
 use crate::scenario::{Action, Scenario};
 use crate::schedule::Schedule;
 use crate::world::World;
@@ -286,7 +288,7 @@ impl Checker {
         self.begin_budget();
         let actions = validate(scenario).map_err(|error| Error::Query {
             sql: sql.to_string(),
-            message: error.message,
+            message: error.message(),
         })?;
         self.world.set_recording(true);
         let chooser = || Chooser::Names {
@@ -342,10 +344,12 @@ impl Checker {
             End::Completed if scenario.limit => ScenarioResult::LimitShown,
             End::Completed => ScenarioResult::Passed,
             End::Failed(failure) => ScenarioResult::Failed { failure: *failure },
-            End::Error(error) => ScenarioResult::Error { error },
+            End::Error(error) => ScenarioResult::Error { error: *error },
             // A replay follows a fixed schedule and never prunes or waits.
             End::Pruned | End::Awaiting(_) | End::Stopped => ScenarioResult::Error {
-                error: ScenarioError::new("the replay was cut short"),
+                error: ScenarioError::of(ErrorKind::Misfit {
+                    misfit: Misfit::ReplayCutShort,
+                }),
             },
         };
         ScenarioReport {
@@ -392,7 +396,9 @@ impl Checker {
                 }
                 run.run(actions, chooser)
             }
-            Err(error) => End::Error(ScenarioError::new(error.to_string())),
+            Err(error) => End::Error(Box::new(ScenarioError::of(ErrorKind::Engine {
+                message: error.to_string(),
+            }))),
         };
         run.path.end = end;
         run.path.lanes = run.lanes();
@@ -446,15 +452,22 @@ fn validate(scenario: &Scenario) -> Result<Vec<Action>, ScenarioError> {
         .steps
         .iter()
         .enumerate()
-        .map(|(i, step)| step.to_action().map_err(|e| format!("step {}: {e}", i + 1)))
+        .map(|(i, step)| {
+            step.to_action().map_err(|message| {
+                ScenarioError::of(ErrorKind::Step {
+                    step: i + 1,
+                    message,
+                })
+            })
+        })
         .collect::<Result<_, _>>()
-        .map_err(|message| in_scenario(scenario, ScenarioError::new(message)))
+        .map_err(|error| in_scenario(scenario, error))
 }
 
 /// Names the scenario in an error about the scenario as a whole (a step
 /// that is malformed, an exploration limit).
 fn in_scenario(scenario: &Scenario, error: ScenarioError) -> ScenarioError {
-    ScenarioError::new(format!("scenario `{}`: {}", scenario.name, error.message))
+    error.in_scenario(&scenario.name)
 }
 
 /// The number of concurrent sections among `actions`.

@@ -13,7 +13,8 @@ use crate::error::Error;
 use crate::history::{Outcome, Values};
 use crate::monitor::{Monitor, OkCall, RuleError, Violation};
 use crate::procedure::{StatementClass, StepKind};
-use crate::report::{Failure, FailureCause, Lane, Place, ScenarioError};
+use crate::report::{ErrorKind, Failure, FailureCause, Lane, Limit, Misfit, Place, ScenarioError};
+use crate::sandbox::Denial;
 use crate::scenario::{Action, Arg, ConcurrentCall, Expect, Point, Scenario};
 use crate::world::{ProcessId, StepResult, World};
 use fencelab_model::exercise::Model;
@@ -107,14 +108,12 @@ impl Run<'_> {
     /// or holds more history than its memory allows: a limit is never a pass.
     fn within_budget(&mut self) -> Flow {
         if let Some(denial) = self.world.meter().exceeded() {
-            return Err(scenario_error(denial.to_string()));
+            return Err(End::Error(Box::new(denied(denial))));
         }
         let held = self.world.history_bytes();
         self.spent.memory_bytes = self.spent.memory_bytes.max(held);
         if held > self.limits.memory_bytes_max {
-            return Err(scenario_error(memory_exceeded(
-                self.limits.memory_bytes_max,
-            )));
+            return Err(limit_hit(memory_exceeded(self.limits.memory_bytes_max)));
         }
         Ok(())
     }
@@ -131,9 +130,9 @@ impl Run<'_> {
         match action {
             Action::Start { process, actor } => {
                 if self.processes.contains_key(process) {
-                    return Err(scenario_error(format!(
-                        "process `{process}` is started twice"
-                    )));
+                    return Err(misfit(Misfit::StartedTwice {
+                        process: process.clone(),
+                    }));
                 }
                 let id = self.world.start_process(actor).map_err(engine_error)?;
                 self.monitor
@@ -165,9 +164,9 @@ impl Run<'_> {
                 match self.calls.get_mut(&id) {
                     Some(call) => call.expect = expect.clone(),
                     None => {
-                        return Err(scenario_error(format!(
-                            "`finish` needs a call in progress, and {process} has none"
-                        )));
+                        return Err(misfit(Misfit::FinishWithoutCall {
+                            process: process.clone(),
+                        }));
                     }
                 }
                 self.run_to_end(id, process)?;
@@ -197,12 +196,7 @@ impl Run<'_> {
                     .run_tables
                     .query(self.world, sql, self.monitor.beliefs())
                     .map_err(engine_error)?
-                    .ok_or_else(|| {
-                        scenario_error(format!(
-                            "`{sql}` cannot read the committed rows now: a process is paused \
-                             inside its transaction, holding the write lock"
-                        ))
-                    })?;
+                    .ok_or_else(|| misfit(Misfit::ReadWhileLocked { sql: sql.clone() }))?;
                 if &got.rows != rows {
                     return Err(self.failed(FailureCause::QueryRows {
                         sql: sql.clone(),
@@ -219,7 +213,11 @@ impl Run<'_> {
         self.processes
             .get(process)
             .map(|(id, _)| *id)
-            .ok_or_else(|| scenario_error(format!("no process named `{process}` has been started")))
+            .ok_or_else(|| {
+                misfit(Misfit::UnknownProcess {
+                    process: process.to_string(),
+                })
+            })
     }
 
     fn begin(
@@ -241,9 +239,10 @@ impl Run<'_> {
             let value = match arg {
                 Arg::Literal(value) => value.clone(),
                 Arg::Memory { memory: key } => memory.get(key).cloned().ok_or_else(|| {
-                    scenario_error(format!(
-                        "{process} remembers no `{key}`: none of its calls returned it"
-                    ))
+                    misfit(Misfit::UnknownValue {
+                        process: process.to_string(),
+                        key: key.clone(),
+                    })
                 })?,
             };
             arguments.insert(name.clone(), value);
@@ -266,12 +265,10 @@ impl Run<'_> {
     fn step(&mut self, id: ProcessId, name: &str) -> Flow<StepResult> {
         self.spent.procedure_steps += 1;
         if self.spent.procedure_steps > self.limits.steps_max {
-            return Err(scenario_error(format!(
-                "this check ran {} procedure steps, its limit, before covering every \
-                 interleaving (pruned ones included): this is not a pass. Simplify the \
-                 scenario, or raise the limit (`fencelab run --max-steps`)",
-                self.limits.steps_max
-            )));
+            return Err(limit_hit(Limit::ProcedureSteps {
+                maximum: self.limits.steps_max,
+                explored: None,
+            }));
         }
         let result = self.world.step(id).map_err(engine_error)?;
         self.within_budget()?;
@@ -302,15 +299,15 @@ impl Run<'_> {
             .ok()
             .and_then(|v| v.call.map(|c| c.0.to_string()))
         else {
-            return Err(scenario_error(format!(
-                "`run` needs a call in progress, and {name} has none"
-            )));
+            return Err(misfit(Misfit::RunWithoutCall {
+                process: name.to_string(),
+            }));
         };
-        let procedure = self
-            .world
-            .procedure(&view)
-            .cloned()
-            .ok_or_else(|| scenario_error(format!("no procedure `{view}`")))?;
+        let procedure = self.world.procedure(&view).cloned().ok_or_else(|| {
+            misfit(Misfit::UnknownProcedure {
+                procedure: view.to_string(),
+            })
+        })?;
         let classes: Vec<Option<StatementClass>> = procedure
             .steps
             .iter()
@@ -335,11 +332,11 @@ impl Run<'_> {
                 .map(|i| i + 1),
         };
         let Some(target) = target else {
-            return Err(scenario_error(format!(
-                "{name}'s {} has no point {}: the scenario's order no longer applies to this text",
-                procedure.name,
-                until.describe()
-            )));
+            return Err(misfit(Misfit::NoSuchPoint {
+                process: name.to_string(),
+                procedure: procedure.name.clone(),
+                point: until.describe().to_string(),
+            }));
         };
         loop {
             let next = self
@@ -352,20 +349,20 @@ impl Run<'_> {
                     StepResult::Ran => {}
                     StepResult::Blocked => return Err(self.blocked_alone(id, name)),
                     StepResult::Finished(_) => {
-                        return Err(scenario_error(format!(
-                            "{name}'s {} ended before reaching the point {}",
-                            procedure.name,
-                            until.describe()
-                        )));
+                        return Err(misfit(Misfit::EndedBeforePoint {
+                            process: name.to_string(),
+                            procedure: procedure.name.clone(),
+                            point: until.describe().to_string(),
+                        }));
                     }
                 },
                 Some(_) => return Ok(()),
                 None => {
-                    return Err(scenario_error(format!(
-                        "{name}'s {} ended before reaching the point {}",
-                        procedure.name,
-                        until.describe()
-                    )));
+                    return Err(misfit(Misfit::EndedBeforePoint {
+                        process: name.to_string(),
+                        procedure: procedure.name.clone(),
+                        point: until.describe().to_string(),
+                    }));
                 }
             }
         }
@@ -388,20 +385,18 @@ impl Run<'_> {
                     match self.calls.get_mut(&id) {
                         Some(info) => info.expect = call.expect.clone(),
                         None => {
-                            return Err(scenario_error(format!(
-                                "{} is to resume its call, but has none in progress",
-                                call.process
-                            )));
+                            return Err(misfit(Misfit::ResumeWithoutCall {
+                                process: call.process.clone(),
+                            }));
                         }
                     }
                     id
                 }
             };
             if members.iter().any(|(_, other)| *other == id) {
-                return Err(scenario_error(format!(
-                    "{} appears twice in one concurrent section",
-                    call.process
-                )));
+                return Err(misfit(Misfit::TwiceInSection {
+                    process: call.process.clone(),
+                }));
             }
             members.push((call.process.clone(), id));
         }
@@ -427,18 +422,17 @@ impl Run<'_> {
                 return Err(self.failed(FailureCause::Deadlock { processes }));
             }
             if section_steps >= self.limits.section_steps_max {
-                return Err(scenario_error(format!(
-                    "a concurrent section took more than {} steps: exploration stopped, \
-                     this is not a pass",
-                    self.limits.section_steps_max
-                )));
+                return Err(limit_hit(Limit::SectionSteps {
+                    maximum: u64::try_from(self.limits.section_steps_max).unwrap_or(u64::MAX),
+                }));
             }
             let depth = self.path.choices.len();
             let names: Vec<String> = options.iter().map(|(n, _)| n.clone()).collect();
             let choice = chooser.choose(depth, index, &names)?;
-            let (name, id) = options.get(choice).cloned().ok_or_else(|| {
-                scenario_error("the schedule chose a process that cannot move".into())
-            })?;
+            let (name, id) = options
+                .get(choice)
+                .cloned()
+                .ok_or_else(|| misfit(Misfit::ChoseStuckProcess))?;
             self.path.choices.push(choice);
             self.path.names.push(name.clone());
             section_steps += 1;
@@ -474,18 +468,19 @@ impl Run<'_> {
         if let Outcome::Error(error) = outcome
             && info.expect.as_ref().and_then(|e| e.outcome.as_deref()) != Some("error")
         {
-            return Err(End::Error(ScenarioError {
-                message: format!(
-                    "{}'s {}: {}",
-                    self.called(name),
-                    info.procedure,
-                    error.message
-                ),
+            return Err(End::Error(Box::new(ScenarioError {
+                scenario: None,
+                kind: Box::new(ErrorKind::Call {
+                    process: self.called(name),
+                    procedure: info.procedure.clone(),
+                    cause: error.cause,
+                    message: error.message.clone(),
+                }),
                 place: Some(Place {
                     procedure: error.procedure.clone(),
                     position: error.position,
                 }),
-            }));
+            })));
         }
         if let Outcome::Ok { values } = outcome {
             let actor = self
@@ -593,36 +588,55 @@ impl Run<'_> {
             Some(StepKind::Sql { sql, .. }) => sql.clone(),
             _ => String::new(),
         };
-        scenario_error(format!(
-            "{name} is blocked at `{sql}` by another process's open transaction, and nothing \
-             else moves in this part of the scenario (use a concurrent section)"
-        ))
+        misfit(Misfit::BlockedAlone {
+            process: name.to_string(),
+            sql,
+        })
     }
 }
 
-pub(super) fn scenario_error(message: String) -> End {
-    End::Error(ScenarioError::new(message))
+/// The end of a run whose scenario does not fit the texts.
+pub(super) fn misfit(misfit: Misfit) -> End {
+    End::Error(Box::new(ScenarioError::of(ErrorKind::Misfit { misfit })))
+}
+
+/// The end of a run that reached a bound of the check.
+pub(super) fn limit_hit(limit: Limit) -> End {
+    End::Error(Box::new(ScenarioError::of(ErrorKind::Limit { limit })))
 }
 
 fn engine_error(error: Error) -> End {
-    End::Error(ScenarioError::new(error.to_string()))
+    End::Error(Box::new(ScenarioError::of(ErrorKind::Engine {
+        message: error.to_string(),
+    })))
 }
 
 fn rule_error(error: RuleError) -> End {
-    End::Error(ScenarioError::new(format!(
-        "the exercise's belief rules do not fit this call: {error}"
-    )))
+    End::Error(Box::new(ScenarioError::of(ErrorKind::Rule {
+        message: error.to_string(),
+    })))
 }
 
-/// The error of a check that held more than `bytes_max` of explored states
+/// The bound of a check that held more than `bytes_max` of explored states
 /// and history.
-pub(super) fn memory_exceeded(bytes_max: u64) -> String {
-    format!(
-        "this check held {} MiB of explored states and history, its limit, before covering \
-         every interleaving: this is not a pass. Make the statements return and change fewer \
-         rows, simplify the scenario, or raise the limit (`fencelab run --max-memory-mib`)",
-        bytes_max / (1024 * 1024)
-    )
+pub(super) fn memory_exceeded(bytes_max: u64) -> Limit {
+    Limit::Memory {
+        maximum_bytes: bytes_max,
+    }
+}
+
+/// The error of what the sandbox denied the check itself: its SQLite step
+/// budget is a limit; anything else a refusal, in its own words.
+pub(super) fn denied(denial: Denial) -> ScenarioError {
+    let kind = match denial {
+        Denial::CheckBudget { steps_max } => ErrorKind::Limit {
+            limit: Limit::SqliteSteps { maximum: steps_max },
+        },
+        other => ErrorKind::Refused {
+            message: other.to_string(),
+        },
+    };
+    ScenarioError::of(kind)
 }
 
 /// What a reader calls each process the actions start, by its label.

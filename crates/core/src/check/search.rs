@@ -7,7 +7,7 @@
 
 use super::explore::{Chooser, DepthFirst, End};
 use super::{Checker, Path, Spent, in_scenario, sections, validate};
-use crate::report::{Exploration, ScenarioError, ScenarioReport};
+use crate::report::{ErrorKind, Exploration, Limit, ScenarioError, ScenarioReport};
 use crate::scenario::{Action, Scenario};
 use crate::schedule::Schedule;
 
@@ -216,11 +216,11 @@ impl ScenarioSearch {
             return Err(error);
         }
         if self.exploration.schedules >= checker.limits.schedules_max {
-            return Err(ScenarioError::new(format!(
-                "exploration stopped at its limit of {} schedules before covering \
-                 every interleaving: this is not a pass",
-                checker.limits.schedules_max
-            )));
+            return Err(ScenarioError::of(ErrorKind::Limit {
+                limit: Limit::Schedules {
+                    maximum: checker.limits.schedules_max,
+                },
+            }));
         }
         Ok(())
     }

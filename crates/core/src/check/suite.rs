@@ -9,7 +9,7 @@
 //! errors that say so, without running them.
 
 use super::{Checker, Limits, Progress, ScenarioSearch};
-use crate::report::{ExerciseReport, ScenarioError, ScenarioReport, Unusable};
+use crate::report::{ErrorKind, ExerciseReport, Limit, ScenarioError, ScenarioReport, Unusable};
 use crate::scenario::Scenario;
 
 /// How many scenarios' worth of SQLite and procedure steps one suite may
@@ -45,12 +45,11 @@ impl SuiteBudget {
         if self.sqlite_steps_left == 0 || self.procedure_steps_left == 0 {
             return Err(Box::new(ScenarioReport::errored(
                 scenario,
-                ScenarioError::new(format!(
-                    "not checked: the scenarios before it spent this check's budget ({} \
-                     scenarios' worth of steps); this is not a pass. Check fewer scenarios at \
-                     once (`fencelab run --scenario`), or make each do less work",
-                    SUITE_SCENARIOS_OF_BUDGET
-                )),
+                ScenarioError::of(ErrorKind::Limit {
+                    limit: Limit::Suite {
+                        scenarios: SUITE_SCENARIOS_OF_BUDGET,
+                    },
+                }),
             )));
         }
         checker.set_limits(Limits {

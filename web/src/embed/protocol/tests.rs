@@ -272,7 +272,9 @@ fn checked_says_every_verdict_and_sentence_with_totals() {
         result,
         ..ScenarioReport::errored(
             &exercise.scenarios[i],
-            fencelab_model::ScenarioError::new("unused"),
+            fencelab_model::ScenarioError::of(fencelab_model::report::ErrorKind::Engine {
+                message: "unused".into(),
+            }),
         )
     };
     let report = ExerciseReport::new(
@@ -282,7 +284,9 @@ fn checked_says_every_verdict_and_sentence_with_totals() {
             scenario(1, ScenarioResult::LimitShown),
             ScenarioReport::errored(
                 &exercise.scenarios[2],
-                fencelab_model::ScenarioError::new("no such table: leases"),
+                fencelab_model::ScenarioError::of(fencelab_model::report::ErrorKind::Engine {
+                    message: "no such table: leases".into(),
+                }),
             ),
         ],
     );

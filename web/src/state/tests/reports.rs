@@ -178,9 +178,9 @@ pub fn errored(name: &str, made: &str, events: usize) -> ScenarioReport {
     let mut report = scenario(
         name,
         ScenarioResult::Error {
-            error: fencelab_model::ScenarioError::new(
-                "process `a` cannot move: its call has ended",
-            ),
+            error: fencelab_model::ScenarioError::of(fencelab_model::report::ErrorKind::Engine {
+                message: "process `a` cannot move: its call has ended".into(),
+            }),
         },
         made,
     );

@@ -15,6 +15,9 @@ use crate::value::Value;
 use serde::{Deserialize, Serialize};
 use std::fmt;
 
+mod error;
+pub use error::{ErrorKind, Explored, Limit, Misfit, ScenarioError};
+
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Serialize, Deserialize)]
 #[serde(rename_all = "snake_case")]
 pub enum Verdict {
@@ -195,37 +198,6 @@ pub fn show_rows(rows: &[Vec<Value>]) -> String {
 pub struct Place {
     pub procedure: String,
     pub position: Option<Position>,
-}
-
-/// Why a scenario could not be judged.
-#[derive(Clone, Debug, PartialEq, Eq, Serialize, Deserialize)]
-pub struct ScenarioError {
-    pub message: String,
-    /// The procedure and position, for an error in a procedure's text.
-    pub place: Option<Place>,
-}
-
-impl ScenarioError {
-    pub fn new(message: impl Into<String>) -> ScenarioError {
-        ScenarioError {
-            message: message.into(),
-            place: None,
-        }
-    }
-}
-
-impl fmt::Display for ScenarioError {
-    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
-        f.write_str(&self.message)?;
-        if let Some(Place {
-            procedure,
-            position: Some(position),
-        }) = &self.place
-        {
-            write!(f, " ({procedure}, {position})")?;
-        }
-        Ok(())
-    }
 }
 
 /// How much exploring a scenario took.
@@ -555,7 +527,12 @@ mod tests {
             toml::from_str(&format!("name = \"{name}\"\nsteps = []")).expect("a scenario");
         ScenarioReport {
             result,
-            ..ScenarioReport::errored(&scenario, ScenarioError::new("replaced"))
+            ..ScenarioReport::errored(
+                &scenario,
+                ScenarioError::of(ErrorKind::Engine {
+                    message: "replaced".into(),
+                }),
+            )
         }
     }
 
@@ -597,7 +574,9 @@ mod tests {
                 scenario(
                     "two",
                     ScenarioResult::Error {
-                        error: ScenarioError::new("no such table: t"),
+                        error: ScenarioError::of(ErrorKind::Engine {
+                            message: "no such table: t".into(),
+                        }),
                     },
                 ),
                 scenario("three", ScenarioResult::Passed),
@@ -655,7 +634,9 @@ mod tests {
             scenario(
                 "one",
                 ScenarioResult::Error {
-                    error: ScenarioError::new("boom"),
+                    error: ScenarioError::of(ErrorKind::Engine {
+                        message: "boom".into(),
+                    }),
                 },
             ),
             scenario("two", ScenarioResult::Passed),
@@ -670,7 +651,9 @@ mod tests {
                 scenario(
                     "two",
                     ScenarioResult::Error {
-                        error: ScenarioError::new("boom"),
+                        error: ScenarioError::of(ErrorKind::Engine {
+                            message: "boom".into(),
+                        }),
                     },
                 ),
             ]),

@@ -1,0 +1,461 @@
+//! Why a scenario could not be judged, as data a program can branch on: a
+//! limit the check reached (which one, and its maximum), a call that ended
+//! in an error its scenario did not expect (SQLite's or the sandbox's), texts
+//! that cannot run, a malformed step, a scenario that does not fit the texts
+//! ([`Misfit`]), belief rules that do not fit a call, or a fault of the
+//! engine. One `Display` words each for the learner; the page and the CLI
+//! show that sentence, and the page tells the kinds apart by type.
+
+use super::Place;
+use crate::history::ErrorCause;
+use serde::{Deserialize, Serialize};
+use std::fmt;
+
+/// Why a scenario could not be judged: an error verdict, never a pass.
+#[derive(Clone, Debug, PartialEq, Eq, Serialize, Deserialize)]
+pub struct ScenarioError {
+    /// The scenario, when the error is about it as a whole (a malformed
+    /// step, an exploration limit): the sentence then names it.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub scenario: Option<String>,
+    /// Boxed: the kinds carry their sentence's parts, and an error is
+    /// returned through every step of a run.
+    pub kind: Box<ErrorKind>,
+    /// The procedure and position, for an error in a procedure's text.
+    pub place: Option<Place>,
+}
+
+impl ScenarioError {
+    /// An error of this kind, about no scenario as a whole and no place.
+    pub fn of(kind: ErrorKind) -> ScenarioError {
+        ScenarioError {
+            scenario: None,
+            kind: Box::new(kind),
+            place: None,
+        }
+    }
+
+    /// The same error, about `scenario` as a whole.
+    pub fn in_scenario(self, scenario: &str) -> ScenarioError {
+        ScenarioError {
+            scenario: Some(scenario.to_string()),
+            ..self
+        }
+    }
+
+    /// The sentence without its place (which the page shows in the editor
+    /// instead).
+    pub fn message(&self) -> String {
+        match &self.scenario {
+            Some(scenario) => format!("scenario `{scenario}`: {}", self.kind),
+            None => self.kind.to_string(),
+        }
+    }
+
+    /// Whether a bound of the check stopped it (the texts may be right).
+    pub fn is_limit(&self) -> bool {
+        matches!(*self.kind, ErrorKind::Limit { .. })
+    }
+}
+
+impl fmt::Display for ScenarioError {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        f.write_str(&self.message())?;
+        if let Some(Place {
+            procedure,
+            position: Some(position),
+        }) = &self.place
+        {
+            write!(f, " ({procedure}, {position})")?;
+        }
+        Ok(())
+    }
+}
+
+/// What kind of problem stopped a scenario.
+#[derive(Clone, Debug, PartialEq, Eq, Serialize, Deserialize)]
+#[serde(tag = "kind", rename_all = "snake_case")]
+pub enum ErrorKind {
+    /// A bound of the check was reached before it covered every
+    /// interleaving.
+    Limit { limit: Limit },
+    /// A call ended in an error its scenario did not expect.
+    Call {
+        /// The process, by the name the scenario's reader knows it by.
+        process: String,
+        procedure: String,
+        /// SQLite's refusal, the sandbox's, or the engine's own bound.
+        cause: ErrorCause,
+        message: String,
+    },
+    /// The procedure texts cannot run: one does not parse, or the world
+    /// cannot be built with them.
+    Unusable { message: String },
+    /// A step of the scenario (1-based) is malformed.
+    Step { step: usize, message: String },
+    /// The scenario does not fit the texts, or asks what cannot happen.
+    Misfit { misfit: Misfit },
+    /// The exercise's belief rules do not fit a call.
+    Rule { message: String },
+    /// The sandbox refused what the check itself tried.
+    Refused { message: String },
+    /// The engine failed: a fault of fencelab's, not of the exercise.
+    Engine { message: String },
+}
+
+impl ErrorKind {
+    /// The kind's name, as its JSON tag says it (`limit`, `call`, ...): the
+    /// page marks each error with it, and styles a limit apart.
+    pub fn name(&self) -> &'static str {
+        match self {
+            ErrorKind::Limit { .. } => "limit",
+            ErrorKind::Call { .. } => "call",
+            ErrorKind::Unusable { .. } => "unusable",
+            ErrorKind::Step { .. } => "step",
+            ErrorKind::Misfit { .. } => "misfit",
+            ErrorKind::Rule { .. } => "rule",
+            ErrorKind::Refused { .. } => "refused",
+            ErrorKind::Engine { .. } => "engine",
+        }
+    }
+}
+
+impl fmt::Display for ErrorKind {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        match self {
+            ErrorKind::Limit { limit } => limit.fmt(f),
+            ErrorKind::Call {
+                process,
+                procedure,
+                message,
+                ..
+            } => write!(f, "{process}'s {procedure}: {message}"),
+            ErrorKind::Step { step, message } => write!(f, "step {step}: {message}"),
+            ErrorKind::Misfit { misfit } => misfit.fmt(f),
+            ErrorKind::Rule { message } => write!(
+                f,
+                "the exercise's belief rules do not fit this call: {message}"
+            ),
+            ErrorKind::Unusable { message }
+            | ErrorKind::Refused { message }
+            | ErrorKind::Engine { message } => f.write_str(message),
+        }
+    }
+}
+
+/// A bound of the check, reached. Each says it is not a pass, and how to
+/// go on.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Serialize, Deserialize)]
+#[serde(tag = "limit", rename_all = "snake_case")]
+pub enum Limit {
+    /// Complete schedules explored (`--max-schedules`).
+    Schedules { maximum: u64 },
+    /// Procedure steps over every run of the scenario (`--max-steps`),
+    /// found between two runs (with what was explored) or inside one.
+    ProcedureSteps {
+        maximum: u64,
+        explored: Option<Explored>,
+    },
+    /// Steps of one concurrent section in one run.
+    SectionSteps { maximum: u64 },
+    /// SQLite steps over the whole check (`--max-sqlite-steps`).
+    SqliteSteps { maximum: u64 },
+    /// Bytes of explored states and history held (`--max-memory-mib`).
+    Memory { maximum_bytes: u64 },
+    /// The suite's budget, spent by the scenarios before this one.
+    Suite { scenarios: u64 },
+}
+
+/// How far an exploration got before a limit stopped it.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Serialize, Deserialize)]
+pub struct Explored {
+    pub schedules: u64,
+    pub pruned: u64,
+}
+
+impl fmt::Display for Limit {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        match self {
+            Limit::Schedules { maximum } => write!(
+                f,
+                "exploration stopped at its limit of {maximum} schedules before covering \
+                 every interleaving: this is not a pass"
+            ),
+            Limit::ProcedureSteps {
+                maximum,
+                explored: Some(Explored { schedules, pruned }),
+            } => write!(
+                f,
+                "exploration stopped at its limit of {maximum} procedure steps (over \
+                 {schedules} schedules and {pruned} pruned branches) before covering every \
+                 interleaving: this is not a pass. Simplify the scenario, or raise the limit \
+                 (`fencelab run --max-steps`)"
+            ),
+            Limit::ProcedureSteps {
+                maximum,
+                explored: None,
+            } => write!(
+                f,
+                "this check ran {maximum} procedure steps, its limit, before covering every \
+                 interleaving (pruned ones included): this is not a pass. Simplify the \
+                 scenario, or raise the limit (`fencelab run --max-steps`)"
+            ),
+            Limit::SectionSteps { maximum } => write!(
+                f,
+                "a concurrent section took more than {maximum} steps: exploration stopped, \
+                 this is not a pass"
+            ),
+            Limit::SqliteSteps { maximum } => write!(
+                f,
+                "this check ran {maximum} SQLite steps, its limit, before covering every \
+                 interleaving: this is not a pass. Make the statements do less work, or raise \
+                 the limit (`fencelab run --max-sqlite-steps`)"
+            ),
+            Limit::Memory { maximum_bytes } => write!(
+                f,
+                "this check held {} MiB of explored states and history, its limit, before \
+                 covering every interleaving: this is not a pass. Make the statements return \
+                 and change fewer rows, simplify the scenario, or raise the limit (`fencelab \
+                 run --max-memory-mib`)",
+                maximum_bytes / (1024 * 1024)
+            ),
+            Limit::Suite { scenarios } => write!(
+                f,
+                "not checked: the scenarios before it spent this check's budget ({scenarios} \
+                 scenarios' worth of steps); this is not a pass. Check fewer scenarios at \
+                 once (`fencelab explore --scenario NAME` checks one), or make each do less \
+                 work"
+            ),
+        }
+    }
+}
+
+/// How a scenario does not fit the texts it runs, or asks what cannot
+/// happen: each names what it is about.
+#[derive(Clone, Debug, PartialEq, Eq, Serialize, Deserialize)]
+#[serde(tag = "misfit", rename_all = "snake_case")]
+pub enum Misfit {
+    /// A process is started a second time.
+    StartedTwice { process: String },
+    /// A step names a process no step has started.
+    UnknownProcess { process: String },
+    /// A call names a procedure the exercise does not have.
+    UnknownProcedure { procedure: String },
+    /// An argument names a value none of the process's calls returned.
+    UnknownValue { process: String, key: String },
+    /// `finish` for a process with no call in progress.
+    FinishWithoutCall { process: String },
+    /// `run` for a process with no call in progress.
+    RunWithoutCall { process: String },
+    /// A concurrent section resumes a call the process does not have.
+    ResumeWithoutCall { process: String },
+    /// A process appears twice in one concurrent section.
+    TwiceInSection { process: String },
+    /// A step stops a call at a point its procedure's text does not have.
+    NoSuchPoint {
+        process: String,
+        procedure: String,
+        point: String,
+    },
+    /// A call ended before the point a step stops it at.
+    EndedBeforePoint {
+        process: String,
+        procedure: String,
+        point: String,
+    },
+    /// A direct query while a paused transaction holds the write lock.
+    ReadWhileLocked { sql: String },
+    /// A process waits for a lock and nothing else in its part of the
+    /// scenario can move.
+    BlockedAlone { process: String, sql: String },
+    /// A given schedule names a process that cannot move at that step.
+    NotMovable {
+        step: usize,
+        named: String,
+        movable: Vec<String>,
+    },
+    /// A schedule chose a process that cannot move.
+    ChoseStuckProcess,
+    /// A replay followed its schedule to a point where it cannot go on.
+    ReplayCutShort,
+}
+
+impl fmt::Display for Misfit {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        match self {
+            Misfit::StartedTwice { process } => write!(f, "process `{process}` is started twice"),
+            Misfit::UnknownProcess { process } => {
+                write!(f, "no process named `{process}` has been started")
+            }
+            Misfit::UnknownProcedure { procedure } => write!(f, "no procedure `{procedure}`"),
+            Misfit::UnknownValue { process, key } => write!(
+                f,
+                "{process} remembers no `{key}`: none of its calls returned it"
+            ),
+            Misfit::FinishWithoutCall { process } => write!(
+                f,
+                "`finish` needs a call in progress, and {process} has none"
+            ),
+            Misfit::RunWithoutCall { process } => {
+                write!(f, "`run` needs a call in progress, and {process} has none")
+            }
+            Misfit::ResumeWithoutCall { process } => write!(
+                f,
+                "{process} is to resume its call, but has none in progress"
+            ),
+            Misfit::TwiceInSection { process } => {
+                write!(f, "{process} appears twice in one concurrent section")
+            }
+            Misfit::NoSuchPoint {
+                process,
+                procedure,
+                point,
+            } => write!(
+                f,
+                "{process}'s {procedure} has no point {point}: the scenario's order no \
+                 longer applies to this text"
+            ),
+            Misfit::EndedBeforePoint {
+                process,
+                procedure,
+                point,
+            } => write!(
+                f,
+                "{process}'s {procedure} ended before reaching the point {point}"
+            ),
+            Misfit::ReadWhileLocked { sql } => write!(
+                f,
+                "`{sql}` cannot read the committed rows now: a process is paused inside its \
+                 transaction, holding the write lock"
+            ),
+            Misfit::BlockedAlone { process, sql } => write!(
+                f,
+                "{process} is blocked at `{sql}` by another process's open transaction, and \
+                 nothing else moves in this part of the scenario (use a concurrent section)"
+            ),
+            Misfit::NotMovable {
+                step,
+                named,
+                movable,
+            } => write!(
+                f,
+                "the schedule's step {step} names {named}, but only {} can move then",
+                movable.join(", ")
+            ),
+            Misfit::ChoseStuckProcess => {
+                f.write_str("the schedule chose a process that cannot move")
+            }
+            Misfit::ReplayCutShort => f.write_str("the replay was cut short"),
+        }
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::procedure::Position;
+    #[cfg(target_arch = "wasm32")]
+    use wasm_bindgen_test::wasm_bindgen_test as test;
+
+    /// One error of every kind, with the sentence each says.
+    fn every_kind() -> Vec<(ScenarioError, &'static str)> {
+        let of = ScenarioError::of;
+        vec![
+            (
+                of(ErrorKind::Limit {
+                    limit: Limit::Schedules { maximum: 20 },
+                })
+                .in_scenario("one winner"),
+                "scenario `one winner`: exploration stopped at its limit of 20 schedules \
+                 before covering every interleaving: this is not a pass",
+            ),
+            (
+                of(ErrorKind::Limit {
+                    limit: Limit::Memory {
+                        maximum_bytes: 16 * 1024 * 1024,
+                    },
+                }),
+                "this check held 16 MiB of explored states and history, its limit, before \
+                 covering every interleaving: this is not a pass. Make the statements return \
+                 and change fewer rows, simplify the scenario, or raise the limit (`fencelab \
+                 run --max-memory-mib`)",
+            ),
+            (
+                ScenarioError {
+                    scenario: None,
+                    kind: Box::new(ErrorKind::Call {
+                        process: "worker-a".into(),
+                        procedure: "claim".into(),
+                        cause: ErrorCause::Sql,
+                        message: "no such column: nope".into(),
+                    }),
+                    place: Some(Place {
+                        procedure: "claim".into(),
+                        position: Some(Position { line: 2, column: 5 }),
+                    }),
+                },
+                "worker-a's claim: no such column: nope (claim, line 2, column 5)",
+            ),
+            (
+                of(ErrorKind::Step {
+                    step: 3,
+                    message: "unknown field `cal`".into(),
+                })
+                .in_scenario("s"),
+                "scenario `s`: step 3: unknown field `cal`",
+            ),
+            (
+                of(ErrorKind::Misfit {
+                    misfit: Misfit::NotMovable {
+                        step: 2,
+                        named: "c".into(),
+                        movable: vec!["a".into(), "b".into()],
+                    },
+                }),
+                "the schedule's step 2 names c, but only a, b can move then",
+            ),
+            (
+                of(ErrorKind::Rule {
+                    message: "`until` names no value".into(),
+                }),
+                "the exercise's belief rules do not fit this call: `until` names no value",
+            ),
+            (
+                of(ErrorKind::Unusable {
+                    message: "unknown directive `@bogus`".into(),
+                }),
+                "unknown directive `@bogus`",
+            ),
+        ]
+    }
+
+    #[test]
+    fn every_kind_says_its_sentence_and_round_trips_through_json() {
+        for (error, sentence) in every_kind() {
+            assert_eq!(error.to_string(), sentence);
+            let json = serde_json::to_string(&error).expect("serializes");
+            assert_eq!(
+                serde_json::from_str::<ScenarioError>(&json).ok(),
+                Some(error.clone()),
+                "{json}"
+            );
+            assert!(
+                json.contains(&format!("\"kind\":\"{}\"", error.kind.name())),
+                "{json}"
+            );
+        }
+    }
+
+    #[test]
+    fn a_limit_is_told_from_an_sql_error_by_its_kind() {
+        let kinds: Vec<(bool, &str)> = every_kind()
+            .iter()
+            .map(|(e, _)| (e.is_limit(), e.kind.name()))
+            .collect();
+        assert_eq!(kinds[0], (true, "limit"));
+        assert_eq!(kinds[2], (false, "call"));
+        // The place is shown apart (in the editor): the message leaves it out.
+        let (call, _) = &every_kind()[2];
+        assert_eq!(call.message(), "worker-a's claim: no such column: nope");
+    }
+}
