@@ -115,7 +115,13 @@ impl SuiteSearch {
     /// whether every scenario has its report.
     pub fn advance(&mut self, runs_max: u64) -> Progress<ExerciseReport> {
         if let Some(scenario) = self.scenarios.get(self.reports.len())
-            && let Some(report) = self.slice(scenario.clone(), runs_max)
+            && let Some(report) = slice(
+                &mut self.checker,
+                &mut self.budget,
+                &mut self.search,
+                scenario,
+                runs_max,
+            )
         {
             self.reports.push(report);
         }
@@ -141,29 +147,37 @@ impl SuiteSearch {
     pub fn position(&self) -> (usize, bool) {
         (self.reports.len(), self.search.is_some())
     }
+}
 
-    /// One slice of `scenario`; its report once it is done.
-    fn slice(&mut self, scenario: Scenario, runs_max: u64) -> Option<ScenarioReport> {
-        let checker = match &mut self.checker {
-            Ok(checker) => checker,
-            Err(unusable) => return Some(unusable.report(&scenario)),
-        };
-        let mut search = match self.search.take() {
-            Some(search) => search,
-            None => match self.budget.begin(checker, &scenario) {
-                Ok(search) => search,
-                Err(unrun) => return Some(*unrun),
-            },
-        };
-        match search.advance(checker, runs_max) {
-            Progress::Pending => {
-                self.search = Some(search);
-                None
-            }
-            Progress::Done(report) => {
-                self.budget.spend(&report);
-                Some(*report)
-            }
+/// One slice of `scenario`, the suite's current one; its report once it is
+/// done. (The suite's fields apart, so the scenario is borrowed, not copied,
+/// on every slice of every keystroke's check.)
+fn slice(
+    checker: &mut Result<Checker, Unusable>,
+    budget: &mut SuiteBudget,
+    current: &mut Option<ScenarioSearch>,
+    scenario: &Scenario,
+    runs_max: u64,
+) -> Option<ScenarioReport> {
+    let checker = match checker {
+        Ok(checker) => checker,
+        Err(unusable) => return Some(unusable.report(scenario)),
+    };
+    let mut search = match current.take() {
+        Some(search) => search,
+        None => match budget.begin(checker, scenario) {
+            Ok(search) => search,
+            Err(unrun) => return Some(*unrun),
+        },
+    };
+    match search.advance(checker, runs_max) {
+        Progress::Pending => {
+            *current = Some(search);
+            None
+        }
+        Progress::Done(report) => {
+            budget.spend(&report);
+            Some(*report)
         }
     }
 }
