@@ -8,14 +8,11 @@
 
 use crate::args::GradeArgs;
 use crate::grade::{Document, Entry, Options, Problem, Source};
-use crate::{BadInput, Ended, emit, exercise_files, read};
+use crate::{BadInput, Ended, emit, exercise_files, parallel, read};
 use fencelab_cli::render;
 use fencelab_core::mutation::EquivalentJudgement;
 use fencelab_core::{EXERCISE_FILE_BYTES_MAX, Exercise, ExerciseCheck, ExerciseExt};
-use std::collections::BTreeMap;
 use std::path::PathBuf;
-use std::sync::atomic::{AtomicUsize, Ordering};
-use std::sync::mpsc;
 
 /// An exercise checked, with what it was checked from.
 pub(crate) struct Judged {
@@ -121,7 +118,7 @@ pub fn run(paths: &[PathBuf], grading: &GradeArgs) -> Result<Ended, BadInput> {
     };
     let mut tally = Tally::default();
     let mut entries = Vec::new();
-    in_parallel(&inputs, Input::judge, |index, checked| {
+    parallel::in_order(&inputs, Input::judge, |index, checked| {
         let file = inputs[index].file();
         let entry = match checked.unwrap_or_else(|| crashed(&file)) {
             Checked::Checked(judged) => {
@@ -157,10 +154,10 @@ pub fn run(paths: &[PathBuf], grading: &GradeArgs) -> Result<Ended, BadInput> {
 }
 
 /// Loads and checks every file in parallel, handing each outcome to `done`
-/// in the files' order (see [`in_parallel`]); `fencelab index` shares it.
+/// in the files' order (see [`parallel::in_order`]); `fencelab index` shares it.
 pub(crate) fn files_in_parallel(files: &[PathBuf], mut done: impl FnMut(usize, Checked)) {
     let inputs: Vec<Input> = files.iter().cloned().map(Input::File).collect();
-    in_parallel(&inputs, Input::judge, |index, checked| {
+    parallel::in_order(&inputs, Input::judge, |index, checked| {
         done(
             index,
             checked.unwrap_or_else(|| crashed(&files[index].display().to_string())),
@@ -174,60 +171,4 @@ fn crashed(name: &str) -> Checked {
     Checked::Unreadable(Problem::unplaced(format!(
         "{name}: checking it crashed (a bug in fencelab; the message above says where)"
     )))
-}
-
-/// Runs `work` on every item, on as many threads as there are cores (or
-/// items, if fewer), and hands each result to `done` in the items' order as
-/// soon as it and every result before it are in. An item whose thread
-/// panicked comes as `None`.
-fn in_parallel<T: Sync, R: Send>(
-    items: &[T],
-    work: impl Fn(&T) -> R + Sync,
-    mut done: impl FnMut(usize, Option<R>),
-) {
-    let workers = std::thread::available_parallelism()
-        .map_or(1, |n| n.get())
-        .min(items.len())
-        .max(1);
-    // Threads take the next item as they finish one, so a slow exercise
-    // holds up one core, not a fixed share of the others.
-    let next = AtomicUsize::new(0);
-    let (sender, receiver) = mpsc::channel();
-    std::thread::scope(|scope| {
-        let handles: Vec<_> = (0..workers)
-            .map(|_| {
-                let sender = sender.clone();
-                let (next, work) = (&next, &work);
-                scope.spawn(move || {
-                    loop {
-                        let index = next.fetch_add(1, Ordering::Relaxed);
-                        let Some(item) = items.get(index) else { break };
-                        if sender.send((index, work(item))).is_err() {
-                            break;
-                        }
-                    }
-                })
-            })
-            .collect();
-        drop(sender);
-        let mut waiting = BTreeMap::new();
-        let mut given = 0;
-        for (index, result) in receiver {
-            waiting.insert(index, result);
-            while let Some(result) = waiting.remove(&given) {
-                done(given, Some(result));
-                given += 1;
-            }
-        }
-        // The receiver ends once every thread has ended; a panicked one
-        // leaves a gap, and the items after it still come in order.
-        for index in given..items.len() {
-            done(index, waiting.remove(&index));
-        }
-        for handle in handles {
-            // Joined here so a panic is the gap reported above, not a
-            // second panic out of the scope.
-            let _ = handle.join();
-        }
-    });
 }

@@ -3,7 +3,7 @@
 //! the plan and the script are the model's (`replay.rs`, `export.rs`).
 
 use crate::replay::{Replayed, replay, run_python};
-use crate::{BadInput, Ended};
+use crate::{BadInput, Ended, parallel};
 use fencelab_core::Exercise;
 use fencelab_core::Journal;
 use fencelab_core::export::{EXIT_DIFFERED, python_script};
@@ -149,69 +149,51 @@ struct Totals {
     differing_runs: u64,
 }
 
+impl Totals {
+    fn add(&mut self, other: &Totals) {
+        self.runs += other.runs;
+        self.explored_runs += other.explored_runs;
+        self.statements += other.statements;
+        self.waits += other.waits;
+        self.python_runs += other.python_runs;
+        self.differing_runs += other.differing_runs;
+    }
+}
+
+/// One exercise in one journal mode under one set of texts, with the
+/// scenarios to replay: the unit `fencelab replay` shares out among its
+/// threads. Each batch has a folder of its own (its database file, its
+/// Python script), so batches never share a file.
+struct Batch<'a> {
+    number: usize,
+    exercise: &'a Exercise,
+    journal: Journal,
+    texts: &'a Texts,
+    scenarios: Vec<&'a Scenario>,
+}
+
+/// What one batch counted, and what it has to say, in the order it ran.
+#[derive(Default)]
+struct Found {
+    totals: Totals,
+    said: String,
+}
+
+impl Found {
+    fn say(&mut self, line: std::fmt::Arguments) {
+        use std::fmt::Write;
+        let _ = writeln!(self.said, "{line}");
+    }
+}
+
 /// `fencelab replay`.
 pub fn run(args: &ReplayArgs) -> Result<Ended, BadInput> {
     let folder = std::env::temp_dir().join(format!("fencelab-replay-{}", std::process::id()));
     std::fs::create_dir_all(&folder)
         .map_err(|e| BadInput(format!("{}: cannot create: {e}", folder.display())))?;
-    let file = args
-        .file
-        .clone()
-        .unwrap_or_else(|| folder.join("replay.db"));
-    let verbose = args.exercises.len() == 1 && args.scenario.is_some() && args.explored == 0;
-    let mut totals = Totals::default();
-    let result = (|| -> Result<(), BadInput> {
-        for exercise in &args.exercises {
-            let all = match &args.texts {
-                Some(texts) => vec![Texts {
-                    label: "texts given".into(),
-                    texts: texts.clone(),
-                }],
-                None => every_text(exercise),
-            };
-            let scenarios: Vec<&Scenario> = match &args.scenario {
-                Some(name) => vec![find_scenario(exercise, name)?],
-                None => exercise.scenarios.iter().collect(),
-            };
-            for &journal in &args.journals {
-                let exercise = with_journal(exercise, Some(journal));
-                for texts in &all {
-                    let procedures = parse(&texts.texts).map_err(BadInput)?;
-                    let mut checker = exercise
-                        .checker(&texts.texts)
-                        .map_err(|u| BadInput(format!("{}: {}", exercise.id, u.error)))?;
-                    for scenario in &scenarios {
-                        for report in reports_to_replay(&mut checker, scenario, args, &mut totals) {
-                            let plan = Plan::of(&exercise, &procedures, &report, journal);
-                            let place = format!(
-                                "{} / {} / {} (schedule {}, journal {})",
-                                exercise.id,
-                                texts.label,
-                                scenario.name,
-                                report.schedule,
-                                journal.pragma_name()
-                            );
-                            let differs = replay_one(
-                                &plan,
-                                &place,
-                                &file,
-                                &folder,
-                                verbose,
-                                args,
-                                &mut totals,
-                            )?;
-                            if differs {
-                                totals.differing_runs += 1;
-                            }
-                        }
-                    }
-                }
-            }
-        }
-        Ok(())
-    })();
+    let result = replay_all(args, &folder);
     let _ = std::fs::remove_dir_all(&folder);
-    result?;
+    let totals = result?;
     let modes: Vec<&str> = args.journals.iter().map(|j| j.pragma_name()).collect();
     outln!(
         "replay: {} runs ({} of explored schedules), {} statements ({} waits for the lock), \
@@ -234,6 +216,107 @@ pub fn run(args: &ReplayArgs) -> Result<Ended, BadInput> {
         totals.differing_runs
     );
     Ok(Ended::passed_if(totals.differing_runs == 0))
+}
+
+/// Every batch the arguments ask for, on as many threads as there are
+/// cores, each batch's lines printed in the batches' order as soon as it
+/// and those before it are done: the output is the same on one core or
+/// many. A file the user named is one file, so then the batches take turns.
+fn replay_all(args: &ReplayArgs, folder: &Path) -> Result<Totals, BadInput> {
+    let texts: Vec<Vec<Texts>> = args
+        .exercises
+        .iter()
+        .map(|exercise| match &args.texts {
+            Some(texts) => vec![Texts {
+                label: "texts given".into(),
+                texts: texts.clone(),
+            }],
+            None => every_text(exercise),
+        })
+        .collect();
+    let mut batches = Vec::new();
+    for (exercise, all) in args.exercises.iter().zip(&texts) {
+        let scenarios: Vec<&Scenario> = match &args.scenario {
+            Some(name) => vec![find_scenario(exercise, name)?],
+            None => exercise.scenarios.iter().collect(),
+        };
+        for &journal in &args.journals {
+            for texts in all {
+                batches.push(Batch {
+                    number: batches.len(),
+                    exercise,
+                    journal,
+                    texts,
+                    scenarios: scenarios.clone(),
+                });
+            }
+        }
+    }
+    let verbose = args.exercises.len() == 1 && args.scenario.is_some() && args.explored == 0;
+    let threads = if args.file.is_some() {
+        1
+    } else {
+        std::thread::available_parallelism().map_or(1, |n| n.get())
+    };
+    let mut totals = Totals::default();
+    let mut failure = None;
+    let work = |batch: &Batch| batch.replay(args, folder, verbose);
+    parallel::on_threads(threads, &batches, work, |index, found| {
+        if failure.is_some() {
+            return;
+        }
+        match found {
+            Some(Ok(found)) => {
+                crate::emit(&found.said);
+                totals.add(&found.totals);
+            }
+            Some(Err(error)) => failure = Some(error),
+            None => {
+                let batch = &batches[index];
+                failure = Some(BadInput(format!(
+                    "{} / {}: replaying it crashed (a bug in fencelab; the message above says where)",
+                    batch.exercise.id, batch.texts.label
+                )));
+            }
+        }
+    });
+    match failure {
+        Some(error) => Err(error),
+        None => Ok(totals),
+    }
+}
+
+impl Batch<'_> {
+    fn replay(&self, args: &ReplayArgs, folder: &Path, verbose: bool) -> Result<Found, BadInput> {
+        let exercise = with_journal(self.exercise, Some(self.journal));
+        let procedures = parse(&self.texts.texts).map_err(BadInput)?;
+        let mut checker = exercise
+            .checker(&self.texts.texts)
+            .map_err(|u| BadInput(format!("{}: {}", exercise.id, u.error)))?;
+        let own = folder.join(format!("batch-{}", self.number));
+        std::fs::create_dir_all(&own)
+            .map_err(|e| BadInput(format!("{}: cannot create: {e}", own.display())))?;
+        let file = args.file.clone().unwrap_or_else(|| own.join("replay.db"));
+        let mut found = Found::default();
+        for scenario in &self.scenarios {
+            for report in reports_to_replay(&mut checker, scenario, args, &mut found.totals) {
+                let plan = Plan::of(&exercise, &procedures, &report, self.journal);
+                let place = format!(
+                    "{} / {} / {} (schedule {}, journal {})",
+                    exercise.id,
+                    self.texts.label,
+                    scenario.name,
+                    report.schedule,
+                    self.journal.pragma_name()
+                );
+                if replay_one(&plan, &place, &file, &own, verbose, args, &mut found)? {
+                    found.totals.differing_runs += 1;
+                }
+            }
+        }
+        let _ = std::fs::remove_dir_all(&own);
+        Ok(found)
+    }
 }
 
 /// The reports of `scenario` to replay: the given schedule's, or the shown
@@ -267,8 +350,8 @@ fn reports_to_replay(
     reports
 }
 
-/// Replays one plan on the file (and through python3 when asked), prints
-/// what differs, counts it in `totals`; whether anything differed.
+/// Replays one plan on the file (and through python3 when asked), says
+/// what differs and counts it in `found`; whether anything differed.
 fn replay_one(
     plan: &Plan,
     place: &str,
@@ -276,62 +359,67 @@ fn replay_one(
     folder: &Path,
     verbose: bool,
     args: &ReplayArgs,
-    totals: &mut Totals,
+    found: &mut Found,
 ) -> Result<bool, BadInput> {
     let replayed =
         replay(plan, file, args.processes).map_err(|e| BadInput(format!("{place}: {e}")))?;
     let mut differs = !replayed.differences.is_empty();
     if verbose {
-        print_plan(plan, &replayed);
+        say_plan(found, plan, &replayed);
     }
-    print_differences(place, &replayed);
-    totals.runs += 1;
-    totals.statements += replayed.statements as u64;
-    totals.waits += replayed.waits as u64;
+    say_differences(found, place, &replayed);
+    found.totals.runs += 1;
+    found.totals.statements += replayed.statements as u64;
+    found.totals.waits += replayed.waits as u64;
     if args.python {
-        totals.python_runs += 1;
-        if !python_agrees(plan, folder, place)? {
+        found.totals.python_runs += 1;
+        if !python_agrees(found, plan, folder, place)? {
             differs = true;
         }
     }
     Ok(differs)
 }
 
-fn print_plan(plan: &Plan, replayed: &Replayed) {
-    outln!(
+fn say_plan(found: &mut Found, plan: &Plan, replayed: &Replayed) {
+    found.say(format_args!(
         "{} / {}: schedule {}, journal {} ({})",
         plan.exercise,
         plan.scenario,
         plan.schedule,
         plan.journal.pragma_name(),
         plan.journal
-    );
+    ));
     for step in &plan.steps {
         let mark = if replayed.differences.iter().any(|d| d.event == step.event) {
             ">>"
         } else {
             "  "
         };
-        outln!("  {mark} {:>3}  {:<4} {}", step.event, step.who, step.line);
+        found.say(format_args!(
+            "  {mark} {:>3}  {:<4} {}",
+            step.event, step.who, step.line
+        ));
     }
 }
 
-fn print_differences(place: &str, replayed: &Replayed) {
+fn say_differences(found: &mut Found, place: &str, replayed: &Replayed) {
     for difference in &replayed.differences {
-        outln!(
+        found.say(format_args!(
             "DIFFERS {place}, event {} ({} {}): {}",
-            difference.event,
-            difference.who,
-            difference.line,
-            difference.what
-        );
+            difference.event, difference.who, difference.line, difference.what
+        ));
     }
 }
 
 /// Writes the plan's script, runs it with python3, and says whether it
-/// ended as fencelab's verdict says it must (0 held, 1 broke), printing
-/// its output when it did not.
-fn python_agrees(plan: &Plan, folder: &Path, place: &str) -> Result<bool, BadInput> {
+/// ended as fencelab's verdict says it must (0 held, 1 broke), saying
+/// what it printed when it did not.
+fn python_agrees(
+    found: &mut Found,
+    plan: &Plan,
+    folder: &Path,
+    place: &str,
+) -> Result<bool, BadInput> {
     let script = folder.join("counterexample.py");
     std::fs::write(&script, python_script(plan, &made_by()))
         .map_err(|e| BadInput(format!("{}: cannot write: {e}", script.display())))?;
@@ -340,19 +428,19 @@ fn python_agrees(plan: &Plan, folder: &Path, place: &str) -> Result<bool, BadInp
     if code == wanted {
         return Ok(true);
     }
-    outln!(
+    found.say(format_args!(
         "DIFFERS {place}: the Python script exited {code} ({}), not {wanted}:",
         if code == EXIT_DIFFERED {
             "a step differed"
         } else {
             "unexpected"
         }
-    );
+    ));
     for line in output
         .lines()
         .filter(|l| l.contains("DIFFERS") || l.contains("Error"))
     {
-        outln!("    {line}");
+        found.say(format_args!("    {line}"));
     }
     Ok(false)
 }

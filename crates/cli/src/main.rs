@@ -16,6 +16,7 @@ mod counterexample;
 mod grade;
 mod index;
 mod new;
+mod parallel;
 mod replay;
 mod scorm;
 
