@@ -80,20 +80,16 @@ pub fn describe(command: &Command) -> String {
     words.join(" ")
 }
 
-/// The `fencelab` CLI run with `args`, built for speed (release): its checks
-/// explore every schedule of every scenario.
+/// The `fencelab` CLI run with `args`, in the test profile: the engine,
+/// the model and every dependency are optimised there (the workspace's
+/// Cargo.toml), so its checks explore every schedule at nearly release
+/// speed, and the build is the one `cargo test` already made. A release
+/// build (fat LTO, one codegen unit, optimised for size for the page's
+/// wasm) would compile the whole tree a second time for one stage.
 pub fn fencelab(args: &[&str]) -> Command {
     let mut command = Command::new("cargo");
     command
-        .args([
-            "run",
-            "--locked",
-            "--quiet",
-            "--release",
-            "-p",
-            "fencelab-cli",
-            "--",
-        ])
+        .args(["run", "--locked", "--quiet", "-p", "fencelab-cli", "--"])
         .args(args);
     command
 }
