@@ -24,7 +24,7 @@
 //! order; the shown schedule (errors first, then shortest, then first in
 //! that order) is never among those skipped, since each skipped run has an
 //! earlier, commuted twin of equal length that fails no later (differential
-//! test: `tests/explorer_differential.rs`).
+//! test: `tests/suite/explorer_differential.rs`).
 
 use super::Checker;
 use super::footprint::Footprint;

@@ -8,8 +8,7 @@ use fencelab_core::history::What;
 use fencelab_core::procedure::Position;
 use fencelab_core::{Error, ErrorCause, Outcome, Procedure, StepResult, Value, Values, World};
 
-mod counters;
-use counters::world_with;
+use crate::counters::world_with;
 
 fn error_of(outcome: Outcome) -> fencelab_core::CallError {
     match outcome {

@@ -9,7 +9,7 @@
 //! order they are generated (a fixed sample, the same on every run), so the
 //! test stays within minutes in a debug build. `FENCELAB_DIFFERENTIAL_ALL=1`
 //! takes every mutant (natively in release: `cargo test --release -p
-//! fencelab-core --test explorer_differential`).
+//! fencelab-core --test suite explorer_differential::`).
 //!
 //! Also: a check advanced in slices of any size gives the report of a check
 //! in one go.

@@ -14,7 +14,7 @@ use fencelab_core::report::ScenarioReport;
 use fencelab_core::world::Recorder;
 use fencelab_core::{Exercise, ExerciseExt, bundled, exercise, mutation};
 
-const EDGE_CASES: &str = include_str!("data/history-edge-cases.toml");
+const EDGE_CASES: &str = include_str!("../data/history-edge-cases.toml");
 
 /// Random schedules tried per scenario, beside the one exhaustive
 /// exploration reports: more histories compared.

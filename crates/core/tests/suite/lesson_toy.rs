@@ -8,9 +8,7 @@
 #[cfg(target_arch = "wasm32")]
 use wasm_bindgen_test::wasm_bindgen_test as test;
 
-mod common;
-
-use common::{claim_line, complete_line, values};
+use crate::common::{claim_line, complete_line, values};
 use fencelab_core::history::What;
 use fencelab_core::{Outcome, Procedure, ProcessId, StepResult, Value, Values, World};
 
@@ -261,7 +259,7 @@ fn the_history_is_identical_on_every_platform() {
     let mut world = world();
     drive_the_toy(&mut world);
     let json = serde_json::to_string_pretty(world.history()).unwrap();
-    let golden = include_str!("golden/toy-history.json");
+    let golden = include_str!("../golden/toy-history.json");
     #[cfg(not(target_arch = "wasm32"))]
     if std::env::var_os("FENCELAB_UPDATE_GOLDEN").is_some() {
         let path = concat!(env!("CARGO_MANIFEST_DIR"), "/tests/golden/toy-history.json");

@@ -11,9 +11,7 @@
 #[cfg(target_arch = "wasm32")]
 use wasm_bindgen_test::wasm_bindgen_test as test;
 
-mod common;
-
-use common::{claim_line, complete_line, values};
+use crate::common::{claim_line, complete_line, values};
 use fencelab_core::bundled;
 use fencelab_core::{
     Exercise, ExerciseExt, Outcome, Procedure, ProcessId, Value, Values, Verdict, What, World,

@@ -7,7 +7,7 @@ use wasm_bindgen_test::wasm_bindgen_test as test;
 use fencelab_core::mutate::MutantVerdict;
 use fencelab_core::{Exercise, ExerciseExt, exercise, mutation};
 
-const WEAK: &str = include_str!("data/mutation-one-winner.toml");
+const WEAK: &str = include_str!("../data/mutation-one-winner.toml");
 
 fn load(extra: &str) -> Exercise {
     exercise::load("mutation-one-winner.toml", &format!("{WEAK}\n{extra}")).unwrap()

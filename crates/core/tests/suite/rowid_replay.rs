@@ -7,8 +7,7 @@ use wasm_bindgen_test::wasm_bindgen_test as test;
 
 use fencelab_core::{Outcome, Values, World};
 
-mod counters;
-use counters::world_with;
+use crate::counters::world_with;
 
 #[test]
 fn a_rowid_past_the_largest_replays_exactly() {

@@ -1,0 +1,25 @@
+//! The core's integration tests, one test binary: each module is one
+//! subject (the lessons' observations, the engine, the explorer, the
+//! mutation runner...). One binary links SQLite and the engine once, and
+//! wasm-bindgen-test-runner starts one Node or Chromium for all of them,
+//! where fourteen binaries cost fourteen links and fourteen starts.
+//!
+//! `cargo test -p fencelab-core --test suite lessons::` runs one module.
+
+mod common;
+mod counters;
+
+mod engine;
+mod exercise_format;
+mod exercises;
+mod explorer_differential;
+mod history_equivalence;
+mod hunt;
+mod lesson_toy;
+mod lessons;
+mod mutation;
+mod no_panic;
+mod random_schedules;
+mod reports;
+mod rowid_replay;
+mod scenarios;
