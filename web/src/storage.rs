@@ -9,7 +9,7 @@
 //! never panic.
 
 use crate::share::Shown;
-use crate::state::{FoundBreak, Given, Theme};
+use crate::state::{FoundBreak, Given, HuntText, Theme};
 use fencelab_protocol::Edits;
 use serde::{Deserialize, Serialize};
 use std::collections::{BTreeMap, BTreeSet};
@@ -50,6 +50,11 @@ pub struct Saved {
     /// apart from `passing`: finding a break is not a repair.
     #[serde(default, skip_serializing_if = "Vec::is_empty")]
     pub hunts: Vec<FoundBreak>,
+    /// A challenge open on this text ("break it yourself"), whether or not
+    /// a scenario is being hunted yet: a reload comes back to it. (A hunt
+    /// under way is in `view` too.)
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub challenge: Option<HuntText>,
     /// Texts the page put in the editors, unedited since (none: the
     /// learner's own). Missing in older entries: read from the texts.
     #[serde(default, skip_serializing_if = "Option::is_none")]

@@ -149,6 +149,20 @@ impl Model {
         });
     }
 
+    /// The challenge the saved work had open, before any scenario was
+    /// chosen (a hunt under way comes back with its view): open again if
+    /// the editors still hold its text, as they do unless the entry is
+    /// stale (an edit ends a challenge).
+    pub(super) fn challenge_again(&mut self, text: HuntText) {
+        if self.challenge.is_some() || self.hunt_texts(&text).as_ref() != Some(&self.texts) {
+            return;
+        }
+        self.challenge = Some(Challenge {
+            text,
+            replayed: false,
+        });
+    }
+
     /// Leaves the challenge; the checked scenarios come back.
     pub(super) fn hunt_leave(&mut self) {
         if self.challenge.take().is_some() {

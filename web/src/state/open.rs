@@ -197,10 +197,13 @@ impl Model {
                     None => None,
                 };
                 self.hints_shown = saved.hints.min(hints_total);
-                if link.is_none()
-                    && let Some(shown) = saved.view
-                {
-                    self.show_again(shown);
+                if link.is_none() {
+                    if let Some(shown) = saved.view {
+                        self.show_again(shown);
+                    }
+                    if let Some(text) = saved.challenge {
+                        self.challenge_again(text);
+                    }
                 }
             }
             Loaded::SetAside { message, aside_key } => self.notices.push(format!(

@@ -23,6 +23,7 @@ impl Model {
             seen: self.seen.clone(),
             passing: self.solved(),
             hunts: self.hunted.clone(),
+            challenge: self.challenge.as_ref().map(|c| c.text.clone()),
             given: self.given.clone(),
             working: self.working,
             view: self.shown_now(false),

@@ -303,6 +303,56 @@ fn saved_hunts_come_back_and_an_entry_from_before_hunts_still_loads() {
     assert!(model.hunted.is_empty(), "another exercise's progress");
 }
 
+#[test]
+fn a_reload_with_a_challenge_open_and_no_scenario_chosen_comes_back_to_it() {
+    let variant = "read, then write";
+    let mut model = opened();
+    act(
+        &mut model,
+        Action::HuntStart(HuntText::Variant(variant.into())),
+    );
+    let saved = model.saved();
+    assert_eq!(saved.view, None, "no scenario chosen: nothing in view");
+    let reload = |saved: &Saved| {
+        let text = serde_json::to_string(saved).expect("serializes");
+        let mut model = started("");
+        act(
+            &mut model,
+            Action::SavedWorkRead {
+                exercise: CLAIM.into(),
+                loaded: Loaded::Saved(storage::parse(&text).expect("reads back")),
+            },
+        );
+        model
+    };
+    let reloaded = reload(&saved);
+    let challenge = reloaded
+        .challenge
+        .as_ref()
+        .expect("the challenge is open again");
+    assert_eq!(challenge.text, HuntText::Variant(variant.into()));
+    assert!(
+        !challenge.replayed,
+        "a break found after the reload is the learner's"
+    );
+    assert_eq!(
+        Some(&reloaded.texts),
+        reloaded.mutant_texts(variant).as_ref()
+    );
+    assert!(
+        reloaded.shown().is_none(),
+        "the counterexamples stay hidden"
+    );
+
+    // An entry whose texts are no longer the challenge's opens none.
+    let mut stale = saved.clone();
+    stale.edits.insert("claim".into(), "SELECT 1;".into());
+    assert!(reload(&stale).challenge.is_none());
+    // Leaving the challenge leaves it out of the saved work.
+    act(&mut model, Action::HuntLeave);
+    assert_eq!(model.saved().challenge, None);
+}
+
 fn embedded_challenge(hunts: bool) -> Model {
     let mut model = Model::new(
         catalog(),
