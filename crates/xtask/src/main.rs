@@ -44,7 +44,7 @@ commands:
   sizes              the built playground's first-load bytes (raw, gzip -9, brotli); fails if the page's wasm has SQLite
   fuzz [--seconds N] [--sanitizer address|none] [TARGET...]
                      run the fuzz targets (default: all, 60 s each); docs/FUZZING.md
-  fuzz-build         only build the fuzz targets (a `test` stage)
+  fuzz-check         only type-check the fuzz targets (a `test` stage)
   tidy               check that docs/ARCHITECTURE.md names only paths that exist, the model and
                      the core name no I/O, no test is skipped, every crate takes the workspace's
                      lints, every npm import is declared and no function is over 100 lines
@@ -88,7 +88,7 @@ enum Command {
     Sizes,
     HashAssets(PathBuf),
     Fuzz(fuzz::Options),
-    FuzzBuild,
+    FuzzCheck,
     Tidy,
     JunitCheck,
     Setup,
@@ -175,7 +175,7 @@ fn parse(args: &[String]) -> Result<Command, String> {
             )),
         },
         "fuzz" => Ok(Command::Fuzz(fuzz::parse(rest)?)),
-        "fuzz-build" => Ok(Command::FuzzBuild),
+        "fuzz-check" => Ok(Command::FuzzCheck),
         "tidy" if rest.is_empty() => Ok(Command::Tidy),
         "junit-check" => Ok(Command::JunitCheck),
         "help" | "--help" | "-h" => Ok(Command::Help),
@@ -262,9 +262,9 @@ fn run(command: Command) -> Result<ExitCode, String> {
         } else {
             ExitCode::FAILURE
         }),
-        Command::FuzzBuild => {
+        Command::FuzzCheck => {
             tools::ensure_fuzzing(&root, &mut tools::Apt::default())?;
-            fuzz::build_only(&root)?;
+            fuzz::check_only(&root)?;
             Ok(ExitCode::SUCCESS)
         }
         Command::JunitCheck => {
