@@ -1,28 +1,31 @@
-//! Fetching a site's own exercises: `exercises/index.toml` and the files it
-//! names, from the page's own origin only (every address is relative to the
-//! page, and the index can name nothing but plain file names beside it).
-//! What arrives is handed to the reducer as it is; `state/site.rs` reads it.
+//! Fetching a site's own exercises: `exercises/index.toml`, then the files
+//! it names, from the page's own origin only (every address is relative to
+//! the page, and the index can name nothing but plain file names beside
+//! it). What arrives is handed to the reducer as it is: the worker reads
+//! the index and each file (`state/site.rs`), and the reducer names the
+//! files to fetch once it has read the index.
 
 use crate::state::SiteExercises;
-use fencelab_model::site::{INDEX_PATH, SiteIndex};
+use fencelab_model::site::INDEX_PATH;
 use wasm_bindgen::JsCast;
 use wasm_bindgen_futures::JsFuture;
 
-/// The index and every file it names, fetched in parallel.
-pub async fn fetch() -> SiteExercises {
-    let index = match text_of(INDEX_PATH).await {
-        Ok(Some(text)) => text,
-        Ok(None) => return SiteExercises::NoIndex,
-        Err(message) => return SiteExercises::Unusable(format!("{INDEX_PATH}: {message}")),
-    };
-    let index = match SiteIndex::parse(&index) {
-        Ok(index) => index,
-        Err(error) => return SiteExercises::Unusable(error.to_string()),
-    };
+/// The index's text, unread, or why there is none to read.
+pub async fn fetch_index() -> SiteExercises {
+    match text_of(INDEX_PATH).await {
+        Ok(Some(text)) => SiteExercises::Index(text),
+        Ok(None) => SiteExercises::NoIndex,
+        Err(message) => SiteExercises::Unusable(format!("{INDEX_PATH}: {message}")),
+    }
+}
+
+/// Every file the index names (`paths`, as the model's `SiteIndex::paths`
+/// gives them), fetched in parallel.
+pub async fn fetch_files(paths: &[String]) -> SiteExercises {
     // Every request starts before the first answer is awaited.
-    let pending: Vec<_> = index
-        .paths()
-        .map(|path| (path.clone(), start(&path)))
+    let pending: Vec<_> = paths
+        .iter()
+        .map(|path| (path.clone(), start(path)))
         .collect();
     let mut files = Vec::with_capacity(pending.len());
     for (path, request) in pending {

@@ -21,16 +21,20 @@ use std::collections::BTreeMap;
 /// Reads and validates an exercise file, and builds its world once to prove
 /// the schema works. `file` names it in errors.
 pub fn load(file: &str, text: &str) -> Result<Exercise, LoadError> {
-    Exercise::from_toml_checked(file, text, |exercise| {
-        World::with_journal(
-            &exercise.schema,
-            [],
-            exercise.constants.clone(),
-            exercise.journal,
-        )
-        .map(|_| ())
-        .map_err(|e| e.to_string())
-    })
+    Exercise::from_toml_checked(file, text, try_schema)
+}
+
+/// Builds the exercise's world once: whether its schema and seed rows work
+/// on SQLite, and SQLite's sentence when they do not. [`load`]'s last check.
+pub fn try_schema(exercise: &Exercise) -> Result<(), String> {
+    World::with_journal(
+        &exercise.schema,
+        [],
+        exercise.constants.clone(),
+        exercise.journal,
+    )
+    .map(|_| ())
+    .map_err(|e| e.to_string())
 }
 
 /// What the engine does with an exercise.

@@ -86,7 +86,9 @@ pub const FILES: &[(&str, &str)] = &[
 
 /// The bundled exercises, loaded with everything checked but their schemas
 /// (which take SQLite: `fencelab_core::bundled::exercises()` checks those,
-/// and the test suite runs it). This is what a page's main thread shows.
+/// and the test suite runs it). This is what a page's main thread shows,
+/// from its build script's [`loaded_json`].
+#[cfg(feature = "toml")]
 pub fn catalog() -> Result<Vec<Exercise>, LoadError> {
     FILES
         .iter()
@@ -102,6 +104,7 @@ pub fn catalog() -> Result<Vec<Exercise>, LoadError> {
 /// one source: the script depends on this crate, which compiles them in, so
 /// cargo reruns it whenever they change. Writing the file is the build
 /// script's part: this crate never touches a file system.
+#[cfg(feature = "toml")]
 pub fn loaded_json() -> String {
     serde_json::to_string(&catalog()).expect("exercises and load errors serialise to JSON")
 }
@@ -138,7 +141,7 @@ pub fn from_loaded_json(json: &str) -> Result<Vec<Exercise>, LoadError> {
     })
 }
 
-#[cfg(test)]
+#[cfg(all(test, feature = "toml"))]
 mod tests {
     #[cfg(target_arch = "wasm32")]
     use wasm_bindgen_test::wasm_bindgen_test as test;

@@ -148,7 +148,7 @@ pub struct Hunt {
     pub verdict: HuntVerdict,
 }
 
-#[cfg(test)]
+#[cfg(all(test, feature = "toml"))]
 mod tests {
     use super::*;
     use crate::report::{ErrorKind, FailureCause};

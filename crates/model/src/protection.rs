@@ -326,7 +326,7 @@ fn line_status(judged: &[(&Mutant, &MutantVerdict)]) -> LineStatus {
     }
 }
 
-#[cfg(test)]
+#[cfg(all(test, feature = "toml"))]
 mod tests {
     use super::*;
     use crate::mutate::Kill;

@@ -37,7 +37,7 @@ pub struct SiteIndex {
 }
 
 /// Why an index cannot be used, in a sentence.
-#[derive(Clone, Debug, PartialEq, Eq)]
+#[derive(Clone, Debug, PartialEq, Eq, Serialize, Deserialize)]
 pub struct IndexError(pub String);
 
 impl fmt::Display for IndexError {
@@ -57,7 +57,9 @@ impl SiteIndex {
         Ok(index)
     }
 
-    /// Reads an index served by a site: untrusted text.
+    /// Reads an index served by a site: untrusted text. (The page's worker
+    /// reads it: the page links no TOML parser.)
+    #[cfg(feature = "toml")]
     pub fn parse(text: &str) -> Result<SiteIndex, IndexError> {
         if text.len() > INDEX_BYTES_MAX {
             return Err(IndexError(format!(
@@ -143,7 +145,7 @@ pub fn check_file_name(file: &str) -> Result<(), String> {
     Ok(())
 }
 
-#[cfg(test)]
+#[cfg(all(test, feature = "toml"))]
 mod tests {
     use super::*;
 

@@ -41,7 +41,8 @@ commands:
   hash-assets [DIR]  give every asset of the site trunk built in DIR (default: $TRUNK_STAGING_DIR,
                      as trunk's post_build hook runs it) a content-hashed name, and rewrite the
                      references to it; index.html, sw.js and embed.js keep their names
-  sizes              the built playground's first-load bytes (raw, gzip -9, brotli); fails if the page's wasm has SQLite
+  sizes              the built playground's first-load bytes (raw, gzip -9, brotli); fails if the
+                     page's wasm has SQLite or a TOML parser
   fuzz [--seconds N] [--sanitizer address|none] [TARGET...]
                      run the fuzz targets (default: all, 60 s each); docs/FUZZING.md
   fuzz-check         only type-check the fuzz targets (a `test` stage)

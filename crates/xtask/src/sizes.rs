@@ -1,6 +1,8 @@
 //! What the first load of the built playground weighs, and the layering
-//! check on it: the page's own wasm must not contain SQLite (only the
-//! worker runs the engine). Reads `dist/`, which the trunk stage writes.
+//! checks on it: the page's own wasm must not contain SQLite (only the
+//! worker runs the engine), nor a TOML parser (the worker loads every text:
+//! checked on the dependency graph the page is built with, and on the built
+//! file). Reads `dist/`, which the trunk stage writes.
 //! Sizes are raw, gzip -9 and brotli (quality 11, through Node's zlib:
 //! xtask has no dependencies), the two encodings a server may send.
 
@@ -12,6 +14,20 @@ use std::process::{Command, Stdio};
 /// Strings that only SQLite's own code carries. Finding one in the page's
 /// wasm means the main thread linked the engine again.
 const SQLITE_MARKERS: &[&str] = &["sqlite_schema", "SQLite format 3"];
+
+/// Strings that only the toml crate's parser carries (its own error
+/// sentences, found in the worker's wasm, which links it, and in no other
+/// crate of the page). Finding one in the page's wasm means the main thread
+/// links a TOML parser again.
+const TOML_MARKERS: &[&str] = &[
+    "missing assignment between key-value pairs",
+    "carriage return must be followed by newline",
+    "integers with a radix cannot be signed",
+];
+
+/// The page's package and the target trunk builds it for.
+const PAGE_PACKAGE: &str = "fencelab-web";
+const PAGE_TARGET: &str = "wasm32-unknown-unknown";
 
 /// The files a first visit downloads before its first verdict, by their
 /// names before hashing (the table keeps them from build to build).
@@ -74,7 +90,19 @@ pub fn report(root: &Path) -> Result<(), String> {
     }
     let (raw, gzip, brotli) = totals(&weights);
     println!("  {:<24} {raw:>10} {gzip:>10} {brotli:>10}", "total");
-    no_sqlite_in_page(&dist)
+    let failures: Vec<String> = [
+        no_sqlite_in_page(&dist),
+        no_toml_in_page_graph(root),
+        no_toml_in_page(&dist),
+    ]
+    .into_iter()
+    .filter_map(Result::err)
+    .collect();
+    if failures.is_empty() {
+        Ok(())
+    } else {
+        Err(failures.join("\n"))
+    }
 }
 
 /// The `first load` section of `cargo xtask bench`: a row per file and the
@@ -125,6 +153,99 @@ fn no_sqlite_in_page(dist: &Path) -> Result<(), String> {
         Err(format!(
             "the page's wasm ({}) contains SQLite ({}): the main thread must link \
              fencelab-model only, and leave the engine to the worker",
+            page.display(),
+            found.join(", ")
+        ))
+    }
+}
+
+/// Whether a package name is a TOML parser's: `toml` and its parts
+/// (`toml_parser`, `toml_edit`, `toml_datetime`...), or another crate named
+/// after the format (`basic-toml`, `taplo`).
+fn is_toml_package(name: &str) -> bool {
+    name == "toml"
+        || name.starts_with("toml_")
+        || name.starts_with("toml-")
+        || name.ends_with("-toml")
+        || name.ends_with("_toml")
+        || name == "taplo"
+}
+
+/// Fails if the dependency graph the page is built with (its normal
+/// dependencies for wasm32, with its default features, as trunk builds it,
+/// but not what its proc-macros use at build time)
+/// holds a TOML parser: the model's `toml` feature switched on again by a
+/// crate the page links.
+fn no_toml_in_page_graph(root: &Path) -> Result<(), String> {
+    let output = Command::new("cargo")
+        .args([
+            "tree",
+            "--locked",
+            "-p",
+            PAGE_PACKAGE,
+            "--target",
+            PAGE_TARGET,
+            // A proc-macro's own dependencies run on the host at build
+            // time and link nothing into the wasm (yew's macros pull in
+            // toml_edit through proc-macro-crate).
+            "-e",
+            "normal,no-proc-macro",
+            "--prefix",
+            "none",
+            "--format",
+            "{p}",
+        ])
+        .current_dir(root)
+        .stdin(Stdio::null())
+        .stderr(Stdio::inherit())
+        .output()
+        .map_err(|e| format!("cannot run cargo tree: {e}"))?;
+    if !output.status.success() {
+        return Err(format!(
+            "cargo tree of {PAGE_PACKAGE} failed ({})",
+            output.status
+        ));
+    }
+    let tree = String::from_utf8_lossy(&output.stdout);
+    let mut found: Vec<&str> = tree
+        .lines()
+        .filter_map(|line| line.split_whitespace().next())
+        .filter(|name| is_toml_package(name))
+        .collect();
+    found.sort_unstable();
+    found.dedup();
+    if found.is_empty() {
+        println!("xtask: the page's dependency graph (wasm32) holds no TOML parser");
+        Ok(())
+    } else {
+        Err(format!(
+            "the page ({PAGE_PACKAGE}, built for {PAGE_TARGET}) depends on {}: the main thread \
+             must build fencelab-model without its `toml` feature and leave loading to the \
+             worker (`cargo tree -p {PAGE_PACKAGE} --target {PAGE_TARGET} -e normal -i toml` \
+             shows who pulls it in)",
+            found.join(", ")
+        ))
+    }
+}
+
+/// Fails if the page's wasm in `dist` contains the toml crate's own strings.
+fn no_toml_in_page(dist: &Path) -> Result<(), String> {
+    let page = hashed::find(dist, "fencelab-web_bg.wasm")
+        .map_err(|e| format!("{e} (build the site first)"))?;
+    let wasm = std::fs::read(&page)
+        .map_err(|e| format!("cannot read {} (build the site first): {e}", page.display()))?;
+    let found: Vec<&str> = TOML_MARKERS
+        .iter()
+        .copied()
+        .filter(|marker| contains(&wasm, marker.as_bytes()))
+        .collect();
+    if found.is_empty() {
+        println!("xtask: the page's wasm contains no TOML parser");
+        Ok(())
+    } else {
+        Err(format!(
+            "the page's wasm ({}) contains the toml crate's strings ({}): the main thread \
+             must not link a TOML parser; the worker loads every text",
             page.display(),
             found.join(", ")
         ))

@@ -217,7 +217,7 @@ fn plan(root: &Path, tools: &Tools) -> Vec<Stage> {
             command: trunk(tools, &["build", "--offline", "--release"]),
         },
         Stage {
-            name: "first-load sizes; the page's wasm has no SQLite".into(),
+            name: "first-load sizes; the page's wasm has no SQLite and no TOML parser".into(),
             command: xtask(&["sizes"]),
         },
         Stage {

@@ -13,12 +13,19 @@
 //! `encode` and `decode` are the only way messages cross, and a test
 //! round-trips a report through them natively and in wasm.
 //!
+//! Every text a site or an author gives the page (an exercise file, a
+//! draft, the site's index) is loaded by the worker, which links the
+//! model's loader: `Install`, `Author` and `Index` carry the text, and
+//! their answers carry what the loader made of it, the loaded value or the
+//! loader's own error. The page builds the model without its TOML loader.
+//!
 //! Must never: depend on the engine (the page links this crate).
 
 use fencelab_model::LoadError;
 use fencelab_model::history::ResultRows;
 use fencelab_model::report::ExerciseCheck;
-use fencelab_model::{Drive, ExerciseReport, Hunt, ScenarioReport, Schedule};
+use fencelab_model::site::{IndexError, SiteIndex};
+use fencelab_model::{Drive, Exercise, ExerciseReport, Hunt, ScenarioReport, Schedule};
 use serde::de::DeserializeOwned;
 use serde::{Deserialize, Serialize};
 use std::collections::BTreeMap;
@@ -83,25 +90,35 @@ pub enum Request {
         exercise: String,
         edits: Edits,
     },
-    /// Adds an exercise that is not bundled (a site's own, or an author's
-    /// draft) from its TOML text, loaded as `fencelab check` loads a file;
-    /// `file` names it in errors. It replaces an earlier one of the same id,
-    /// never a bundled exercise. Answered `Installed` or `Failed`.
+    /// Adds an exercise that is not bundled (a site's own, or one an
+    /// exercise link carries) from its TOML text, loaded as `fencelab check`
+    /// loads a file; `file` names it in errors. The first exercise of an id
+    /// is installed; a later one of a taken id (a bundled exercise's, or one
+    /// installed before) is loaded and answered but not installed, as the
+    /// page leaves it out: the two lists stay equal. Answered `Installed`
+    /// with what the loader made of it.
     Install {
         seq: u64,
         file: String,
         source: String,
     },
-    /// What `fencelab check` says of a draft exercise (the authoring view):
-    /// loaded as `check` loads a file, then the reference, the starting
-    /// texts and every named broken variant run against every scenario.
-    /// Never installed. A job, like `Check`: a newer `Check`, `Protect` or
-    /// `Author` drops it between runs. Answered `Authored`.
+    /// A draft exercise of the authoring view. With `check` false: loaded
+    /// as the page would load it (everything but the schema), answered at
+    /// once with `Drafted`; the view sends one on every change. With
+    /// `check`: what `fencelab check` says of it, loaded as `check` loads a
+    /// file, then the reference, the starting texts and every named broken
+    /// variant run against every scenario, answered `Authored`; a job, like
+    /// `Check`: a newer `Check`, `Protect` or checking `Author` drops it
+    /// between runs. Never installed.
     Author {
         seq: u64,
         file: String,
         source: String,
+        check: bool,
     },
+    /// A site's `exercises/index.toml`, read as the page reads an index
+    /// (`SiteIndex::parse`: untrusted text). Answered `Indexed`.
+    Index { seq: u64, source: String },
 }
 
 impl Request {
@@ -114,7 +131,8 @@ impl Request {
             | Request::Query { seq, .. }
             | Request::Protect { seq, .. }
             | Request::Install { seq, .. }
-            | Request::Author { seq, .. } => *seq,
+            | Request::Author { seq, .. }
+            | Request::Index { seq, .. } => *seq,
         }
     }
 
@@ -123,7 +141,7 @@ impl Request {
     pub fn is_job(&self) -> bool {
         matches!(
             self,
-            Request::Check { .. } | Request::Protect { .. } | Request::Author { .. }
+            Request::Check { .. } | Request::Protect { .. } | Request::Author { check: true, .. }
         )
     }
 }
@@ -160,10 +178,23 @@ pub enum Response {
         seq: u64,
         report: ProtectionReport,
     },
-    /// The exercise of `Install` `seq` can be checked: this is its id.
+    /// What the worker made of the file of `Install` `seq`. Boxed: an
+    /// exercise, far larger than the rest.
     Installed {
         seq: u64,
-        exercise: String,
+        installation: Box<Installation>,
+    },
+    /// What the loader made of the draft of a non-checking `Author` `seq`:
+    /// the exercise (its schema untried), or the loader's error at its
+    /// file, line and column.
+    Drafted {
+        seq: u64,
+        result: Result<Box<Exercise>, LoadError>,
+    },
+    /// The site's index of `Index` `seq`, or why it cannot be used.
+    Indexed {
+        seq: u64,
+        result: Result<SiteIndex, IndexError>,
     },
     /// What `fencelab check` found in the draft of `Author` `seq`, or why
     /// the draft cannot be loaded (at its file, line and column).
@@ -198,11 +229,33 @@ impl Response {
             | Response::Queried { seq, .. }
             | Response::Protection { seq, .. }
             | Response::Installed { seq, .. }
+            | Response::Drafted { seq, .. }
+            | Response::Indexed { seq, .. }
             | Response::Authored { seq, .. }
             | Response::Working { seq }
             | Response::Failed { seq, .. } => Some(*seq),
         }
     }
+}
+
+/// What became of an exercise file the page asked the worker to install:
+/// the loaded exercise, so the page lists it without parsing it again, or
+/// the loader's own error (the sentence `fencelab check` prints).
+#[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
+pub enum Installation {
+    /// Loaded, its schema tried on SQLite, and installed under its id.
+    Installed(Exercise),
+    /// Loaded, but its id is already an exercise's in the worker (a bundled
+    /// one, or one installed before): not installed.
+    IdTaken(Exercise),
+    /// Loaded, but its schema fails on SQLite (the error is placed at the
+    /// schema): not installed, so it cannot be checked.
+    SchemaFailed {
+        exercise: Exercise,
+        error: LoadError,
+    },
+    /// The file does not load: the loader's error.
+    Unloadable(LoadError),
 }
 
 pub use fencelab_model::protection::{

@@ -15,10 +15,11 @@ use fencelab_model::report::{
     Drive, ErrorKind, ExerciseCheck, ExerciseReport, Exploration, Failure, FailureCause,
     KillMatrix, Lane, Place, ScenarioError, ScenarioReport, ScenarioResult, VerdictCell,
 };
+use fencelab_model::site::{IndexError, SiteIndex};
 use fencelab_model::value::{RealBits, Value};
 use fencelab_protocol::{
-    Caught, Edits, LineMark, LineStatus, ProcedureMarks, ProtectionReport, Request, Response,
-    decode, encode, seq_of_request,
+    Caught, Edits, Installation, LineMark, LineStatus, ProcedureMarks, ProtectionReport, Request,
+    Response, decode, encode, seq_of_request,
 };
 #[cfg(target_arch = "wasm32")]
 use wasm_bindgen_test::wasm_bindgen_test as test;
@@ -522,6 +523,17 @@ fn every_response_and_request_round_trips() {
             seq: 14,
             file: "draft.toml".into(),
             source: format!("title = \"{}\"\r\n", AWKWARD_TEXT.replace('\0', "")),
+            check: true,
+        },
+        Request::Author {
+            seq: 15,
+            file: "draft.toml".into(),
+            source: AWKWARD_TEXT.into(),
+            check: false,
+        },
+        Request::Index {
+            seq: 16,
+            source: "format = 1\nexercises = [\"a.toml\"]\n".into(),
         },
     ];
     for request in &requests {
@@ -544,4 +556,58 @@ fn a_message_that_cannot_be_read_is_an_error_with_its_seq_when_it_has_one() {
     assert!(decode::<Response>("not json").is_err());
     assert_eq!(seq_of_request("not json"), 0);
     assert_eq!(seq_of_request("[1, 2]"), 0);
+}
+
+/// What the worker loads for the page crosses whole: every bundled exercise
+/// (constants, seed rows, scenarios with their values) comes back equal, in
+/// each answer that carries one, and so do the loader's errors and a site's
+/// index. The page lists what arrives without parsing it again.
+#[test]
+fn loaded_exercises_indexes_and_load_errors_cross_exactly() {
+    let exercises = fencelab_model::bundled::catalog().expect("the bundled exercises load");
+    let error = LoadError {
+        file: "exercises/mine.toml".into(),
+        line: 12,
+        column: 3,
+        field: "schema".into(),
+        message: AWKWARD_TEXT.into(),
+    };
+    let mut responses = vec![
+        Response::Installed {
+            seq: 1,
+            installation: Box::new(Installation::Unloadable(error.clone())),
+        },
+        Response::Drafted {
+            seq: 2,
+            result: Err(error.clone()),
+        },
+        Response::Indexed {
+            seq: 3,
+            result: SiteIndex::new(vec!["a.toml".into()]),
+        },
+        Response::Indexed {
+            seq: 4,
+            result: Err(IndexError(AWKWARD_TEXT.into())),
+        },
+    ];
+    for (seq, exercise) in (5..).zip(&exercises) {
+        responses.push(Response::Installed {
+            seq,
+            installation: Box::new(match seq % 3 {
+                0 => Installation::Installed(exercise.clone()),
+                1 => Installation::IdTaken(exercise.clone()),
+                _ => Installation::SchemaFailed {
+                    exercise: exercise.clone(),
+                    error: error.clone(),
+                },
+            }),
+        });
+        responses.push(Response::Drafted {
+            seq,
+            result: Ok(Box::new(exercise.clone())),
+        });
+    }
+    for response in &responses {
+        assert_eq!(&round_trip(response), response);
+    }
 }

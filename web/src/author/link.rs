@@ -66,19 +66,6 @@ pub fn decode(fragment: &str) -> Result<String, String> {
         .map_err(|_| "this exercise link is damaged: its text is not UTF-8".to_string())
 }
 
-/// The id of the exercise an exercise link carries, if it loads.
-pub fn linked_id(fragment: &str) -> Option<String> {
-    if !is_exercise_link(fragment) {
-        return None;
-    }
-    let text = decode(fragment).ok()?;
-    Some(
-        fencelab_model::Exercise::from_toml(LINKED_FILE, &text)
-            .ok()?
-            .id,
-    )
-}
-
 /// The exercise the page's address carries (`#x1=`), as a site's own file
 /// is handed to the learner's reducer: its name and text, or why the link
 /// cannot be read. None when the address carries no exercise link.

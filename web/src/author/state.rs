@@ -3,14 +3,16 @@
 //! of it on every change (the same messages as `fencelab check`), and what
 //! the worker's check of it found.
 //!
-//! Every change parses the draft at once; a draft that loads is then
-//! checked by the worker (`Request::Author`) after a pause in typing (the
-//! app's effect waits for `check_wanted` to settle), and only the newest
-//! request's answer is kept. Must never read storage, the URL or the clock:
-//! the component's effects do, and hand over what they read.
+//! Every change is sent to the worker to be loaded at once (`Request::Author`
+//! without `check`, answered `Drafted`: the page links no TOML parser); a
+//! draft that loads is then checked by the worker (`Request::Author` with
+//! `check`) after a pause in typing (the app's effect waits for
+//! `check_wanted` to settle). Only the newest request's answer of each kind
+//! is kept. Must never read storage, the URL or the clock: the component's
+//! effects do, and hand over what they read.
 
+use fencelab_model::LoadError;
 use fencelab_model::report::ExerciseCheck;
-use fencelab_model::{Exercise, LoadError};
 use fencelab_protocol::{Request, Response};
 use std::rc::Rc;
 
@@ -53,8 +55,14 @@ pub struct Author {
     /// (generation, text): a text the editor should take as one undoable
     /// change (a template chosen).
     pub replace: Option<(u64, String)>,
-    /// What the loader makes of `text`, without SQLite.
-    pub parsed: Result<Draft, LoadError>,
+    /// What the worker's loader made of the newest text it has answered
+    /// for, without SQLite; `None` until the first answer.
+    pub parsed: Option<Result<Draft, LoadError>>,
+    /// The newest load request, sent at once whenever `load_wanted` changes.
+    pub load: Option<Request>,
+    pub load_wanted: u64,
+    /// The seq of the load whose answer is awaited.
+    loading: Option<u64>,
     /// The check of the newest draft that loaded, once answered.
     pub check: Option<Rc<ExerciseCheck>>,
     /// Why the worker could not load the newest draft (its schema, tried on
@@ -96,7 +104,10 @@ impl Author {
     /// gave), with the notices its reading left.
     pub fn new(text: String, notices: Vec<String>, bundled_ids: Vec<String>) -> Author {
         let mut author = Author {
-            parsed: parse(&text),
+            parsed: None,
+            load: None,
+            load_wanted: 0,
+            loading: None,
             text,
             replace: None,
             check: None,
@@ -110,41 +121,57 @@ impl Author {
             notices,
             share: None,
         };
-        author.want_check();
+        author.want_load();
         author
     }
 
     /// The errors to underline: the loader's, else the worker's.
     pub fn diagnostics(&self) -> Vec<Diagnostic> {
         match (&self.parsed, &self.worker_error) {
-            (Err(error), _) | (Ok(_), Some(error)) => vec![error.into()],
-            (Ok(_), None) => Vec::new(),
+            (Some(Err(error)), _) | (Some(Ok(_)), Some(error)) => vec![error.into()],
+            _ => Vec::new(),
         }
     }
 
-    /// Whether a check of the text as it is has yet to arrive.
+    /// Whether a check of the text as it is has yet to arrive (or what the
+    /// loader makes of it, which decides whether one is sent).
     pub fn checking(&self) -> bool {
-        self.pending.is_some()
+        self.pending.is_some() || self.loading.is_some()
     }
 
     /// Why the draft cannot be previewed as a learner sees it, if it cannot.
     pub fn preview_blocked(&self) -> Option<String> {
         match &self.parsed {
-            Err(_) => Some("Preview needs a draft that loads: mend the error first.".into()),
-            Ok(draft) if self.bundled_ids.contains(&draft.id) => Some(format!(
+            None => Some("Preview needs the draft read first: a moment.".into()),
+            Some(Err(_)) => Some("Preview needs a draft that loads: mend the error first.".into()),
+            Some(Ok(draft)) if self.bundled_ids.contains(&draft.id) => Some(format!(
                 "`{}` is a bundled exercise's id: give the draft an id of its own to preview it.",
                 draft.id
             )),
-            Ok(_) => None,
+            Some(Ok(_)) => None,
         }
     }
 
     /// The draft's file name for a download: its id, or `draft.toml`.
     pub fn file_name(&self) -> String {
         match &self.parsed {
-            Ok(draft) => format!("{}.toml", draft.id),
-            Err(_) => DRAFT_FILE.to_string(),
+            Some(Ok(draft)) => format!("{}.toml", draft.id),
+            _ => DRAFT_FILE.to_string(),
         }
+    }
+
+    /// Asks the worker's loader for the text as it is (answered `Drafted`).
+    fn want_load(&mut self) {
+        self.next_seq += 1;
+        let seq = self.next_seq;
+        self.loading = Some(seq);
+        self.load_wanted += 1;
+        self.load = Some(Request::Author {
+            seq,
+            file: DRAFT_FILE.to_string(),
+            source: self.text.clone(),
+            check: false,
+        });
     }
 
     /// A new request for the text as it is, when it loads; none otherwise
@@ -153,7 +180,7 @@ impl Author {
         self.check_wanted += 1;
         self.worker_error = None;
         self.failed = None;
-        if self.parsed.is_err() {
+        if !matches!(self.parsed, Some(Ok(_))) {
             self.request = None;
             self.pending = None;
             self.check = None;
@@ -166,11 +193,24 @@ impl Author {
             seq,
             file: DRAFT_FILE.to_string(),
             source: self.text.clone(),
+            check: true,
         });
     }
 
     fn answered(&mut self, response: Response) {
         match response {
+            Response::Drafted { seq, result } if Some(seq) == self.loading => {
+                self.loading = None;
+                self.parsed = Some(result.map(|exercise| Draft {
+                    id: exercise.id,
+                    title: exercise.title,
+                }));
+                self.want_check();
+            }
+            Response::Failed { seq, message } if Some(seq) == self.loading => {
+                self.loading = None;
+                self.failed = Some(message);
+            }
             Response::Authored { seq, result } if Some(seq) == self.pending => {
                 self.pending = None;
                 match result {
@@ -191,25 +231,22 @@ impl Author {
     }
 }
 
-/// The model's loader over `text` (no SQLite on the page: the schema is
-/// tried by the worker).
-fn parse(text: &str) -> Result<Draft, LoadError> {
-    Exercise::from_toml(DRAFT_FILE, text).map(|exercise| Draft {
-        id: exercise.id,
-        title: exercise.title,
-    })
-}
-
 pub fn reduce(author: &mut Author, action: AuthorAction) {
     match action {
         AuthorAction::Edited(text) => {
             if text == author.text {
                 return;
             }
-            author.parsed = parse(&text);
             author.text = text;
             author.share = None;
-            author.want_check();
+            // The check waits for what the loader makes of the new text;
+            // one already wanted is of the old text.
+            author.check_wanted += 1;
+            author.request = None;
+            author.pending = None;
+            author.worker_error = None;
+            author.failed = None;
+            author.want_load();
         }
         AuthorAction::Replace(text) => {
             let generation = author.replace.as_ref().map_or(1, |(g, _)| g + 1);
@@ -234,16 +271,90 @@ mod tests {
     use fencelab_model::report::{ExerciseReport, KillMatrix};
 
     fn starter() -> Author {
-        Author::new(
+        let mut author = Author::new(
             super::super::templates::starter(),
             Vec::new(),
             vec!["claim-compare-and-set".into()],
-        )
+        );
+        drafted(&mut author);
+        author
+    }
+
+    /// Answers the newest load as the worker does, with the model's loader.
+    fn drafted(author: &mut Author) {
+        let Some(Request::Author {
+            seq,
+            file,
+            source,
+            check: false,
+        }) = author.load.clone()
+        else {
+            panic!("a load request, not {:?}", author.load);
+        };
+        assert_eq!(source, author.text);
+        reduce(
+            author,
+            AuthorAction::Worker(Box::new(Response::Drafted {
+                seq,
+                result: fencelab_model::Exercise::from_toml(&file, &source).map(Box::new),
+            })),
+        );
+    }
+
+    /// Edits the draft and answers its load.
+    fn edit(author: &mut Author, text: String) {
+        reduce(author, AuthorAction::Edited(text));
+        drafted(author);
+    }
+
+    #[test]
+    fn nothing_is_read_on_the_page_and_a_stale_load_is_dropped() {
+        let mut author = Author::new("format = ".into(), Vec::new(), Vec::new());
+        assert_eq!(author.parsed, None, "read by the worker, not here");
+        assert!(author.checking() && author.request.is_none());
+        assert!(author.preview_blocked().is_some());
+        let Some(Request::Author { seq: first, .. }) = author.load.clone() else {
+            panic!("a load request");
+        };
+        let wanted = author.load_wanted;
+        reduce(
+            &mut author,
+            AuthorAction::Edited(super::super::templates::starter()),
+        );
+        assert!(author.load_wanted > wanted, "every change is sent");
+        reduce(
+            &mut author,
+            AuthorAction::Worker(Box::new(Response::Drafted {
+                seq: first,
+                result: Err(LoadError {
+                    file: DRAFT_FILE.into(),
+                    line: 1,
+                    column: 10,
+                    field: "format".into(),
+                    message: "stale".into(),
+                }),
+            })),
+        );
+        assert_eq!(author.parsed, None, "an answer for an older text");
+        drafted(&mut author);
+        assert_eq!(
+            author
+                .parsed
+                .as_ref()
+                .map(|p| p.as_ref().map(|d| d.id.as_str())),
+            Some(Ok("starter"))
+        );
+        assert!(author.request.is_some(), "a draft that loads is checked");
     }
 
     fn seq_of(author: &Author) -> u64 {
         match &author.request {
-            Some(Request::Author { seq, source, file }) => {
+            Some(Request::Author {
+                seq,
+                source,
+                file,
+                check: true,
+            }) => {
                 assert_eq!(source, &author.text);
                 assert_eq!(file, DRAFT_FILE);
                 *seq
@@ -265,10 +376,16 @@ mod tests {
     #[test]
     fn a_draft_that_loads_is_checked_and_only_the_newest_answer_is_kept() {
         let mut author = starter();
-        assert_eq!(author.parsed.as_ref().map(|d| d.id.as_str()), Ok("starter"));
+        assert_eq!(
+            author
+                .parsed
+                .as_ref()
+                .map(|p| p.as_ref().map(|d| d.id.as_str())),
+            Some(Ok("starter"))
+        );
         let first = seq_of(&author);
         let edited = author.text.replace("Two helpers", "Three helpers");
-        reduce(&mut author, AuthorAction::Edited(edited));
+        edit(&mut author, edited);
         let second = seq_of(&author);
         assert!(second > first);
         reduce(
@@ -304,7 +421,7 @@ mod tests {
         let broken = author
             .text
             .replacen("title = \"Two helpers, one ticket\"", "title = ", 1);
-        reduce(&mut author, AuthorAction::Edited(broken.clone()));
+        edit(&mut author, broken.clone());
         assert!(author.request.is_none() && !author.checking());
         assert!(
             author.check_wanted > wanted,
@@ -351,6 +468,7 @@ mod tests {
             author.diagnostics().is_empty(),
             "a new draft, not yet checked"
         );
+        drafted(&mut author);
         let seq = seq_of(&author);
         reduce(
             &mut author,
@@ -369,6 +487,7 @@ mod tests {
         assert_eq!(author.file_name(), "starter.toml");
         let (_, claim) = fencelab_model::bundled::FILES[0];
         reduce(&mut author, AuthorAction::Replace(claim.to_string()));
+        drafted(&mut author);
         assert_eq!(author.replace, Some((1, claim.to_string())));
         assert_eq!(author.text, claim);
         assert!(

@@ -214,6 +214,13 @@ fn use_editor_aids(model: &UseReducerHandle<Model>) -> EditorAids {
 /// awaited, or missing from this site (its notice, and the exercises the
 /// site has), or none could be loaded at all.
 fn unopened(model: &Model) -> Html {
+    if model.awaiting_link.is_some() {
+        return html! {
+            <main class="app"><p class="muted" role="status">
+                { "Loading the exercise this link carries…" }
+            </p></main>
+        };
+    }
     if let Some(awaiting) = &model.awaiting {
         return html! {
             <main class="app"><p class="muted" role="status">

@@ -201,8 +201,9 @@ pub fn author_app() -> Html {
     }
 }
 
-/// The worker, started once, and the check of the newest draft sent after
-/// a pause in typing.
+/// The worker, started once: every change of the draft sent to be loaded
+/// at once, and the check of the newest draft that loads sent after a pause
+/// in typing.
 #[hook]
 fn use_author_worker(author: &UseReducerHandle<State>) {
     let engine = {
@@ -213,6 +214,15 @@ fn use_author_worker(author: &UseReducerHandle<State>) {
             })
         })
     };
+    let load = author.0.load.clone();
+    {
+        let engine = engine.clone();
+        use_effect_with(author.0.load_wanted, move |_| {
+            if let Some(load) = load {
+                engine.send(load);
+            }
+        });
+    }
     let request = author.0.request.clone();
     use_effect_with(author.0.check_wanted, move |_| {
         let timer =
@@ -227,7 +237,12 @@ fn use_author_worker(author: &UseReducerHandle<State>) {
 fn use_author_page(author: &UseReducerHandle<State>, theme: Theme) {
     use_effect_with((), |_| clear_fragment());
     use_effect_with(theme, |theme| apply_theme(*theme));
-    let title = author.0.parsed.as_ref().map(|d| d.title.clone()).ok();
+    let title = author
+        .0
+        .parsed
+        .as_ref()
+        .and_then(|parsed| parsed.as_ref().ok())
+        .map(|d| d.title.clone());
     use_effect_with(title, |title| {
         if let Some(document) = web_sys::window().and_then(|w| w.document()) {
             let title = title.as_deref().unwrap_or("A draft");

@@ -24,9 +24,10 @@ pub fn read_start() -> Start {
         .and_then(|l| l.hash().ok())
         .unwrap_or_default();
     Start {
-        // An exercise link (`#x1=`) names the exercise it carries.
-        exercise: crate::author::link::linked_id(fragment.trim_start_matches('#'))
-            .or_else(|| param("exercise")),
+        exercise: param("exercise"),
+        // An exercise link (`#x1=`) names the exercise it carries, once the
+        // worker has read it.
+        exercise_link: crate::author::link::is_exercise_link(fragment.trim_start_matches('#')),
         embed: param("embed").is_some_and(|v| v == "1"),
         parent: param("parent"),
         hunts: param("hunts").is_some_and(|v| v == "1"),

@@ -1,6 +1,7 @@
 //! The site's own exercises (its `exercises/index.toml`, fetched once by
-//! `crate::site`), and the exercise an exercise link carries, installed at
-//! once as a site's own is (the address names it, so it is awaited).
+//! `crate::site`; the files it names fetched once the worker has read it),
+//! and the exercise an exercise link carries, installed at once as a
+//! site's own is (the address names it, so it is awaited).
 
 use crate::state::{Action, Model, SiteExercises};
 use yew::prelude::*;
@@ -13,7 +14,17 @@ pub fn use_site_exercises(model: &UseReducerHandle<Model>) {
             dispatcher.dispatch(Action::SiteExercises(SiteExercises::Files(vec![linked])));
         }
         wasm_bindgen_futures::spawn_local(async move {
-            dispatcher.dispatch(Action::SiteExercises(crate::site::fetch().await));
+            dispatcher.dispatch(Action::SiteExercises(crate::site::fetch_index().await));
         });
+    });
+    let dispatcher = model.dispatcher();
+    use_effect_with(model.site_files.clone(), move |paths| {
+        if let Some(paths) = paths.clone() {
+            wasm_bindgen_futures::spawn_local(async move {
+                dispatcher.dispatch(Action::SiteExercises(
+                    crate::site::fetch_files(&paths).await,
+                ));
+            });
+        }
     });
 }

@@ -54,7 +54,7 @@ use crate::embed::protocol::{HostRequest, Refusal};
 use crate::storage::{Loaded, Progress};
 use fencelab_model::{Exercise, ExerciseReport};
 use fencelab_protocol::{Edits, Request, Response};
-use std::collections::{BTreeMap, BTreeSet};
+use std::collections::{BTreeMap, BTreeSet, VecDeque};
 use std::rc::Rc;
 
 /// A request to replace editor texts (Reset, a broken variant, a link's
@@ -82,10 +82,21 @@ pub struct Model {
     /// The id of the exercise the address's exercise link (`#x1=`) carried:
     /// a site file with the same id gives way to it.
     linked: Option<String>,
+    /// The address carries an exercise link (`#x1=`): nothing is open
+    /// until the worker has read its exercise, which the address then
+    /// names. Holds what `?exercise=` named besides, for a link that does
+    /// not load.
+    pub awaiting_link: Option<Option<String>>,
     /// Whether the site's own exercises have arrived (or it has none).
     pub site_loaded: bool,
-    /// The seqs of `Install` requests not yet answered.
-    installing: BTreeSet<u64>,
+    /// The seq of the `Index` request whose answer is awaited.
+    indexing: Option<u64>,
+    /// The files the site's index names, once the worker has read it: the
+    /// app's effect fetches them (`SiteExercises::Files`).
+    pub site_files: Option<Rc<Vec<String>>>,
+    /// The site's files (and the link's) in the order they are listed,
+    /// each until its answer and its turn have come (`site.rs`).
+    site_queue: VecDeque<site::SiteStep>,
     /// The exercise being opened, until its saved work has been read.
     pub opening: Option<Opening>,
     /// The editable procedures' current texts.
@@ -222,7 +233,7 @@ impl Model {
     /// The open exercise: none while the one the address names is awaited
     /// or missing.
     pub fn exercise(&self) -> Option<&Exercise> {
-        if self.awaiting.is_some() || self.missing.is_some() {
+        if self.awaiting.is_some() || self.awaiting_link.is_some() || self.missing.is_some() {
             return None;
         }
         self.exercises.get(self.current)

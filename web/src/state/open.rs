@@ -14,7 +14,7 @@ use crate::storage::Loaded;
 use fencelab_model::procedure::PROCEDURE_TEXT_BYTES_MAX;
 use fencelab_model::{Exercise, LoadError};
 use fencelab_protocol::Edits;
-use std::collections::{BTreeMap, BTreeSet};
+use std::collections::{BTreeMap, BTreeSet, VecDeque};
 use std::rc::Rc;
 
 /// The longest text accepted for one procedure from a link.
@@ -26,6 +26,9 @@ const LINK_PROCEDURE_BYTES_MAX: usize = PROCEDURE_TEXT_BYTES_MAX;
 pub struct Start {
     /// `?exercise=ID`.
     pub exercise: Option<String>,
+    /// The fragment is an exercise link (`#x1=`): the address names the
+    /// exercise it carries, once the worker has read it.
+    pub exercise_link: bool,
     /// `?embed=1`: the exercise alone, without the list and the masthead.
     pub embed: bool,
     /// `?parent=ORIGIN`: in an embed, the page to report to.
@@ -63,8 +66,11 @@ impl Model {
             awaiting: None,
             missing: None,
             linked: None,
+            awaiting_link: None,
             site_loaded: false,
-            installing: BTreeSet::new(),
+            indexing: None,
+            site_files: None,
+            site_queue: VecDeque::new(),
             opening: None,
             texts: Edits::new(),
             replace: Replace::default(),
@@ -128,6 +134,12 @@ impl Model {
                     "This link could not be opened: {message}. Your own work is shown instead."
                 )),
             }
+        }
+        if start.exercise_link {
+            // Nothing opens until the worker has read the link's exercise
+            // (`site.rs`): opening another first would touch its saved work.
+            model.awaiting_link = Some(start.exercise);
+            return model;
         }
         match start.exercise {
             Some(id) if by_id(&id).is_none() => {

@@ -18,10 +18,19 @@ impl Model {
         self.next_seq
     }
 
+    /// Queues `request`; of the others, the oldest beyond [`OUTBOX_KEPT`]
+    /// go. Installs stay: the page waits for each one's answer, and a site
+    /// sends up to `INDEX_FILES_MAX` in one step, before the app sends any.
     pub(super) fn send(&mut self, request: Request) {
         self.outbox.push(Rc::new(request));
-        let excess = self.outbox.len().saturating_sub(OUTBOX_KEPT);
-        self.outbox.drain(..excess);
+        let install = |r: &Request| matches!(r, Request::Install { .. });
+        let others = self.outbox.iter().filter(|r| !install(r)).count();
+        let mut excess = others.saturating_sub(OUTBOX_KEPT);
+        self.outbox.retain(|r| {
+            let drop = excess > 0 && !install(r);
+            excess -= usize::from(drop);
+            !drop
+        });
     }
 
     /// Whether a check is wanted whose report has not come back yet.

@@ -34,16 +34,19 @@ impl Model {
                 }
             }
             Response::Failed { seq, message } => {
-                if !self.installed(seq, Some(&message)) {
+                if !self.site_request_failed(seq, &message) {
                     self.failed(seq, message)
                 }
             }
-            Response::Installed { seq, .. } => {
-                self.installed(seq, None);
+            Response::Installed { seq, installation } => {
+                self.installed(seq, installation);
+            }
+            Response::Indexed { seq, result } => {
+                self.indexed(seq, result);
             }
             // The engine keeps these to itself (a job still working); the
-            // learner's page never asks for a draft's check.
-            Response::Working { .. } | Response::Authored { .. } => {}
+            // learner's page never asks for a draft.
+            Response::Working { .. } | Response::Authored { .. } | Response::Drafted { .. } => {}
             Response::Protection { seq, report } => self.protected(seq, report),
         }
     }

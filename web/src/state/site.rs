@@ -1,54 +1,195 @@
 //! A site's own exercises: the files its `exercises/index.toml` lists,
-//! added to the bundled ones once the app's effect has fetched them.
+//! added to the bundled ones once the app's effect has fetched them, and
+//! the exercise an exercise link (`#x1=`) carries.
 //!
-//! Each file is read with the model's loader (the same messages as
-//! `fencelab check`, with file, line and column) and installed in the worker,
-//! which also tries its schema on SQLite. A file that cannot be used is a
-//! notice, never a crash, and leaves out that file alone.
+//! The page parses none of them: the index and each file go to the worker
+//! (`Request::Index`, `Request::Install`), whose loader reads them as
+//! `fencelab check` does (file, line and column in every message) and
+//! answers with what it made of them; the page lists the exercises it is
+//! given. A file that cannot be used is a notice, never a crash, and leaves
+//! out that file alone. Files are listed, and their notices said, in the
+//! order the index names them, whatever order the answers come in: each
+//! waits in `site_queue` for the ones before it.
 //!
 //! The page's address may name one of these exercises before they arrive:
 //! it is *awaited* (nothing else is opened meanwhile, so no saved work is
 //! touched and the address is not rewritten), then opened, or named in a
 //! notice when the site has no such exercise, never silently swapped for
-//! another. In an embed, that notice is all the frame shows.
+//! another. In an embed, that notice is all the frame shows. An exercise
+//! link names its exercise only once the worker has read it.
 
 use super::{Model, Opening};
+use crate::author::link::LINKED_FILE;
 use fencelab_model::Exercise;
-use fencelab_protocol::Request;
+use fencelab_model::site::{IndexError, SiteIndex};
+use fencelab_protocol::{Installation, Request};
 use std::rc::Rc;
 
-/// What fetching the site's exercises gave, as the app's effect read it.
+/// What fetching the site's exercises gave, as the app's effects read it.
 #[derive(Clone, Debug, PartialEq)]
 pub enum SiteExercises {
     /// The site serves no index: the bundled exercises are all there is.
     NoIndex,
     /// The index was served but cannot be used, and why.
     Unusable(String),
+    /// The index's text, for the worker to read; the files it names are
+    /// fetched once it has (`Model::site_files`).
+    Index(String),
     /// Each file the index names (its path on the site) with its text, or
     /// why it could not be fetched.
     Files(Vec<(String, Result<String, String>)>),
 }
 
+/// A step of adding the site's exercises, taken in order.
+#[derive(Clone, Debug, PartialEq)]
+pub(super) enum SiteStep {
+    /// A file, once its turn comes and its answer has arrived.
+    File { file: String, state: FileState },
+    /// Every file of one fetch is added: the awaited exercise can be opened.
+    Settle,
+}
+
+#[derive(Clone, Debug, PartialEq)]
+pub(super) enum FileState {
+    /// Sent to the worker as `Install` `seq`; its answer has yet to come.
+    Installing(u64),
+    Answered(Box<Installation>),
+    /// It could not be fetched, or the worker could not answer, and why.
+    Failed(String),
+}
+
 impl Model {
-    /// Adds the site's exercises that load, says why any other is left out,
-    /// and opens the exercise the address was waiting for.
+    /// Hands what was fetched to the worker, or adds it when nothing is
+    /// left to ask.
     pub(super) fn site_exercises(&mut self, site: SiteExercises) {
         match site {
             SiteExercises::NoIndex => {}
             SiteExercises::Unusable(message) => self.notices.push(format!(
                 "This site's own exercises could not be loaded: {message}."
             )),
+            SiteExercises::Index(source) => {
+                let seq = self.seq();
+                self.indexing = Some(seq);
+                self.send(Request::Index { seq, source });
+                return;
+            }
             SiteExercises::Files(files) => {
                 for (file, fetched) in files {
-                    match fetched {
-                        Ok(source) => self.add_site_exercise(file, source),
-                        Err(message) => self.notices.push(format!(
-                            "{file} could not be loaded ({message}); it is left out."
-                        )),
-                    }
+                    let state = match fetched {
+                        Ok(source) => {
+                            let seq = self.seq();
+                            self.send(Request::Install {
+                                seq,
+                                file: file.clone(),
+                                source,
+                            });
+                            FileState::Installing(seq)
+                        }
+                        Err(message) => FileState::Failed(message),
+                    };
+                    self.site_queue.push_back(SiteStep::File { file, state });
                 }
             }
         }
+        self.site_queue.push_back(SiteStep::Settle);
+        self.take_site_steps();
+    }
+
+    /// The worker read the index of `Index` `seq` (or could not): its files
+    /// are fetched next. Whether `seq` was the index's.
+    pub(super) fn indexed(&mut self, seq: u64, result: Result<SiteIndex, IndexError>) -> bool {
+        if self.indexing != Some(seq) {
+            return false;
+        }
+        self.indexing = None;
+        match result {
+            Ok(index) => self.site_files = Some(Rc::new(index.paths().collect())),
+            Err(error) => self.site_exercises(SiteExercises::Unusable(error.to_string())),
+        }
+        true
+    }
+
+    /// An `Install` was answered. Whether `seq` was an install's.
+    pub(super) fn installed(&mut self, seq: u64, installation: Box<Installation>) -> bool {
+        self.answer_file(seq, FileState::Answered(installation))
+    }
+
+    /// The request `seq` failed: an install's file is left out with the
+    /// worker's sentence, as is the index. Seq 0 (the worker itself failed)
+    /// fails every install still waiting, so the page never waits forever;
+    /// it is also the page's notice (false). Whether `seq` was a site
+    /// request's.
+    pub(super) fn site_request_failed(&mut self, seq: u64, message: &str) -> bool {
+        if seq == 0 {
+            let waiting: Vec<u64> = self
+                .site_queue
+                .iter()
+                .filter_map(|step| match step {
+                    SiteStep::File {
+                        state: FileState::Installing(seq),
+                        ..
+                    } => Some(*seq),
+                    _ => None,
+                })
+                .collect();
+            for seq in waiting {
+                self.answer_file(seq, FileState::Failed(message.to_string()));
+            }
+            if let Some(seq) = self.indexing {
+                self.site_request_failed(seq, message);
+            }
+            return false;
+        }
+        if self.indexing == Some(seq) {
+            self.indexing = None;
+            self.site_exercises(SiteExercises::Unusable(format!(
+                "{}: {message}",
+                fencelab_model::site::INDEX_PATH
+            )));
+            return true;
+        }
+        self.answer_file(seq, FileState::Failed(message.to_string()))
+    }
+
+    fn answer_file(&mut self, seq: u64, answer: FileState) -> bool {
+        let Some(state) = self.site_queue.iter_mut().find_map(|step| match step {
+            SiteStep::File { state, .. } if *state == FileState::Installing(seq) => Some(state),
+            _ => None,
+        }) else {
+            // A restarted worker's second answer, or no install of ours.
+            return false;
+        };
+        *state = answer;
+        // Sent and answered: its text need not be kept.
+        self.outbox.retain(|request| request.seq() != seq);
+        self.take_site_steps();
+        true
+    }
+
+    /// Takes every step whose turn has come: a file whose answer is in,
+    /// then the next, until one still waits for the worker.
+    fn take_site_steps(&mut self) {
+        while let Some(step) = self.site_queue.front() {
+            if matches!(
+                step,
+                SiteStep::File {
+                    state: FileState::Installing(_),
+                    ..
+                }
+            ) {
+                return;
+            }
+            match self.site_queue.pop_front() {
+                Some(SiteStep::File { file, state }) => self.add_site_file(file, state),
+                Some(SiteStep::Settle) => self.settle_site(),
+                None => return,
+            }
+        }
+    }
+
+    /// Every file fetched so far is added: opens the exercise the address
+    /// was waiting for, or says it is missing.
+    fn settle_site(&mut self) {
         self.site_loaded = true;
         if let Some(Opening { exercise, link }) = self.awaiting.take() {
             match self.exercises.iter().position(|e| e.id == exercise) {
@@ -58,16 +199,45 @@ impl Model {
         }
     }
 
-    fn add_site_exercise(&mut self, file: String, source: String) {
-        let exercise = match Exercise::from_toml(&file, &source) {
-            Ok(exercise) => exercise,
-            Err(error) => {
-                self.notices
-                    .push(format!("{error}. This exercise is left out."));
-                return;
+    fn add_site_file(&mut self, file: String, state: FileState) {
+        let (exercise, schema_error) = match state {
+            // Never handed over: `take_site_steps` stops at a waiting file.
+            FileState::Installing(_) => return,
+            FileState::Failed(message) => {
+                self.notices.push(format!(
+                    "{file} could not be loaded ({message}); it is left out."
+                ));
+                (None, None)
             }
+            FileState::Answered(installation) => match *installation {
+                Installation::Unloadable(error) => {
+                    self.notices
+                        .push(format!("{error}. This exercise is left out."));
+                    (None, None)
+                }
+                Installation::Installed(exercise) | Installation::IdTaken(exercise) => {
+                    (Some(exercise), None)
+                }
+                Installation::SchemaFailed { exercise, error } => (Some(exercise), Some(error)),
+            },
         };
-        let from_link = file == crate::author::link::LINKED_FILE;
+        let from_link = file == LINKED_FILE;
+        if from_link {
+            self.link_read(exercise.as_ref().map(|e| e.id.clone()));
+        }
+        let Some(exercise) = exercise else { return };
+        self.list_site_exercise(&file, exercise, from_link);
+        if let Some(error) = schema_error {
+            // The worker's loader names the file, line and column itself.
+            self.notices
+                .push(format!("{error}. This exercise cannot be checked."));
+        }
+    }
+
+    /// Lists a site's exercise, unless its id is taken: the first of an id
+    /// wins, as in the worker, except that a link's draft is shown in place
+    /// of the hosted file of its id.
+    fn list_site_exercise(&mut self, file: &str, exercise: Exercise, from_link: bool) {
         if self.exercises.iter().any(|e| e.id == exercise.id) {
             // An author previewing a new version of an exercise the site
             // hosts: the draft is the point, and the hosted file is not wrong.
@@ -85,13 +255,28 @@ impl Model {
             ));
             return;
         }
-        let seq = self.seq();
-        self.installing.insert(seq);
-        self.send(Request::Install { seq, file, source });
         if from_link {
             self.linked = Some(exercise.id.clone());
         }
         Rc::make_mut(&mut self.exercises).push(exercise);
+    }
+
+    /// The worker has read the exercise link's file: the address names its
+    /// exercise (`id`), or, when it does not load, what it named besides
+    /// (`?exercise=`, else the first exercise).
+    fn link_read(&mut self, id: Option<String>) {
+        let Some(named) = self.awaiting_link.take() else {
+            return;
+        };
+        match id.or(named) {
+            Some(exercise) => {
+                self.awaiting = Some(Opening {
+                    exercise,
+                    link: None,
+                })
+            }
+            None => self.open(0, None),
+        }
     }
 
     /// The address named an exercise this page does not have: that sentence,
@@ -118,19 +303,5 @@ impl Model {
         } else {
             self.missing = Some(exercise);
         }
-    }
-
-    /// An `Install` was answered: a failure is the exercise's file's
-    /// notice. Whether `seq` was an install's.
-    pub(super) fn installed(&mut self, seq: u64, failure: Option<&str>) -> bool {
-        if !self.installing.remove(&seq) {
-            return false;
-        }
-        if let Some(message) = failure {
-            // The worker's loader names the file, line and column itself.
-            self.notices
-                .push(format!("{message}. This exercise cannot be checked."));
-        }
-        true
     }
 }

@@ -13,7 +13,8 @@ use fencelab_core::check::{Progress, SuiteSearch};
 use fencelab_core::mutate::Context;
 use fencelab_core::report::Unusable;
 use fencelab_core::{Checker, Exercise, ExerciseExt, Limits, Scenario, mutation};
-use fencelab_protocol::{Edits, Request, Response};
+use fencelab_model::site::SiteIndex;
+use fencelab_protocol::{Edits, Installation, Request, Response};
 use std::collections::BTreeMap;
 use std::rc::Rc;
 
@@ -101,10 +102,9 @@ impl CheckJob {
 pub struct Server {
     /// Shared with the jobs: a check starts on every keystroke, and copying
     /// a whole exercise (narrative, schema, scenarios) each time is waste.
+    /// The bundled ones first, then those installed: an id is never
+    /// installed twice, so none is ever replaced.
     exercises: Vec<Rc<Exercise>>,
-    /// The first `bundled` of `exercises` are the bundled ones, which an
-    /// installed exercise may never replace.
-    bundled: usize,
     contexts: BTreeMap<String, Context>,
     /// The seq of the newest job (`Request::is_job`): every job but its own
     /// is stale, and is dropped before its next piece.
@@ -124,7 +124,6 @@ impl Server {
 
     pub fn new(exercises: Vec<Exercise>) -> Server {
         Server {
-            bundled: exercises.len(),
             exercises: exercises.into_iter().map(Rc::new).collect(),
             contexts: BTreeMap::new(),
             latest_job: 0,
@@ -143,6 +142,9 @@ impl Server {
         if request.is_job() {
             self.latest_job = seq;
         }
+        if let Some(response) = self.read(&request) {
+            return Served::Answer(Box::new(response));
+        }
         match self.answer(request) {
             Ok(served) => served,
             Err(message) => Served::Answer(Box::new(Response::Failed { seq, message })),
@@ -150,27 +152,69 @@ impl Server {
     }
 
     /// Loads an exercise that is not bundled, as `fencelab check` loads a
-    /// file (its schema tried on SQLite), in place of an earlier one of the
-    /// same id. Answers with its id.
-    fn install(&mut self, file: &str, source: &str) -> Result<String, String> {
-        let exercise = fencelab_core::exercise::load(file, source).map_err(|e| e.to_string())?;
-        let id = exercise.id.clone();
-        let (bundled, installed) = self.exercises.split_at_mut(self.bundled);
-        if bundled.iter().any(|e| e.id == id) {
-            return Err(format!(
-                "{file}: `{id}` is the id of a bundled exercise; give this one its own id"
-            ));
+    /// file, and installs it unless its id is taken: the first exercise of
+    /// an id wins, as on the page, which lists what this answers and leaves
+    /// out what it leaves out. The schema is tried on SQLite only for an
+    /// exercise that would be installed.
+    fn install(&mut self, file: &str, source: &str) -> Installation {
+        let taken = |id: &str| self.exercises.iter().any(|e| e.id == id);
+        let mut id_taken = false;
+        let mut schema_failed = false;
+        let loaded = Exercise::from_toml_checked(file, source, |exercise| {
+            id_taken = taken(&exercise.id);
+            if id_taken {
+                return Ok(());
+            }
+            let tried = fencelab_core::exercise::try_schema(exercise);
+            schema_failed = tried.is_err();
+            tried
+        });
+        match loaded {
+            Ok(exercise) if id_taken => Installation::IdTaken(exercise),
+            Ok(exercise) => {
+                self.exercises.push(Rc::new(exercise.clone()));
+                Installation::Installed(exercise)
+            }
+            // The schema's error is placed in the file, but the loader then
+            // gives no exercise: read it again without the schema (only on
+            // this path), so the page can still list it.
+            Err(error) if schema_failed => match Exercise::from_toml(file, source) {
+                Ok(exercise) => Installation::SchemaFailed { exercise, error },
+                Err(error) => Installation::Unloadable(error),
+            },
+            Err(error) => Installation::Unloadable(error),
         }
-        let exercise = Rc::new(exercise);
-        match installed.iter_mut().find(|e| e.id == id) {
-            Some(earlier) => *earlier = exercise,
-            None => self.exercises.push(exercise),
-        }
-        // What the mutation operators knew of the earlier version is stale.
-        self.contexts.remove(&id);
-        Ok(id)
     }
 
+    /// Answers a text the page hands over to be loaded (a site's file, a
+    /// draft as it changes, a site's index) with what the loader made of
+    /// it; `None` for any other request.
+    fn read(&mut self, request: &Request) -> Option<Response> {
+        let seq = request.seq();
+        Some(match request {
+            Request::Install { file, source, .. } => {
+                let installation = Box::new(self.install(file, source));
+                Response::Installed { seq, installation }
+            }
+            Request::Author {
+                file,
+                source,
+                check: false,
+                ..
+            } => Response::Drafted {
+                seq,
+                result: Exercise::from_toml(file, source).map(Box::new),
+            },
+            Request::Index { source, .. } => Response::Indexed {
+                seq,
+                result: SiteIndex::parse(source),
+            },
+            _ => return None,
+        })
+    }
+
+    // long: one arm per request the worker routes to the core, so every
+    // kind is answered in one place; each arm is a few lines already.
     fn answer(&mut self, request: Request) -> Result<Served, String> {
         let exercises = &self.exercises;
         Ok(match request {
@@ -261,14 +305,16 @@ impl Server {
                     seq, exercise, &edits, context,
                 ))))
             }
-            Request::Install { seq, file, source } => {
-                let exercise = self.install(&file, &source)?;
-                Served::Answer(Box::new(Response::Installed { seq, exercise }))
-            }
-            Request::Author { seq, file, source } => match AuthorJob::start(seq, &file, &source) {
+            Request::Author {
+                seq, file, source, ..
+            } => match AuthorJob::start(seq, &file, &source) {
                 Draft::Job(job) => Served::Job(Job::Author(Box::new(job))),
                 Draft::Unloadable(response) => Served::Answer(Box::new(response)),
             },
+            // `read` has answered these above.
+            Request::Install { .. } | Request::Index { .. } => {
+                return Err("the worker read this request twice".into());
+            }
         })
     }
 }
@@ -324,7 +370,6 @@ mod tests {
         let server = Server::bundled();
         let loaded: Vec<Exercise> = server.exercises.iter().map(|e| (**e).clone()).collect();
         assert_eq!(loaded, exercises());
-        assert_eq!(server.bundled, loaded.len());
     }
 
     /// A claim that does not parse as a procedure: no checker can be built.
@@ -609,47 +654,44 @@ mod tests {
         .replacen("title = \"", &format!("title = \"{title}: "), 1)
     }
 
+    /// An installed exercise as the page is sent it: the loaded exercise.
+    fn installed(response: Response) -> Installation {
+        match response {
+            Response::Installed { installation, .. } => *installation,
+            other => panic!("an install's answer, not {other:?}"),
+        }
+    }
+
+    /// The first exercise of an id is installed and checked like a bundled
+    /// one; a later file of the same id is loaded and answered but not
+    /// installed, as the page leaves it out (the two lists stay equal).
     #[test]
-    fn an_installed_exercise_is_checked_like_a_bundled_one_and_can_be_replaced() {
+    fn an_installed_exercise_is_checked_like_a_bundled_one_and_its_id_stays_its_own() {
         let mut server = Server::new(exercises());
         let install = |server: &mut Server, seq, title| {
-            answer_of(
+            installed(answer_of(
                 server,
                 Request::Install {
                     seq,
                     file: "exercises/mine.toml".into(),
                     source: authored_claim("my-course-claim", title),
                 },
-            )
+            ))
         };
-        assert_eq!(
-            install(&mut server, 1, "First"),
-            Response::Installed {
-                seq: 1,
-                exercise: "my-course-claim".into()
-            }
-        );
-        assert_eq!(
-            install(&mut server, 2, "Second"),
-            Response::Installed {
-                seq: 2,
-                exercise: "my-course-claim".into()
-            }
-        );
-        assert_eq!(
-            server.exercises.len(),
-            exercises().len() + 1,
-            "replaced, not added"
-        );
+        let first = install(&mut server, 1, "First");
+        let Installation::Installed(loaded) = &first else {
+            panic!("installed: {first:?}");
+        };
+        assert_eq!(loaded.id, "my-course-claim");
+        assert!(loaded.title.starts_with("First: "));
+        let second = install(&mut server, 2, "Second");
         assert!(
-            server
-                .exercises
-                .last()
-                .unwrap()
-                .title
-                .starts_with("Second: ")
+            matches!(&second, Installation::IdTaken(e) if e.title.starts_with("Second: ")),
+            "{second:?}"
         );
+        assert_eq!(server.exercises.len(), exercises().len() + 1);
         let mine = Rc::clone(server.exercises.last().unwrap());
+        assert_eq!(&*mine, loaded, "the page lists what the worker checks");
         let mut job = job_of(
             &mut server,
             Request::Check {
@@ -677,33 +719,106 @@ mod tests {
     #[test]
     fn an_install_never_replaces_a_bundled_exercise_and_names_what_is_wrong() {
         let mut server = Server::new(exercises());
-        let cases = [
-            (
-                authored_claim(CLAIM, "Mine"),
-                "is the id of a bundled exercise",
-            ),
-            ("id = 3".to_string(), "exercises/bad.toml:1:"),
-            (
-                authored_claim("bad-schema", "Bad").replacen("CREATE TABLE", "CREATE TABEL", 1),
-                "exercises/bad.toml:",
-            ),
-        ];
-        for (seq, (source, expected)) in (1..).zip(cases) {
-            let response = answer_of(
-                &mut server,
+        let install = |server: &mut Server, seq, source: String| {
+            installed(answer_of(
+                server,
                 Request::Install {
                     seq,
                     file: "exercises/bad.toml".into(),
                     source,
                 },
-            );
-            let Response::Failed { seq: got, message } = response else {
-                panic!("a failed install: {response:?}");
-            };
-            assert_eq!(got, seq);
-            assert!(message.contains(expected), "{message}");
-        }
+            ))
+        };
+        let taken = install(&mut server, 1, authored_claim(CLAIM, "Mine"));
+        assert!(
+            matches!(&taken, Installation::IdTaken(e) if e.id == CLAIM && e.title.starts_with("Mine: ")),
+            "{taken:?}"
+        );
+        let unloadable = install(&mut server, 2, "id = 3".into());
+        assert!(
+            matches!(&unloadable, Installation::Unloadable(e)
+                if e.to_string().starts_with("exercises/bad.toml:1:")),
+            "{unloadable:?}"
+        );
+        let bad_schema =
+            authored_claim("bad-schema", "Bad").replacen("CREATE TABLE", "CREATE TABEL", 1);
+        let failed = install(&mut server, 3, bad_schema);
+        let Installation::SchemaFailed { exercise, error } = &failed else {
+            panic!("a schema SQLite refuses: {failed:?}");
+        };
+        assert_eq!(exercise.id, "bad-schema");
+        assert_eq!(error.field, "schema");
+        assert!(
+            error.to_string().starts_with("exercises/bad.toml:"),
+            "{error}"
+        );
         assert_eq!(server.exercises.len(), exercises().len());
+        let huge = "#".repeat(fencelab_model::exercise::EXERCISE_FILE_BYTES_MAX + 1);
+        let refused = install(&mut server, 4, huge);
+        assert!(
+            matches!(&refused, Installation::Unloadable(e) if e.message.contains("at most")),
+            "{refused:?}"
+        );
+    }
+
+    /// The authoring view's draft on every change, and a site's index: each
+    /// answered at once with what the loader made of it, never a job.
+    #[test]
+    fn a_draft_and_an_index_are_loaded_for_the_page_at_once() {
+        let mut server = Server::new(exercises());
+        let draft = |source: &str| Request::Author {
+            seq: 1,
+            file: "draft.toml".into(),
+            source: source.into(),
+            check: false,
+        };
+        assert!(!draft("").is_job());
+        let claim = authored_claim("my-claim", "Mine");
+        let Response::Drafted {
+            seq: 1,
+            result: Ok(exercise),
+        } = answer_of(&mut server, draft(&claim))
+        else {
+            panic!("a loaded draft");
+        };
+        assert_eq!(
+            *exercise,
+            Exercise::from_toml("draft.toml", &claim).unwrap()
+        );
+        let Response::Drafted {
+            result: Err(error), ..
+        } = answer_of(&mut server, draft("format = "))
+        else {
+            panic!("a load error");
+        };
+        assert_eq!((error.file.as_str(), error.line), ("draft.toml", 1));
+        let indexed = answer_of(
+            &mut server,
+            Request::Index {
+                seq: 2,
+                source: "format = 1\nexercises = [\"a.toml\"]\n".into(),
+            },
+        );
+        assert_eq!(
+            indexed,
+            Response::Indexed {
+                seq: 2,
+                result: SiteIndex::new(vec!["a.toml".into()]),
+            }
+        );
+        let Response::Indexed {
+            result: Err(error), ..
+        } = answer_of(
+            &mut server,
+            Request::Index {
+                seq: 3,
+                source: "format = 9\nexercises = []\n".into(),
+            },
+        )
+        else {
+            panic!("an index this page does not read");
+        };
+        assert!(error.to_string().contains("format 9"), "{error}");
     }
 
     /// The reference texts of the claim's editable procedures: they pass
@@ -836,6 +951,7 @@ mod tests {
                 "id = \"my-claim\"",
                 1,
             ),
+            check: true,
         };
         let first = job_of(&mut server, draft(1));
         assert!(matches!(first, Job::Author(_)));
@@ -849,6 +965,7 @@ mod tests {
                 seq: 3,
                 file: "draft.toml".into(),
                 source: "format = ".into(),
+                check: true,
             },
         );
         let Response::Authored {
@@ -887,9 +1004,13 @@ mod tests {
                 source: source.clone(),
             },
         );
-        let Response::Installed { exercise: id, .. } = installed else {
+        let Response::Installed { installation, .. } = installed else {
             panic!("the exercise installs: {installed:?}");
         };
+        let Installation::Installed(loaded) = *installation else {
+            panic!("the exercise installs: {installation:?}");
+        };
+        let id = loaded.id;
         let exercise = fencelab_core::exercise::load("many.toml", &source).expect("it loads");
         // The figure the issue asks for; a count is asserted, never a time.
         let started = std::time::Instant::now();

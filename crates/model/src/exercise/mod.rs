@@ -19,11 +19,20 @@ use serde::{Deserialize, Serialize};
 use std::collections::BTreeMap;
 use std::fmt;
 
+// The loader, behind the `toml` feature: the page's main thread is given
+// exercises already loaded (by the worker, or at build time) and never
+// parses TOML.
+#[cfg(feature = "toml")]
 mod file;
+#[cfg(feature = "toml")]
 mod load;
+#[cfg(feature = "toml")]
 mod places;
+#[cfg(feature = "toml")]
 mod scenario_file;
+#[cfg(feature = "toml")]
 pub use places::{Places, line_at};
+#[cfg(feature = "toml")]
 pub use scenario_file::scenarios_from_toml;
 
 /// The exercise format this build reads.
@@ -228,7 +237,7 @@ impl Exercise {
     }
 }
 
-#[cfg(test)]
+#[cfg(all(test, feature = "toml"))]
 mod tests {
     use super::*;
     #[cfg(target_arch = "wasm32")]

@@ -518,7 +518,7 @@ impl KillMatrix {
     }
 }
 
-#[cfg(test)]
+#[cfg(all(test, feature = "toml"))]
 mod tests {
     use super::*;
 
