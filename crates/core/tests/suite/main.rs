@@ -5,6 +5,10 @@
 //! where fourteen binaries cost fourteen links and fourteen starts.
 //!
 //! `cargo test -p fencelab-core --test suite lessons::` runs one module.
+//!
+//! Not here: tests/rowid_replay.rs, which must be alone in its program (it
+//! replays a rowid SQLite draws from its one random source), and the wasm
+//! benchmarks, which `cargo xtask bench` builds.
 
 mod common;
 mod counters;
@@ -21,5 +25,4 @@ mod mutation;
 mod no_panic;
 mod random_schedules;
 mod reports;
-mod rowid_replay;
 mod scenarios;
