@@ -27,7 +27,7 @@ pub fn on_threads<T: Sync, R: Send>(
     mut done: impl FnMut(usize, Option<R>),
 ) {
     let workers = threads.min(items.len()).max(1);
-    // Threads take the next item as they finish one, so a slow exercise
+    // Threads take the next item as they finish one, so a slow item
     // holds up one core, not a fixed share of the others.
     let next = AtomicUsize::new(0);
     let (sender, receiver) = mpsc::channel();
