@@ -259,6 +259,7 @@ export async function waitForText(locator, pattern, timeout = 30_000) {
  * arrive, so a verdict read before this may be an earlier text's.
  */
 export async function verdictsCurrent(page, timeout = 90_000) {
+  await live(page, timeout);
   await settled(page);
   await page.waitForFunction(
     () => {
@@ -288,6 +289,17 @@ export async function editorRefused(page, timeout = 90_000) {
 export async function open(page, url) {
   await page.goto(url);
   await waitForText(page.locator("#scenario-summary"), /^\d+ of \d+ scenarios pass$/);
+  await live(page);
+}
+
+/**
+ * Waits until the app answers the learner: a prerendered page shows its
+ * verdicts before its wasm has even loaded, and a click on that HTML does
+ * nothing until the app has hydrated it and read the saved work
+ * (`data-live`, which a page rendered afresh has from its first frame).
+ */
+export async function live(page, timeout = 90_000) {
+  await page.locator(".app[data-live]").first().waitFor({ state: "attached", timeout });
 }
 
 /**

@@ -29,6 +29,12 @@ use std::path::{Path, PathBuf};
 /// The site's files whose names are addresses and never change; everything
 /// else at the site's top level is an asset and is hashed.
 pub const STABLE: &[&str] = &["index.html", "sw.js", "embed.js"];
+/// Whether `name` keeps its name: a [`STABLE`] file, or a page (each
+/// prerendered exercise's `ID.html` is an address too).
+fn is_stable(name: &str) -> bool {
+    STABLE.contains(&name) || name.ends_with(".html")
+}
+
 /// Hex digits of the SHA-256 kept in a name: 64 bits, plenty to tell one
 /// build's file from another's.
 const HASH_DIGITS: usize = 16;
@@ -56,9 +62,8 @@ pub fn hash_site(dir: &Path) -> Result<BTreeMap<String, String>, String> {
             join(already)
         ));
     }
-    let (assets, stable): (BTreeMap<String, Vec<u8>>, BTreeMap<String, Vec<u8>>) = files
-        .into_iter()
-        .partition(|(name, _)| !STABLE.contains(&name.as_str()));
+    let (assets, stable): (BTreeMap<String, Vec<u8>>, BTreeMap<String, Vec<u8>>) =
+        files.into_iter().partition(|(name, _)| !is_stable(name));
     let hashed = hash_assets(assets)?;
     let mut written: BTreeMap<String, Vec<u8>> = BTreeMap::new();
     for (name, bytes) in stable {

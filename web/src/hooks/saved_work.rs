@@ -11,6 +11,23 @@ use yew::prelude::*;
 #[hook]
 pub fn use_saved_work(model: &UseReducerHandle<Model>) {
     {
+        // A prerendered page, just hydrated: its exercise's saved work and
+        // the theme chosen, in one action (no frame without the editors).
+        let dispatcher = model.dispatcher();
+        let hydrating = model
+            .prerendered
+            .is_some()
+            .then(|| model.exercise().map(|e| e.id.clone()))
+            .flatten();
+        use_effect_with(hydrating, move |hydrating| {
+            if let Some(exercise) = hydrating {
+                let loaded = storage::load(exercise);
+                let theme = storage::theme();
+                dispatcher.dispatch(Action::Hydrated { loaded, theme });
+            }
+        });
+    }
+    {
         let dispatcher = model.dispatcher();
         let opening = model.opening.as_ref().map(|o| o.exercise.clone());
         use_effect_with(opening, move |opening| {

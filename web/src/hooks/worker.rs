@@ -7,22 +7,32 @@
 
 use crate::engine::Engine;
 use crate::state::{Action, Model};
+use std::cell::RefCell;
+use std::rc::Rc;
 use yew::prelude::*;
 
 #[hook]
 pub fn use_worker(model: &UseReducerHandle<Model>) {
+    // Started by the first effect that sends, never while rendering: a
+    // render also runs at build time, where there is no worker to start
+    // (web/prerender).
     let engine = {
+        let started = use_mut_ref(|| None::<Rc<Engine>>);
         let dispatcher = model.dispatcher();
-        use_memo((), move |_| {
-            Engine::start(move |response| dispatcher.dispatch(Action::Worker(Box::new(response))))
-        })
+        move || started_engine(&started, &dispatcher)
     };
+    {
+        let engine = engine.clone();
+        use_effect_with((), move |_| {
+            engine();
+        });
+    }
     {
         let engine = engine.clone();
         let request = model.check_request();
         use_effect_with(model.check_wanted, move |_| {
             if let Some(request) = request {
-                engine.send(request);
+                engine().send(request);
             }
         });
     }
@@ -32,8 +42,24 @@ pub fn use_worker(model: &UseReducerHandle<Model>) {
         for request in outbox {
             if request.seq() > *sent.borrow() {
                 *sent.borrow_mut() = request.seq();
-                engine.send((*request).clone());
+                engine().send((*request).clone());
             }
         }
     });
+}
+
+/// The engine, started on first use.
+fn started_engine(
+    started: &RefCell<Option<Rc<Engine>>>,
+    dispatcher: &UseReducerDispatcher<Model>,
+) -> Rc<Engine> {
+    started
+        .borrow_mut()
+        .get_or_insert_with(|| {
+            let dispatcher = dispatcher.clone();
+            Rc::new(Engine::start(move |response| {
+                dispatcher.dispatch(Action::Worker(Box::new(response)))
+            }))
+        })
+        .clone()
 }
