@@ -114,7 +114,8 @@ export async function cachedForOffline(page, paths = []) {
     const name = /^const CACHE = "([^"]+)";$/m.exec(worker)?.[1];
     const assets = JSON.parse(/^const ASSETS = (\[.*\]);$/m.exec(worker)?.[1] ?? "[]");
     if (!name || assets.length === 0) throw new Error("sw.js names no cache or no assets: was the site built by trunk with its hook?");
-    const wanted = [...assets.map((asset) => asset.slice(1)), ...paths];
+    const pages = JSON.parse(/^const PAGES = (\[.*\]);$/m.exec(worker)?.[1] ?? "[]");
+    const wanted = [...assets, ...pages].map((path) => path.slice(1)).concat(paths);
     const cache = await caches.open(name);
     const has = async () => {
       const keys = (await cache.keys()).map((request) => new URL(request.url).pathname);

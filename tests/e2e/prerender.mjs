@@ -166,6 +166,92 @@ const tests = [
       });
     },
   ],
+  [
+    "before the app has loaded, a phone's page is already folded as the app folds it and in the theme chosen, and hydrating changes neither",
+    async ({ browser, url }) => {
+      const ids = await exerciseIds(browser, url);
+      for (const id of [ids[0], ids[ids.length - 1]]) {
+        const context = await browser.newContext({ viewport: { width: 390, height: 844 } });
+        const page = await context.newPage();
+        // The page's wasm held back: what shows is the HTML and first-paint.js alone.
+        let release;
+        const held = new Promise((ok) => (release = ok));
+        await page.route(/fencelab-web[^/]*\.wasm$/, async (route) => {
+          await held;
+          await route.continue();
+        });
+        await page.goto(`${url}${id}.html?theme=dark`);
+        const seen = () =>
+          page.evaluate(() => {
+            const story = document.querySelector("details.narrative-text");
+            const shown = (selector) => {
+              const element = story.querySelector(selector);
+              return element.getClientRects().length > 0 && element.textContent.trim().length > 0;
+            };
+            return {
+              theme: document.documentElement.dataset.theme,
+              storyOpen: story.open,
+              folded: story.classList.contains("story-folded"),
+              lead: shown(".story-lead"),
+              label: shown(".story-label"),
+              menuOpen: document.querySelector("details.exercise-menu").open,
+            };
+          });
+        const where = `${id}.html at 390x844`;
+        const before = await seen();
+        assert.equal(await page.locator(".app[data-live]").count(), 0, `${where}: the app has not started yet`);
+        assert.deepEqual(
+          before,
+          { theme: "dark", storyOpen: false, folded: true, lead: true, label: false, menuOpen: false },
+          `${where}: before the app loads`,
+        );
+        assertInView(await placement(page.locator(".story-folded > summary")), `${where}: the story's first sentence`);
+        release();
+        await live(page);
+        assert.deepEqual(await seen(), before, `${where}: once the app is live`);
+        assert.equal(await page.locator("#panic-notice").count(), 0, `${where}: no panic while hydrating`);
+        await context.close();
+      }
+    },
+  ],
+  [
+    "a page asked for another view than its own shows the loading line until the app has it, never the wrong exercise",
+    async ({ browser, url }) => {
+      const ids = await exerciseIds(browser, url);
+      const addresses = [
+        [`${url}?exercise=${ids[1]}`, ids[1]],
+        [`${url}${ids[0]}.html?embed=1&exercise=${ids[2]}`, ids[2]],
+      ];
+      for (const [address, wanted] of addresses) {
+        const context = await browser.newContext();
+        const page = await context.newPage();
+        let release;
+        const held = new Promise((ok) => (release = ok));
+        await page.route(/fencelab-web[^/]*\.wasm$/, async (route) => {
+          await held;
+          await route.continue();
+        });
+        await page.goto(address);
+        const before = await page.evaluate(() => ({
+          title: document.getElementById("exercise-title")?.getClientRects().length ?? 0,
+          loading: getComputedStyle(document.getElementById("app"), "::before").content,
+        }));
+        assert.deepEqual(before, { title: 0, loading: '"Loading the fencelab playground…"' }, `${address}: before the app loads`);
+        release();
+        await live(page);
+        await page.locator("#exercise-title").waitFor();
+        // The address names the exercise the app has open (hooks/address.rs).
+        await page.waitForFunction((id) => new URL(location.href).searchParams.get("exercise") === id, wanted);
+        const shown = await page.evaluate(() => ({
+          title: document.getElementById("exercise-title")?.getClientRects().length ?? 0,
+          loading: getComputedStyle(document.getElementById("app"), "::before").content,
+          prerendered: document.querySelector(".editor-static") !== null,
+        }));
+        assert.deepEqual(shown, { title: 1, loading: "none", prerendered: false }, `${address}: once the app is live`);
+        await context.close();
+      }
+    },
+  ],
 ];
 
 await runTests("prerender", tests);

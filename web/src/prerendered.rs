@@ -20,6 +20,11 @@ use serde::{Deserialize, Serialize};
 pub const DATA_ID: &str = "fencelab-prerendered";
 /// The id of the element the app renders into.
 pub const ROOT_ID: &str = "app";
+/// The root's attribute naming the exercise prerendered in it, and its
+/// class when the address asks for another view (web/first-paint.js sets
+/// it before the first paint, so that view's loading line shows instead).
+pub const ROOT_EXERCISE: &str = "data-prerendered";
+pub const ROOT_ELSEWHERE: &str = "prerendered-elsewhere";
 
 /// What a page was rendered from: the exercise shown and the report of its
 /// starting texts.

@@ -16,7 +16,7 @@
 use fencelab_model::{Exercise, ExerciseReport};
 use fencelab_protocol::{Request, Response};
 use fencelab_web::components::app::{App, AppProps};
-use fencelab_web::prerendered::{DATA_ID, Prerendered, ROOT_ID};
+use fencelab_web::prerendered::{DATA_ID, Prerendered, ROOT_EXERCISE, ROOT_ID};
 use fencelab_worker::serve::{Served, Server};
 use std::path::Path;
 use std::rc::Rc;
@@ -111,7 +111,15 @@ pub fn fill(
     let rest = template[end..].strip_prefix("</div>").ok_or_else(|| {
         format!("the template's `{HOLE_END}` is not the last thing in its {root}")
     })?;
-    let html = format!("{}{app}</div>\n    {data}{rest}", &template[..start]);
+    // The root names the exercise it holds, for web/first-paint.js (an
+    // address asking for another view shows the loading line instead).
+    let before = template[..start].trim_end();
+    let opened = format!(
+        "{}<div id=\"{ROOT_ID}\" {ROOT_EXERCISE}=\"{}\">",
+        &before[..before.len() - root.len()],
+        escape(&page.exercise)
+    );
+    let html = format!("{opened}{app}</div>\n    {data}{rest}");
     let title = format!("<title>{} · fencelab</title>", escape(&exercise.title));
     let description = format!(
         "<meta name=\"description\" content=\"{}\" />",
@@ -349,6 +357,13 @@ mod tests {
         assert!(error.contains("first thing"), "{error}");
         assert!(
             done.contains("<p>app</p></div>\n    <script type=\"application/json\""),
+            "{done}"
+        );
+        assert!(
+            done.contains(&format!(
+                "<div id=\"app\" data-prerendered=\"{}\"><p>app</p>",
+                exercises[0].id
+            )),
             "{done}"
         );
     }

@@ -64,9 +64,15 @@ pub fn start() {
     let Some(root) = root else {
         return;
     };
+    // Rendered afresh: whatever was prerendered goes, with the class that
+    // hid it (web/first-paint.js).
+    let afresh = |root: &web_sys::Element| {
+        root.set_inner_html("");
+        let _ = root.class_list().remove_1(prerendered::ROOT_ELSEWHERE);
+    };
     // `?author=1`: the authoring view, a page of its own.
     if crate::author::requested() {
-        root.set_inner_html("");
+        afresh(&root);
         yew::Renderer::<crate::components::author_app::AuthorApp>::with_root(root).render();
         return;
     }
@@ -78,14 +84,16 @@ pub fn start() {
     };
     match page {
         Some(page) if Model::prerendered(crate::catalog::bundled(), &page).is_some() => {
+            // The address as it was at the start, for what the app takes
+            // on once hydrated (its theme): the app soon rewrites it.
             let props = AppProps {
                 prerendered: Some(Rc::new(page)),
-                start: None,
+                ..fresh
             };
             yew::Renderer::<App>::with_root_and_props(root, props).hydrate();
         }
         _ => {
-            root.set_inner_html("");
+            afresh(&root);
             yew::Renderer::<App>::with_root_and_props(root, fresh).render();
         }
     }
@@ -93,6 +101,8 @@ pub fn start() {
 
 /// What the app starts from: a prerendered page's state (the build
 /// machine's render and the browser's hydration alike), or the address.
+/// A hydrating page has both: its first state is the page's, and the
+/// address it was opened with is taken on after (its theme; `Hydrated`).
 #[derive(Properties, PartialEq, Default)]
 pub struct AppProps {
     pub prerendered: Option<Rc<Prerendered>>,
@@ -110,7 +120,11 @@ pub fn app(props: &AppProps) -> Html {
     };
     address::use_address(&model);
     crate::embed::effects::use_embedding(&model);
-    saved_work::use_saved_work(&model);
+    let theme = props
+        .start
+        .as_ref()
+        .map_or(Theme::System, |start| start.theme);
+    saved_work::use_saved_work(&model, theme);
     site::use_site_exercises(&model);
     worker::use_worker(&model);
     autosave::use_autosave(&model);
@@ -123,7 +137,7 @@ pub fn app(props: &AppProps) -> Html {
     // Above the early return below: yew tells hooks apart by their order,
     // so every render must call the same ones (a debug build asserts it
     // when a site's exercise, awaited at first, arrives).
-    let narrow = reveal::use_narrow_screen(model.prerendered.is_some());
+    let narrow = reveal::use_narrow_screen();
 
     let Some(exercise) = model.exercise() else {
         return unopened(&model);

@@ -59,7 +59,7 @@ pub fn procedure_editor(props: &ProcedureEditorProps) -> Html {
             <div class="procedure-body">
                 <div class="editor" data-procedure={props.name.clone()} ref={node}>
                     if !props.live {
-                        <pre class="editor-static" aria-label={format!("SQL of the procedure {}", props.name)}>{ props.initial.clone() }</pre>
+                        <pre class={classes!("editor-static", gutter_digits(&props.initial))} aria-label={format!("SQL of the procedure {}", props.name)}>{ props.initial.clone() }</pre>
                     }
                 </div>
                 { vocabulary(&props.name, &props.words) }
@@ -205,5 +205,17 @@ fn vocabulary(name: &AttrValue, words: &[Word]) -> Html {
             </ul>
             <p class="muted">{ "Type : or -- @ for completions; Ctrl+Enter re-runs." }</p>
         </details>
+    }
+}
+
+/// The static text's class for the width of CodeMirror's line numbers
+/// (style.css sets its left padding to CodeMirror's gutters for 1, 2 or 3
+/// digits), so the swap to CodeMirror wraps the same lines.
+fn gutter_digits(text: &str) -> &'static str {
+    // CodeMirror's lines: a trailing newline starts one more.
+    match text.split('\n').count() {
+        0..=9 => "digits-1",
+        10..=99 => "digits-2",
+        _ => "digits-3",
     }
 }

@@ -38,21 +38,12 @@ pub fn use_reveal(model: &UseReducerHandle<Model>) {
 }
 
 /// Whether this is a phone's first screen (the story and the exercise list
-/// start folded), read once. A page `hydrating` its prerendered HTML
-/// renders first as that HTML was rendered (a wide screen: the build
-/// machine has none) and reads the screen's width just after.
+/// start folded), read once. A prerendered page was rendered for a wide
+/// screen, and web/first-paint.js folds it on a phone before its first
+/// paint, so hydrating renders the same page either way.
 #[hook]
-pub fn use_narrow_screen(hydrating: bool) -> bool {
-    let narrow = use_state(move || !hydrating && reveal::narrow_screen());
-    {
-        let narrow = narrow.clone();
-        use_effect_with((), move |_| {
-            if hydrating {
-                narrow.set(reveal::narrow_screen());
-            }
-        });
-    }
-    *narrow
+pub fn use_narrow_screen() -> bool {
+    *use_state(reveal::narrow_screen)
 }
 
 /// The loop's `onfocusin`: with the cursor in an editor, the editors and

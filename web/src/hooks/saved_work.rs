@@ -4,12 +4,14 @@
 //! when the site's own exercises arrive. Each read is dispatched as an
 //! action; writing is `autosave.rs`'s.
 
-use crate::state::{Action, Model};
+use crate::state::{Action, Model, Theme};
 use crate::storage;
 use yew::prelude::*;
 
+/// `theme` is the one the page's address and storage chose as the app
+/// started (a prerendered page takes it on once hydrated).
 #[hook]
-pub fn use_saved_work(model: &UseReducerHandle<Model>) {
+pub fn use_saved_work(model: &UseReducerHandle<Model>, theme: Theme) {
     {
         // A prerendered page, just hydrated: its exercise's saved work and
         // the theme chosen, in one action (no frame without the editors).
@@ -22,7 +24,6 @@ pub fn use_saved_work(model: &UseReducerHandle<Model>) {
         use_effect_with(hydrating, move |hydrating| {
             if let Some(exercise) = hydrating {
                 let loaded = storage::load(exercise);
-                let theme = storage::theme();
                 dispatcher.dispatch(Action::Hydrated { loaded, theme });
             }
         });
