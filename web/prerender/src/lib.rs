@@ -209,11 +209,15 @@ mod tests {
             .replace("&amp;", "&")
     }
 
-    /// The contents of every `<pre ... class="editor-static">`, unescaped.
+    /// The contents of every `<pre ... class="editor-static ...">`,
+    /// unescaped.
     fn static_texts(html: &str) -> Vec<String> {
-        html.split("class=\"editor-static\">")
+        html.split("class=\"editor-static")
             .skip(1)
-            .filter_map(|body| Some(unescape(&body[..body.find("</pre>")?])))
+            .filter_map(|rest| {
+                let body = &rest[rest.find('>')? + 1..];
+                Some(unescape(&body[..body.find("</pre>")?]))
+            })
             .collect()
     }
 

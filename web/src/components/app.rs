@@ -120,13 +120,14 @@ pub fn app(props: &AppProps) -> Html {
     };
     address::use_address(&model);
     crate::embed::effects::use_embedding(&model);
-    let theme = props
-        .start
-        .as_ref()
-        .map_or(Theme::System, |start| start.theme);
+    // What the address said as the page opened, for what starts after the
+    // first render (use_address rewrites the address in its first effect).
+    let (theme, answer_ms) = props.start.as_ref().map_or((Theme::System, None), |start| {
+        (start.theme, start.answer_ms)
+    });
     saved_work::use_saved_work(&model, theme);
     site::use_site_exercises(&model);
-    worker::use_worker(&model);
+    worker::use_worker(&model, answer_ms);
     autosave::use_autosave(&model);
     hash_change::use_share_link_reload();
     reveal::use_reveal(&model);

@@ -11,15 +11,16 @@ use std::cell::RefCell;
 use std::rc::Rc;
 use yew::prelude::*;
 
+/// `answer_ms`: the watchdog the page's address asked for as it opened.
 #[hook]
-pub fn use_worker(model: &UseReducerHandle<Model>) {
+pub fn use_worker(model: &UseReducerHandle<Model>, answer_ms: Option<u32>) {
     // Started by the first effect that sends, never while rendering: a
     // render also runs at build time, where there is no worker to start
     // (web/prerender).
     let engine = {
         let started = use_mut_ref(|| None::<Rc<Engine>>);
         let dispatcher = model.dispatcher();
-        move || started_engine(&started, &dispatcher)
+        move || started_engine(&started, &dispatcher, answer_ms)
     };
     {
         let engine = engine.clone();
@@ -52,12 +53,13 @@ pub fn use_worker(model: &UseReducerHandle<Model>) {
 fn started_engine(
     started: &RefCell<Option<Rc<Engine>>>,
     dispatcher: &UseReducerDispatcher<Model>,
+    answer_ms: Option<u32>,
 ) -> Rc<Engine> {
     started
         .borrow_mut()
         .get_or_insert_with(|| {
             let dispatcher = dispatcher.clone();
-            Rc::new(Engine::start(move |response| {
+            Rc::new(Engine::start(answer_ms, move |response| {
                 dispatcher.dispatch(Action::Worker(Box::new(response)))
             }))
         })

@@ -41,6 +41,8 @@ pub struct Start {
     pub fragment: String,
     /// The theme the learner chose before (storage keeps it).
     pub theme: Theme,
+    /// `?answer_ms=N`: the worker's watchdog (tests watch a restart).
+    pub answer_ms: Option<u32>,
 }
 
 /// An exercise whose saved work is being read.
