@@ -115,7 +115,8 @@ function watchLoad() {
  * and CodeMirror is in place. watchLoad records its verdicts.
  */
 async function firstEdit(page) {
-  const editor = page.locator(".app[data-live] .editor .cm-content").first();
+  // CodeMirror in place: a prerendered page mounts it once live.
+  const editor = page.locator(".editor .cm-content").first();
   await editor.waitFor({ timeout: VERDICT_WAIT_MS });
   await page.evaluate(() => {
     const list = document.querySelector("[data-check-seq]");

@@ -59,6 +59,20 @@ async function workerReport(page, loader, exercise, texts) {
   );
 }
 
+/**
+ * Holds back the page's wasm, so what shows is the HTML and first-paint.js
+ * alone; resolves to the function that lets it through.
+ */
+async function holdPageWasm(page) {
+  let release;
+  const held = new Promise((ok) => (release = ok));
+  await page.route(/fencelab-web[^/]*\.wasm$/, async (route) => {
+    await held;
+    await route.continue();
+  });
+  return release;
+}
+
 const tests = [
   [
     "with JavaScript off, every exercise's page shows its story, starting text and verdicts, on screen in both themes at both widths",
@@ -173,13 +187,7 @@ const tests = [
       for (const id of [ids[0], ids[ids.length - 1]]) {
         const context = await browser.newContext({ viewport: { width: 390, height: 844 } });
         const page = await context.newPage();
-        // The page's wasm held back: what shows is the HTML and first-paint.js alone.
-        let release;
-        const held = new Promise((ok) => (release = ok));
-        await page.route(/fencelab-web[^/]*\.wasm$/, async (route) => {
-          await held;
-          await route.continue();
-        });
+        const release = await holdPageWasm(page);
         await page.goto(`${url}${id}.html?theme=dark`);
         const seen = () =>
           page.evaluate(() => {
@@ -225,12 +233,7 @@ const tests = [
       for (const [address, wanted] of addresses) {
         const context = await browser.newContext();
         const page = await context.newPage();
-        let release;
-        const held = new Promise((ok) => (release = ok));
-        await page.route(/fencelab-web[^/]*\.wasm$/, async (route) => {
-          await held;
-          await route.continue();
-        });
+        const release = await holdPageWasm(page);
         await page.goto(address);
         const before = await page.evaluate(() => ({
           title: document.getElementById("exercise-title")?.getClientRects().length ?? 0,
