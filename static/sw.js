@@ -2,18 +2,22 @@
 // offline, and answers the app's files without asking the network.
 //
 // The build (crates/xtask/src/hashed.rs, trunk's post_build hook) writes the
-// two lines below: ASSETS, every file the page and its worker fetch, each
-// named after its content (`boot-<hash>.js`), and CACHE, named after that
-// list. A name always means the same bytes, so an asset in the cache is
-// answered from it at once; a new build is new names, a new service worker
-// and a new cache, and the old cache is deleted when it takes over, so an
-// old page never meets a new worker. The page itself (index.html) and the
-// site's exercises keep their names: network first (a new build is picked
-// up at once), the cache when the network fails. Only same-origin GET
-// requests are ever handled; the page makes no other kind.
+// three lines below: ASSETS, every file the page and its worker fetch, each
+// named after its content (`boot-<hash>.js`); PAGES, the pages; and CACHE,
+// named after both lists. A name always means the same bytes, so an asset in
+// the cache is answered from it at once; a new build is new names, a new
+// service worker and a new cache, and the old cache is deleted when it takes
+// over, so an old page never meets a new worker. The pages (index.html, each
+// exercise's ID.html) and the site's exercises keep their names: network
+// first (a new build is picked up at once), the cache when the network
+// fails. Only same-origin GET requests are ever handled; the page makes no
+// other kind.
 const CACHE = "fencelab-unbuilt";
 const ASSETS = [];
-const PAGE = ["./", "./index.html"];
+// The pages: index.html and each bundled exercise's own (ID.html, rendered
+// at build time, web/prerender), so an exercise's own address opens offline.
+const PAGES = [];
+const PAGE = ["./", ...PAGES];
 /** The assets' paths, to tell them from the page's other requests. */
 const HASHED = new Set(ASSETS.map((path) => new URL(path, self.location).pathname));
 

@@ -14,15 +14,6 @@ import init from "./fencelab-web.js";
 const WORKER = "./worker_loader.js";
 globalThis.fencelabWorkerUrl = WORKER;
 
-// The theme the learner chose (storage.rs keeps it under this key), applied
-// before the app starts; none follows the system's colour scheme.
-try {
-  const theme = localStorage.getItem("fencelab:theme");
-  if (theme === "light" || theme === "dark") document.documentElement.dataset.theme = theme;
-} catch (_) {
-  // No storage: the system's colour scheme.
-}
-
 // The worker, started before the page's wasm has even downloaded. engine.rs
 // takes it over with what it said meanwhile (its "ready" among it), which
 // would be lost without a listener. If it cannot start here, engine.rs

@@ -114,7 +114,8 @@ export async function cachedForOffline(page, paths = []) {
     const name = /^const CACHE = "([^"]+)";$/m.exec(worker)?.[1];
     const assets = JSON.parse(/^const ASSETS = (\[.*\]);$/m.exec(worker)?.[1] ?? "[]");
     if (!name || assets.length === 0) throw new Error("sw.js names no cache or no assets: was the site built by trunk with its hook?");
-    const wanted = [...assets.map((asset) => asset.slice(1)), ...paths];
+    const pages = JSON.parse(/^const PAGES = (\[.*\]);$/m.exec(worker)?.[1] ?? "[]");
+    const wanted = [...assets, ...pages].map((path) => path.slice(1)).concat(paths);
     const cache = await caches.open(name);
     const has = async () => {
       const keys = (await cache.keys()).map((request) => new URL(request.url).pathname);
@@ -259,6 +260,7 @@ export async function waitForText(locator, pattern, timeout = 30_000) {
  * arrive, so a verdict read before this may be an earlier text's.
  */
 export async function verdictsCurrent(page, timeout = 90_000) {
+  await live(page, timeout);
   await settled(page);
   await page.waitForFunction(
     () => {
@@ -288,6 +290,17 @@ export async function editorRefused(page, timeout = 90_000) {
 export async function open(page, url) {
   await page.goto(url);
   await waitForText(page.locator("#scenario-summary"), /^\d+ of \d+ scenarios pass$/);
+  await live(page);
+}
+
+/**
+ * Waits until the app answers the learner: a prerendered page shows its
+ * verdicts before its wasm has even loaded, and a click on that HTML does
+ * nothing until the app has hydrated it and read the saved work
+ * (`data-live`, which a page rendered afresh has from its first frame).
+ */
+export async function live(page, timeout = 90_000) {
+  await page.locator(".app[data-live]").first().waitFor({ state: "attached", timeout });
 }
 
 /**

@@ -1,7 +1,7 @@
 // The playground as a learner uses it: typing in the editor, clicking,
 // reading the text on the page. Follows the test list of issue 6.
 import assert from "node:assert/strict";
-import { CLAIM, EDITOR, REPAIRED, cachedForOffline, open, runTests, typeClaim, verdictsCurrent, waitForText } from "./harness.mjs";
+import { CLAIM, EDITOR, REPAIRED, cachedForOffline, live, open, runTests, typeClaim, verdictsCurrent, waitForText } from "./harness.mjs";
 
 async function editorText(page) {
   return page.locator(EDITOR).innerText();
@@ -400,6 +400,13 @@ await runTests("playground", [
       await context.setOffline(true);
       await page.reload();
       await summary(page, /^0 of 3 scenarios pass$/);
+      // An exercise never opened has its own page cached too.
+      const ids = await page.locator("[data-exercise]").evaluateAll((buttons) => buttons.map((b) => b.dataset.exercise));
+      const last = ids[ids.length - 1];
+      await page.goto(`${url}${last}.html`);
+      await live(page);
+      assert.equal(await page.locator("[data-exercise][aria-current]").getAttribute("data-exercise"), last, `${last}.html opens offline on its own exercise`);
+      await summary(page, /^\d+ of \d+ scenarios pass$/);
       await context.setOffline(false);
     },
   ],

@@ -83,13 +83,15 @@ impl PartialEq for Engine {
 impl Engine {
     /// Starts the worker; `on_response` receives each answer, and a message
     /// (as `Response::Failed`) when the worker cannot start, crashes or is
-    /// restarted.
-    pub fn start(on_response: impl Fn(Response) + 'static) -> Engine {
+    /// restarted. `answer_ms` is the watchdog the page's address asked for
+    /// ([`answer_ms_from_address`], read as the page opened: the app soon
+    /// rewrites its address), else [`ANSWER_MS_MAX`].
+    pub fn start(answer_ms: Option<u32>, on_response: impl Fn(Response) + 'static) -> Engine {
         let engine = Engine {
             inner: Rc::new(RefCell::new(None)),
             installs: Rc::default(),
             deliver: Rc::new(on_response),
-            answer_ms_max: answer_ms_from_address().unwrap_or(ANSWER_MS_MAX),
+            answer_ms_max: answer_ms.unwrap_or(ANSWER_MS_MAX),
         };
         engine.spawn();
         engine
@@ -353,7 +355,7 @@ fn worker_url() -> String {
 
 /// `?answer_ms=N` from the page's address: a shorter watchdog, for tests
 /// that watch a restart happen.
-fn answer_ms_from_address() -> Option<u32> {
+pub fn answer_ms_from_address() -> Option<u32> {
     let search = web_sys::window()?.location().search().ok()?;
     let params = web_sys::UrlSearchParams::new_with_str(&search).ok()?;
     let ms: u32 = params.get("answer_ms")?.parse().ok()?;

@@ -25,6 +25,7 @@ pub mod fold;
 pub mod hooks;
 pub mod markdown;
 pub mod panic;
+pub mod prerendered;
 pub mod reveal;
 pub mod share;
 pub mod site;

@@ -164,10 +164,12 @@ pub fn work_loop() {
 /// so the first screen holds the title, the story's first sentence and the
 /// editor.
 pub fn narrow_screen() -> bool {
-    web_sys::window()
-        .and_then(|w| w.inner_width().ok())
-        .and_then(|w| w.as_f64())
-        .is_some_and(|w| w <= NARROW_WIDTH_PX_MAX)
+    // Rendered natively (web/prerender): a wide screen's page.
+    cfg!(target_arch = "wasm32")
+        && web_sys::window()
+            .and_then(|w| w.inner_width().ok())
+            .and_then(|w| w.as_f64())
+            .is_some_and(|w| w <= NARROW_WIDTH_PX_MAX)
 }
 
 /// style.css's phone layout applies up to this width (its `max-width: 760px`).

@@ -93,3 +93,21 @@ pub fn fencelab(args: &[&str]) -> Command {
         .args(args);
     command
 }
+
+/// The prerenderer (web/prerender) run on the site built in `dir`, in the
+/// test profile, as [`fencelab`] is: the build `cargo test` made of the
+/// page's and the worker's crates serves it too.
+pub fn prerender(dir: &Path) -> Command {
+    let mut command = Command::new("cargo");
+    command
+        .args([
+            "run",
+            "--locked",
+            "--quiet",
+            "-p",
+            "fencelab-prerender",
+            "--",
+        ])
+        .arg(dir);
+    command
+}

@@ -29,6 +29,12 @@ use std::path::{Path, PathBuf};
 /// The site's files whose names are addresses and never change; everything
 /// else at the site's top level is an asset and is hashed.
 pub const STABLE: &[&str] = &["index.html", "sw.js", "embed.js"];
+/// Whether `name` keeps its name: a [`STABLE`] file, or a page (each
+/// prerendered exercise's `ID.html` is an address too).
+fn is_stable(name: &str) -> bool {
+    STABLE.contains(&name) || name.ends_with(".html")
+}
+
 /// Hex digits of the SHA-256 kept in a name: 64 bits, plenty to tell one
 /// build's file from another's.
 const HASH_DIGITS: usize = 16;
@@ -38,6 +44,7 @@ const SERVICE_WORKER: &str = "sw.js";
 /// with a placeholder value).
 const CACHE_LINE: &str = "const CACHE = ";
 const ASSETS_LINE: &str = "const ASSETS = ";
+const PAGES_LINE: &str = "const PAGES = ";
 /// The service worker's cache names start with this; sw.js deletes every
 /// other cache of this prefix when a new build activates.
 const CACHE_PREFIX: &str = "fencelab-";
@@ -56,13 +63,17 @@ pub fn hash_site(dir: &Path) -> Result<BTreeMap<String, String>, String> {
             join(already)
         ));
     }
-    let (assets, stable): (BTreeMap<String, Vec<u8>>, BTreeMap<String, Vec<u8>>) = files
-        .into_iter()
-        .partition(|(name, _)| !STABLE.contains(&name.as_str()));
+    let (assets, stable): (BTreeMap<String, Vec<u8>>, BTreeMap<String, Vec<u8>>) =
+        files.into_iter().partition(|(name, _)| !is_stable(name));
     let hashed = hash_assets(assets)?;
+    let pages: Vec<String> = stable
+        .keys()
+        .filter(|name| name.ends_with(".html"))
+        .cloned()
+        .collect();
     let mut written: BTreeMap<String, Vec<u8>> = BTreeMap::new();
     for (name, bytes) in stable {
-        let bytes = point_at(&name, bytes, &hashed)?;
+        let bytes = point_at(&name, bytes, &hashed, &pages)?;
         written.insert(name, bytes);
     }
     for (name, bytes) in written.iter().chain(&hashed.files) {
@@ -78,8 +89,13 @@ pub fn hash_site(dir: &Path) -> Result<BTreeMap<String, String>, String> {
 
 /// A [`STABLE`] file's bytes naming this build's assets: references
 /// rewritten, trunk's integrity dropped where the bytes it hashed changed
-/// (a page), the precache list written (the service worker).
-fn point_at(name: &str, bytes: Vec<u8>, hashed: &Hashed) -> Result<Vec<u8>, String> {
+/// (a page), the precache lists written (the service worker).
+fn point_at(
+    name: &str,
+    bytes: Vec<u8>,
+    hashed: &Hashed,
+    pages: &[String],
+) -> Result<Vec<u8>, String> {
     let mut bytes = rewrite(name, bytes, &hashed.renames);
     let text =
         |bytes: Vec<u8>| String::from_utf8(bytes).map_err(|_| format!("{name} is not UTF-8 text"));
@@ -87,8 +103,9 @@ fn point_at(name: &str, bytes: Vec<u8>, hashed: &Hashed) -> Result<Vec<u8>, Stri
         bytes = drop_stale_integrity(&text(bytes)?, &hashed.rewritten).into_bytes();
     }
     if name == SERVICE_WORKER {
-        let names: Vec<&String> = hashed.renames.values().collect();
-        bytes = write_precache(&text(bytes)?, &names)?.into_bytes();
+        let assets: Vec<&String> = hashed.renames.values().collect();
+        let pages: Vec<&String> = pages.iter().collect();
+        bytes = write_precache(&text(bytes)?, &assets, &pages)?.into_bytes();
     }
     Ok(bytes)
 }
@@ -208,34 +225,59 @@ pub fn find(dir: &Path, name: &str) -> Result<PathBuf, String> {
     }
 }
 
-/// Writes this build's cache name and precache list into the service
-/// worker's text: the `const CACHE = ...;` and `const ASSETS = ...;` lines
-/// are replaced whole. The cache is named after the list, so a new build
-/// (new names) is a new cache, and sw.js drops the old one.
-pub fn write_precache(service_worker: &str, assets: &[&String]) -> Result<String, String> {
-    let list: Vec<String> = assets.iter().map(|name| format!("\"./{name}\"")).collect();
-    let digest = sha256::hex(list.join("\n").as_bytes());
-    let cache = format!("{CACHE_LINE}\"{CACHE_PREFIX}{}\";", &digest[..HASH_DIGITS]);
-    let assets = format!("{ASSETS_LINE}[{}];", list.join(", "));
-    let mut found = (false, false);
+/// Writes this build's cache name and precache lists into the service
+/// worker's text: the `const CACHE = ...;`, `const ASSETS = ...;` and
+/// `const PAGES = ...;` lines are replaced whole. ASSETS are the hashed
+/// files, PAGES the pages (index.html and each prerendered exercise's), so
+/// every exercise's own address opens offline once the site was visited.
+/// The cache is named after both lists, so a new build (new names) is a new
+/// cache, and sw.js drops the old one.
+pub fn write_precache(
+    service_worker: &str,
+    assets: &[&String],
+    pages: &[&String],
+) -> Result<String, String> {
+    let quoted = |names: &[&String]| -> Vec<String> {
+        names.iter().map(|name| format!("\"./{name}\"")).collect()
+    };
+    let (assets, pages) = (quoted(assets), quoted(pages));
+    let digest = sha256::hex(
+        [assets.join("\n"), pages.join("\n")]
+            .join("\n\n")
+            .as_bytes(),
+    );
+    let written = [
+        (
+            CACHE_LINE,
+            format!("{CACHE_LINE}\"{CACHE_PREFIX}{}\";", &digest[..HASH_DIGITS]),
+        ),
+        (
+            ASSETS_LINE,
+            format!("{ASSETS_LINE}[{}];", assets.join(", ")),
+        ),
+        (PAGES_LINE, format!("{PAGES_LINE}[{}];", pages.join(", "))),
+    ];
+    let mut found = [false; 3];
     let lines: Vec<&str> = service_worker
         .lines()
         .map(|line| {
-            if line.starts_with(CACHE_LINE) && line.ends_with(';') && !found.0 {
-                found.0 = true;
-                cache.as_str()
-            } else if line.starts_with(ASSETS_LINE) && line.ends_with(';') && !found.1 {
-                found.1 = true;
-                assets.as_str()
-            } else {
-                line
+            let hit = written
+                .iter()
+                .position(|(start, _)| line.starts_with(start) && line.ends_with(';'));
+            match hit {
+                Some(i) if !found[i] => {
+                    found[i] = true;
+                    written[i].1.as_str()
+                }
+                _ => line,
             }
         })
         .collect();
-    if found != (true, true) {
+    if found != [true; 3] {
         return Err(format!(
-            "{SERVICE_WORKER} must have a line starting `{CACHE_LINE}` and one starting \
-             `{ASSETS_LINE}`, each ending in `;`: the build writes them"
+            "{SERVICE_WORKER} must have a line starting `{CACHE_LINE}`, one starting \
+             `{ASSETS_LINE}` and one starting `{PAGES_LINE}`, each ending in `;`: \
+             the build writes them"
         ));
     }
     Ok(lines.join("\n") + "\n")
@@ -290,6 +332,10 @@ mod tests {
                  <script defer src=\"./editor.js\" integrity=\"sha384-same\"></script>",
             ),
             (
+                "claim.html",
+                "<script type=\"module\" src=\"./boot.js\"></script>",
+            ),
+            (
                 "boot.js",
                 "import init from \"./app.js\";\nfetch(\"./app_bg.wasm\");\n\
                  new Worker(\"./worker_loader.js\");\nn.style.cssText = 1;\n",
@@ -313,7 +359,7 @@ mod tests {
             ("bg.png", "PNG"),
             (
                 "sw.js",
-                "// the build writes:\nconst CACHE = \"fencelab-dev\";\nconst ASSETS = [];\n\
+                "// the build writes:\nconst CACHE = \"fencelab-dev\";\nconst ASSETS = [];\nconst PAGES = [];\n\
                  fetch(\"./index.html\");\n",
             ),
             ("embed.js", "new URL(\"./\", import.meta.url);"),
@@ -407,6 +453,8 @@ mod tests {
             assert!(line.contains(&format!("\"./{new}\"")), "{line}");
         }
         assert!(sw.contains("fetch(\"./index.html\")"), "{sw}");
+        let pages = sw.lines().find(|l| l.starts_with(PAGES_LINE)).unwrap();
+        assert_eq!(pages, "const PAGES = [\"./claim.html\", \"./index.html\"];");
         let cache = sw.lines().find(|l| l.starts_with(CACHE_LINE)).unwrap();
         assert!(cache.starts_with("const CACHE = \"fencelab-"), "{cache}");
         assert_ne!(cache, "const CACHE = \"fencelab-dev\";");

@@ -20,7 +20,7 @@ mod stages;
 mod tidy;
 mod tools;
 
-use std::path::PathBuf;
+use std::path::{Path, PathBuf};
 use std::process::ExitCode;
 
 const USAGE: &str = "usage: cargo xtask <command>
@@ -38,9 +38,10 @@ commands:
                      exercise, as COURSE-scorm-VERSION.zip beside the site (`fencelab scorm`)
   test               install what is missing and run every check CI runs
   bench              every benchmark, then one table per section (first load, browser, engine, explore, mutate)
-  hash-assets [DIR]  give every asset of the site trunk built in DIR (default: $TRUNK_STAGING_DIR,
-                     as trunk's post_build hook runs it) a content-hashed name, and rewrite the
-                     references to it; index.html, sw.js and embed.js keep their names
+  post-build [DIR]   finish the site trunk built in DIR (default: $TRUNK_STAGING_DIR, as trunk's
+                     post_build hook runs it): prerender each bundled exercise's page
+                     (web/prerender), then give every asset a content-hashed name and rewrite
+                     the references to it; the pages, sw.js and embed.js keep their names
   sizes              the built playground's first-load bytes (raw, gzip -9, brotli); fails if the
                      page's wasm has SQLite or a TOML parser
   fuzz [--seconds N] [--sanitizer address|none] [TARGET...]
@@ -87,7 +88,7 @@ enum Command {
     Test,
     Bench,
     Sizes,
-    HashAssets(PathBuf),
+    PostBuild(PathBuf),
     Fuzz(fuzz::Options),
     FuzzCheck,
     Tidy,
@@ -163,15 +164,15 @@ fn parse(args: &[String]) -> Result<Command, String> {
         "setup" => Ok(Command::Setup),
         "bench" => Ok(Command::Bench),
         "sizes" => Ok(Command::Sizes),
-        "hash-assets" => match rest {
-            [dir] => Ok(Command::HashAssets(absolute(dir)?)),
+        "post-build" => match rest {
+            [dir] => Ok(Command::PostBuild(absolute(dir)?)),
             [] => std::env::var_os(TRUNK_STAGING_DIR)
-                .map(|dir| Command::HashAssets(dir.into()))
+                .map(|dir| Command::PostBuild(dir.into()))
                 .ok_or_else(|| {
-                    format!("hash-assets needs a folder, or {TRUNK_STAGING_DIR} as trunk sets it")
+                    format!("post-build needs a folder, or {TRUNK_STAGING_DIR} as trunk sets it")
                 }),
             _ => Err(format!(
-                "hash-assets takes one folder, got `{}`",
+                "post-build takes one folder, got `{}`",
                 rest.join(" ")
             )),
         },
@@ -182,6 +183,20 @@ fn parse(args: &[String]) -> Result<Command, String> {
         "help" | "--help" | "-h" => Ok(Command::Help),
         other => Err(format!("unknown command `{other}`")),
     }
+}
+
+/// trunk's post_build hook: the pages prerendered first (they name the
+/// assets by trunk's names, which the hashing then rewrites in every
+/// page), then every asset hashed.
+fn post_build(dir: &Path) -> Result<ExitCode, String> {
+    cmd::status(&mut cmd::prerender(dir))?;
+    let renames = hashed::hash_site(dir)?;
+    println!(
+        "xtask: {} assets in {} named after their content",
+        renames.len(),
+        dir.display()
+    );
+    Ok(ExitCode::SUCCESS)
 }
 
 fn run(command: Command) -> Result<ExitCode, String> {
@@ -241,15 +256,7 @@ fn run(command: Command) -> Result<ExitCode, String> {
             sizes::report(&root)?;
             Ok(ExitCode::SUCCESS)
         }
-        Command::HashAssets(dir) => {
-            let renames = hashed::hash_site(&dir)?;
-            println!(
-                "xtask: {} assets in {} named after their content",
-                renames.len(),
-                dir.display()
-            );
-            Ok(ExitCode::SUCCESS)
-        }
+        Command::PostBuild(dir) => post_build(&dir),
         Command::Fuzz(options) => {
             tools::ensure_fuzzing(&root, &mut tools::Apt::default())?;
             Ok(if fuzz::run(&root, &options)? {
@@ -399,9 +406,9 @@ mod tests {
         assert!(error("dist --verbose x").contains("dist does not take `--verbose`"));
         assert!(error("dist out").contains("dist does not take `out`"));
         assert!(error("dist --scorm 1.3").contains("give 1.2 or 2004"));
-        assert!(error("hash-assets a b").contains("hash-assets takes one folder"));
-        let Ok(Command::HashAssets(dir)) = parse(&args("hash-assets /tmp/site")) else {
-            panic!("hash-assets parses");
+        assert!(error("post-build a b").contains("post-build takes one folder"));
+        let Ok(Command::PostBuild(dir)) = parse(&args("post-build /tmp/site")) else {
+            panic!("post-build parses");
         };
         assert_eq!(dir, PathBuf::from("/tmp/site"));
     }

@@ -40,7 +40,8 @@ use crate::components::working_version::WorkingVersion;
 use crate::hooks::{
     address, autosave, document, hash_change, keys, reveal, saved_work, site, worker,
 };
-use crate::state::{Action, HuntText, Model, Theme, View};
+use crate::prerendered::{self, Prerendered};
+use crate::state::{Action, HuntText, Model, Start, Theme, View};
 use crate::tables;
 use crate::vocabulary::vocabulary;
 use fencelab_model::Exercise;
@@ -48,32 +49,85 @@ use std::collections::BTreeMap;
 use std::rc::Rc;
 use yew::prelude::*;
 
-/// Mounts the app, replacing the "Loading…" line.
+/// Mounts the app in the page's root (`#app`, or the body of a page
+/// without one): hydrates the page's prerendered HTML when the address asks
+/// for what it shows (`crate::prerendered`), and otherwise renders afresh,
+/// replacing whatever the root held (the "Loading…" line, or another
+/// exercise's prerendered page).
 pub fn start() {
     let Some(document) = web_sys::window().and_then(|w| w.document()) else {
         return;
     };
-    if let Some(boot) = document.get_element_by_id("boot") {
-        boot.remove();
-    }
+    let root = document
+        .get_element_by_id(prerendered::ROOT_ID)
+        .or_else(|| document.body().map(Into::into));
+    let Some(root) = root else {
+        return;
+    };
+    // Rendered afresh: whatever was prerendered goes, with the class that
+    // hid it (web/first-paint.js).
+    let afresh = |root: &web_sys::Element| {
+        root.set_inner_html("");
+        let _ = root.class_list().remove_1(prerendered::ROOT_ELSEWHERE);
+    };
     // `?author=1`: the authoring view, a page of its own.
     if crate::author::requested() {
-        yew::Renderer::<crate::components::author_app::AuthorApp>::new().render();
-    } else {
-        yew::Renderer::<App>::new().render();
+        afresh(&root);
+        yew::Renderer::<crate::components::author_app::AuthorApp>::with_root(root).render();
+        return;
+    }
+    let start = address::read_start();
+    let page = prerendered::read(&document).filter(|page| prerendered::fits(&start, page));
+    let fresh = AppProps {
+        prerendered: None,
+        start: Some(Rc::new(start)),
+    };
+    match page {
+        Some(page) if Model::prerendered(crate::catalog::bundled(), &page).is_some() => {
+            // The address as it was at the start, for what the app takes
+            // on once hydrated (its theme): the app soon rewrites it.
+            let props = AppProps {
+                prerendered: Some(Rc::new(page)),
+                ..fresh
+            };
+            yew::Renderer::<App>::with_root_and_props(root, props).hydrate();
+        }
+        _ => {
+            afresh(&root);
+            yew::Renderer::<App>::with_root_and_props(root, fresh).render();
+        }
     }
 }
 
+/// What the app starts from: a prerendered page's state (the build
+/// machine's render and the browser's hydration alike), or the address.
+/// A hydrating page has both: its first state is the page's, and the
+/// address it was opened with is taken on after (its theme; `Hydrated`).
+#[derive(Properties, PartialEq, Default)]
+pub struct AppProps {
+    pub prerendered: Option<Rc<Prerendered>>,
+    pub start: Option<Rc<Start>>,
+}
+
 #[function_component(App)]
-pub fn app() -> Html {
-    // The address is read once, as the first state is made; everything
-    // later that the reducer needs from outside arrives as an action.
-    let model = use_reducer(|| Model::new(crate::catalog::bundled(), address::read_start()));
+pub fn app(props: &AppProps) -> Html {
+    // The address is read once, as the first state is made (for a
+    // prerendered page, after hydrating); everything later that the
+    // reducer needs from outside arrives as an action.
+    let model = {
+        let props = (props.prerendered.clone(), props.start.clone());
+        use_reducer(move || first_state(props))
+    };
     address::use_address(&model);
     crate::embed::effects::use_embedding(&model);
-    saved_work::use_saved_work(&model);
+    // What the address said as the page opened, for what starts after the
+    // first render (use_address rewrites the address in its first effect).
+    let (theme, answer_ms) = props.start.as_ref().map_or((Theme::System, None), |start| {
+        (start.theme, start.answer_ms)
+    });
+    saved_work::use_saved_work(&model, theme);
     site::use_site_exercises(&model);
-    worker::use_worker(&model);
+    worker::use_worker(&model, answer_ms);
     autosave::use_autosave(&model);
     hash_change::use_share_link_reload();
     reveal::use_reveal(&model);
@@ -91,7 +145,9 @@ pub fn app() -> Html {
     };
     let handlers = Handlers::new(&model);
     html! {
-        <div class={classes!("app", model.embed.then_some("embed"))}>
+        // `data-live`: the app answers the learner (a prerendered page has
+        // hydrated and read its saved work); before, clicks meet static HTML.
+        <div class={classes!("app", model.embed.then_some("embed"))} data-live={model.prerendered.is_none().then_some("")}>
             <a class="skip-link" href="#workspace">{ "Skip to the exercise" }</a>
             if !model.embed {
                 { masthead(&model, &handlers) }
@@ -119,6 +175,16 @@ pub fn app() -> Html {
             <div id="announcer" class="visually-hidden" aria-live="polite" role="status">{ model.announcement.clone() }</div>
         </div>
     }
+}
+
+/// The app's first state, from its props: the prerendered page's, or the
+/// address's (`start`, or read here when none was given).
+fn first_state((page, start): (Option<Rc<Prerendered>>, Option<Rc<Start>>)) -> Model {
+    page.and_then(|page| Model::prerendered(crate::catalog::bundled(), &page))
+        .unwrap_or_else(|| {
+            let start = start.map_or_else(address::read_start, |s| (*s).clone());
+            Model::new(crate::catalog::bundled(), start)
+        })
 }
 
 /// The callbacks the layout hands its components, each dispatching one
@@ -331,7 +397,7 @@ fn work_loop(model: &Model, exercise: &Exercise, handlers: &Handlers, aids: &Edi
                 words={aids.words.get(&p.name).cloned().unwrap_or_default()}
                 protection={model.protection.clone()}
                 on_change={handlers.change.clone()} on_run={handlers.unit(|| Action::RunNow)}
-                on_counterexample={handlers.counterexample.clone()} />
+                on_counterexample={handlers.counterexample.clone()} live={model.prerendered.is_none()} />
         })
     }).collect::<Vec<_>>();
     html! {

@@ -209,7 +209,7 @@ fn use_author_worker(author: &UseReducerHandle<State>) {
     let engine = {
         let dispatcher = author.dispatcher();
         use_memo((), move |_| {
-            Engine::start(move |response| {
+            Engine::start(crate::engine::answer_ms_from_address(), move |response| {
                 dispatcher.dispatch(AuthorAction::Worker(Box::new(response)))
             })
         })

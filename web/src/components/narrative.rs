@@ -19,11 +19,15 @@ pub struct NarrativeProps {
 #[function_component(Narrative)]
 pub fn narrative(props: &NarrativeProps) -> Html {
     let html = crate::markdown::to_safe_html(&props.markdown);
-    let summary = if props.folded {
-        let lead = crate::markdown::first_sentence(&props.markdown);
-        html! { <summary title={lead.clone()}><span class="story-lead">{ lead }</span></summary> }
-    } else {
-        html! { <summary>{ "The story" }</summary> }
+    // Both labels are always there, and style.css shows one: a page
+    // prerendered for a wide screen is folded on a phone before its first
+    // paint (web/first-paint.js) by its attributes alone.
+    let lead = crate::markdown::first_sentence(&props.markdown);
+    let summary = html! {
+        <summary title={props.folded.then(|| lead.clone())}>
+            <span class="story-label">{ "The story" }</span>
+            <span class="story-lead">{ lead }</span>
+        </summary>
     };
     html! {
         <section class="narrative" aria-labelledby="exercise-title">

@@ -39,6 +39,11 @@ pub struct ProcedureEditorProps {
     pub on_run: Callback<()>,
     /// Show the counterexample of (procedure, line, caught change).
     pub on_counterexample: Callback<(String, u32, usize)>,
+    /// Whether the editor is CodeMirror yet. A prerendered page shows the
+    /// text as static text until its saved work has been read (the text
+    /// CodeMirror is then created with); JavaScript off, it stays so.
+    #[prop_or(true)]
+    pub live: bool,
 }
 
 #[function_component(ProcedureEditor)]
@@ -52,7 +57,11 @@ pub fn procedure_editor(props: &ProcedureEditorProps) -> Html {
         <section class="procedure" aria-labelledby={format!("procedure-{}", props.name)}>
             <h2 id={format!("procedure-{}", props.name)}>{ format!("Procedure {}", props.name) }</h2>
             <div class="procedure-body">
-                <div class="editor" data-procedure={props.name.clone()} ref={node}></div>
+                <div class="editor" data-procedure={props.name.clone()} ref={node}>
+                    if !props.live {
+                        <pre class={classes!("editor-static", gutter_digits(&props.initial))} aria-label={format!("SQL of the procedure {}", props.name)}>{ props.initial.clone() }</pre>
+                    }
+                </div>
                 { vocabulary(&props.name, &props.words) }
             </div>
             if let Some(message) = (*failed).clone() {
@@ -87,13 +96,14 @@ fn use_codemirror(
     let on_run = props.on_run.clone();
     let on_counterexample = props.on_counterexample.clone();
     use_effect_with(
-        (props.exercise.clone(), props.name.clone()),
-        move |(exercise, name)| {
+        (props.exercise.clone(), props.name.clone(), props.live),
+        move |(exercise, name, live)| {
             let exercise = exercise.to_string();
             let name = name.to_string();
             // The pending save of the undo history, replaced by each change.
             let pending: Rc<RefCell<Option<Timeout>>> = Rc::default();
-            if let Some(parent) = node.cast::<web_sys::Element>() {
+            let parent = node.cast::<web_sys::Element>().filter(|_| *live);
+            if let Some(parent) = parent {
                 let label = format!("SQL of the procedure {name}");
                 let changed_name = name.clone();
                 let marked_name = name.clone();
@@ -195,5 +205,17 @@ fn vocabulary(name: &AttrValue, words: &[Word]) -> Html {
             </ul>
             <p class="muted">{ "Type : or -- @ for completions; Ctrl+Enter re-runs." }</p>
         </details>
+    }
+}
+
+/// The static text's class for the width of CodeMirror's line numbers
+/// (style.css sets its left padding to CodeMirror's gutters for 1, 2 or 3
+/// digits), so the swap to CodeMirror wraps the same lines.
+fn gutter_digits(text: &str) -> &'static str {
+    // CodeMirror's lines: a trailing newline starts one more.
+    match text.split('\n').count() {
+        0..=9 => "digits-1",
+        10..=99 => "digits-2",
+        _ => "digits-3",
     }
 }

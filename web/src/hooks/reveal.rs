@@ -38,10 +38,12 @@ pub fn use_reveal(model: &UseReducerHandle<Model>) {
 }
 
 /// Whether this is a phone's first screen (the story and the exercise list
-/// start folded), read once.
+/// start folded), read once. A prerendered page was rendered for a wide
+/// screen, and web/first-paint.js folds it on a phone before its first
+/// paint, so hydrating renders the same page either way.
 #[hook]
 pub fn use_narrow_screen() -> bool {
-    *use_memo((), |_| reveal::narrow_screen())
+    *use_state(reveal::narrow_screen)
 }
 
 /// The loop's `onfocusin`: with the cursor in an editor, the editors and

@@ -4,12 +4,30 @@
 //! when the site's own exercises arrive. Each read is dispatched as an
 //! action; writing is `autosave.rs`'s.
 
-use crate::state::{Action, Model};
+use crate::state::{Action, Model, Theme};
 use crate::storage;
 use yew::prelude::*;
 
+/// `theme` is the one the page's address and storage chose as the app
+/// started (a prerendered page takes it on once hydrated).
 #[hook]
-pub fn use_saved_work(model: &UseReducerHandle<Model>) {
+pub fn use_saved_work(model: &UseReducerHandle<Model>, theme: Theme) {
+    {
+        // A prerendered page, just hydrated: its exercise's saved work and
+        // the theme chosen, in one action (no frame without the editors).
+        let dispatcher = model.dispatcher();
+        let hydrating = model
+            .prerendered
+            .is_some()
+            .then(|| model.exercise().map(|e| e.id.clone()))
+            .flatten();
+        use_effect_with(hydrating, move |hydrating| {
+            if let Some(exercise) = hydrating {
+                let loaded = storage::load(exercise);
+                dispatcher.dispatch(Action::Hydrated { loaded, theme });
+            }
+        });
+    }
     {
         let dispatcher = model.dispatcher();
         let opening = model.opening.as_ref().map(|o| o.exercise.clone());

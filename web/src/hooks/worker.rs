@@ -7,22 +7,33 @@
 
 use crate::engine::Engine;
 use crate::state::{Action, Model};
+use std::cell::RefCell;
+use std::rc::Rc;
 use yew::prelude::*;
 
+/// `answer_ms`: the watchdog the page's address asked for as it opened.
 #[hook]
-pub fn use_worker(model: &UseReducerHandle<Model>) {
+pub fn use_worker(model: &UseReducerHandle<Model>, answer_ms: Option<u32>) {
+    // Started by the first effect that sends, never while rendering: a
+    // render also runs at build time, where there is no worker to start
+    // (web/prerender).
     let engine = {
+        let started = use_mut_ref(|| None::<Rc<Engine>>);
         let dispatcher = model.dispatcher();
-        use_memo((), move |_| {
-            Engine::start(move |response| dispatcher.dispatch(Action::Worker(Box::new(response))))
-        })
+        move || started_engine(&started, &dispatcher, answer_ms)
     };
+    {
+        let engine = engine.clone();
+        use_effect_with((), move |_| {
+            engine();
+        });
+    }
     {
         let engine = engine.clone();
         let request = model.check_request();
         use_effect_with(model.check_wanted, move |_| {
             if let Some(request) = request {
-                engine.send(request);
+                engine().send(request);
             }
         });
     }
@@ -32,8 +43,25 @@ pub fn use_worker(model: &UseReducerHandle<Model>) {
         for request in outbox {
             if request.seq() > *sent.borrow() {
                 *sent.borrow_mut() = request.seq();
-                engine.send((*request).clone());
+                engine().send((*request).clone());
             }
         }
     });
+}
+
+/// The engine, started on first use.
+fn started_engine(
+    started: &RefCell<Option<Rc<Engine>>>,
+    dispatcher: &UseReducerDispatcher<Model>,
+    answer_ms: Option<u32>,
+) -> Rc<Engine> {
+    started
+        .borrow_mut()
+        .get_or_insert_with(|| {
+            let dispatcher = dispatcher.clone();
+            Rc::new(Engine::start(answer_ms, move |response| {
+                dispatcher.dispatch(Action::Worker(Box::new(response)))
+            }))
+        })
+        .clone()
 }

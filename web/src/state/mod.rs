@@ -99,6 +99,10 @@ pub struct Model {
     site_queue: VecDeque<site::SiteStep>,
     /// The exercise being opened, until its saved work has been read.
     pub opening: Option<Opening>,
+    /// The page arrived prerendered (`crate::prerendered`) and its saved
+    /// work is still unread: the starting texts its report is of. Its
+    /// editors are static text meanwhile (`ProcedureEditor`'s `live`).
+    pub prerendered: Option<Edits>,
     /// The editable procedures' current texts.
     pub texts: Edits,
     pub replace: Replace,
@@ -172,6 +176,12 @@ pub enum Action {
     SavedWorkRead {
         exercise: String,
         loaded: Loaded,
+    },
+    /// The page hydrated from its prerendered state: what the address's
+    /// exercise had saved, and the theme chosen, as the app read them.
+    Hydrated {
+        loaded: Loaded,
+        theme: Theme,
     },
     /// Progress saved for these exercises, as the app read it.
     ProgressRead(BTreeMap<String, Progress>),

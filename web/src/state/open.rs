@@ -9,6 +9,7 @@
 //! for the first check.
 
 use super::{Embedding, Given, Model, Protection, Replace, Theme, View};
+use crate::prerendered::Prerendered;
 use crate::share::{self, Link};
 use crate::storage::Loaded;
 use fencelab_model::procedure::PROCEDURE_TEXT_BYTES_MAX;
@@ -40,6 +41,8 @@ pub struct Start {
     pub fragment: String,
     /// The theme the learner chose before (storage keeps it).
     pub theme: Theme,
+    /// `?answer_ms=N`: the worker's watchdog (tests watch a restart).
+    pub answer_ms: Option<u32>,
 }
 
 /// An exercise whose saved work is being read.
@@ -72,6 +75,7 @@ impl Model {
             site_files: None,
             site_queue: VecDeque::new(),
             opening: None,
+            prerendered: None,
             texts: Edits::new(),
             replace: Replace::default(),
             check_wanted: 0,
@@ -153,6 +157,58 @@ impl Model {
         model
     }
 
+    /// The first state of a prerendered page (`crate::prerendered`), on the
+    /// build machine and in the browser alike: `page`'s exercise open on
+    /// its starting texts with their report taken as the worker's answer,
+    /// the saved work not yet read, nothing read from the address or
+    /// storage. None when the page's
+    /// exercise is not among `catalog`'s.
+    pub fn prerendered(
+        catalog: Result<Vec<Exercise>, LoadError>,
+        page: &Prerendered,
+    ) -> Option<Model> {
+        let start = Start {
+            exercise: Some(page.exercise.clone()),
+            ..Start::default()
+        };
+        let mut model = Model::new(catalog, start);
+        if model.exercise().is_none_or(|e| e.id != page.exercise)
+            || page.report.exercise != page.exercise
+        {
+            return None;
+        }
+        model.opening = None;
+        model.prerendered = Some(model.texts.clone());
+        // As if the worker had answered the first check: the same view
+        // (the first failing scenario's timeline), the same announcement.
+        model.check_wanted = model.seq();
+        model.checked(model.check_wanted, page.report.clone());
+        Some(model)
+    }
+
+    /// A prerendered page has hydrated: its saved work is restored as on
+    /// any opening. The report the page came with stays current if the
+    /// texts are still the ones it is of; otherwise it is shown as being
+    /// checked until the worker's arrives.
+    pub(super) fn hydrated(&mut self, loaded: Loaded, theme: Theme) {
+        let (Some(shown), Some(exercise)) = (
+            self.prerendered.take(),
+            self.exercise().map(|e| e.id.clone()),
+        ) else {
+            return;
+        };
+        self.theme = theme;
+        let reported = self.report_seq;
+        self.opening = Some(Opening {
+            exercise: exercise.clone(),
+            link: None,
+        });
+        self.restore(&exercise, loaded);
+        if self.texts == shown {
+            self.check_wanted = reported;
+        }
+    }
+
     /// Shows exercise `index` with its starting texts and asks for its saved
     /// work. Answers to requests about the exercise before are dropped: no
     /// view waits for them, and no check is wanted until the work is read.
@@ -160,6 +216,7 @@ impl Model {
         self.awaiting = None;
         self.missing = None;
         self.current = index.min(self.exercises.len().saturating_sub(1));
+        self.prerendered = None;
         self.report = None;
         self.report_seq = 0;
         self.check_wanted = 0;

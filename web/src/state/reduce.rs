@@ -13,6 +13,7 @@ pub fn reduce(model: &mut Model, action: Action) {
     match action {
         Action::Worker(response) => model.respond(*response),
         Action::SavedWorkRead { exercise, loaded } => model.restore(&exercise, loaded),
+        Action::Hydrated { loaded, theme } => model.hydrated(loaded, theme),
         Action::ProgressRead(progress) => model.progress.extend(progress),
         Action::SiteExercises(site) => model.site_exercises(site),
         Action::Open(index) => {

@@ -51,7 +51,7 @@ impl Model {
         }
     }
 
-    fn checked(&mut self, seq: u64, report: ExerciseReport) {
+    pub(super) fn checked(&mut self, seq: u64, report: ExerciseReport) {
         if seq != self.check_wanted
             || Some(report.exercise.as_str()) != self.exercise().map(|e| e.id.as_str())
         {

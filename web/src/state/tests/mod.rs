@@ -643,6 +643,7 @@ fn notices_are_dismissed_and_a_failure_of_the_worker_itself_is_one() {
 
 mod embed;
 mod hunt;
+mod prerendered;
 mod progress;
 mod protection;
 mod restore;

@@ -1,0 +1,374 @@
+//! The page's first view, rendered at build time: for each bundled
+//! exercise, the app's own components (fencelab-web, rendered natively by
+//! yew's server renderer) in the state a browser hydrates from
+//! ([`fencelab_web::state::Model::prerendered`]), with the report the
+//! worker's own code (fencelab-worker's `Server`, natively) gives for the
+//! exercise's starting texts. The build's index.html is the template: each
+//! page is it with the rendered app in its root, the state it was rendered
+//! from as JSON beside it, and the exercise's title.
+//!
+//! A page is a pure function of files fixed at build time (the bundled
+//! exercises, the build's index.html): the same build writes the same
+//! bytes. Must never write a page whose report the worker would not give:
+//! `tests/e2e/prerender.mjs` asks the built worker for each page's report in
+//! Chromium and compares.
+
+use fencelab_model::{Exercise, ExerciseReport};
+use fencelab_protocol::{Request, Response};
+use fencelab_web::components::app::{App, AppProps};
+use fencelab_web::prerendered::{DATA_ID, Prerendered, ROOT_EXERCISE, ROOT_ID};
+use fencelab_worker::serve::{Served, Server};
+use std::path::Path;
+use std::rc::Rc;
+
+/// Where the template holds the app: the build's index.html has this
+/// placeholder (its "Loading…" line between the two comments) in its root.
+const HOLE_START: &str = "<!--prerendered-->";
+const HOLE_END: &str = "<!--/prerendered-->";
+/// The page the site opens with: the first bundled exercise's.
+const FRONT_PAGE: &str = "index.html";
+
+/// One written page: its file name and its HTML.
+#[derive(Debug, Clone, PartialEq)]
+pub struct Page {
+    pub file: String,
+    pub html: String,
+}
+
+/// The report the worker gives for `exercise`'s starting texts: a check
+/// served by the worker's own [`Server`], its job run to the end.
+pub fn starting_report(server: &mut Server, exercise: &Exercise) -> Result<ExerciseReport, String> {
+    let request = Request::Check {
+        seq: 1,
+        exercise: exercise.id.clone(),
+        edits: exercise.start_edits(),
+    };
+    let mut job = match server.serve(request) {
+        Served::Job(job) => job,
+        Served::Answer(answer) => {
+            return Err(format!(
+                "the worker answered a check of {} at once: {answer:?}",
+                exercise.id
+            ));
+        }
+    };
+    loop {
+        match job.piece() {
+            None => continue,
+            Some(Response::Checked { report, .. }) => return Ok(report),
+            Some(other) => {
+                return Err(format!(
+                    "the worker answered a check of {} with {other:?}",
+                    exercise.id
+                ));
+            }
+        }
+    }
+}
+
+/// The app's HTML in `page`'s state, hydratable: what the browser's first
+/// render of the same state must match node for node.
+pub fn render_app(page: &Prerendered) -> Result<String, String> {
+    let props = AppProps {
+        prerendered: Some(Rc::new(page.clone())),
+        start: None,
+    };
+    let runtime = tokio::runtime::Builder::new_current_thread()
+        .build()
+        .map_err(|e| format!("cannot start the renderer's runtime: {e}"))?;
+    let local = tokio::task::LocalSet::new();
+    Ok(runtime
+        .block_on(local.run_until(yew::LocalServerRenderer::<App>::with_props(props).render())))
+}
+
+/// `template` (the build's index.html) with `app` in its root, `page` as
+/// JSON beside it, and `exercise`'s title.
+pub fn fill(
+    template: &str,
+    exercise: &Exercise,
+    page: &Prerendered,
+    app: &str,
+) -> Result<String, String> {
+    let start = template.find(HOLE_START).ok_or_else(|| {
+        format!("the template has no `{HOLE_START}` in its root: was it prerendered already?")
+    })?;
+    let end = template[start..]
+        .find(HOLE_END)
+        .map(|at| start + at + HOLE_END.len())
+        .ok_or_else(|| format!("the template's `{HOLE_START}` is not closed by `{HOLE_END}`"))?;
+    let root = format!("<div id=\"{ROOT_ID}\">");
+    if !template[..start].trim_end().ends_with(&root) {
+        return Err(format!(
+            "the template's `{HOLE_START}` is not the first thing in its {root}"
+        ));
+    }
+    let data = format!(
+        "<script type=\"application/json\" id=\"{DATA_ID}\">{}</script>",
+        page.to_json()
+    );
+    // The root holds only the placeholder, so the data goes right after
+    // its closing tag, outside what the app hydrates.
+    let rest = template[end..].strip_prefix("</div>").ok_or_else(|| {
+        format!("the template's `{HOLE_END}` is not the last thing in its {root}")
+    })?;
+    // The root names the exercise it holds, for web/first-paint.js (an
+    // address asking for another view shows the loading line instead).
+    let before = template[..start].trim_end();
+    let opened = format!(
+        "{}<div id=\"{ROOT_ID}\" {ROOT_EXERCISE}=\"{}\">",
+        &before[..before.len() - root.len()],
+        escape(&page.exercise)
+    );
+    let html = format!("{opened}{app}</div>\n    {data}{rest}");
+    let title = format!("<title>{} · fencelab</title>", escape(&exercise.title));
+    let description = format!(
+        "<meta name=\"description\" content=\"{}\" />",
+        escape(&fencelab_web::markdown::first_sentence(&exercise.narrative))
+    );
+    if !html.contains("<title>fencelab</title>") {
+        return Err("the template has no `<title>fencelab</title>` to name the exercise in".into());
+    }
+    Ok(html.replacen(
+        "<title>fencelab</title>",
+        &format!("{title}\n    {description}"),
+        1,
+    ))
+}
+
+/// Text for an attribute or an element's content.
+fn escape(text: &str) -> String {
+    text.replace('&', "&amp;")
+        .replace('<', "&lt;")
+        .replace('>', "&gt;")
+        .replace('"', "&quot;")
+}
+
+/// Every bundled exercise's page (`ID.html`) and the front page
+/// (index.html, the first exercise's), from `template`.
+pub fn pages(template: &str) -> Result<Vec<Page>, String> {
+    // The page's catalogue, which it hydrates with, and the worker's
+    // server, as each is built into its wasm.
+    let exercises = fencelab_web::catalog::bundled()
+        .map_err(|e| format!("the bundled exercises do not load: {e}"))?;
+    let mut server = Server::bundled();
+    let mut pages = Vec::new();
+    for exercise in &exercises {
+        let file = format!("{}.html", exercise.id);
+        if file == FRONT_PAGE {
+            return Err(format!(
+                "an exercise's page would replace {FRONT_PAGE}: rename the exercise `{}`",
+                exercise.id
+            ));
+        }
+        let page = Prerendered {
+            exercise: exercise.id.clone(),
+            report: starting_report(&mut server, exercise)?,
+        };
+        let html = fill(template, exercise, &page, &render_app(&page)?)?;
+        if pages.is_empty() {
+            pages.push(Page {
+                file: FRONT_PAGE.to_string(),
+                html: html.clone(),
+            });
+        }
+        pages.push(Page { file, html });
+    }
+    Ok(pages)
+}
+
+/// Prerenders the site trunk built in `dir`: its index.html is the
+/// template, and becomes the first exercise's page.
+pub fn prerender_site(dir: &Path) -> Result<Vec<String>, String> {
+    let index = dir.join(FRONT_PAGE);
+    let template = std::fs::read_to_string(&index)
+        .map_err(|e| format!("cannot read {}: {e}", index.display()))?;
+    let pages = pages(&template)?;
+    for page in &pages {
+        let path = dir.join(&page.file);
+        std::fs::write(&path, &page.html)
+            .map_err(|e| format!("cannot write {}: {e}", path.display()))?;
+    }
+    Ok(pages.into_iter().map(|p| p.file).collect())
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use fencelab_model::report::Verdict;
+
+    /// The page's template as trunk takes it (trunk changes only its head).
+    const TEMPLATE: &str = include_str!("../../index.html");
+
+    /// The text of an element's content in the HTML yew wrote.
+    fn unescape(html: &str) -> String {
+        html.replace("&lt;", "<")
+            .replace("&gt;", ">")
+            .replace("&quot;", "\"")
+            .replace("&#39;", "'")
+            .replace("&#x27;", "'")
+            .replace("&amp;", "&")
+    }
+
+    /// The contents of every `<pre ... class="editor-static ...">`,
+    /// unescaped.
+    fn static_texts(html: &str) -> Vec<String> {
+        html.split("class=\"editor-static")
+            .skip(1)
+            .filter_map(|rest| {
+                let body = &rest[rest.find('>')? + 1..];
+                Some(unescape(&body[..body.find("</pre>")?]))
+            })
+            .collect()
+    }
+
+    #[test]
+    fn every_bundled_exercise_has_a_page_with_its_story_starting_texts_and_verdicts() {
+        let pages = pages(TEMPLATE).expect("the bundled exercises prerender");
+        let exercises = fencelab_web::catalog::bundled().expect("the bundled exercises load");
+        assert_eq!(
+            pages.len(),
+            exercises.len() + 1,
+            "index.html and one page each"
+        );
+        assert_eq!(pages[0].file, "index.html");
+        assert_eq!(
+            pages[0].html, pages[1].html,
+            "the front page is the first exercise's"
+        );
+        let mut server = Server::bundled();
+        for (exercise, page) in exercises.iter().zip(&pages[1..]) {
+            let html = &page.html;
+            assert_eq!(page.file, format!("{}.html", exercise.id));
+            assert!(
+                html.contains(&format!(
+                    "<title>{} · fencelab</title>",
+                    escape(&exercise.title)
+                )),
+                "{}",
+                page.file
+            );
+            assert!(
+                html.contains(&format!(
+                    "<h1 id=\"exercise-title\">{}</h1>",
+                    escape(&exercise.title)
+                )),
+                "{}",
+                page.file
+            );
+            let lead = fencelab_web::markdown::first_sentence(&exercise.narrative);
+            assert!(
+                unescape(html).contains(&lead),
+                "{}: the story's first sentence",
+                page.file
+            );
+            let starts: Vec<String> = exercise
+                .procedures
+                .iter()
+                .filter(|p| p.editable)
+                .map(|p| p.start.clone())
+                .collect();
+            assert_eq!(
+                static_texts(html),
+                starts,
+                "{}: the starting texts",
+                page.file
+            );
+            let report =
+                starting_report(&mut server, exercise).expect("the worker checks the start");
+            let summary = format!(
+                "{} of {} scenarios pass",
+                report.passed,
+                report.scenarios.len()
+            );
+            assert!(html.contains(&summary), "{}: `{summary}`", page.file);
+            for scenario in &report.scenarios {
+                let verdict = scenario.verdict();
+                let class = verdict.word().replace(' ', "-");
+                let row = format!(
+                    "data-scenario=\"{}\" data-verdict=\"{class}\"",
+                    escape(&scenario.name)
+                );
+                assert!(html.contains(&row), "{}: {row}", page.file);
+            }
+            // The page's data is the state it was rendered from.
+            let data = html
+                .split(&format!("id=\"{DATA_ID}\">"))
+                .nth(1)
+                .and_then(|rest| rest.split("</script>").next())
+                .expect("the page carries its data");
+            let carried = Prerendered::from_json(data).expect("its data reads back");
+            assert_eq!(carried.report, report, "{}", page.file);
+            assert!(
+                !html.contains(HOLE_START) && !html.contains("id=\"boot\""),
+                "{}",
+                page.file
+            );
+        }
+    }
+
+    #[test]
+    fn a_starting_text_fails_somewhere_or_the_first_view_would_show_a_solved_exercise() {
+        // Not a rule of the format, a fact of the bundled exercises the
+        // first view relies on: each opens on something to repair.
+        let exercises = fencelab_web::catalog::bundled().expect("the bundled exercises load");
+        let mut server = Server::bundled();
+        for exercise in &exercises {
+            let report =
+                starting_report(&mut server, exercise).expect("the worker checks the start");
+            assert!(
+                report
+                    .scenarios
+                    .iter()
+                    .any(|s| s.verdict() != Verdict::Passed),
+                "{} passes as it starts",
+                exercise.id
+            );
+        }
+    }
+
+    #[test]
+    fn the_same_build_writes_the_same_bytes() {
+        let exercises = fencelab_web::catalog::bundled().expect("the bundled exercises load");
+        let exercise = &exercises[0];
+        let page = Prerendered {
+            exercise: exercise.id.clone(),
+            report: starting_report(&mut Server::bundled(), exercise).expect("checked"),
+        };
+        let first = render_app(&page).expect("renders");
+        assert_eq!(render_app(&page).expect("renders"), first);
+        assert!(
+            first.starts_with("<!--<[fencelab_web::components::app::App]>-->"),
+            "hydratable: {}",
+            &first[..80]
+        );
+    }
+
+    #[test]
+    fn a_template_without_its_placeholder_is_refused_with_the_reason() {
+        let exercises = fencelab_web::catalog::bundled().expect("the bundled exercises load");
+        let page = Prerendered {
+            exercise: exercises[0].id.clone(),
+            report: ExerciseReport::new(&exercises[0].id, Vec::new()),
+        };
+        let done = fill(TEMPLATE, &exercises[0], &page, "<p>app</p>").expect("fills");
+        let again = fill(&done, &exercises[0], &page, "<p>app</p>").unwrap_err();
+        assert!(again.contains("prerendered already"), "{again}");
+        let elsewhere = TEMPLATE.replace(
+            "<div id=\"app\"><!--prerendered-->",
+            "<div id=\"app\"><p></p><!--prerendered-->",
+        );
+        let error = fill(&elsewhere, &exercises[0], &page, "").unwrap_err();
+        assert!(error.contains("first thing"), "{error}");
+        assert!(
+            done.contains("<p>app</p></div>\n    <script type=\"application/json\""),
+            "{done}"
+        );
+        assert!(
+            done.contains(&format!(
+                "<div id=\"app\" data-prerendered=\"{}\"><p>app</p>",
+                exercises[0].id
+            )),
+            "{done}"
+        );
+    }
+}

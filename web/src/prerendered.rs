@@ -1,0 +1,113 @@
+//! A page that arrives already rendered: at build time `fencelab-prerender`
+//! (web/prerender) renders one page per bundled exercise with the app's own
+//! components, natively, showing the verdicts the core computed for the
+//! starting texts, and writes what it rendered from into the page as JSON
+//! (an inert `<script type="application/json">`, which the CSP allows).
+//! The app reads it back ([`read`]) and hydrates the page from the very
+//! same first state ([`crate::state::Model::prerendered`]), so its first
+//! render is the page's HTML, node for node; only then does it read the
+//! address and the learner's saved work.
+//!
+//! Hydrated only when the address asks for nothing else ([`fits`]): another
+//! exercise, an embed, a share or exercise link are rendered afresh, as on
+//! a page without any of this.
+
+use crate::state::Start;
+use fencelab_model::ExerciseReport;
+use serde::{Deserialize, Serialize};
+
+/// The id of the element holding the JSON.
+pub const DATA_ID: &str = "fencelab-prerendered";
+/// The id of the element the app renders into.
+pub const ROOT_ID: &str = "app";
+/// The root's attribute naming the exercise prerendered in it, and its
+/// class when the address asks for another view (web/first-paint.js sets
+/// it before the first paint, so that view's loading line shows instead).
+pub const ROOT_EXERCISE: &str = "data-prerendered";
+pub const ROOT_ELSEWHERE: &str = "prerendered-elsewhere";
+
+/// What a page was rendered from: the exercise shown and the report of its
+/// starting texts.
+#[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
+pub struct Prerendered {
+    pub exercise: String,
+    pub report: ExerciseReport,
+}
+
+impl Prerendered {
+    /// Reads the JSON a page carries. Anything unreadable (the page was
+    /// edited, a proxy rewrote it) is `None`: the app then renders afresh.
+    pub fn from_json(text: &str) -> Option<Prerendered> {
+        serde_json::from_str(text).ok()
+    }
+
+    /// The JSON written into a page: `<` escaped, so no text in it can end
+    /// the script element it sits in.
+    pub fn to_json(&self) -> String {
+        serde_json::to_string(self)
+            .unwrap_or_default()
+            .replace('<', "\\u003c")
+    }
+}
+
+/// Whether the page's prerendered state is the one the address asks for:
+/// its exercise (or none named), not embedded, no link in the fragment.
+pub fn fits(start: &Start, prerendered: &Prerendered) -> bool {
+    start
+        .exercise
+        .as_ref()
+        .is_none_or(|id| *id == prerendered.exercise)
+        && !start.embed
+        && !start.exercise_link
+        && start.fragment.is_empty()
+}
+
+/// The prerendered state the page carries, if any.
+pub fn read(document: &web_sys::Document) -> Option<Prerendered> {
+    let text = document.get_element_by_id(DATA_ID)?.text_content()?;
+    Prerendered::from_json(&text)
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    fn shown(exercise: &str) -> Prerendered {
+        Prerendered {
+            exercise: exercise.to_string(),
+            report: ExerciseReport::new(exercise, Vec::new()),
+        }
+    }
+
+    #[test]
+    fn only_an_address_that_asks_for_nothing_else_is_hydrated() {
+        let page = shown("claim");
+        assert!(fits(&Start::default(), &page));
+        let named = |id: &str| Start {
+            exercise: Some(id.to_string()),
+            ..Start::default()
+        };
+        assert!(fits(&named("claim"), &page));
+        assert!(!fits(&named("complete"), &page));
+        let embed = Start {
+            embed: true,
+            ..Start::default()
+        };
+        assert!(!fits(&embed, &page));
+        let shared = Start {
+            fragment: "s1=abc".to_string(),
+            ..Start::default()
+        };
+        assert!(!fits(&shared, &page));
+    }
+
+    #[test]
+    fn the_json_reads_back_and_cannot_close_its_script() {
+        let mut page = shown("claim");
+        page.exercise = "</script><script>alert(1)</script>".to_string();
+        let json = page.to_json();
+        assert!(!json.contains('<'), "{json}");
+        assert_eq!(Prerendered::from_json(&json), Some(page));
+        assert_eq!(Prerendered::from_json("{\"exercise\": 3"), None);
+    }
+}
