@@ -210,7 +210,17 @@ fn plan(root: &Path, tools: &Tools) -> Vec<Stage> {
         },
         Stage {
             name: "page tests (wasm32 in headless Chromium)".into(),
-            command: wasm_tests(&["-p", "fencelab-web", "--test", "panic_notice"], true),
+            command: wasm_tests(
+                &[
+                    "-p",
+                    "fencelab-web",
+                    "--test",
+                    "panic_notice",
+                    "--test",
+                    "parent_origin",
+                ],
+                true,
+            ),
         },
         Stage {
             name: "playground build (trunk, release)".into(),

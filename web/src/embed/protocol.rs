@@ -213,10 +213,35 @@ impl FrameMessage {
 }
 
 /// The origin in a frame's `?parent=`, as the browser writes origins
-/// (`https://course.example`, `http://127.0.0.1:8080`): an http(s) scheme
-/// and a host with an optional port, nothing else. Lowercased, a default
-/// port dropped, so it compares equal to a message's `origin`.
+/// (`https://course.example`, `http://127.0.0.1:8080`), so it compares
+/// equal to a message's `origin`: first the checks of [`checked_origin`]
+/// (an http(s) scheme and a host with an optional port, nothing else),
+/// then, in a browser, the browser's own URL parser, the one that writes
+/// `event.origin` (`http://127.1` is `http://127.0.0.1` to it, and
+/// `http://[0:0::1]` is `http://[::1]`).
 pub fn parent_origin(text: &str) -> Result<String, String> {
+    let checked = checked_origin(text)?;
+    as_the_browser_writes(&checked)
+        .ok_or_else(|| format!("`{checked}` is not an origin this browser can read"))
+}
+
+/// The origin of `origin` by the browser's URL parser (WHATWG URL).
+#[cfg(target_arch = "wasm32")]
+fn as_the_browser_writes(origin: &str) -> Option<String> {
+    web_sys::Url::new(origin).ok().map(|url| url.origin())
+}
+
+/// Natively (the reducer's tests) there is no browser to ask: the checked
+/// form stands.
+#[cfg(not(target_arch = "wasm32"))]
+fn as_the_browser_writes(origin: &str) -> Option<String> {
+    Some(origin.to_string())
+}
+
+/// The hand-written checks on a `?parent=`, stricter than a URL parser:
+/// an http(s) scheme and a host with an optional port, nothing else,
+/// lowercased, a default port dropped; each refusal says what is wrong.
+pub fn checked_origin(text: &str) -> Result<String, String> {
     let shown: String = text.chars().take(80).collect();
     if text.chars().count() > PARENT_CHARS_MAX {
         return Err(format!(
