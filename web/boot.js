@@ -50,10 +50,26 @@ const parsed =
 
 Promise.all([compiled, parsed])
   .then(([module]) => init({ module_or_path: module }))
-  .catch((error) => {
-    const boot = document.getElementById("boot");
-    if (boot) boot.textContent = `The playground could not start: ${error}`;
-  });
+  .catch((error) => cannotStart(error));
+
+/**
+ * Says that the app could not start, where the learner looks: in place of
+ * the loading line, or above a prerendered page, which would otherwise
+ * stay a still picture without a word.
+ */
+function cannotStart(error) {
+  const text = `The playground could not start: ${error}`;
+  const boot = document.getElementById("boot");
+  if (boot) {
+    boot.textContent = text;
+    return;
+  }
+  const notice = document.createElement("p");
+  notice.className = "boot boot-failed";
+  notice.setAttribute("role", "alert");
+  notice.textContent = text;
+  (document.getElementById("app") ?? document.body).prepend(notice);
+}
 
 // The service worker keeps a copy of the app so a reload works offline.
 // Not in a SCORM package (`packaged=1`, which its launch page sets): an

@@ -6,8 +6,8 @@
 // - a page prerendered for another view than the address asks for (another
 //   exercise, an embed, the authoring view, a link in the fragment: the
 //   rule of web/src/prerendered.rs's `fits`) shows the loading line instead
-//   of an exercise the app is about to replace (app.rs's `start` takes the
-//   class away when it renders afresh);
+//   of an exercise the app is about to replace: hidden while parsed, then
+//   replaced by the template's loading line;
 // - a phone's screen: the build renders a wide screen's page, with the
 //   story and the exercise list open; on a phone the app starts with both
 //   folded (components/narrative.rs, exercise_list.rs). Folding them here,
@@ -17,7 +17,7 @@
 // Mutation records are delivered in a microtask, before anything is
 // painted. A classic script, not a module: a module runs only after
 // parsing, too late for the first paint. It changes nothing but these
-// attributes, and nothing at all once the page is parsed.
+// attributes and that root's content, and nothing after the page is parsed.
 (function () {
   "use strict";
   var root = document.documentElement;
@@ -70,5 +70,18 @@
     observer.takeRecords();
     visit(document.body);
     observer.disconnect();
+    // A page prerendered for another view keeps nothing of it: the
+    // template's loading line in its place, as on a page never prerendered,
+    // so nothing in the document (for assistive technology, for a script
+    // reading it) speaks of an exercise the app is about to replace.
+    var app = document.getElementById("app");
+    if (app && app.classList.contains("prerendered-elsewhere")) {
+      var loading = document.createElement("div");
+      loading.id = "boot";
+      loading.className = "boot";
+      loading.textContent = "Loading the fencelab playground…";
+      app.replaceChildren(loading);
+      app.classList.remove("prerendered-elsewhere");
+    }
   });
 })();

@@ -236,10 +236,11 @@ const tests = [
         const release = await holdPageWasm(page);
         await page.goto(address);
         const before = await page.evaluate(() => ({
-          title: document.getElementById("exercise-title")?.getClientRects().length ?? 0,
-          loading: getComputedStyle(document.getElementById("app"), "::before").content,
+          exercise: document.querySelectorAll("#exercise-title, #scenario-summary, .editor").length,
+          loading: document.getElementById("boot")?.innerText,
         }));
-        assert.deepEqual(before, { title: 0, loading: '"Loading the fencelab playground…"' }, `${address}: before the app loads`);
+        assert.deepEqual(before, { exercise: 0, loading: "Loading the fencelab playground…" }, `${address}: before the app loads`);
+        assertInView(await placement(page.locator("#boot")), `${address}: the loading line`);
         release();
         await live(page);
         await page.locator("#exercise-title").waitFor();
@@ -247,12 +248,30 @@ const tests = [
         await page.waitForFunction((id) => new URL(location.href).searchParams.get("exercise") === id, wanted);
         const shown = await page.evaluate(() => ({
           title: document.getElementById("exercise-title")?.getClientRects().length ?? 0,
-          loading: getComputedStyle(document.getElementById("app"), "::before").content,
+          loading: document.getElementById("boot") !== null,
           prerendered: document.querySelector(".editor-static") !== null,
         }));
-        assert.deepEqual(shown, { title: 1, loading: "none", prerendered: false }, `${address}: once the app is live`);
+        assert.deepEqual(shown, { title: 1, loading: false, prerendered: false }, `${address}: once the app is live`);
         await context.close();
       }
+    },
+  ],
+  [
+    "a prerendered page whose app cannot start says so above itself, and the page stays readable",
+    async ({ browser, url }) => {
+      const context = await browser.newContext();
+      const page = await context.newPage();
+      // The page's wasm never arrives: what a learner sees when a proxy or
+      // a broken host drops it.
+      await page.route(/fencelab-web[^/]*\.wasm$/, (route) => route.fulfill({ status: 404, body: "gone" }));
+      await page.goto(url);
+      const alert = page.locator("#app > .boot-failed[role=alert]");
+      await alert.waitFor({ timeout: 30_000 });
+      assert.match(await alert.innerText(), /^The playground could not start: /);
+      assertInView(await placement(alert), "the sentence that the app could not start");
+      assertInView(await placement(page.locator("h1#exercise-title")), "the exercise's title, still shown");
+      assert.equal(await page.locator(".app[data-live]").count(), 0, "the page never pretends to be live");
+      await context.close();
     },
   ],
 ];
