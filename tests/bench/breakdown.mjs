@@ -48,21 +48,27 @@ function watchMilestones() {
   let booted = false;
   const look = () => {
     const now = performance.now();
+    // The app started: it replaced the boot line, or (a prerendered page)
+    // hydrated and went live.
     if (document.getElementById("boot")) booted = true;
     else if (booted && seen.appStarted === null) seen.appStarted = now;
+    if (seen.appStarted === null && document.querySelector(".app[data-live]")) seen.appStarted = now;
     if (seen.version === null && document.getElementById("sqlite-version")?.textContent) seen.version = now;
     const summary = document.getElementById("scenario-summary");
     if (seen.verdict === null && summary && /^\d+ of \d+ scenarios pass/.test(summary.textContent)) {
       seen.verdict = now;
     }
   };
-  new MutationObserver(look).observe(document, { subtree: true, childList: true, characterData: true });
+  new MutationObserver(look).observe(document, { subtree: true, childList: true, characterData: true, attributes: true });
 }
 
 /** When each named file finished arriving, on the page's clock. */
 function arrivals(entries, origin, pageOrigin) {
   const out = {};
-  for (const { name, end } of entries) out[new URL(name).pathname.slice(1)] = origin + end - pageOrigin;
+  // By trunk's names: the build names each asset after its content
+  // (`worker_bg-<16 hex>.wasm`, crates/xtask/src/hashed.rs).
+  const unhashed = (path) => path.replace(/-[0-9a-f]{16}(\.[a-z]+)$/, "$1");
+  for (const { name, end } of entries) out[unhashed(new URL(name).pathname.slice(1))] = origin + end - pageOrigin;
   return out;
 }
 
@@ -101,7 +107,7 @@ const MILESTONES = [
   ["worker_bg.wasm", "worker wasm arrived (worker's clock)"],
   ["dom", "DOMContentLoaded done (editor.js ran)"],
   ["workerReady", "worker ready (its first message)"],
-  ["appStarted", "page wasm started the app (boot line gone)"],
+  ["appStarted", "page wasm started the app (boot line gone, or hydrated and live)"],
   ["sent Check", "first check sent"],
   ["received Working", "worker answered Working (first slice done)"],
   ["received Checked", "worker answered the first report"],
