@@ -17,6 +17,7 @@ use fencelab_model::{Exercise, ExerciseReport};
 use fencelab_protocol::{Request, Response};
 use fencelab_web::components::app::{App, AppProps};
 use fencelab_web::prerendered::{DATA_ID, Prerendered, ROOT_EXERCISE, ROOT_ID};
+use fencelab_web::state::Model;
 use fencelab_worker::serve::{Served, Server};
 use std::path::Path;
 use std::rc::Rc;
@@ -69,8 +70,14 @@ pub fn starting_report(server: &mut Server, exercise: &Exercise) -> Result<Exerc
 /// The app's HTML in `page`'s state, hydratable: what the browser's first
 /// render of the same state must match node for node.
 pub fn render_app(page: &Prerendered) -> Result<String, String> {
+    let first = Model::prerendered(fencelab_web::catalog::bundled(), page).ok_or_else(|| {
+        format!(
+            "no first state for {}: not a bundled exercise, or its report is another's",
+            page.exercise
+        )
+    })?;
     let props = AppProps {
-        prerendered: Some(Rc::new(page.clone())),
+        first: Some(Rc::new(first)),
         start: None,
     };
     let runtime = tokio::runtime::Builder::new_current_thread()

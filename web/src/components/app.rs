@@ -40,7 +40,7 @@ use crate::components::working_version::WorkingVersion;
 use crate::hooks::{
     address, autosave, document, hash_change, keys, reveal, saved_work, site, worker,
 };
-use crate::prerendered::{self, Prerendered};
+use crate::prerendered;
 use crate::state::{Action, HuntText, Model, Start, Theme, View};
 use crate::tables;
 use crate::vocabulary::vocabulary;
@@ -77,35 +77,32 @@ pub fn start() {
         return;
     }
     let start = address::read_start();
-    let page = prerendered::read(&document).filter(|page| prerendered::fits(&start, page));
-    let fresh = AppProps {
-        prerendered: None,
+    let first = prerendered::read(&document)
+        .filter(|page| prerendered::fits(&start, page))
+        .and_then(|page| Model::prerendered(crate::catalog::bundled(), &page));
+    // The address as it was at the start, for what a hydrated app takes on
+    // once hydrated (its theme): the app soon rewrites it.
+    let hydrating = first.is_some();
+    let props = AppProps {
+        first: first.map(Rc::new),
         start: Some(Rc::new(start)),
     };
-    match page {
-        Some(page) if Model::prerendered(crate::catalog::bundled(), &page).is_some() => {
-            // The address as it was at the start, for what the app takes
-            // on once hydrated (its theme): the app soon rewrites it.
-            let props = AppProps {
-                prerendered: Some(Rc::new(page)),
-                ..fresh
-            };
-            yew::Renderer::<App>::with_root_and_props(root, props).hydrate();
-        }
-        _ => {
-            afresh(&root);
-            yew::Renderer::<App>::with_root_and_props(root, fresh).render();
-        }
+    if hydrating {
+        yew::Renderer::<App>::with_root_and_props(root, props).hydrate();
+    } else {
+        afresh(&root);
+        yew::Renderer::<App>::with_root_and_props(root, props).render();
     }
 }
 
-/// What the app starts from: a prerendered page's state (the build
-/// machine's render and the browser's hydration alike), or the address.
-/// A hydrating page has both: its first state is the page's, and the
-/// address it was opened with is taken on after (its theme; `Hydrated`).
+/// What the app starts from: a prerendered page's first state
+/// ([`Model::prerendered`], built once, by the build machine's render and
+/// by the browser's hydration alike), or the address. A hydrating page has
+/// both: its first state is the page's, and the address it was opened with
+/// is taken on after (its theme; `Hydrated`).
 #[derive(Properties, PartialEq, Default)]
 pub struct AppProps {
-    pub prerendered: Option<Rc<Prerendered>>,
+    pub first: Option<Rc<Model>>,
     pub start: Option<Rc<Start>>,
 }
 
@@ -115,7 +112,7 @@ pub fn app(props: &AppProps) -> Html {
     // prerendered page, after hydrating); everything later that the
     // reducer needs from outside arrives as an action.
     let model = {
-        let props = (props.prerendered.clone(), props.start.clone());
+        let props = (props.first.clone(), props.start.clone());
         use_reducer(move || first_state(props))
     };
     address::use_address(&model);
@@ -179,12 +176,14 @@ pub fn app(props: &AppProps) -> Html {
 
 /// The app's first state, from its props: the prerendered page's, or the
 /// address's (`start`, or read here when none was given).
-fn first_state((page, start): (Option<Rc<Prerendered>>, Option<Rc<Start>>)) -> Model {
-    page.and_then(|page| Model::prerendered(crate::catalog::bundled(), &page))
-        .unwrap_or_else(|| {
+fn first_state((first, start): (Option<Rc<Model>>, Option<Rc<Start>>)) -> Model {
+    first.map_or_else(
+        || {
             let start = start.map_or_else(address::read_start, |s| (*s).clone());
             Model::new(crate::catalog::bundled(), start)
-        })
+        },
+        Rc::unwrap_or_clone,
+    )
 }
 
 /// The callbacks the layout hands its components, each dispatching one
