@@ -15,9 +15,12 @@ use crate::mutate::{
     Context, ExerciseMutation, Kill, Mutant, MutantBudget, MutantResult, MutantVerdict, Mutants,
     OverBudget, mutants,
 };
-use crate::report::{ExerciseReport, Verdict};
+use crate::check::{Checker, Limits, Progress, SuiteBudget};
+use crate::report::{ExerciseReport, ScenarioReport, Verdict};
+use crate::scenario::Scenario;
 use crate::world::World;
 use fencelab_model::exercise::Exercise;
+use std::borrow::Cow;
 use std::collections::{BTreeMap, BTreeSet};
 
 /// What the operators may know of an exercise: its tables' columns and
@@ -97,7 +100,11 @@ pub fn run(exercise: &Exercise) -> ExerciseMutation {
     if let Some(why) = not_passing(&reference, "the reference") {
         return unjudged(why);
     }
-    let verdicts = judge_all(exercise, &base, &generated.mutants);
+    let base = Base {
+        texts: &base,
+        report: &reference,
+    };
+    let verdicts = judge_all(exercise, base, &generated.mutants, Kills::Every);
     let equivalent = declared_equivalents(exercise, &generated.mutants, &generated.mutants);
     let mut results: Vec<MutantResult> = generated
         .mutants
@@ -253,14 +260,111 @@ pub fn texts_with_mutant(base: &[(String, String)], mutant: &Mutant) -> Vec<(Str
         .collect()
 }
 
-/// The suite's verdict on one mutant of `base` (the procedure texts it was
-/// generated from).
-pub fn judge(exercise: &Exercise, base: &[(String, String)], mutant: &Mutant) -> MutantVerdict {
-    let texts = texts_with_mutant(base, mutant);
-    let report = exercise.run_texts(&texts, &exercise.scenarios);
-    let by: Vec<Kill> = report
-        .scenarios
-        .iter()
+/// How much of the suite a mutant's judgement needs.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum Kills {
+    /// Every scenario that kills it: `fencelab mutate` lists them all.
+    Every,
+    /// Only the first in the suite's order: the line marks show one
+    /// counterexample per change (`fencelab_model::protection`), so the
+    /// suite stops there.
+    First,
+}
+
+/// The texts a mutant was made from, and what the whole suite found of
+/// them: the ground each mutant's judgement stands on.
+#[derive(Clone, Copy)]
+pub struct Base<'a> {
+    /// Every procedure's text, in the exercise's order.
+    pub texts: &'a [(String, String)],
+    /// Their report: every scenario of the exercise in its order, within
+    /// [`Limits::default`].
+    pub report: &'a ExerciseReport,
+}
+
+/// The suite's verdict on one mutant of `base`.
+///
+/// Only the scenarios that name the mutated procedure are run. Any other
+/// runs exactly the texts `base.report` ran (procedures never call one
+/// another), so its report is the one found there, and it is taken from
+/// there whenever the suite's budget gives the scenario the limits it had
+/// in that run: always, for a suite within its budget. A report being a
+/// function of the texts, the scenario and its limits, the verdict is the
+/// one running every scenario gives (tested on every bundled mutant,
+/// `tests/suite/mutation.rs`).
+pub fn judge(exercise: &Exercise, base: Base<'_>, mutant: &Mutant, kills: Kills) -> MutantVerdict {
+    let texts = texts_with_mutant(base.texts, mutant);
+    let mut checker = match exercise.checker(&texts) {
+        Ok(checker) => checker,
+        // Texts that cannot run make every scenario the same error, and
+        // nothing runs to report it.
+        Err(_) => {
+            return verdict_of_suite(&exercise.run_texts(&texts, &exercise.scenarios));
+        }
+    };
+    let known = |index: usize, scenario: &Scenario| {
+        base.report
+            .scenarios
+            .get(index)
+            .filter(|known| known.name == scenario.name)
+    };
+    let mut ours = SuiteBudget::new(Limits::default());
+    let mut theirs = SuiteBudget::new(Limits::default());
+    // Borrowed where taken from the base's report: a report carries its
+    // shown schedule's history and tables, too much to copy per mutant.
+    let mut reports: Vec<Cow<'_, ScenarioReport>> = Vec::new();
+    let mut killed = false;
+    for (index, scenario) in exercise.scenarios.iter().enumerate() {
+        let known = known(index, scenario);
+        let unchanged = known.filter(|_| {
+            !scenario.names_procedure(&mutant.procedure)
+                && ours.next_limits().is_some()
+                && ours.next_limits() == theirs.next_limits()
+        });
+        let report = match unchanged {
+            Some(report) => Cow::Borrowed(report),
+            None => Cow::Owned(run_one(&mut checker, &mut ours, scenario)),
+        };
+        if unchanged.is_some() {
+            ours.spend(&report);
+        }
+        if let Some(known) = known {
+            theirs.spend(known);
+        }
+        killed |= report.failure().is_some();
+        reports.push(report);
+        if killed && kills == Kills::First {
+            break;
+        }
+    }
+    verdict_of(reports.iter().map(|report| report.as_ref()))
+}
+
+/// One scenario's check within what the suite has left, which it spends.
+fn run_one(checker: &mut Checker, budget: &mut SuiteBudget, scenario: &Scenario) -> ScenarioReport {
+    let mut search = match budget.begin(checker, scenario) {
+        Ok(search) => search,
+        Err(unrun) => return *unrun,
+    };
+    loop {
+        if let Progress::Done(report) = search.advance(checker, u64::MAX) {
+            budget.spend(&report);
+            return *report;
+        }
+    }
+}
+
+/// A mutant's verdict from the whole suite's report of its texts: what
+/// [`judge`] with [`Kills::Every`] finds without running the whole suite.
+pub fn verdict_of_suite(report: &ExerciseReport) -> MutantVerdict {
+    verdict_of(report.scenarios.iter())
+}
+
+/// A mutant's verdict from its scenarios' reports: killed by each that
+/// fails, else erroring only where any errs, else survived.
+fn verdict_of<'a>(reports: impl Iterator<Item = &'a ScenarioReport> + Clone) -> MutantVerdict {
+    let by: Vec<Kill> = reports
+        .clone()
         .filter_map(|s| {
             Some(Kill {
                 scenario: s.name.clone(),
@@ -272,9 +376,7 @@ pub fn judge(exercise: &Exercise, base: &[(String, String)], mutant: &Mutant) ->
     if !by.is_empty() {
         return MutantVerdict::Killed { by };
     }
-    let errors: Vec<(String, String)> = report
-        .scenarios
-        .iter()
+    let errors: Vec<(String, String)> = reports
         .filter(|s| s.verdict() == Verdict::Error)
         .filter_map(|s| Some((s.name.clone(), s.error()?.to_string())))
         .collect();
@@ -290,8 +392,9 @@ pub fn judge(exercise: &Exercise, base: &[(String, String)], mutant: &Mutant) ->
 #[cfg(not(target_arch = "wasm32"))]
 pub(crate) fn judge_all(
     exercise: &Exercise,
-    base: &[(String, String)],
+    base: Base<'_>,
     mutants: &[Mutant],
+    kills: Kills,
 ) -> Vec<MutantVerdict> {
     let workers = std::thread::available_parallelism()
         .map_or(1, |n| n.get())
@@ -303,7 +406,7 @@ pub(crate) fn judge_all(
             .map(|part| {
                 let handle = scope.spawn(move || {
                     part.iter()
-                        .map(|m| judge(exercise, base, m))
+                        .map(|m| judge(exercise, base, m, kills))
                         .collect::<Vec<_>>()
                 });
                 (part.len(), handle)
@@ -329,8 +432,9 @@ pub(crate) fn judge_all(
 #[cfg(target_arch = "wasm32")]
 pub(crate) fn judge_all(
     exercise: &Exercise,
-    base: &[(String, String)],
+    base: Base<'_>,
     mutants: &[Mutant],
+    kills: Kills,
 ) -> Vec<MutantVerdict> {
-    mutants.iter().map(|m| judge(exercise, base, m)).collect()
+    mutants.iter().map(|m| judge(exercise, base, m, kills)).collect()
 }

@@ -16,7 +16,8 @@
 use crate::check::{Limits, Progress, SuiteSearch};
 use crate::exercise::ExerciseExt;
 use crate::mutate::{Context, Mutant, MutantVerdict};
-use crate::mutation;
+use crate::mutation::{self, Base, Kills};
+use crate::report::ExerciseReport;
 use fencelab_model::exercise::Exercise;
 use fencelab_model::protection::marks;
 pub use fencelab_model::protection::{
@@ -52,6 +53,9 @@ enum Stage {
     },
     /// Judging the mutants, `verdicts[i]` of `mutants[i]`.
     Judging {
+        /// The texts' own report, which passes: what a scenario that does
+        /// not name a mutant's procedure reports of that mutant too.
+        report: Box<ExerciseReport>,
         mutants: Vec<Mutant>,
         equivalent: BTreeMap<String, String>,
         verdicts: Vec<MutantVerdict>,
@@ -100,6 +104,7 @@ impl LineMarks {
                 self.stage = match mutation::not_passing(&report, "your procedure") {
                     Some(why) => Stage::Done(Err(why)),
                     None => Stage::Judging {
+                        report,
                         mutants: std::mem::take(mutants),
                         equivalent: std::mem::take(equivalent),
                         verdicts: Vec::new(),
@@ -107,12 +112,17 @@ impl LineMarks {
                 };
             }
             Stage::Judging {
+                report,
                 mutants,
                 equivalent,
                 verdicts,
             } => match mutants.get(verdicts.len()) {
                 Some(mutant) => {
-                    let verdict = mutation::judge(&self.exercise, &self.texts, mutant);
+                    let base = Base {
+                        texts: &self.texts,
+                        report,
+                    };
+                    let verdict = mutation::judge(&self.exercise, base, mutant, Kills::First);
                     verdicts.push(mutation::as_declared(verdict, equivalent.get(&mutant.id)));
                     return Progress::Pending;
                 }
@@ -135,13 +145,18 @@ impl LineMarks {
     pub fn finish(mut self) -> Result<ProtectionReport, Unjudged> {
         loop {
             if let Stage::Judging {
+                report,
                 mutants,
                 equivalent,
                 verdicts,
             } = &mut self.stage
             {
                 let rest = &mutants[verdicts.len()..];
-                let judged = mutation::judge_all(&self.exercise, &self.texts, rest);
+                let base = Base {
+                    texts: &self.texts,
+                    report,
+                };
+                let judged = mutation::judge_all(&self.exercise, base, rest, Kills::First);
                 for (mutant, verdict) in rest.iter().zip(judged) {
                     verdicts.push(mutation::as_declared(verdict, equivalent.get(&mutant.id)));
                 }

@@ -88,6 +88,24 @@ impl Scenario {
     }
 }
 
+impl Scenario {
+    /// Whether any step of the scenario, as written, names `procedure` (a
+    /// call, a begin, or a call in a concurrent section). Procedures never
+    /// call one another, so a scenario that names a procedure nowhere runs
+    /// none of its text: its report is the same whatever that text is.
+    pub fn names_procedure(&self, procedure: &str) -> bool {
+        self.steps.iter().any(|step| {
+            step.call.as_deref() == Some(procedure)
+                || step.begin.as_deref() == Some(procedure)
+                || step
+                    .concurrent
+                    .iter()
+                    .flatten()
+                    .any(|call| call.call.as_deref() == Some(procedure))
+        })
+    }
+}
+
 fn one_point() -> u32 {
     1
 }

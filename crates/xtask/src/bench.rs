@@ -19,7 +19,14 @@ use std::process::{Command, Stdio};
 
 /// The sections in the order the tables are printed; a section a part
 /// names that is not here comes after them.
-const SECTIONS: &[&str] = &["first load", "browser", "engine", "explore", "mutate"];
+const SECTIONS: &[&str] = &[
+    "first load",
+    "browser",
+    "engine",
+    "explore",
+    "line marks",
+    "mutate",
+];
 
 /// One figure: a cell of a section's table.
 #[derive(Clone, Debug, PartialEq)]

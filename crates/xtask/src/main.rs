@@ -37,7 +37,7 @@ commands:
                      --scorm also packages the site and its exercises for an LMS, one SCO per
                      exercise, as COURSE-scorm-VERSION.zip beside the site (`fencelab scorm`)
   test               install what is missing and run every check CI runs
-  bench              every benchmark, then one table per section (first load, browser, engine, explore, mutate)
+  bench              every benchmark, then one table per section (first load, browser, engine, explore, line marks, mutate)
   post-build [DIR]   finish the site trunk built in DIR (default: $TRUNK_STAGING_DIR, as trunk's
                      post_build hook runs it): prerender each bundled exercise's page
                      (web/prerender), then give every asset a content-hashed name and rewrite

@@ -354,7 +354,9 @@ pub fn bench(root: &Path, tools: &Tools) -> Result<(), String> {
         if !stem.contains("bench") {
             continue;
         }
-        let mut wasm = wasm_tests(&["-p", "fencelab-core"], false);
+        // The line marks' target is the page's: timed in Chromium.
+        let line_marks = stem.contains("line_marks");
+        let mut wasm = wasm_tests(&["-p", "fencelab-core"], line_marks);
         wasm.args([
             "--release",
             "--features",
@@ -365,7 +367,9 @@ pub fn bench(root: &Path, tools: &Tools) -> Result<(), String> {
             "--nocapture",
         ]);
         parts.push(Part {
-            section: if stem.contains("explore") {
+            section: if line_marks {
+                "line marks"
+            } else if stem.contains("explore") {
                 "explore"
             } else {
                 "engine"

@@ -42,7 +42,7 @@ impl SuiteBudget {
         checker: &mut Checker,
         scenario: &Scenario,
     ) -> Result<ScenarioSearch, Box<ScenarioReport>> {
-        if self.sqlite_steps_left == 0 || self.procedure_steps_left == 0 {
+        let Some(limits) = self.next_limits() else {
             return Err(Box::new(ScenarioReport::errored(
                 scenario,
                 ScenarioError::of(ErrorKind::Limit {
@@ -51,13 +51,24 @@ impl SuiteBudget {
                     },
                 }),
             )));
+        };
+        checker.set_limits(limits);
+        Ok(checker.search(scenario))
+    }
+
+    /// The limits the next scenario is checked within: its own, cut to
+    /// what the suite has left; `None` once that is spent (the scenario is
+    /// then reported unrun). A scenario's report is a function of its
+    /// texts, itself and these limits, nothing else.
+    pub fn next_limits(&self) -> Option<Limits> {
+        if self.sqlite_steps_left == 0 || self.procedure_steps_left == 0 {
+            return None;
         }
-        checker.set_limits(Limits {
+        Some(Limits {
             sqlite_steps_max: self.limits.sqlite_steps_max.min(self.sqlite_steps_left),
             steps_max: self.limits.steps_max.min(self.procedure_steps_left),
             ..self.limits
-        });
-        Ok(checker.search(scenario))
+        })
     }
 
     /// Takes what a scenario's check spent from what the suite has left.

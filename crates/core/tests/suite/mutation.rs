@@ -98,3 +98,45 @@ fn an_equivalent_needs_a_reason_and_an_id() {
     .unwrap_err();
     assert_eq!(error.field, "equivalent[0]");
 }
+
+/// A mutant's judgement runs only the scenarios that name its procedure,
+/// and the line marks' stops at the first kill; neither may change a
+/// verdict. Every eighth mutant of every bundled reference (natively: the
+/// whole suite per mutant is what the shortcut saves, and costs as much)
+/// gets the verdict running every scenario gives, and the first kill of it.
+#[cfg(not(target_arch = "wasm32"))]
+#[test]
+fn a_judgement_of_fewer_scenarios_is_the_whole_suites_verdict() {
+    use fencelab_core::mutation::{Base, Kills};
+    let mut compared = 0;
+    for exercise in fencelab_core::bundled::exercises().expect("the bundled exercises load") {
+        let texts = mutation::reference_texts(&exercise);
+        let context = mutation::context(&exercise).expect("its schema builds");
+        let generated = mutation::generate(&exercise, &texts, &context).expect("within budget");
+        let report = exercise.run_texts(&texts, &exercise.scenarios);
+        let base = Base {
+            texts: &texts,
+            report: &report,
+        };
+        for mutant in generated.mutants.iter().step_by(8) {
+            let whole = exercise.run_texts(
+                &mutation::texts_with_mutant(&texts, mutant),
+                &exercise.scenarios,
+            );
+            let expected = mutation::verdict_of_suite(&whole);
+            let every = mutation::judge(&exercise, base, mutant, Kills::Every);
+            assert_eq!(every, expected, "{} / {}", exercise.id, mutant.id);
+            let first = mutation::judge(&exercise, base, mutant, Kills::First);
+            let first_of_expected = match expected {
+                MutantVerdict::Killed { mut by } => {
+                    by.truncate(1);
+                    MutantVerdict::Killed { by }
+                }
+                other => other,
+            };
+            assert_eq!(first, first_of_expected, "{} / {}", exercise.id, mutant.id);
+            compared += 1;
+        }
+    }
+    assert!(compared > 250, "only {compared} mutants compared");
+}
