@@ -16,7 +16,8 @@ use crate::mutate::{
     OverBudget, mutants,
 };
 use crate::check::{Checker, Limits, Progress, SuiteBudget};
-use crate::report::{ExerciseReport, ScenarioReport, Verdict};
+use crate::procedure::Procedure;
+use crate::report::{ExerciseReport, ScenarioReport, Unusable, Verdict};
 use crate::scenario::Scenario;
 use crate::world::World;
 use fencelab_model::exercise::Exercise;
@@ -282,26 +283,81 @@ pub struct Base<'a> {
     pub report: &'a ExerciseReport,
 }
 
-/// The suite's verdict on one mutant of `base`.
-///
-/// Only the scenarios that name the mutated procedure are run. Any other
-/// runs exactly the texts `base.report` ran (procedures never call one
-/// another), so its report is the one found there, and it is taken from
-/// there whenever the suite's budget gives the scenario the limits it had
-/// in that run: always, for a suite within its budget. A report being a
-/// function of the texts, the scenario and its limits, the verdict is the
-/// one running every scenario gives (tested on every bundled mutant,
-/// `tests/suite/mutation.rs`).
+/// The suite's verdict on one mutant of `base` (see [`Judge::verdict`]),
+/// with a world of its own.
 pub fn judge(exercise: &Exercise, base: Base<'_>, mutant: &Mutant, kills: Kills) -> MutantVerdict {
-    let texts = texts_with_mutant(base.texts, mutant);
-    let mut checker = match exercise.checker(&texts) {
-        Ok(checker) => checker,
-        // Texts that cannot run make every scenario the same error, and
-        // nothing runs to report it.
-        Err(_) => {
-            return verdict_of_suite(&exercise.run_texts(&texts, &exercise.scenarios));
+    Judge::new(exercise, base).verdict(exercise, base, mutant, kills)
+}
+
+/// Judges mutants of one base, one after another, in one world: the
+/// checker (its schema, seed and connections) is built once from the base
+/// texts, and each mutant's procedure is put in place for its judgement and
+/// the base's put back after it. Use it with the exercise and base it was
+/// made for, and nothing else.
+pub struct Judge {
+    /// `Err` when the base texts cannot run (then each mutant is judged in
+    /// a world of its own).
+    checker: Result<Checker, Unusable>,
+    /// The base's procedures, parsed, by name: what is put back.
+    originals: BTreeMap<String, Procedure>,
+}
+
+impl Judge {
+    pub fn new(exercise: &Exercise, base: Base<'_>) -> Judge {
+        Judge {
+            checker: exercise.checker(base.texts),
+            originals: base
+                .texts
+                .iter()
+                .filter_map(|(name, text)| Some((name.clone(), Procedure::parse(name, text).ok()?)))
+                .collect(),
         }
-    };
+    }
+
+    /// The suite's verdict on one mutant of `base`.
+    ///
+    /// Only the scenarios that name the mutated procedure are run. Any other
+    /// runs exactly the texts `base.report` ran (procedures never call one
+    /// another), so its report is the one found there, and it is taken from
+    /// there whenever the suite's budget gives the scenario the limits it had
+    /// in that run: always, for a suite within its budget. A report being a
+    /// function of the texts, the scenario and its limits (the world is reset
+    /// before every run), the verdict is the one running every scenario in a
+    /// world of its own gives (tested on bundled mutants,
+    /// `tests/suite/mutation.rs`).
+    pub fn verdict(
+        &mut self,
+        exercise: &Exercise,
+        base: Base<'_>,
+        mutant: &Mutant,
+        kills: Kills,
+    ) -> MutantVerdict {
+        let original = self.originals.get(&mutant.procedure);
+        let (Ok(checker), Some(original), Ok(mutated)) = (
+            &mut self.checker,
+            original,
+            Procedure::parse(&mutant.procedure, &mutant.text),
+        ) else {
+            // Texts that cannot run make every scenario the same error, and
+            // nothing runs to report it.
+            let texts = texts_with_mutant(base.texts, mutant);
+            return verdict_of_suite(&exercise.run_texts(&texts, &exercise.scenarios));
+        };
+        checker.set_procedure(mutated);
+        let verdict = judge_in(checker, exercise, base, mutant, kills);
+        checker.set_procedure(original.clone());
+        verdict
+    }
+}
+
+/// [`Judge::verdict`] with `checker` holding the mutant's texts.
+fn judge_in(
+    checker: &mut Checker,
+    exercise: &Exercise,
+    base: Base<'_>,
+    mutant: &Mutant,
+    kills: Kills,
+) -> MutantVerdict {
     let known = |index: usize, scenario: &Scenario| {
         base.report
             .scenarios
@@ -323,7 +379,7 @@ pub fn judge(exercise: &Exercise, base: Base<'_>, mutant: &Mutant, kills: Kills)
         });
         let report = match unchanged {
             Some(report) => Cow::Borrowed(report),
-            None => Cow::Owned(run_one(&mut checker, &mut ours, scenario)),
+            None => Cow::Owned(run_one(checker, &mut ours, scenario)),
         };
         if unchanged.is_some() {
             ours.spend(&report);
@@ -405,8 +461,9 @@ pub(crate) fn judge_all(
             .chunks(chunk)
             .map(|part| {
                 let handle = scope.spawn(move || {
+                    let mut judge = Judge::new(exercise, base);
                     part.iter()
-                        .map(|m| judge(exercise, base, m, kills))
+                        .map(|m| judge.verdict(exercise, base, m, kills))
                         .collect::<Vec<_>>()
                 });
                 (part.len(), handle)
@@ -436,5 +493,9 @@ pub(crate) fn judge_all(
     mutants: &[Mutant],
     kills: Kills,
 ) -> Vec<MutantVerdict> {
-    mutants.iter().map(|m| judge(exercise, base, m, kills)).collect()
+    let mut judge = Judge::new(exercise, base);
+    mutants
+        .iter()
+        .map(|m| judge.verdict(exercise, base, m, kills))
+        .collect()
 }

@@ -16,7 +16,7 @@
 use crate::check::{Limits, Progress, SuiteSearch};
 use crate::exercise::ExerciseExt;
 use crate::mutate::{Context, Mutant, MutantVerdict};
-use crate::mutation::{self, Base, Kills};
+use crate::mutation::{self, Base, Judge, Kills};
 use crate::report::ExerciseReport;
 use fencelab_model::exercise::Exercise;
 use fencelab_model::protection::marks;
@@ -56,6 +56,8 @@ enum Stage {
         /// The texts' own report, which passes: what a scenario that does
         /// not name a mutant's procedure reports of that mutant too.
         report: Box<ExerciseReport>,
+        /// One world for every mutant's judgement.
+        judge: Box<Judge>,
         mutants: Vec<Mutant>,
         equivalent: BTreeMap<String, String>,
         verdicts: Vec<MutantVerdict>,
@@ -104,6 +106,13 @@ impl LineMarks {
                 self.stage = match mutation::not_passing(&report, "your procedure") {
                     Some(why) => Stage::Done(Err(why)),
                     None => Stage::Judging {
+                        judge: Box::new(Judge::new(
+                            &self.exercise,
+                            Base {
+                                texts: &self.texts,
+                                report: &report,
+                            },
+                        )),
                         report,
                         mutants: std::mem::take(mutants),
                         equivalent: std::mem::take(equivalent),
@@ -113,6 +122,7 @@ impl LineMarks {
             }
             Stage::Judging {
                 report,
+                judge,
                 mutants,
                 equivalent,
                 verdicts,
@@ -122,7 +132,7 @@ impl LineMarks {
                         texts: &self.texts,
                         report,
                     };
-                    let verdict = mutation::judge(&self.exercise, base, mutant, Kills::First);
+                    let verdict = judge.verdict(&self.exercise, base, mutant, Kills::First);
                     verdicts.push(mutation::as_declared(verdict, equivalent.get(&mutant.id)));
                     return Progress::Pending;
                 }
@@ -146,6 +156,7 @@ impl LineMarks {
         loop {
             if let Stage::Judging {
                 report,
+                judge: _,
                 mutants,
                 equivalent,
                 verdicts,

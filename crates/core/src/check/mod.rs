@@ -156,6 +156,13 @@ impl Checker {
         &self.world
     }
 
+    /// Replaces (or adds) a procedure: the next check runs its text. The
+    /// world is reset before every run, so nothing of the old text's runs
+    /// reaches the new one's.
+    pub fn set_procedure(&mut self, procedure: Procedure) {
+        self.world.set_procedure(procedure);
+    }
+
     /// Starts the budget of a public call (or of its replay) afresh.
     fn begin_budget(&mut self) {
         self.spent = Spent::default();

@@ -100,14 +100,15 @@ fn an_equivalent_needs_a_reason_and_an_id() {
 }
 
 /// A mutant's judgement runs only the scenarios that name its procedure,
-/// and the line marks' stops at the first kill; neither may change a
-/// verdict. Every eighth mutant of every bundled reference (natively: the
-/// whole suite per mutant is what the shortcut saves, and costs as much)
-/// gets the verdict running every scenario gives, and the first kill of it.
+/// in one world shared with the mutants judged before it, and the line
+/// marks' stops at the first kill; none of this may change a verdict. Every
+/// eighth mutant of every bundled reference (natively: the whole suite per
+/// mutant is what the shortcuts save, and costs as much) gets the verdict
+/// that every scenario run in a world of its own gives, and its first kill.
 #[cfg(not(target_arch = "wasm32"))]
 #[test]
 fn a_judgement_of_fewer_scenarios_is_the_whole_suites_verdict() {
-    use fencelab_core::mutation::{Base, Kills};
+    use fencelab_core::mutation::{Base, Judge, Kills};
     let mut compared = 0;
     for exercise in fencelab_core::bundled::exercises().expect("the bundled exercises load") {
         let texts = mutation::reference_texts(&exercise);
@@ -118,15 +119,16 @@ fn a_judgement_of_fewer_scenarios_is_the_whole_suites_verdict() {
             texts: &texts,
             report: &report,
         };
+        let mut judge = Judge::new(&exercise, base);
         for mutant in generated.mutants.iter().step_by(8) {
             let whole = exercise.run_texts(
                 &mutation::texts_with_mutant(&texts, mutant),
                 &exercise.scenarios,
             );
             let expected = mutation::verdict_of_suite(&whole);
-            let every = mutation::judge(&exercise, base, mutant, Kills::Every);
+            let every = judge.verdict(&exercise, base, mutant, Kills::Every);
             assert_eq!(every, expected, "{} / {}", exercise.id, mutant.id);
-            let first = mutation::judge(&exercise, base, mutant, Kills::First);
+            let first = judge.verdict(&exercise, base, mutant, Kills::First);
             let first_of_expected = match expected {
                 MutantVerdict::Killed { mut by } => {
                     by.truncate(1);
