@@ -5,17 +5,18 @@
 //! The mutants come from `fencelab_model::mutate` (pure text work, within
 //! its `MutantBudget`); this module gives the operators the schema's columns
 //! and runs the suite, and only on texts that pass it: a mutant of a text
-//! that already fails would look killed by the text's own failure. One
-//! checker is built per mutant text and reused across the scenarios. Natively
-//! the mutants are spread over the machine's cores; in wasm (one thread)
-//! they run in order.
+//! that already fails would look killed by the text's own failure. A
+//! [`Judge`] builds one checker for all the mutants of a base and runs, of
+//! each, only the scenarios that name its procedure. Natively the mutants
+//! are spread over the machine's cores; in wasm (one thread) they run in
+//! order.
 
+use crate::check::{Checker, Limits, Progress, SuiteBudget};
 use crate::exercise::ExerciseExt;
 use crate::mutate::{
     Context, ExerciseMutation, Kill, Mutant, MutantBudget, MutantResult, MutantVerdict, Mutants,
     OverBudget, mutants,
 };
-use crate::check::{Checker, Limits, Progress, SuiteBudget};
 use crate::procedure::Procedure;
 use crate::report::{ExerciseReport, ScenarioReport, Unusable, Verdict};
 use crate::scenario::Scenario;

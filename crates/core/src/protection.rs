@@ -1,6 +1,7 @@
 //! The line marks' judgement ("what if this line were gone?"): every
-//! generated mutant of some passing procedure texts is judged by the whole
-//! suite, and the verdicts become one mark per line
+//! generated mutant of some passing procedure texts is judged by the suite
+//! up to its first kill (the counterexample a mark shows; see
+//! `mutation::Judge`), and the verdicts become one mark per line
 //! (`fencelab_model::protection::marks`). The page's worker runs it a piece
 //! at a time between newer requests; `fencelab protect` runs it to the end.
 //! Both get the same marks: slicing changes when the work is done, never

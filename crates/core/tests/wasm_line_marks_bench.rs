@@ -44,6 +44,9 @@ fn line_marks_of_every_bundled_reference() {
         let report = report.unwrap_or_else(|why| panic!("{id}: no marks: {why}"));
         assert!(!report.procedures.is_empty(), "{id}: no procedure marked");
         console_log!("{}", line(&id, "mutants", mutants.unwrap_or(0), "mutants"));
-        console_log!("{}", line(&id, "line marks wasm", format!("{millis:.0}"), "ms"));
+        console_log!(
+            "{}",
+            line(&id, "line marks wasm", format!("{millis:.0}"), "ms")
+        );
     }
 }
