@@ -218,6 +218,8 @@ fn plan(root: &Path, tools: &Tools) -> Vec<Stage> {
                     "panic_notice",
                     "--test",
                     "parent_origin",
+                    "--test",
+                    "host_messages",
                 ],
                 true,
             ),

@@ -7,6 +7,7 @@
 use super::height::{FrameHeight, HeightStep, SHRINK_PAUSE_MS};
 use super::protocol::{self, FrameMessage, HostRequest, Refusal};
 use gloo_timers::callback::Timeout;
+use serde::Serialize;
 use std::cell::RefCell;
 use std::rc::Rc;
 use wasm_bindgen::JsCast;
@@ -25,8 +26,10 @@ pub fn post(origin: &str, message: &FrameMessage) {
     let Some(parent) = parent() else {
         return;
     };
-    // A plain object for the host, made from the protocol's own JSON.
-    if let Ok(value) = js_sys::JSON::parse(&message.to_json()) {
+    // A plain object for the host, as JSON would give it: objects, not
+    // JS Maps, for the maps.
+    let serializer = serde_wasm_bindgen::Serializer::json_compatible();
+    if let Ok(value) = message.envelope().serialize(&serializer) {
         let _ = parent.post_message(&value, origin);
     }
 }
@@ -64,18 +67,21 @@ pub fn listen(
             if event.origin() != origin || !from_parent {
                 return;
             }
-            // JSON.stringify throws on a cycle and yields undefined for a
-            // function: both are messages that cannot be read.
-            let json = js_sys::JSON::stringify(&event.data())
-                .ok()
-                .and_then(|s| s.as_string())
-                .unwrap_or_default();
-            on_message(protocol::read_host_message(&json));
+            on_message(read(event.data()));
         });
     window
         .add_event_listener_with_callback("message", closure.as_ref().unchecked_ref())
         .ok()?;
     Some(Listener { closure })
+}
+
+/// A posted message, read from the object itself: only the protocol's
+/// fields, each as the shape it must have.
+pub fn read(data: JsValue) -> Result<HostRequest, Refusal> {
+    if !data.is_object() || js_sys::Array::is_array(&data) {
+        return Err(protocol::not_an_object());
+    }
+    protocol::read_host(serde_wasm_bindgen::Deserializer::from(data))
 }
 
 /// The content's height in CSS pixels: the root element's box, which

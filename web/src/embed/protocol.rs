@@ -15,18 +15,21 @@ use fencelab_model::procedure::PROCEDURE_TEXT_BYTES_MAX;
 use fencelab_model::{Break, ExerciseReport, FailureKind, Schedule, Verdict};
 use fencelab_protocol::Edits;
 use serde::Serialize;
-use serde_json::{Map, Value};
+use serde::de::{Deserialize, Deserializer, IgnoredAny, MapAccess, SeqAccess, Visitor};
 
 /// The protocol version this frame speaks; a host message must carry it.
 /// Adding a message or a field keeps the version; changing or removing
 /// one makes the next.
 pub const PROTOCOL_VERSION: u64 = 1;
-/// The longest host message read, as JSON text.
+/// The most bytes of names and texts one host message may hold.
 pub const HOST_MESSAGE_BYTES_MAX: usize = 256 * 1024;
 /// The most procedures one `set-procedures` may name.
 pub const PROCEDURES_PER_MESSAGE_MAX: usize = 32;
 /// The longest request id, procedure name or scenario name read.
 pub const NAME_CHARS_MAX: usize = 200;
+/// The largest numeric request id: the largest integer a JavaScript number
+/// holds exactly, so the reply's id is the one the host sent.
+pub const ID_NUMBER_MAX: u64 = (1 << 53) - 1;
 /// The longest `?parent=` value read.
 const PARENT_CHARS_MAX: usize = 300;
 
@@ -196,20 +199,29 @@ impl FrameMessage {
         }
     }
 
-    /// The message as posted: its JSON text with the protocol version.
-    pub fn to_json(&self) -> String {
-        #[derive(Serialize)]
-        struct Envelope<'a> {
-            fencelab: u64,
-            #[serde(flatten)]
-            message: &'a FrameMessage,
-        }
-        serde_json::to_string(&Envelope {
+    /// The message as posted: itself, with the protocol version in a
+    /// `fencelab` field.
+    pub fn envelope(&self) -> Envelope<'_> {
+        Envelope {
             fencelab: PROTOCOL_VERSION,
             message: self,
-        })
-        .unwrap_or_default()
+        }
     }
+
+    /// The posted message as JSON text, as a host's `JSON.stringify` of it
+    /// reads.
+    #[cfg(test)]
+    pub fn to_json(&self) -> String {
+        serde_json::to_string(&self.envelope()).unwrap_or_default()
+    }
+}
+
+/// A frame message with the protocol version (see [`FrameMessage::envelope`]).
+#[derive(Serialize)]
+pub struct Envelope<'a> {
+    fencelab: u64,
+    #[serde(flatten)]
+    message: &'a FrameMessage,
 }
 
 /// The origin in a frame's `?parent=`, as the browser writes origins
@@ -311,106 +323,155 @@ pub fn checked_origin(text: &str) -> Result<String, String> {
     Ok(format!("{scheme}://{host}{port}"))
 }
 
-/// Reads a host message from its JSON text (the page's bridge turns the
-/// posted object into JSON), or says why it cannot.
-pub fn read_host_message(json: &str) -> Result<HostRequest, Refusal> {
-    let refuse = |id: Option<&RequestId>, message: String| Refusal {
-        id: id.cloned(),
-        message,
-    };
-    if json.len() > HOST_MESSAGE_BYTES_MAX {
-        return Err(refuse(
-            None,
-            format!(
-                "the message is {} bytes as JSON, more than the {HOST_MESSAGE_BYTES_MAX} read",
-                json.len()
-            ),
-        ));
-    }
-    let value: Value = serde_json::from_str(json)
-        .map_err(|_| refuse(None, "the message could not be read as JSON".into()))?;
-    let Value::Object(fields) = value else {
-        return Err(refuse(None, "a message must be an object".into()));
-    };
-    let request_id = match fields.get("id") {
-        Some(Value::Number(n)) => n.as_u64().map(RequestId::Number),
-        Some(Value::String(s)) if s.chars().count() <= NAME_CHARS_MAX => {
-            Some(RequestId::Text(s.clone()))
-        }
-        _ => None,
-    }
-    .ok_or_else(|| {
-        refuse(
-            None,
-            format!(
-                "a message needs an `id`: a non-negative integer or a string of at most {NAME_CHARS_MAX} characters"
-            ),
-        )
+/// Reads a host message, or says why it cannot. `posted` is the message
+/// itself: in the page, the posted object through serde-wasm-bindgen
+/// (`bridge.rs`); in the tests, its JSON text through serde_json. Only the
+/// fields the protocol knows are read, each as the one shape it reads there
+/// or as something else, so the refusal can say which field is wrong.
+pub fn read_host<'de, D: Deserializer<'de>>(posted: D) -> Result<HostRequest, Refusal> {
+    let posted = Posted::deserialize(posted).map_err(|error| Refusal {
+        message: format!("{} ({error})", not_an_object().message),
+        ..not_an_object()
     })?;
-    let id = Some(&request_id);
-    match fields.get("fencelab").and_then(Value::as_u64) {
-        Some(PROTOCOL_VERSION) => {}
-        Some(other) => {
-            return Err(refuse(
-                id,
-                format!(
-                    "this frame speaks fencelab protocol version {PROTOCOL_VERSION}, and the message is version {other}"
-                ),
-            ));
-        }
-        None => {
-            return Err(refuse(
-                id,
-                format!(
-                    "a message needs a `fencelab` field with the protocol version ({PROTOCOL_VERSION})"
-                ),
-            ));
-        }
-    }
-    let command = match fields.get("type").and_then(Value::as_str) {
-        Some("set-procedures") => Command::SetProcedures(procedures(&fields).map_err(|m| refuse(id, m))?),
-        Some("reset") => Command::Reset,
-        Some("check") => Command::Check,
-        Some("show-scenario") => Command::ShowScenario(
-            name(fields.get("scenario"))
-                .ok_or_else(|| refuse(id, format!("`show-scenario` needs a `scenario`: a name of at most {NAME_CHARS_MAX} characters")))?,
-        ),
-        Some(other) => {
-            let other: String = other.chars().take(NAME_CHARS_MAX).collect();
-            return Err(refuse(
-                id,
-                format!(
-                    "`{other}` is not a message this frame takes (it takes set-procedures, reset, check and show-scenario)"
-                ),
-            ));
-        }
-        None => return Err(refuse(id, "a message needs a `type`, a string".into())),
-    };
-    Ok(HostRequest {
-        id: request_id,
-        command,
-    })
+    posted.request()
 }
 
-/// A name of bounded length.
-fn name(value: Option<&Value>) -> Option<String> {
-    value
-        .and_then(Value::as_str)
-        .filter(|s| s.chars().count() <= NAME_CHARS_MAX)
-        .map(str::to_string)
+/// The refusal of a message that is not an object of fields. A list is
+/// one to JavaScript, so the page's bridge asks before reading.
+pub fn not_an_object() -> Refusal {
+    Refusal {
+        id: None,
+        message: "a message must be an object of fields".into(),
+    }
+}
+
+/// A host message as posted: the fields the protocol reads.
+#[derive(Default)]
+struct Posted {
+    id: Sent,
+    version: Sent,
+    kind: Sent,
+    scenario: Sent,
+    procedures: Option<SentTexts>,
+    /// The bytes of every string read, names and texts.
+    bytes: usize,
+}
+
+/// One field's value as posted: the shapes a field of the protocol may
+/// have, or anything else (read no further).
+#[derive(Default)]
+enum Sent {
+    Unsigned(u64),
+    Text(String),
+    #[default]
+    Other,
+}
+
+/// The `procedures` field as posted: its entries up to the bound, and how
+/// many it has; `None` in [`Posted`] when it is not an object of fields.
+struct SentTexts {
+    texts: Vec<(String, Sent)>,
+    count: usize,
+}
+
+impl Posted {
+    /// The request the fields make, or why they make none.
+    fn request(self) -> Result<HostRequest, Refusal> {
+        let refuse = |id: Option<&RequestId>, message: String| Refusal {
+            id: id.cloned(),
+            message,
+        };
+        if self.bytes > HOST_MESSAGE_BYTES_MAX {
+            return Err(refuse(
+                None,
+                format!(
+                    "the message's names and texts are {} bytes, more than the {HOST_MESSAGE_BYTES_MAX} read",
+                    self.bytes
+                ),
+            ));
+        }
+        let request_id = match self.id {
+            Sent::Unsigned(n) if n <= ID_NUMBER_MAX => Some(RequestId::Number(n)),
+            Sent::Text(text) if text.chars().count() <= NAME_CHARS_MAX => {
+                Some(RequestId::Text(text))
+            }
+            _ => None,
+        }
+        .ok_or_else(|| {
+            refuse(
+                None,
+                format!(
+                    "a message needs an `id`: an integer from 0 to {ID_NUMBER_MAX} or a string of at most {NAME_CHARS_MAX} characters"
+                ),
+            )
+        })?;
+        let id = Some(&request_id);
+        match self.version {
+            Sent::Unsigned(PROTOCOL_VERSION) => {}
+            Sent::Unsigned(other) => {
+                return Err(refuse(
+                    id,
+                    format!(
+                        "this frame speaks fencelab protocol version {PROTOCOL_VERSION}, and the message is version {other}"
+                    ),
+                ));
+            }
+            _ => {
+                return Err(refuse(
+                    id,
+                    format!(
+                        "a message needs a `fencelab` field with the protocol version ({PROTOCOL_VERSION})"
+                    ),
+                ));
+            }
+        }
+        let command = match &self.kind {
+            Sent::Text(kind) if kind == "set-procedures" => {
+                Command::SetProcedures(procedures(self.procedures).map_err(|m| refuse(id, m))?)
+            }
+            Sent::Text(kind) if kind == "reset" => Command::Reset,
+            Sent::Text(kind) if kind == "check" => Command::Check,
+            Sent::Text(kind) if kind == "show-scenario" => {
+                Command::ShowScenario(match self.scenario {
+                    Sent::Text(name) if name.chars().count() <= NAME_CHARS_MAX => name,
+                    _ => {
+                        return Err(refuse(
+                            id,
+                            format!(
+                                "`show-scenario` needs a `scenario`: a name of at most {NAME_CHARS_MAX} characters"
+                            ),
+                        ));
+                    }
+                })
+            }
+            Sent::Text(other) => {
+                let other: String = other.chars().take(NAME_CHARS_MAX).collect();
+                return Err(refuse(
+                    id,
+                    format!(
+                        "`{other}` is not a message this frame takes (it takes set-procedures, reset, check and show-scenario)"
+                    ),
+                ));
+            }
+            _ => return Err(refuse(id, "a message needs a `type`, a string".into())),
+        };
+        Ok(HostRequest {
+            id: request_id,
+            command,
+        })
+    }
 }
 
 /// The texts of a `set-procedures`, by procedure name.
-fn procedures(fields: &Map<String, Value>) -> Result<Edits, String> {
-    let Some(Value::Object(texts)) = fields.get("procedures") else {
+fn procedures(sent: Option<SentTexts>) -> Result<Edits, String> {
+    let Some(SentTexts { texts, count }) = sent else {
         return Err(
             "`set-procedures` needs `procedures`: an object of texts by procedure name".into(),
         );
     };
-    if texts.len() > PROCEDURES_PER_MESSAGE_MAX {
+    if count > PROCEDURES_PER_MESSAGE_MAX {
         return Err(format!(
-            "`procedures` names {} procedures, more than the {PROCEDURES_PER_MESSAGE_MAX} read",
-            texts.len()
+            "`procedures` names {count} procedures, more than the {PROCEDURES_PER_MESSAGE_MAX} read"
         ));
     }
     let mut edits = Edits::new();
@@ -420,7 +481,7 @@ fn procedures(fields: &Map<String, Value>) -> Result<Edits, String> {
                 "a procedure name is longer than {NAME_CHARS_MAX} characters"
             ));
         }
-        let Value::String(text) = text else {
+        let Sent::Text(text) = text else {
             return Err(format!("the text of `{procedure}` must be a string"));
         };
         if text.len() > PROCEDURE_TEXT_BYTES_MAX {
@@ -429,9 +490,201 @@ fn procedures(fields: &Map<String, Value>) -> Result<Edits, String> {
                 text.len()
             ));
         }
-        edits.insert(procedure.clone(), text.clone());
+        edits.insert(procedure, text);
     }
     Ok(edits)
+}
+
+/// The most fields of a host message read before it is refused: the
+/// protocol's five, and room for fields of later versions.
+const FIELDS_PER_MESSAGE_MAX: usize = 64;
+
+impl<'de> Deserialize<'de> for Posted {
+    fn deserialize<D: Deserializer<'de>>(deserializer: D) -> Result<Self, D::Error> {
+        deserializer.deserialize_map(PostedVisitor)
+    }
+}
+
+struct PostedVisitor;
+
+impl<'de> Visitor<'de> for PostedVisitor {
+    type Value = Posted;
+
+    fn expecting(&self, f: &mut std::fmt::Formatter) -> std::fmt::Result {
+        f.write_str("an object")
+    }
+
+    fn visit_map<A: MapAccess<'de>>(self, mut fields: A) -> Result<Posted, A::Error> {
+        let mut posted = Posted::default();
+        let mut read = 0;
+        while let Some(key) = fields.next_key::<Sent>()? {
+            read += 1;
+            if read > FIELDS_PER_MESSAGE_MAX {
+                return Err(serde::de::Error::custom(format!(
+                    "more than {FIELDS_PER_MESSAGE_MAX} fields"
+                )));
+            }
+            let Sent::Text(key) = key else {
+                fields.next_value::<IgnoredAny>()?;
+                continue;
+            };
+            let slot = match key.as_str() {
+                "id" => &mut posted.id,
+                "fencelab" => &mut posted.version,
+                "type" => &mut posted.kind,
+                "scenario" => &mut posted.scenario,
+                "procedures" => {
+                    posted.procedures = fields.next_value::<TextsOrOther>()?.0;
+                    continue;
+                }
+                _ => {
+                    fields.next_value::<IgnoredAny>()?;
+                    continue;
+                }
+            };
+            *slot = fields.next_value()?;
+        }
+        posted.bytes = [&posted.id, &posted.kind, &posted.scenario]
+            .into_iter()
+            .map(Sent::bytes)
+            .sum::<usize>()
+            + posted.procedures.as_ref().map_or(0, |p| {
+                p.texts
+                    .iter()
+                    .map(|(name, text)| name.len() + text.bytes())
+                    .sum()
+            });
+        Ok(posted)
+    }
+}
+
+impl Sent {
+    fn bytes(&self) -> usize {
+        match self {
+            Sent::Text(text) => text.len(),
+            _ => 0,
+        }
+    }
+}
+
+impl<'de> Deserialize<'de> for Sent {
+    fn deserialize<D: Deserializer<'de>>(deserializer: D) -> Result<Self, D::Error> {
+        deserializer.deserialize_any(SentVisitor)
+    }
+}
+
+/// Reads a scalar as what it is; a list or an object is passed over
+/// without reading what it holds.
+struct SentVisitor;
+
+impl<'de> Visitor<'de> for SentVisitor {
+    type Value = Sent;
+
+    fn expecting(&self, f: &mut std::fmt::Formatter) -> std::fmt::Result {
+        f.write_str("any value")
+    }
+    fn visit_u64<E>(self, n: u64) -> Result<Sent, E> {
+        Ok(Sent::Unsigned(n))
+    }
+    fn visit_i64<E>(self, n: i64) -> Result<Sent, E> {
+        Ok(u64::try_from(n).map_or(Sent::Other, Sent::Unsigned))
+    }
+    fn visit_f64<E>(self, _: f64) -> Result<Sent, E> {
+        Ok(Sent::Other)
+    }
+    fn visit_bool<E>(self, _: bool) -> Result<Sent, E> {
+        Ok(Sent::Other)
+    }
+    fn visit_unit<E>(self) -> Result<Sent, E> {
+        Ok(Sent::Other)
+    }
+    fn visit_none<E>(self) -> Result<Sent, E> {
+        Ok(Sent::Other)
+    }
+    fn visit_str<E>(self, text: &str) -> Result<Sent, E> {
+        Ok(Sent::Text(text.to_string()))
+    }
+    fn visit_string<E>(self, text: String) -> Result<Sent, E> {
+        Ok(Sent::Text(text))
+    }
+    fn visit_seq<A: SeqAccess<'de>>(self, mut items: A) -> Result<Sent, A::Error> {
+        while items.next_element::<IgnoredAny>()?.is_some() {}
+        Ok(Sent::Other)
+    }
+    fn visit_map<A: MapAccess<'de>>(self, mut entries: A) -> Result<Sent, A::Error> {
+        while entries.next_entry::<IgnoredAny, IgnoredAny>()?.is_some() {}
+        Ok(Sent::Other)
+    }
+}
+
+/// The `procedures` field: its entries when it is an object (`None` when
+/// it is anything else).
+struct TextsOrOther(Option<SentTexts>);
+
+impl<'de> Deserialize<'de> for TextsOrOther {
+    fn deserialize<D: Deserializer<'de>>(deserializer: D) -> Result<Self, D::Error> {
+        deserializer.deserialize_any(TextsVisitor)
+    }
+}
+
+struct TextsVisitor;
+
+impl<'de> Visitor<'de> for TextsVisitor {
+    type Value = TextsOrOther;
+
+    fn expecting(&self, f: &mut std::fmt::Formatter) -> std::fmt::Result {
+        f.write_str("an object of texts")
+    }
+    fn visit_map<A: MapAccess<'de>>(self, mut entries: A) -> Result<TextsOrOther, A::Error> {
+        let mut texts = Vec::new();
+        let mut count = 0;
+        // Past the bound the entries are counted, not read.
+        while count < PROCEDURES_PER_MESSAGE_MAX {
+            let Some((name, text)) = entries.next_entry::<Sent, Sent>()? else {
+                return Ok(TextsOrOther(Some(SentTexts { texts, count })));
+            };
+            count += 1;
+            match name {
+                Sent::Text(name) => texts.push((name, text)),
+                _ => {
+                    return Err(serde::de::Error::custom(
+                        "a procedure's name is not a string",
+                    ));
+                }
+            }
+        }
+        while entries.next_entry::<IgnoredAny, IgnoredAny>()?.is_some() {
+            count += 1;
+        }
+        Ok(TextsOrOther(Some(SentTexts { texts, count })))
+    }
+    fn visit_seq<A: SeqAccess<'de>>(self, items: A) -> Result<TextsOrOther, A::Error> {
+        SentVisitor.visit_seq(items).map(|_| TextsOrOther(None))
+    }
+    fn visit_u64<E>(self, _: u64) -> Result<TextsOrOther, E> {
+        Ok(TextsOrOther(None))
+    }
+    fn visit_i64<E>(self, _: i64) -> Result<TextsOrOther, E> {
+        Ok(TextsOrOther(None))
+    }
+    fn visit_f64<E>(self, _: f64) -> Result<TextsOrOther, E> {
+        Ok(TextsOrOther(None))
+    }
+    fn visit_bool<E>(self, _: bool) -> Result<TextsOrOther, E> {
+        Ok(TextsOrOther(None))
+    }
+    fn visit_unit<E>(self) -> Result<TextsOrOther, E> {
+        Ok(TextsOrOther(None))
+    }
+    fn visit_none<E>(self) -> Result<TextsOrOther, E> {
+        Ok(TextsOrOther(None))
+    }
+    fn visit_str<E>(self, _: &str) -> Result<TextsOrOther, E> {
+        Ok(TextsOrOther(None))
+    }
+    fn visit_string<E>(self, _: String) -> Result<TextsOrOther, E> {
+        Ok(TextsOrOther(None))
+    }
 }
 
 #[cfg(test)]

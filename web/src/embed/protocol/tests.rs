@@ -71,8 +71,10 @@ fn a_parent_that_is_not_exactly_an_origin_is_refused_with_why() {
     assert!(error.len() <= 1024, "{} bytes: {error}", error.len());
 }
 
+/// A host message posted as `json` says, read as the page reads the
+/// posted object (serde_json here, serde-wasm-bindgen in the page).
 fn read(json: &str) -> Result<HostRequest, Refusal> {
-    read_host_message(json)
+    read_host(&mut serde_json::Deserializer::from_str(json))
 }
 
 #[test]
@@ -106,7 +108,7 @@ fn host_messages_are_read_with_their_id() {
 fn a_host_message_that_cannot_be_read_is_refused_with_its_id_when_it_has_one() {
     let n = Some(RequestId::Number(3));
     for (json, id, why) in [
-        ("not json", None, "could not be read as JSON"),
+        (r#""not an object""#, None, "must be an object"),
         ("[1,2]", None, "must be an object"),
         (r#""reset""#, None, "must be an object"),
         (r#"{"fencelab":1,"type":"reset"}"#, None, "needs an `id`"),
@@ -122,6 +124,11 @@ fn a_host_message_that_cannot_be_read_is_refused_with_its_id_when_it_has_one() {
         ),
         (
             r#"{"fencelab":1,"type":"reset","id":null}"#,
+            None,
+            "needs an `id`",
+        ),
+        (
+            r#"{"fencelab":1,"type":"reset","id":9007199254740992}"#,
             None,
             "needs an `id`",
         ),
@@ -191,15 +198,39 @@ fn host_messages_are_bounded_in_every_dimension() {
             .contains("needs an `id`")
     );
 
-    let huge = format!(
+    // Fields the frame does not read are passed over, however large.
+    let padded = format!(
         r#"{{"fencelab":1,"type":"reset","id":1,"pad":"{}"}}"#,
         "x".repeat(HOST_MESSAGE_BYTES_MAX)
+    );
+    assert_eq!(read(&padded).map(|r| r.command), Ok(Command::Reset));
+    let texts: Vec<String> = (0..20)
+        .map(|i| format!(r#""p{i}":"{}""#, "x".repeat(PROCEDURE_TEXT_BYTES_MAX - 100)))
+        .collect();
+    let huge = format!(
+        r#"{{"fencelab":1,"type":"set-procedures","id":1,"procedures":{{{}}}}}"#,
+        texts.join(",")
     );
     let refusal = read(&huge).unwrap_err();
     assert!(
         refusal.message.contains("more than the 262144 read"),
         "{}",
         refusal.message
+    );
+    let many_fields: Vec<String> = (0..100).map(|i| format!(r#""f{i}":0"#)).collect();
+    let many_fields = format!(
+        r#"{{"fencelab":1,"type":"reset","id":1,{}}}"#,
+        many_fields.join(",")
+    );
+    assert!(read(&many_fields).is_err(), "a message of 103 fields");
+    let deep_field = format!(
+        r#"{{"fencelab":1,"type":"reset","id":{}{}}}"#,
+        "[".repeat(10_000),
+        "]".repeat(10_000)
+    );
+    assert!(
+        read(&deep_field).is_err(),
+        "deep nesting in a field is refused, not a stack overflow"
     );
 
     let text = "x".repeat(PROCEDURE_TEXT_BYTES_MAX + 1);
