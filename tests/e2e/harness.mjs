@@ -16,6 +16,17 @@ export const ROOT = resolve(new URL("../..", import.meta.url).pathname);
 export const DIST = process.env.FENCELAB_DIST ? resolve(process.env.FENCELAB_DIST) : join(ROOT, "dist");
 export const ARTIFACTS = join(ROOT, "tests/artifacts");
 
+/**
+ * The program and arguments that run `fencelab ARGS...` as an author runs it:
+ * the binary `cargo xtask test` built (it names it in FENCELAB_CLI), else the
+ * CLI built and run by cargo.
+ */
+export function fencelabCommand(...args) {
+  return process.env.FENCELAB_CLI
+    ? [process.env.FENCELAB_CLI, args]
+    : ["cargo", ["run", "--quiet", "--locked", "-p", "fencelab-cli", "--", ...args]];
+}
+
 const MIME = {
   ".html": "text/html; charset=utf-8",
   ".js": "text/javascript; charset=utf-8",

@@ -23,7 +23,7 @@ import { cp, mkdtemp, readFile, readdir, rm, stat, writeFile } from "node:fs/pro
 import { tmpdir } from "node:os";
 import { extname, join, normalize } from "node:path";
 import { inflateRawSync } from "node:zlib";
-import { DIST, REPAIRED, ROOT, placement, runTests, typeClaim, waitForText } from "./harness.mjs";
+import { DIST, REPAIRED, ROOT, fencelabCommand, placement, runTests, typeClaim, waitForText } from "./harness.mjs";
 
 const COURSE = [
   { id: "course-claim-one", title: "Week 3: the claim" },
@@ -61,11 +61,10 @@ async function buildPackages() {
   for (const version of VERSIONS) {
     const zip = join(work, `course-${version}.zip`);
     const started = Date.now();
-    execFileSync(
-      "cargo",
-      ["run", "--quiet", "--locked", "-p", "fencelab-cli", "--", "scorm", site, "--version", version, "--out", zip, "--title", COURSE_TITLE],
-      { cwd: ROOT, stdio: ["ignore", "inherit", "inherit"] },
-    );
+    execFileSync(...fencelabCommand("scorm", site, "--version", version, "--out", zip, "--title", COURSE_TITLE), {
+      cwd: ROOT,
+      stdio: ["ignore", "inherit", "inherit"],
+    });
     console.log(`# SCORM ${version}: ${(await stat(zip)).size} bytes, packaged in ${Date.now() - started} ms`);
     execFileSync("unzip", ["-q", zip, "-d", join(work, `scorm${version}`)]);
   }

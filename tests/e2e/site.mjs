@@ -20,6 +20,7 @@ import {
   assertInView,
   builtName,
   cachedForOffline,
+  fencelabCommand,
   placement,
   runTests,
   serveWithXtask,
@@ -48,9 +49,9 @@ async function authorsExercise() {
   return replaced;
 }
 
-/** `fencelab index ARGS...` as an author runs it (the build `cargo xtask test` already made). */
+/** `fencelab index ARGS...` as an author runs it (see `fencelabCommand`). */
 function fencelabIndex(...args) {
-  const run = spawnSync("cargo", ["run", "--quiet", "--locked", "-p", "fencelab-cli", "--", "index", ...args], {
+  const run = spawnSync(...fencelabCommand("index", ...args), {
     cwd: ROOT,
     encoding: "utf8",
   });

@@ -42,13 +42,14 @@ pub const TARGETS: [(&str, Target); 6] = [
 const REFUSAL_BYTES_MAX: usize = 1024;
 
 /// What a course page posts to an embedded frame, as the frame reads it
-/// (web/src/embed/protocol.rs), and the same bytes as the frame's
+/// (web/src/embed/protocol.rs; as JSON text here, a posted object in the
+/// page), and the same bytes as the frame's
 /// `?parent=` origin. A message read has an id; a refused one says why in a
 /// bounded sentence; an origin read is one the reader gives back unchanged.
 pub fn host_message(data: &[u8]) {
-    use fencelab_web::embed::protocol::{parent_origin, read_host_message};
+    use fencelab_web::embed::protocol::{parent_origin, read_host};
     let text = String::from_utf8_lossy(data);
-    match read_host_message(&text) {
+    match read_host(&mut serde_json::Deserializer::from_str(&text)) {
         Ok(request) => {
             let _ = request.id;
         }

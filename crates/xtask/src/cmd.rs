@@ -86,12 +86,41 @@ pub fn describe(command: &Command) -> String {
 /// speed, and the build is the one `cargo test` already made. A release
 /// build (fat LTO, one codegen unit, optimised for size for the page's
 /// wasm) would compile the whole tree a second time for one stage.
+///
+/// Inside `cargo xtask test`, once its native tests have built the CLI,
+/// [`CLI_ENV`] names that binary and it runs as it is: `cargo run` would
+/// build it a second time, since `cargo test --workspace` unifies the
+/// dependencies' features over the whole workspace and `-p fencelab-cli`
+/// does not (about 90 s of a CI run).
 pub fn fencelab(args: &[&str]) -> Command {
+    if let Some(built) = std::env::var_os(CLI_ENV) {
+        let mut command = Command::new(built);
+        command.args(args);
+        return command;
+    }
+    cargo_run_cli(args)
+}
+
+/// The CLI built and run by `cargo run`, with `args`.
+pub fn cargo_run_cli(args: &[&str]) -> Command {
     let mut command = Command::new("cargo");
     command
         .args(["run", "--locked", "--quiet", "-p", "fencelab-cli", "--"])
         .args(args);
     command
+}
+
+/// The environment variable that names the CLI binary a test run built
+/// (see [`fencelab`]); tests/e2e/site.mjs reads it too.
+pub const CLI_ENV: &str = "FENCELAB_CLI";
+
+/// The CLI binary `cargo test --workspace` builds for the CLI's own
+/// integration tests, in the test profile.
+pub fn test_built_cli(root: &Path) -> std::path::PathBuf {
+    std::env::var_os("CARGO_TARGET_DIR")
+        .map_or_else(|| root.join("target"), std::path::PathBuf::from)
+        .join("debug")
+        .join(format!("fencelab{}", std::env::consts::EXE_SUFFIX))
 }
 
 /// The prerenderer (web/prerender) run on the site built in `dir`, in the

@@ -177,7 +177,7 @@ fn plan(root: &Path, tools: &Tools) -> Vec<Stage> {
             ]),
         },
         Stage {
-            name: "tests (native)".into(),
+            name: NATIVE_TESTS_STAGE.into(),
             command: cargo(&["test", "--locked", "--workspace"]),
         },
         Stage {
@@ -272,9 +272,44 @@ fn tree_is_clean(root: &Path) -> Result<(), String> {
     }
 }
 
+/// The stage whose build makes the CLI binary the later stages run.
+const NATIVE_TESTS_STAGE: &str = "tests (native)";
+
+/// `command` with the CLI binary `built` in place of `cargo run` of the
+/// CLI ([`cmd::cargo_run_cli`], what [`cmd::fencelab`] gives before
+/// [`cmd::CLI_ENV`] is set), its arguments, environment and folder kept;
+/// any other command as it is.
+fn cli_built_as(command: Command, built: &Path) -> Command {
+    let cargo_run = cmd::cargo_run_cli(&[]);
+    let prefix: Vec<&std::ffi::OsStr> = cargo_run.get_args().collect();
+    let args: Vec<&std::ffi::OsStr> = command.get_args().collect();
+    if command.get_program() != cargo_run.get_program() || !args.starts_with(&prefix) {
+        return command;
+    }
+    let mut replaced = Command::new(built);
+    replaced.args(&args[prefix.len()..]);
+    for (key, value) in command.get_envs() {
+        match value {
+            Some(value) => replaced.env(key, value),
+            None => replaced.env_remove(key),
+        };
+    }
+    if let Some(dir) = command.get_current_dir() {
+        replaced.current_dir(dir);
+    }
+    replaced
+}
+
 pub fn run_all(root: &Path, tools: &Tools) -> Summary {
     let mut results: Vec<(String, bool, Duration)> = Vec::new();
+    // Once the native tests have built the CLI, every later stage (and
+    // what it starts: xtask's own checks, the e2e tests) runs that binary.
+    let mut built_cli: Option<std::path::PathBuf> = None;
     for mut stage in plan(root, tools) {
+        if let Some(built) = &built_cli {
+            stage.command.env(cmd::CLI_ENV, built);
+            stage.command = cli_built_as(stage.command, built);
+        }
         println!(
             "xtask: stage `{}` starting: {}",
             stage.name,
@@ -291,6 +326,9 @@ pub fn run_all(root: &Path, tools: &Tools) -> Summary {
         );
         if let Err(message) = &outcome {
             eprintln!("xtask: {message}");
+        }
+        if stage.name == NATIVE_TESTS_STAGE && outcome.is_ok() {
+            built_cli = Some(cmd::test_built_cli(root));
         }
         results.push((stage.name, outcome.is_ok(), took));
     }
@@ -402,5 +440,49 @@ pub fn bench(root: &Path, tools: &Tools) -> Result<(), String> {
             failures.len(),
             failures.join("; ")
         ))
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn a_cargo_run_of_the_cli_becomes_the_built_binary_and_nothing_else_changes() {
+        let built = Path::new("/t/debug/fencelab");
+        let mut check = cmd::cargo_run_cli(&["check", "--json"]);
+        check.env("TMPDIR", "/dev/shm").current_dir("/work");
+        let replaced = cli_built_as(check, built);
+        assert_eq!(replaced.get_program(), built.as_os_str());
+        let args: Vec<_> = replaced.get_args().collect();
+        assert_eq!(args, ["check", "--json"]);
+        let envs: Vec<_> = replaced.get_envs().collect();
+        assert_eq!(
+            envs,
+            [(
+                std::ffi::OsStr::new("TMPDIR"),
+                Some(std::ffi::OsStr::new("/dev/shm"))
+            )]
+        );
+        assert_eq!(replaced.get_current_dir(), Some(Path::new("/work")));
+
+        for other in [
+            cargo(&["test", "--locked", "--workspace"]),
+            cargo(&[
+                "run",
+                "--locked",
+                "--quiet",
+                "-p",
+                "fencelab-prerender",
+                "--",
+            ]),
+            xtask(&["junit-check"]),
+        ] {
+            let before: Vec<_> = other.get_args().map(|a| a.to_owned()).collect();
+            let program = other.get_program().to_owned();
+            let after = cli_built_as(other, built);
+            assert_eq!(after.get_program(), program);
+            assert_eq!(after.get_args().collect::<Vec<_>>(), before);
+        }
     }
 }

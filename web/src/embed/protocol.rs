@@ -329,9 +329,13 @@ pub fn checked_origin(text: &str) -> Result<String, String> {
 /// fields the protocol knows are read, each as the one shape it reads there
 /// or as something else, so the refusal can say which field is wrong.
 pub fn read_host<'de, D: Deserializer<'de>>(posted: D) -> Result<HostRequest, Refusal> {
-    let posted = Posted::deserialize(posted).map_err(|error| Refusal {
-        message: format!("{} ({error})", not_an_object().message),
-        ..not_an_object()
+    let posted = Posted::deserialize(posted).map_err(|error| {
+        // The reader's own words, cut short: they may quote the message.
+        let error: String = error.to_string().chars().take(NAME_CHARS_MAX).collect();
+        Refusal {
+            message: format!("{} ({error})", not_an_object().message),
+            ..not_an_object()
+        }
     })?;
     posted.request()
 }

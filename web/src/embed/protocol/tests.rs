@@ -223,6 +223,13 @@ fn host_messages_are_bounded_in_every_dimension() {
         many_fields.join(",")
     );
     assert!(read(&many_fields).is_err(), "a message of 103 fields");
+    let long_string = format!(r#""{}""#, "q".repeat(10_000));
+    let refusal = read(&long_string).unwrap_err();
+    assert!(
+        refusal.message.len() < 400,
+        "a refusal quotes the message: {} bytes",
+        refusal.message.len()
+    );
     let deep_field = format!(
         r#"{{"fencelab":1,"type":"reset","id":{}{}}}"#,
         "[".repeat(10_000),
