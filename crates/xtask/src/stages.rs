@@ -468,14 +468,7 @@ mod tests {
 
         for other in [
             cargo(&["test", "--locked", "--workspace"]),
-            cargo(&[
-                "run",
-                "--locked",
-                "--quiet",
-                "-p",
-                "fencelab-prerender",
-                "--",
-            ]),
+            cmd::prerender(Path::new("/site")),
             xtask(&["junit-check"]),
         ] {
             let before: Vec<_> = other.get_args().map(|a| a.to_owned()).collect();
