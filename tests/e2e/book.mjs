@@ -13,7 +13,7 @@ import { spawnSync } from "node:child_process";
 import { cp, mkdtemp, rm, symlink } from "node:fs/promises";
 import { tmpdir } from "node:os";
 import { delimiter, join } from "node:path";
-import { ARTIFACTS, DIST, EDITOR, REPAIRED, ROOT, launchChromium, placement, serveDir, typeClaim, waitFor, waitForText } from "./harness.mjs";
+import { ARTIFACTS, BUILT, DIST, EDITOR, REPAIRED, ROOT, launchChromium, placement, serveDir, typeClaim, waitFor, waitForText } from "./harness.mjs";
 
 const VERDICTS_TIMEOUT_MS = 90_000;
 
@@ -27,6 +27,7 @@ function run(program, args, cwd, env = process.env) {
 
 /** The preprocessor, built as the workspace builds it; the folder holding it. */
 function buildPreprocessor() {
+  if (BUILT) return BUILT;
   const built = run("cargo", ["build", "--quiet", "--locked", "-p", "fencelab-mdbook"], ROOT);
   assert.equal(built.status, 0, `cargo build -p fencelab-mdbook failed:\n${built.stderr}`);
   return join(process.env.CARGO_TARGET_DIR ?? join(ROOT, "target"), "debug");

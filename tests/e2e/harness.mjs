@@ -17,13 +17,19 @@ export const DIST = process.env.FENCELAB_DIST ? resolve(process.env.FENCELAB_DIS
 export const ARTIFACTS = join(ROOT, "tests/artifacts");
 
 /**
+ * The folder of the binaries `cargo xtask test`'s native tests built (it names
+ * it in FENCELAB_BUILT), or null outside that command. Building one again with
+ * `cargo build -p` would take a minute: features unify differently.
+ */
+export const BUILT = process.env.FENCELAB_BUILT ?? null;
+
+/**
  * The program and arguments that run `fencelab ARGS...` as an author runs it:
- * the binary `cargo xtask test` built (it names it in FENCELAB_CLI), else the
- * CLI built and run by cargo.
+ * the binary in BUILT, else the CLI built and run by cargo.
  */
 export function fencelabCommand(...args) {
-  return process.env.FENCELAB_CLI
-    ? [process.env.FENCELAB_CLI, args]
+  return BUILT
+    ? [join(BUILT, "fencelab"), args]
     : ["cargo", ["run", "--quiet", "--locked", "-p", "fencelab-cli", "--", ...args]];
 }
 

@@ -7,8 +7,9 @@
 //   the editors once the exercise is ready;
 // - on every `checked`: the score (the best share of scenarios passed seen
 //   in this attempt), the status (passed / completed once solved, never
-//   taken back), the texts as suspend data, and a Commit whenever the
-//   verdicts changed;
+//   taken back) and the texts as suspend data, written together once the
+//   texts are packed, then a Commit whenever the verdicts changed (so a
+//   commit never carries a status without the texts it was given for);
 // - Terminate when the page goes away.
 //
 // It never trusts what the LMS hands back: suspend data is read with a cap
@@ -248,19 +249,46 @@ let solved = recorded.solved;
 let best = recorded.best;
 /** The verdicts last committed, to commit only when they change. */
 let committedVerdicts = null;
-/** Suspend data is packed asynchronously; only the newest is written. */
+/** Suspend data is packed asynchronously; only the newest record writes. */
 let packing = 0;
+/** Records still packing their texts. */
+let pending = 0;
+/** A commit waits for the newest record. */
+let owed = false;
 
 function report() {
   if (!lms) return;
   for (const [key, value] of dialect.report({ solved, best })) lms.set(key, value);
 }
 
-async function keepTexts(procedures) {
-  if (!lms) return;
+/**
+ * Records the status, the score and `procedures` (when given) together, once
+ * the texts are packed, and commits when `commit` or an earlier record asked
+ * for it: a commit never carries a status whose texts are not yet written.
+ */
+async function record(procedures, commit) {
   const mine = ++packing;
-  const value = await pack(procedures);
+  pending += 1;
+  owed ||= commit;
+  let value = null;
+  try {
+    if (procedures) value = await pack(procedures);
+  } catch {
+    value = null;
+  } finally {
+    pending -= 1;
+  }
+  // A newer record writes, and commits what this one owed.
   if (mine !== packing) return;
+  report();
+  if (value !== null) keepTexts(value);
+  if (owed) {
+    owed = false;
+    lms.commit();
+  }
+}
+
+function keepTexts(value) {
   if (value.length <= dialect.suspendCharsMax) {
     lms.set(dialect.suspendData, value);
     return;
@@ -294,15 +322,11 @@ function onChecked(message) {
   if (!lms) return;
   const total = Number(message.total);
   if (Number.isInteger(total) && total > 0) best = Math.max(best, share(Number(message.passed) / total));
-  report();
-  if (message.procedures && typeof message.procedures === "object") {
-    keepTexts(message.procedures).catch(() => {});
-  }
   const verdicts = JSON.stringify((message.scenarios ?? []).map((s) => [s.name, s.verdict]));
-  if (verdicts !== committedVerdicts) {
-    committedVerdicts = verdicts;
-    lms.commit();
-  }
+  const changed = verdicts !== committedVerdicts;
+  committedVerdicts = verdicts;
+  const procedures = message.procedures && typeof message.procedures === "object" ? message.procedures : null;
+  record(procedures, changed);
 }
 
 const frame = embed(document.getElementById("exercise"), {
@@ -316,8 +340,14 @@ const frame = embed(document.getElementById("exercise"), {
   onSolved() {
     solved = true;
     best = 1;
+    if (!lms) return;
+    // The texts of the solving check may still be packing: their record
+    // commits the solve with them.
+    owed = true;
+    if (pending > 0) return;
+    owed = false;
     report();
-    lms?.commit();
+    lms.commit();
   },
 });
 

@@ -88,13 +88,13 @@ pub fn describe(command: &Command) -> String {
 /// wasm) would compile the whole tree a second time for one stage.
 ///
 /// Inside `cargo xtask test`, once its native tests have built the CLI,
-/// [`CLI_ENV`] names that binary and it runs as it is: `cargo run` would
-/// build it a second time, since `cargo test --workspace` unifies the
-/// dependencies' features over the whole workspace and `-p fencelab-cli`
-/// does not (about 90 s of a CI run).
+/// [`BUILT_ENV`] names the folder of that build's binaries and the CLI runs
+/// from there as it is: `cargo run` would build it a second time, since
+/// `cargo test --workspace` unifies the dependencies' features over the
+/// whole workspace and `-p fencelab-cli` does not (about 90 s of a CI run).
 pub fn fencelab(args: &[&str]) -> Command {
-    if let Some(built) = std::env::var_os(CLI_ENV) {
-        let mut command = Command::new(built);
+    if let Some(built) = std::env::var_os(BUILT_ENV) {
+        let mut command = Command::new(cli_in(Path::new(&built)));
         command.args(args);
         return command;
     }
@@ -110,17 +110,23 @@ pub fn cargo_run_cli(args: &[&str]) -> Command {
     command
 }
 
-/// The environment variable that names the CLI binary a test run built
-/// (see [`fencelab`]); tests/e2e/site.mjs reads it too.
-pub const CLI_ENV: &str = "FENCELAB_CLI";
+/// The environment variable that names the folder of the binaries a test
+/// run's native tests built (see [`fencelab`]); the e2e harness reads it
+/// too, for the CLI and the mdBook preprocessor.
+pub const BUILT_ENV: &str = "FENCELAB_BUILT";
 
-/// The CLI binary `cargo test --workspace` builds for the CLI's own
-/// integration tests, in the test profile.
-pub fn test_built_cli(root: &Path) -> std::path::PathBuf {
+/// The folder of the binaries `cargo test --workspace` builds for the
+/// crates' own integration tests (the CLI, the mdBook preprocessor), in
+/// the test profile.
+pub fn test_build_dir(root: &Path) -> std::path::PathBuf {
     std::env::var_os("CARGO_TARGET_DIR")
         .map_or_else(|| root.join("target"), std::path::PathBuf::from)
         .join("debug")
-        .join(format!("fencelab{}", std::env::consts::EXE_SUFFIX))
+}
+
+/// The CLI binary in the build folder `dir`.
+pub fn cli_in(dir: &Path) -> std::path::PathBuf {
+    dir.join(format!("fencelab{}", std::env::consts::EXE_SUFFIX))
 }
 
 /// The prerenderer (web/prerender) run on the site built in `dir`, in the

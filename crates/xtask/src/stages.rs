@@ -272,12 +272,12 @@ fn tree_is_clean(root: &Path) -> Result<(), String> {
     }
 }
 
-/// The stage whose build makes the CLI binary the later stages run.
+/// The stage whose build makes the binaries the later stages run.
 const NATIVE_TESTS_STAGE: &str = "tests (native)";
 
 /// `command` with the CLI binary `built` in place of `cargo run` of the
 /// CLI ([`cmd::cargo_run_cli`], what [`cmd::fencelab`] gives before
-/// [`cmd::CLI_ENV`] is set), its arguments, environment and folder kept;
+/// [`cmd::BUILT_ENV`] is set), its arguments, environment and folder kept;
 /// any other command as it is.
 fn cli_built_as(command: Command, built: &Path) -> Command {
     let cargo_run = cmd::cargo_run_cli(&[]);
@@ -302,13 +302,13 @@ fn cli_built_as(command: Command, built: &Path) -> Command {
 
 pub fn run_all(root: &Path, tools: &Tools) -> Summary {
     let mut results: Vec<(String, bool, Duration)> = Vec::new();
-    // Once the native tests have built the CLI, every later stage (and
-    // what it starts: xtask's own checks, the e2e tests) runs that binary.
-    let mut built_cli: Option<std::path::PathBuf> = None;
+    // Once the native tests have built the binaries, every later stage (and
+    // what it starts: xtask's own checks, the e2e tests) runs those.
+    let mut built: Option<std::path::PathBuf> = None;
     for mut stage in plan(root, tools) {
-        if let Some(built) = &built_cli {
-            stage.command.env(cmd::CLI_ENV, built);
-            stage.command = cli_built_as(stage.command, built);
+        if let Some(built) = &built {
+            stage.command.env(cmd::BUILT_ENV, built);
+            stage.command = cli_built_as(stage.command, &cmd::cli_in(built));
         }
         println!(
             "xtask: stage `{}` starting: {}",
@@ -328,7 +328,7 @@ pub fn run_all(root: &Path, tools: &Tools) -> Summary {
             eprintln!("xtask: {message}");
         }
         if stage.name == NATIVE_TESTS_STAGE && outcome.is_ok() {
-            built_cli = Some(cmd::test_built_cli(root));
+            built = Some(cmd::test_build_dir(root));
         }
         results.push((stage.name, outcome.is_ok(), took));
     }
