@@ -284,12 +284,6 @@ pub struct Base<'a> {
     pub report: &'a ExerciseReport,
 }
 
-/// The suite's verdict on one mutant of `base` (see [`Judge::verdict`]),
-/// with a world of its own.
-pub fn judge(exercise: &Exercise, base: Base<'_>, mutant: &Mutant, kills: Kills) -> MutantVerdict {
-    Judge::new(exercise, base).verdict(exercise, base, mutant, kills)
-}
-
 /// Judges mutants of one base, one after another, in one world: the
 /// checker (its schema, seed and connections) is built once from the base
 /// texts, and each mutant's procedure is put in place for its judgement and
@@ -412,7 +406,8 @@ fn run_one(checker: &mut Checker, budget: &mut SuiteBudget, scenario: &Scenario)
 }
 
 /// A mutant's verdict from the whole suite's report of its texts: what
-/// [`judge`] with [`Kills::Every`] finds without running the whole suite.
+/// [`Judge::verdict`] with [`Kills::Every`] finds without running the whole
+/// suite.
 pub fn verdict_of_suite(report: &ExerciseReport) -> MutantVerdict {
     verdict_of(report.scenarios.iter())
 }
