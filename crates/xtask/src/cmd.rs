@@ -45,6 +45,21 @@ pub fn status(command: &mut Command) -> Result<(), String> {
 /// stays one line on the terminal; on failure, the last lines of the log are
 /// shown.
 pub fn logged(command: &mut Command, log: &Path) -> Result<(), String> {
+    let Err(failed) = status_into(command, log) else {
+        return Ok(());
+    };
+    let text = std::fs::read_to_string(log).unwrap_or_default();
+    let lines: Vec<&str> = text.lines().collect();
+    let tail = lines[lines.len().saturating_sub(30)..].join("\n");
+    Err(format!(
+        "{failed}; last lines of {}:\n{tail}",
+        log.display()
+    ))
+}
+
+/// Runs `command` with its output, both streams in the order written,
+/// going to the file `log` (made anew), and says whether it succeeded.
+pub fn status_into(command: &mut Command, log: &Path) -> Result<(), String> {
     let shown = describe(command);
     if let Some(dir) = log.parent() {
         std::fs::create_dir_all(dir)
@@ -62,15 +77,10 @@ pub fn logged(command: &mut Command, log: &Path) -> Result<(), String> {
         .status()
         .map_err(|e| format!("cannot run `{shown}`: {e}"))?;
     if status.success() {
-        return Ok(());
+        Ok(())
+    } else {
+        Err(format!("`{shown}` failed ({status})"))
     }
-    let text = std::fs::read_to_string(log).unwrap_or_default();
-    let lines: Vec<&str> = text.lines().collect();
-    let tail = lines[lines.len().saturating_sub(30)..].join("\n");
-    Err(format!(
-        "`{shown}` failed ({status}); last lines of {}:\n{tail}",
-        log.display()
-    ))
 }
 
 /// A command as a person would type it, for messages.
@@ -131,8 +141,19 @@ pub fn cli_in(dir: &Path) -> std::path::PathBuf {
 
 /// The prerenderer (web/prerender) run on the site built in `dir`, in the
 /// test profile, as [`fencelab`] is: the build `cargo test` made of the
-/// page's and the worker's crates serves it too.
+/// page's and the worker's crates serves it too. Inside `cargo xtask test`
+/// ([`BUILT_ENV`] set; trunk's post_build hook inherits it) that build's own
+/// binary runs: `cargo run` would compile the workspace's crates again,
+/// since the test build compiled them with clippy's driver.
 pub fn prerender(dir: &Path) -> Command {
+    if let Some(built) = std::env::var_os(BUILT_ENV) {
+        let mut command = Command::new(Path::new(&built).join(format!(
+            "fencelab-prerender{}",
+            std::env::consts::EXE_SUFFIX
+        )));
+        command.arg(dir);
+        return command;
+    }
     let mut command = Command::new("cargo");
     command
         .args([

@@ -33,6 +33,31 @@ fn cargo(args: &[&str]) -> Command {
     command
 }
 
+/// `command` (a native cargo build) with clippy's driver as the compiler
+/// of the workspace's own crates, and every warning an error: what `cargo
+/// clippy -- -D warnings` sets for `cargo check`, set for the build that
+/// makes the test binaries instead. clippy's driver is rustc with clippy's
+/// lints added, so one compile both lints and builds: `cargo clippy` and
+/// `cargo test` compiled the tree twice (metadata only, then in full), and
+/// the clippy stage was 241 s of a 36-minute run. The dependencies are
+/// compiled by rustc as in any build (cargo gives the wrapper only to
+/// workspace members), and cargo keeps the linted members' artifacts
+/// apart from a plain build's, so neither build spoils the other.
+///
+/// Every later cargo command that builds those members natively must
+/// carry the same variables, or it compiles them again: the later stages
+/// run the binaries this build made instead ([`cmd::BUILT_ENV`]).
+fn linted(mut command: Command, tools: &Tools) -> Command {
+    command
+        .env("RUSTC_WORKSPACE_WRAPPER", &tools.clippy_driver)
+        .env("CLIPPY_ARGS", CLIPPY_ARGS);
+    command
+}
+
+/// `-D warnings` in the form clippy's driver reads from `CLIPPY_ARGS`
+/// (cargo-clippy joins its arguments with this separator).
+const CLIPPY_ARGS: &str = "-D__CLIPPY_HACKERY__warnings__CLIPPY_HACKERY__";
+
 /// `cargo test` of `targets` for the wasm32 target, run by
 /// wasm-bindgen-test-runner in Node, or in headless Chromium through
 /// chromedriver when `browser` is set.
@@ -102,8 +127,30 @@ fn trunk(tools: &Tools, args: &[&str]) -> Command {
     command
 }
 
+/// The e2e files that took longest in a clean clone's run (3a7966e, in
+/// seconds: loop 177, playground 120, embed-layout 98, site 61,
+/// accessibility 60, take-home 54, prerender 53; the other twelve 36 at
+/// most), started first so that the lanes end close together: started last,
+/// loop.mjs alone would run for minutes after the other lane had finished.
+const E2E_LONGEST_FIRST: [&str; 7] = [
+    "loop.mjs",
+    "playground.mjs",
+    "embed-layout.mjs",
+    "site.mjs",
+    "accessibility.mjs",
+    "take-home.mjs",
+    "prerender.mjs",
+];
+
+/// How many e2e files run at once. Each is one Chromium driven by one Node
+/// process, and most of its time is waiting: for a page to load, a worker
+/// to answer, a frame to paint. Two at a time fill this machine's two
+/// cores; the tests' own waits are for what a page shows, never for a
+/// fixed time, so a slower page under load is waited for, not failed.
+const E2E_LANES: usize = 2;
+
 /// Every browser test file under tests/e2e (all `*.mjs` but the shared
-/// harness), in name order, each its own stage.
+/// harness), each its own stage: the longest first, then by name.
 fn e2e_stages(root: &Path) -> Vec<Stage> {
     let dir = root.join("tests/e2e");
     let mut files: Vec<String> = std::fs::read_dir(&dir)
@@ -115,7 +162,13 @@ fn e2e_stages(root: &Path) -> Vec<Stage> {
                 .collect()
         })
         .unwrap_or_default();
-    files.sort();
+    let rank = |name: &str| {
+        E2E_LONGEST_FIRST
+            .iter()
+            .position(|long| *long == name)
+            .unwrap_or(E2E_LONGEST_FIRST.len())
+    };
+    files.sort_by(|a, b| rank(a).cmp(&rank(b)).then_with(|| a.cmp(b)));
     files
         .into_iter()
         .map(|name| {
@@ -131,8 +184,10 @@ fn e2e_stages(root: &Path) -> Vec<Stage> {
 
 // long: the stages in the order `test` runs them, one entry each; cut into
 // parts, that order would be spread over several functions.
-fn plan(root: &Path, tools: &Tools) -> Vec<Stage> {
-    let mut stages = vec![
+/// The stages that run one at a time, in order; the e2e files
+/// ([`e2e_stages`]) follow them, in lanes.
+fn plan(tools: &Tools) -> Vec<Stage> {
+    vec![
         Stage {
             name: "format".into(),
             command: cargo(&["fmt", "--all", "--", "--check"]),
@@ -140,18 +195,6 @@ fn plan(root: &Path, tools: &Tools) -> Vec<Stage> {
         Stage {
             name: "tidy (the map's paths, the crate walls, the lints, npm imports)".into(),
             command: xtask(&["tidy"]),
-        },
-        Stage {
-            name: "clippy (native)".into(),
-            command: cargo(&[
-                "clippy",
-                "--locked",
-                "--workspace",
-                "--all-targets",
-                "--",
-                "-D",
-                "warnings",
-            ]),
         },
         Stage {
             name: "clippy (wasm32)".into(),
@@ -177,8 +220,21 @@ fn plan(root: &Path, tools: &Tools) -> Vec<Stage> {
             ]),
         },
         Stage {
+            name: "clippy and the native build (one compile)".into(),
+            command: linted(
+                cargo(&[
+                    "test",
+                    "--locked",
+                    "--workspace",
+                    "--all-targets",
+                    "--no-run",
+                ]),
+                tools,
+            ),
+        },
+        Stage {
             name: NATIVE_TESTS_STAGE.into(),
-            command: cargo(&["test", "--locked", "--workspace"]),
+            command: linted(cargo(&["test", "--locked", "--workspace"]), tools),
         },
         Stage {
             name: "exercise checks (fencelab check)".into(),
@@ -236,9 +292,7 @@ fn plan(root: &Path, tools: &Tools) -> Vec<Stage> {
             name: "fuzz targets type-check (cargo fuzz check)".into(),
             command: xtask(&["fuzz-check"]),
         },
-    ];
-    stages.extend(e2e_stages(root));
-    stages
+    ]
 }
 
 /// The last stage: the test command must leave the tree as it found it, so
@@ -300,51 +354,160 @@ fn cli_built_as(command: Command, built: &Path) -> Command {
     replaced
 }
 
+/// What one stage came to.
+struct Outcome {
+    name: String,
+    passed: bool,
+    took: Duration,
+}
+
+/// `stage` as the run so far sets it up: once the native tests have built
+/// the binaries (`built`), every later stage, and what it starts (xtask's
+/// own checks, trunk's post_build hook, the e2e tests), runs those.
+fn prepared(mut stage: Stage, built: Option<&Path>) -> Stage {
+    if let Some(built) = built {
+        stage.command.env(cmd::BUILT_ENV, built);
+        stage.command = cli_built_as(stage.command, &cmd::cli_in(built));
+    }
+    stage
+}
+
+fn said_done(name: &str, outcome: &Result<(), String>, took: Duration) {
+    let verdict = if outcome.is_ok() { "passed" } else { "FAILED" };
+    println!(
+        "xtask: stage `{name}` {verdict} in {:.1} s",
+        took.as_secs_f64()
+    );
+    if let Err(message) = outcome {
+        eprintln!("xtask: {message}");
+    }
+}
+
+/// Runs `stage` with its output going straight to the terminal.
+fn run_alone(mut stage: Stage) -> Outcome {
+    println!(
+        "xtask: stage `{}` starting: {}",
+        stage.name,
+        cmd::describe(&stage.command)
+    );
+    let started = Instant::now();
+    let outcome = cmd::status(&mut stage.command);
+    let took = started.elapsed();
+    said_done(&stage.name, &outcome, took);
+    Outcome {
+        name: stage.name,
+        passed: outcome.is_ok(),
+        took,
+    }
+}
+
+/// Runs `stages` in `lanes` threads, each taking the next stage when its
+/// last one ends. A stage's output is kept in a log under `logs` and shown
+/// whole when it ends, one stage's after another's, so the terminal reads
+/// as if they had run in turn. The outcomes come back in `stages`' order.
+fn run_in_lanes(stages: Vec<Stage>, lanes: usize, logs: &Path) -> Vec<Outcome> {
+    use std::sync::{Mutex, PoisonError};
+    let count = stages.len();
+    let queue = Mutex::new(stages.into_iter().enumerate());
+    let outcomes: Mutex<Vec<(usize, Outcome)>> = Mutex::new(Vec::with_capacity(count));
+    let terminal = Mutex::new(());
+    std::thread::scope(|scope| {
+        for _ in 0..lanes.max(1) {
+            scope.spawn(|| {
+                loop {
+                    let next = queue.lock().unwrap_or_else(PoisonError::into_inner).next();
+                    let Some((index, mut stage)) = next else {
+                        break;
+                    };
+                    let log = logs.join(format!("stage-{index:02}.log"));
+                    let shown = cmd::describe(&stage.command);
+                    let started = Instant::now();
+                    let outcome = cmd::status_into(&mut stage.command, &log);
+                    let took = started.elapsed();
+                    let output = std::fs::read_to_string(&log)
+                        .unwrap_or_else(|e| format!("xtask: cannot read {}: {e}\n", log.display()));
+                    {
+                        let _turn = terminal.lock().unwrap_or_else(PoisonError::into_inner);
+                        println!(
+                            "xtask: stage `{}` (in a lane, its output as it ended): {shown}",
+                            stage.name
+                        );
+                        print!("{output}");
+                        said_done(&stage.name, &outcome, took);
+                    }
+                    let ended = Outcome {
+                        name: stage.name,
+                        passed: outcome.is_ok(),
+                        took,
+                    };
+                    outcomes
+                        .lock()
+                        .unwrap_or_else(PoisonError::into_inner)
+                        .push((index, ended));
+                }
+            });
+        }
+    });
+    let mut outcomes = outcomes
+        .into_inner()
+        .unwrap_or_else(PoisonError::into_inner);
+    outcomes.sort_by_key(|(index, _)| *index);
+    outcomes.into_iter().map(|(_, outcome)| outcome).collect()
+}
+
 pub fn run_all(root: &Path, tools: &Tools) -> Summary {
-    let mut results: Vec<(String, bool, Duration)> = Vec::new();
-    // Once the native tests have built the binaries, every later stage (and
-    // what it starts: xtask's own checks, the e2e tests) runs those.
+    let started_all = Instant::now();
+    let mut results: Vec<Outcome> = Vec::new();
     let mut built: Option<std::path::PathBuf> = None;
-    for mut stage in plan(root, tools) {
-        if let Some(built) = &built {
-            stage.command.env(cmd::BUILT_ENV, built);
-            stage.command = cli_built_as(stage.command, &cmd::cli_in(built));
-        }
-        println!(
-            "xtask: stage `{}` starting: {}",
-            stage.name,
-            cmd::describe(&stage.command)
-        );
-        let started = Instant::now();
-        let outcome = cmd::status(&mut stage.command);
-        let took = started.elapsed();
-        let verdict = if outcome.is_ok() { "passed" } else { "FAILED" };
-        println!(
-            "xtask: stage `{}` {verdict} in {:.1} s",
-            stage.name,
-            took.as_secs_f64()
-        );
-        if let Err(message) = &outcome {
-            eprintln!("xtask: {message}");
-        }
-        if stage.name == NATIVE_TESTS_STAGE && outcome.is_ok() {
+    for stage in plan(tools) {
+        let outcome = run_alone(prepared(stage, built.as_deref()));
+        if outcome.name == NATIVE_TESTS_STAGE && outcome.passed {
             built = Some(cmd::test_build_dir(root));
         }
-        results.push((stage.name, outcome.is_ok(), took));
+        results.push(outcome);
     }
+    let e2e: Vec<Stage> = e2e_stages(root)
+        .into_iter()
+        .map(|stage| prepared(stage, built.as_deref()))
+        .collect();
+    println!(
+        "xtask: the {} browser end-to-end files, {E2E_LANES} at a time",
+        e2e.len()
+    );
+    let lanes_started = Instant::now();
+    results.extend(run_in_lanes(
+        e2e,
+        E2E_LANES,
+        &root.join("target/xtask-logs/e2e"),
+    ));
+    let lanes_took = lanes_started.elapsed();
+
     let started = Instant::now();
     let clean = tree_is_clean(root);
     if let Err(message) = &clean {
         eprintln!("xtask: {message}");
     }
-    results.push((CLEAN_TREE_STAGE.into(), clean.is_ok(), started.elapsed()));
+    results.push(Outcome {
+        name: CLEAN_TREE_STAGE.into(),
+        passed: clean.is_ok(),
+        took: started.elapsed(),
+    });
 
     println!("\nxtask: summary");
-    for (name, ok, took) in &results {
-        let verdict = if *ok { "passed" } else { "FAILED" };
-        println!("  {verdict:<6}  {:>7.1} s  {name}", took.as_secs_f64());
+    for outcome in &results {
+        let verdict = if outcome.passed { "passed" } else { "FAILED" };
+        println!(
+            "  {verdict:<6}  {:>7.1} s  {}",
+            outcome.took.as_secs_f64(),
+            outcome.name
+        );
     }
-    let passed = results.iter().filter(|(_, ok, _)| *ok).count();
+    println!(
+        "xtask: the browser end-to-end files took {:.1} s in {E2E_LANES} lanes; the whole run {:.1} s",
+        lanes_took.as_secs_f64(),
+        started_all.elapsed().as_secs_f64()
+    );
+    let passed = results.iter().filter(|outcome| outcome.passed).count();
     let summary = Summary {
         passed,
         failed: results.len() - passed,

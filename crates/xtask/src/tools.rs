@@ -60,6 +60,9 @@ pub struct Tools {
     /// Folder holding the npm-installed programs (wasm-opt, esbuild), which
     /// trunk finds on PATH.
     pub node_bin: PathBuf,
+    /// The toolchain's clippy-driver, which `cargo xtask test` makes the
+    /// compiler of the workspace's own crates (see `stages::linted`).
+    pub clippy_driver: PathBuf,
 }
 
 impl Tools {
@@ -153,7 +156,30 @@ pub fn ensure(root: &Path, purpose: Purpose) -> Result<Tools, String> {
     }
 
     let node_bin = ensure_npm_packages(root, &logs)?;
-    Ok(Tools { node_bin })
+    Ok(Tools {
+        node_bin,
+        clippy_driver: clippy_driver()?,
+    })
+}
+
+/// The toolchain's own clippy-driver, by the sysroot `rustc` reports (the
+/// toolchain rust-toolchain.toml names, whose components include clippy):
+/// the very driver `cargo clippy` would use.
+fn clippy_driver() -> Result<PathBuf, String> {
+    let sysroot = cmd::first_line("rustc", &["--print", "sysroot"])
+        .ok_or("cannot run `rustc --print sysroot`; install Rust with rustup first")?;
+    let driver = Path::new(sysroot.trim())
+        .join("bin")
+        .join(format!("clippy-driver{}", std::env::consts::EXE_SUFFIX));
+    if driver.is_file() {
+        Ok(driver)
+    } else {
+        Err(format!(
+            "{} is missing: clippy is not installed for this toolchain \
+             (`rustup component add clippy` adds it)",
+            driver.display()
+        ))
+    }
 }
 
 /// cargo-fuzz, and the C++ compiler that builds libFuzzer itself.
