@@ -78,6 +78,24 @@ fn wasm_tests(targets: &[&str], browser: bool) -> Command {
     command
 }
 
+/// The crates whose tests run in wasm32, in Node and again in headless
+/// Chromium: one set for both runs, so the second compiles nothing. cargo
+/// unifies the dependencies' features over the packages a command names,
+/// and `-p fencelab-core` alone builds js-sys, SQLite and the engine with
+/// other features than `-p fencelab-core -p fencelab-hostile` (whose page
+/// crate asks for more of the browser's APIs): three sets compiled the
+/// tree three times (about 40 s each in a cold run).
+const WASM_TESTED: [&str; 8] = [
+    "-p",
+    "fencelab-model",
+    "-p",
+    "fencelab-protocol",
+    "-p",
+    "fencelab-core",
+    "-p",
+    "fencelab-hostile",
+];
+
 /// `fencelab mutate` on the bundled exercises: every scenario against
 /// every generated mutant.
 fn fencelab_mutate() -> Command {
@@ -184,10 +202,9 @@ fn e2e_stages(root: &Path) -> Vec<Stage> {
 
 // long: the stages in the order `test` runs them, one entry each; cut into
 // parts, that order would be spread over several functions.
-/// The stages that run one at a time, in order; the e2e files
-/// ([`e2e_stages`]) follow them, in lanes.
-fn plan(tools: &Tools) -> Vec<Stage> {
-    vec![
+/// The run's steps in order: most stages alone, a few side by side.
+fn plan(root: &Path, tools: &Tools) -> Vec<Step> {
+    let alone = [
         Stage {
             name: "format".into(),
             command: cargo(&["fmt", "--all", "--", "--check"]),
@@ -253,16 +270,13 @@ fn plan(tools: &Tools) -> Vec<Stage> {
             command: fencelab_replay(),
         },
         Stage {
-            name: "model and wire tests (wasm32 in Node)".into(),
-            command: wasm_tests(&["-p", "fencelab-model", "-p", "fencelab-protocol"], false),
+            name: "model, wire and core tests and the hostile corpus (wasm32 in Node)".into(),
+            command: wasm_tests(&WASM_TESTED, false),
         },
         Stage {
-            name: "core tests and the hostile corpus (wasm32 in Node)".into(),
-            command: wasm_tests(&["-p", "fencelab-core", "-p", "fencelab-hostile"], false),
-        },
-        Stage {
-            name: "core tests (wasm32 in headless Chromium)".into(),
-            command: wasm_tests(&["-p", "fencelab-core"], true),
+            name: "model, wire and core tests and the hostile corpus (wasm32 in headless Chromium)"
+                .into(),
+            command: wasm_tests(&WASM_TESTED, true),
         },
         Stage {
             name: "page tests (wasm32 in headless Chromium)".into(),
@@ -280,19 +294,42 @@ fn plan(tools: &Tools) -> Vec<Stage> {
                 true,
             ),
         },
-        Stage {
-            name: "playground build (trunk, release)".into(),
-            command: trunk(tools, &["build", "--offline", "--release"]),
-        },
-        Stage {
-            name: "first-load sizes; the page's wasm has no SQLite and no TOML parser".into(),
-            command: xtask(&["sizes"]),
-        },
-        Stage {
-            name: "fuzz targets type-check (cargo fuzz check)".into(),
-            command: xtask(&["fuzz-check"]),
-        },
-    ]
+    ];
+    let mut steps: Vec<Step> = alone.into_iter().map(Step::Alone).collect();
+    // trunk's release build leaves a core idle for stretches (fat LTO and
+    // one codegen unit, each wasm in turn: 1.7 of 2 cores busy on average,
+    // sampled here), so the fuzz targets, in a target directory of their
+    // own, are type-checked meanwhile.
+    steps.push(Step::Beside {
+        lanes: 2,
+        stages: vec![
+            Stage {
+                name: "playground build (trunk, release)".into(),
+                command: trunk(tools, &["build", "--offline", "--release"]),
+            },
+            Stage {
+                name: "fuzz targets type-check (cargo fuzz check)".into(),
+                command: xtask(&["fuzz-check"]),
+            },
+        ],
+    });
+    steps.push(Step::Alone(Stage {
+        name: "first-load sizes; the page's wasm has no SQLite and no TOML parser".into(),
+        command: xtask(&["sizes"]),
+    }));
+    steps.push(Step::Beside {
+        lanes: E2E_LANES,
+        stages: e2e_stages(root),
+    });
+    steps
+}
+
+/// One step of the run.
+enum Step {
+    /// A stage by itself, its output straight to the terminal.
+    Alone(Stage),
+    /// Stages side by side, `lanes` at a time ([`run_in_lanes`]).
+    Beside { lanes: usize, stages: Vec<Stage> },
 }
 
 /// The last stage: the test command must leave the tree as it found it, so
@@ -459,28 +496,34 @@ pub fn run_all(root: &Path, tools: &Tools) -> Summary {
     let started_all = Instant::now();
     let mut results: Vec<Outcome> = Vec::new();
     let mut built: Option<std::path::PathBuf> = None;
-    for stage in plan(tools) {
-        let outcome = run_alone(prepared(stage, built.as_deref()));
-        if outcome.name == NATIVE_TESTS_STAGE && outcome.passed {
-            built = Some(cmd::test_build_dir(root));
+    for (index, step) in plan(root, tools).into_iter().enumerate() {
+        match step {
+            Step::Alone(stage) => {
+                let outcome = run_alone(prepared(stage, built.as_deref()));
+                if outcome.name == NATIVE_TESTS_STAGE && outcome.passed {
+                    built = Some(cmd::test_build_dir(root));
+                }
+                results.push(outcome);
+            }
+            Step::Beside { lanes, stages } => {
+                println!(
+                    "xtask: {} stages side by side, {lanes} at a time, each shown whole when it ends",
+                    stages.len()
+                );
+                let started = Instant::now();
+                let stages = stages
+                    .into_iter()
+                    .map(|stage| prepared(stage, built.as_deref()))
+                    .collect();
+                let logs = root.join(format!("target/xtask-logs/step-{index:02}"));
+                results.extend(run_in_lanes(stages, lanes, &logs));
+                println!(
+                    "xtask: those stages took {:.1} s side by side",
+                    started.elapsed().as_secs_f64()
+                );
+            }
         }
-        results.push(outcome);
     }
-    let e2e: Vec<Stage> = e2e_stages(root)
-        .into_iter()
-        .map(|stage| prepared(stage, built.as_deref()))
-        .collect();
-    println!(
-        "xtask: the {} browser end-to-end files, {E2E_LANES} at a time",
-        e2e.len()
-    );
-    let lanes_started = Instant::now();
-    results.extend(run_in_lanes(
-        e2e,
-        E2E_LANES,
-        &root.join("target/xtask-logs/e2e"),
-    ));
-    let lanes_took = lanes_started.elapsed();
 
     let started = Instant::now();
     let clean = tree_is_clean(root);
@@ -503,8 +546,7 @@ pub fn run_all(root: &Path, tools: &Tools) -> Summary {
         );
     }
     println!(
-        "xtask: the browser end-to-end files took {:.1} s in {E2E_LANES} lanes; the whole run {:.1} s",
-        lanes_took.as_secs_f64(),
+        "xtask: the whole run took {:.1} s",
         started_all.elapsed().as_secs_f64()
     );
     let passed = results.iter().filter(|outcome| outcome.passed).count();
