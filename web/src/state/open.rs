@@ -108,15 +108,7 @@ impl Model {
             embedding: None,
         };
         if let (true, Some(parent)) = (start.embed, &start.parent) {
-            match Embedding::new(parent) {
-                Ok(mut embedding) => {
-                    embedding.hunts = start.hunts;
-                    model.embedding = Some(embedding);
-                }
-                Err(why) => model.notices.push(format!(
-                    "This frame cannot report to the page that embeds it: its address's `parent` is not an origin ({why}). The exercise works, but no results are sent."
-                )),
-            }
+            model.report_to(parent, start.hunts);
         }
         let by_id = |id: &str| model.exercises.iter().position(|e| e.id == id);
         if share::is_link(&start.fragment) {
@@ -156,6 +148,20 @@ impl Model {
             id => model.open(id.as_deref().and_then(by_id).unwrap_or(0), None),
         }
         model
+    }
+
+    /// An embedded frame reports to the page at `parent` (its address's
+    /// `?parent=`), or says why it cannot.
+    fn report_to(&mut self, parent: &str, hunts: bool) {
+        match Embedding::new(parent) {
+            Ok(mut embedding) => {
+                embedding.hunts = hunts;
+                self.embedding = Some(embedding);
+            }
+            Err(why) => self.notices.push(format!(
+                "This frame cannot report to the page that embeds it: its address's `parent` is not an origin ({why}). The exercise works, but no results are sent."
+            )),
+        }
     }
 
     /// The first state of a prerendered page (`crate::prerendered`), on the
