@@ -160,12 +160,13 @@ const E2E_LONGEST_FIRST: [&str; 7] = [
     "prerender.mjs",
 ];
 
-/// How many e2e files run at once. Each is one Chromium driven by one Node
-/// process, and most of its time is waiting: for a page to load, a worker
-/// to answer, a frame to paint. Two at a time fill this machine's two
-/// cores; the tests' own waits are for what a page shows, never for a
-/// fixed time, so a slower page under load is waited for, not failed.
-const E2E_LANES: usize = 2;
+/// How many e2e files run at once. Two at a time took 625 to 690 s against
+/// 882 s one at a time (the machine is then CPU-bound), and the load brought
+/// out two page races: a prerendered page's confirming check moving the
+/// learner's timeline, and, once that was fixed, a reload's saved step and
+/// theme. Until those are settled and seen passing in a clean clone, one at
+/// a time.
+const E2E_LANES: usize = 1;
 
 /// Every browser test file under tests/e2e (all `*.mjs` but the shared
 /// harness), each its own stage: the longest first, then by name.
