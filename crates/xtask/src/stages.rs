@@ -450,7 +450,7 @@ fn run_in_lanes(stages: Vec<Stage>, lanes: usize, logs: &Path) -> Vec<Outcome> {
     let outcomes: Mutex<Vec<(usize, Outcome)>> = Mutex::new(Vec::with_capacity(count));
     let terminal = Mutex::new(());
     std::thread::scope(|scope| {
-        for _ in 0..lanes.max(1) {
+        for _ in 0..lanes {
             scope.spawn(|| {
                 loop {
                     let next = queue.lock().unwrap_or_else(PoisonError::into_inner).next();
@@ -505,6 +505,16 @@ pub fn run_all(root: &Path, tools: &Tools) -> Summary {
                     built = Some(cmd::test_build_dir(root));
                 }
                 results.push(outcome);
+            }
+            // One lane is no side by side: each stage alone, its output
+            // shown as it comes rather than kept until it ends.
+            Step::Beside {
+                lanes: 0 | 1,
+                stages,
+            } => {
+                for stage in stages {
+                    results.push(run_alone(prepared(stage, built.as_deref())));
+                }
             }
             Step::Beside { lanes, stages } => {
                 println!(
