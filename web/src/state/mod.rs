@@ -116,6 +116,11 @@ pub struct Model {
     /// The latest check's report, and the seq of the check it answers.
     pub report: Option<Rc<ExerciseReport>>,
     pub report_seq: u64,
+    /// The check whose report the page arrived with, asked of the worker
+    /// once the page has hydrated with its texts unchanged: its answer
+    /// confirms what is shown and changes nothing the learner sees or hears
+    /// ([`Model::checked`]).
+    pub confirming: Option<u64>,
     /// The worker's SQLite, once it has started.
     pub sqlite_version: Option<String>,
     pub view: View,

@@ -82,6 +82,7 @@ impl Model {
             check_failed: false,
             report: None,
             report_seq: 0,
+            confirming: None,
             sqlite_version: None,
             view: View::Nothing,
             step_wanted: None,
@@ -212,6 +213,7 @@ impl Model {
         self.restore(&exercise, loaded);
         if self.texts == shown {
             self.check_wanted = reported;
+            self.confirming = Some(reported);
         }
     }
 
@@ -225,6 +227,7 @@ impl Model {
         self.prerendered = None;
         self.report = None;
         self.report_seq = 0;
+        self.confirming = None;
         self.check_wanted = 0;
         self.check_failed = false;
         self.view = View::Nothing;

@@ -57,6 +57,18 @@ impl Model {
         {
             return; // a stale check: a newer edit superseded it
         }
+        if self.confirming == Some(seq) {
+            // This check's report is already shown: the prerendered page's,
+            // which the worker confirms once the page has hydrated. By the
+            // engine's determinism the two are equal (prerender.mjs holds
+            // them so for every bundled exercise), and on a slow device the
+            // answer comes after the learner has started reading: it must
+            // not move their timeline back to the broken step, nor say the
+            // verdicts again over what they were listening to.
+            self.confirming = None;
+            self.report = Some(Rc::new(report));
+            return;
+        }
         self.report_seq = seq;
         let total = report.scenarios.len();
         self.announcement = format!(

@@ -73,6 +73,53 @@ fn nothing_saved_keeps_the_report_current() {
 }
 
 #[test]
+fn the_workers_confirming_answer_leaves_the_timeline_and_the_announcement_as_they_are() {
+    let mut model = prerendered();
+    act(
+        &mut model,
+        Action::Hydrated {
+            loaded: Loaded::Nothing,
+            theme: Theme::System,
+        },
+    );
+    let Some(Request::Check { seq, .. }) = model.check_request() else {
+        panic!("the page asks the worker for the report it came with");
+    };
+    // The learner steps back through the timeline before the worker answers
+    // (on a slow device, or a loaded machine, that is seconds).
+    act(&mut model, Action::StepBy(-1));
+    let stepped = model.view.clone();
+    let said = model.announcement.clone();
+    assert!(said.starts_with("Step "), "{said}");
+    answer(
+        &mut model,
+        Response::Checked {
+            seq,
+            report: claim_report(true),
+        },
+    );
+    assert_eq!(model.view, stepped, "the learner's step stays selected");
+    assert_eq!(model.announcement, said, "nothing is said over the step");
+    assert!(!model.checking());
+    assert_eq!(model.report.as_deref(), Some(&claim_report(true)));
+    // A check of an edit is answered as ever: its verdicts are said.
+    act(
+        &mut model,
+        Action::Edited {
+            procedure: "claim".into(),
+            text: "-- the learner's claim".into(),
+        },
+    );
+    check_answered(&mut model, claim_report(false));
+    assert_ne!(model.announcement, said);
+    assert!(
+        model.announcement.contains("scenario"),
+        "{}",
+        model.announcement
+    );
+}
+
+#[test]
 fn saved_work_of_other_texts_is_shown_as_being_checked_until_its_report_arrives() {
     let mut model = prerendered();
     act(
