@@ -142,8 +142,33 @@ await runTests("restore", [
       // The page's and the editor's own dark colours (--paper, --panel).
       assert.equal(await page.evaluate(() => getComputedStyle(document.body).backgroundColor), "rgb(20, 24, 28)");
       assert.equal(await page.locator(".cm-editor").first().evaluate((e) => getComputedStyle(e).backgroundColor), "rgb(27, 32, 38)");
+      // Only the learner's choice is written: not a prerendered page's
+      // system theme before it hydrates (a reload then lost the choice),
+      // nor an embedding page's ?theme=.
+      await page.evaluate(() => {
+        sessionStorage.setItem("theme-writes", "[]");
+      });
+      await page.addInitScript(() => {
+        for (const name of ["setItem", "removeItem"]) {
+          const write = Storage.prototype[name];
+          Storage.prototype[name] = function (key, ...rest) {
+            if (this === window.localStorage && key === "fencelab:theme") {
+              const writes = JSON.parse(sessionStorage.getItem("theme-writes") ?? "[]");
+              sessionStorage.setItem("theme-writes", JSON.stringify([...writes, [name, ...rest]]));
+            }
+            return write.call(this, key, ...rest);
+          };
+        }
+      });
+      await open(page, `${url}?exercise=${CLAIM}`);
+      await open(page, `${url}?embed=1&exercise=${CLAIM}&theme=light`);
+      assert.equal(await page.evaluate(() => document.documentElement.dataset.theme), "light");
+      assert.deepEqual(await page.evaluate(() => JSON.parse(sessionStorage.getItem("theme-writes"))), []);
+      await open(page, `${url}?exercise=${CLAIM}`);
+      assert.equal(await page.evaluate(() => document.documentElement.dataset.theme), "dark", "still the learner's");
       await page.locator("#theme").selectOption("system");
       assert.equal(await page.evaluate(() => document.documentElement.dataset.theme ?? null), null);
+      assert.deepEqual(await page.evaluate(() => JSON.parse(sessionStorage.getItem("theme-writes"))), [["removeItem"]]);
     },
   ],
   [

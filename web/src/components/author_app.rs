@@ -164,7 +164,10 @@ pub fn author_app() -> Html {
     };
     let on_theme = {
         let theme = theme.clone();
-        Callback::from(move |chosen: Theme| theme.set(chosen))
+        Callback::from(move |chosen: Theme| {
+            storage::save_theme(chosen);
+            theme.set(chosen);
+        })
     };
     let on_dismiss = {
         let dispatcher = author.dispatcher();

@@ -1,6 +1,6 @@
 //! The document around the app: its title names the open exercise, and its
-//! `data-theme` follows the theme chosen (which the stylesheet and the
-//! editors read, and which is remembered in storage).
+//! `data-theme` follows the theme in force (which the stylesheet and the
+//! editors read). Only the learner's own choice is remembered in storage.
 
 use crate::state::{Action, Model, Theme};
 use crate::{editor, storage};
@@ -19,7 +19,13 @@ pub fn use_document(model: &UseReducerHandle<Model>) {
 }
 
 /// Applies `theme` to the document (its `data-theme`, which the stylesheet
-/// and the editors follow; none follows the system) and remembers it.
+/// and the editors follow; none follows the system).
+///
+/// It does not remember it: the theme in force is not always the learner's
+/// choice. A prerendered page starts as the system's until it hydrates with
+/// the saved one (saving it then would forget the choice for a learner who
+/// reloads before hydration ends), and an embedding page's `?theme=` is the
+/// host's choice, not the learner's.
 pub(crate) fn apply_theme(theme: Theme) {
     if let Some(root) = web_sys::window()
         .and_then(|w| w.document())
@@ -30,11 +36,13 @@ pub(crate) fn apply_theme(theme: Theme) {
             chosen => root.set_attribute("data-theme", chosen.name()),
         };
     }
-    storage::save_theme(theme);
     editor::refresh_scheme();
 }
 
-/// The theme switch's callback.
+/// The theme switch's callback: the learner's choice, remembered.
 pub fn on_theme(dispatcher: UseReducerDispatcher<Model>) -> Callback<Theme> {
-    Callback::from(move |theme: Theme| dispatcher.dispatch(Action::SetTheme(theme)))
+    Callback::from(move |theme: Theme| {
+        storage::save_theme(theme);
+        dispatcher.dispatch(Action::SetTheme(theme));
+    })
 }
