@@ -316,6 +316,10 @@ await runTests("playground", [
       await waitForText(page.locator(".timeline-verdict"), /Verdict: failed/);
       // worker-a runs its whole claim before worker-b starts: no overlap, no failure.
       await page.locator("#replay-schedule").fill("a a b");
+      // The page draws itself again (a worker's answer does so at any time;
+      // a theme switch here): what was typed stays typed.
+      await page.locator("#theme").selectOption("dark");
+      assert.equal(await page.locator("#replay-schedule").inputValue(), "a a b");
       await page.locator("#replay-run").click();
       await waitForText(page.locator(".timeline-verdict"), /Verdict: passed/);
       assert.match(await page.locator("#shown-schedule").innerText(), /^a a b$/);

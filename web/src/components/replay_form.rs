@@ -16,6 +16,25 @@ pub struct ReplayFormProps {
 #[function_component(ReplayForm)]
 pub fn replay_form(props: &ReplayFormProps) -> Html {
     let input = use_node_ref();
+    // What the box holds: the schedule shown until the learner types, then
+    // what they typed, until another schedule (or scenario) is shown. The page renders
+    // again whenever the worker answers anything, and the box must keep
+    // what was typed through those renders: yew writes an input's `value`
+    // into the DOM whenever the two differ, so a value of the shown schedule
+    // alone would put it back over the learner's typing.
+    let shown = (props.scenario.clone(), props.schedule.clone());
+    let text = use_mut_ref(|| (shown.clone(), props.schedule.to_string()));
+    if text.borrow().0 != shown {
+        *text.borrow_mut() = (shown, props.schedule.to_string());
+    }
+    let typed = {
+        let text = text.clone();
+        Callback::from(move |event: InputEvent| {
+            if let Some(input) = event.target_dyn_into::<HtmlInputElement>() {
+                text.borrow_mut().1 = input.value();
+            }
+        })
+    };
     let submit = {
         let input = input.clone();
         let scenario = props.scenario.to_string();
@@ -27,12 +46,12 @@ pub fn replay_form(props: &ReplayFormProps) -> Html {
             }
         })
     };
+    let value = text.borrow().1.clone();
     html! {
         <form class="replay" onsubmit={submit}>
             <label for="replay-schedule">{ "Replay a schedule:" }</label>
             <input id="replay-schedule" ref={input} type="text" spellcheck="false"
-                aria-describedby="replay-help"
-                key={props.schedule.to_string()} value={props.schedule.clone()} />
+                aria-describedby="replay-help" oninput={typed} {value} />
             <button type="submit" id="replay-run">{ "Replay" }</button>
             <span id="replay-help" class="muted">
                 { format!("Which process moves next, in order: {}.", props.processes.join(", ")) }
