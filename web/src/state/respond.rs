@@ -67,6 +67,7 @@ impl Model {
             // verdicts again over what they were listening to.
             self.confirming = None;
             self.report = Some(Rc::new(report));
+            self.after_check();
             return;
         }
         self.report_seq = seq;
