@@ -160,13 +160,13 @@ const E2E_LONGEST_FIRST: [&str; 7] = [
     "prerender.mjs",
 ];
 
-/// How many e2e files run at once. Two at a time took 625 to 690 s against
-/// 882 s one at a time (the machine is then CPU-bound), and the load brought
-/// out two page races: a prerendered page's confirming check moving the
-/// learner's timeline, and, once that was fixed, a reload's saved step and
-/// theme. Until those are settled and seen passing in a clean clone, one at
-/// a time.
-const E2E_LANES: usize = 1;
+/// How many e2e files run at once. Two at a time took 587 to 690 s against
+/// 882 s one at a time (the machine is then CPU-bound). The load brought out
+/// three page races, each a real one a slow device meets too, each fixed
+/// with a test: a prerendered page's confirming check moving the learner's
+/// timeline, a theme written before hydration, and a typed schedule undone
+/// by a render.
+const E2E_LANES: usize = 2;
 
 /// Every browser test file under tests/e2e (all `*.mjs` but the shared
 /// harness), each its own stage: the longest first, then by name.
