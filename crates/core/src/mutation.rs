@@ -15,7 +15,7 @@ use crate::check::{Checker, Limits, Progress, SuiteBudget};
 use crate::exercise::ExerciseExt;
 use crate::mutate::{
     Context, ExerciseMutation, Kill, Mutant, MutantBudget, MutantResult, MutantVerdict, Mutants,
-    OverBudget, mutants,
+    OverBudget, StaleEquivalent, mutants,
 };
 use crate::procedure::Procedure;
 use crate::report::{ExerciseReport, ScenarioReport, Unusable, Verdict};
@@ -118,10 +118,10 @@ pub fn run(exercise: &Exercise) -> ExerciseMutation {
     for result in &mut results {
         let declared = equivalent.get(&result.mutant.id);
         if let (Some(_), MutantVerdict::Killed { by }) = (declared, &result.verdict) {
-            stale.push(format!(
-                "`{}` is declared equivalent, but `{}` kills it",
-                result.mutant.id, by[0].scenario
-            ));
+            stale.push(StaleEquivalent::Killed {
+                mutant: result.mutant.id.clone(),
+                scenario: by[0].scenario.clone(),
+            });
         }
         let verdict = std::mem::replace(&mut result.verdict, MutantVerdict::Survived);
         result.verdict = as_declared(verdict, declared);
@@ -183,8 +183,8 @@ pub fn as_declared(verdict: MutantVerdict, declared: Option<&String>) -> MutantV
 pub struct EquivalentJudgement {
     /// The declared mutant's id (`claim:4:38:drop-conjunct`).
     pub mutant: String,
-    /// Why the declaration is stale, when it names no generated mutant.
-    pub stale: Option<String>,
+    /// Set when the declaration names no generated mutant.
+    pub stale: Option<StaleEquivalent>,
 }
 
 /// Judges every `[[equivalent]]` declaration of `exercise`: each must still
@@ -215,26 +215,28 @@ pub fn judge_equivalents(exercise: &Exercise) -> Result<Vec<EquivalentJudgement>
 }
 
 /// What `fencelab check` finds wrong with the `[[equivalent]]` declarations
-/// of `exercise`, as sentences (see [`judge_equivalents`]): none, and no
-/// mutant generated, for an exercise that declares none.
-pub fn stale_equivalents(exercise: &Exercise) -> Vec<String> {
+/// of `exercise` (see [`judge_equivalents`]): none, and no mutant
+/// generated, for an exercise that declares none.
+pub fn stale_equivalents(exercise: &Exercise) -> Vec<StaleEquivalent> {
     stale_of(&judge_equivalents(exercise))
 }
 
-/// The sentences of the stale declarations among `judged`.
-pub fn stale_of(judged: &Result<Vec<EquivalentJudgement>, String>) -> Vec<String> {
+/// The stale declarations among `judged`.
+pub fn stale_of(judged: &Result<Vec<EquivalentJudgement>, String>) -> Vec<StaleEquivalent> {
     match judged {
         Ok(judgements) => judgements.iter().filter_map(|j| j.stale.clone()).collect(),
-        Err(error) => vec![error.clone()],
+        Err(reason) => vec![StaleEquivalent::Unmatchable {
+            reason: reason.clone(),
+        }],
     }
 }
 
 /// The `[[equivalent]]` declarations that name none of `mutants` (the
-/// reference may have changed since they were written), as sentences.
+/// reference may have changed since they were written).
 pub fn unmatched_equivalents<'a>(
     exercise: &Exercise,
     mutants: impl IntoIterator<Item = &'a Mutant>,
-) -> Vec<String> {
+) -> Vec<StaleEquivalent> {
     let ids: BTreeSet<&str> = mutants.into_iter().map(|m| m.id.as_str()).collect();
     exercise
         .equivalents
@@ -244,8 +246,10 @@ pub fn unmatched_equivalents<'a>(
         .collect()
 }
 
-fn unmatched(mutant: &str) -> String {
-    format!("`{mutant}` matches no generated mutant")
+fn unmatched(mutant: &str) -> StaleEquivalent {
+    StaleEquivalent::MatchesNothing {
+        mutant: mutant.to_string(),
+    }
 }
 
 /// The texts with `mutant` in place of its procedure.

@@ -219,7 +219,11 @@ pub fn run(case: &Case) -> Ran {
             Ok(exercise) => {
                 let check = exercise.check();
                 let mut ran = runs(case, || check.reference.clone());
-                ran.errors = check.stale_equivalents;
+                ran.errors = check
+                    .stale_equivalents
+                    .iter()
+                    .map(ToString::to_string)
+                    .collect();
                 ran
             }
         },

@@ -10,6 +10,7 @@ use fencelab_model::history::{
     CallError, ErrorCause, Event, Outcome, ResultRows, RowChange, TableRows, Values, What,
 };
 use fencelab_model::monitor::{Belief, Holder, Violation};
+use fencelab_model::mutate::StaleEquivalent;
 use fencelab_model::procedure::Position;
 use fencelab_model::report::{
     Drive, ErrorKind, ExerciseCheck, ExerciseReport, Exploration, Failure, FailureCause,
@@ -361,7 +362,18 @@ fn draft_check() -> ExerciseCheck {
         reference: run.clone(),
         start: VerdictCell::row(&run),
         matrix,
-        stale_equivalents: vec![format!("`claim:1:1:x` {AWKWARD_TEXT}")],
+        stale_equivalents: vec![
+            StaleEquivalent::MatchesNothing {
+                mutant: AWKWARD_TEXT.into(),
+            },
+            StaleEquivalent::Killed {
+                mutant: "claim:1:1:x".into(),
+                scenario: AWKWARD_TEXT.into(),
+            },
+            StaleEquivalent::Unmatchable {
+                reason: AWKWARD_TEXT.into(),
+            },
+        ],
     }
 }
 

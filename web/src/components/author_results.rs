@@ -76,8 +76,8 @@ pub fn author_results(props: &AuthorResultsProps) -> Html {
                 if !check.stale_equivalents.is_empty() {
                     <h3>{ "Equivalent declarations" }</h3>
                     <ul class="author-errors" id="stale-equivalents">
-                        { for check.stale_equivalents.iter().map(|sentence| html! {
-                            <li>{ format!("⚠ {sentence}") }</li>
+                        { for check.stale_equivalents.iter().map(|stale| html! {
+                            <li>{ format!("⚠ {stale}") }</li>
                         }) }
                     </ul>
                 }

@@ -61,6 +61,7 @@ impl AuthorJob {
 mod tests {
     use super::*;
     use fencelab_core::ExerciseExt;
+    use fencelab_core::mutate::StaleEquivalent;
     use fencelab_core::report::{ExerciseCheck, Verdict};
 
     /// The starter `fencelab new` writes: three scenarios, one broken variant.
@@ -195,7 +196,9 @@ mod tests {
         );
         assert_eq!(
             check.stale_equivalents,
-            ["`claim:1:7:weaken-nothing` matches no generated mutant"]
+            [StaleEquivalent::MatchesNothing {
+                mutant: "claim:1:7:weaken-nothing".into()
+            }]
         );
         assert!(!check.ok());
     }

@@ -516,7 +516,7 @@ impl Entry {
                 for (i, judgement) in judgements.iter().enumerate() {
                     let (status, message) = match &judgement.stale {
                         None => (Status::Passed, "names a generated mutant".to_string()),
-                        Some(stale) => (Status::Failed, stale.clone()),
+                        Some(stale) => (Status::Failed, stale.to_string()),
                     };
                     cases.push(plain_case(
                         format!("equivalent: {}", judgement.mutant),

@@ -22,7 +22,7 @@
 mod operators;
 mod report;
 
-pub use report::{Counts, ExerciseMutation, Kill, MutantResult, MutantVerdict};
+pub use report::{Counts, ExerciseMutation, Kill, MutantResult, MutantVerdict, StaleEquivalent};
 
 use crate::procedure::{Position, Procedure};
 use serde::{Deserialize, Serialize};

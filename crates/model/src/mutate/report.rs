@@ -5,6 +5,7 @@
 use super::Mutant;
 use crate::schedule::Schedule;
 use serde::{Deserialize, Serialize};
+use std::fmt;
 
 /// A scenario that caught a mutant, and why it failed.
 #[derive(Clone, Debug, PartialEq, Eq, Serialize, Deserialize)]
@@ -47,7 +48,7 @@ pub struct ExerciseMutation {
     pub dropped_duplicate: usize,
     /// `[[equivalent]]` declarations that match no generated mutant, or
     /// whose mutant a scenario kills: each is an error in the exercise.
-    pub stale_equivalents: Vec<String>,
+    pub stale_equivalents: Vec<StaleEquivalent>,
     /// Why the run could not happen at all (the reference does not build).
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub error: Option<String>,
@@ -100,5 +101,48 @@ impl ExerciseMutation {
                 .results
                 .iter()
                 .any(|r| matches!(r.verdict, MutantVerdict::Survived))
+    }
+}
+
+/// An `[[equivalent]]` declaration that no longer holds, which makes the
+/// exercise wrong: it names no mutant generated from the references (they
+/// may have changed since it was written), or a scenario kills the mutant it
+/// says behaves like the reference. `Unmatchable` is the exercise whose
+/// mutants could not be generated at all, so no declaration could be
+/// matched.
+#[derive(Clone, Debug, PartialEq, Eq, Serialize, Deserialize)]
+#[serde(tag = "stale", rename_all = "snake_case")]
+pub enum StaleEquivalent {
+    MatchesNothing { mutant: String },
+    Killed { mutant: String, scenario: String },
+    Unmatchable { reason: String },
+}
+
+impl StaleEquivalent {
+    /// The declared mutant's id, when the declaration is the one at fault.
+    pub fn mutant(&self) -> Option<&str> {
+        match self {
+            StaleEquivalent::MatchesNothing { mutant } | StaleEquivalent::Killed { mutant, .. } => {
+                Some(mutant)
+            }
+            StaleEquivalent::Unmatchable { .. } => None,
+        }
+    }
+}
+
+impl fmt::Display for StaleEquivalent {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        match self {
+            StaleEquivalent::MatchesNothing { mutant } => {
+                write!(f, "`{mutant}` matches no generated mutant")
+            }
+            StaleEquivalent::Killed { mutant, scenario } => {
+                write!(
+                    f,
+                    "`{mutant}` is declared equivalent, but `{scenario}` kills it"
+                )
+            }
+            StaleEquivalent::Unmatchable { reason } => f.write_str(reason),
+        }
     }
 }

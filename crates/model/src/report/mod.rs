@@ -8,6 +8,7 @@
 
 use crate::history::{Event, TableRows};
 use crate::monitor::{Belief, Violation};
+use crate::mutate::StaleEquivalent;
 use crate::procedure::Position;
 use crate::scenario::{Mismatch, Scenario};
 use crate::schedule::Schedule;
@@ -402,10 +403,10 @@ pub struct ExerciseCheck {
     pub reference: ExerciseReport,
     pub start: Vec<VerdictCell>,
     pub matrix: KillMatrix,
-    /// `fencelab check`'s sentences on declarations that match no generated
-    /// mutant of the references.
+    /// The declarations that match no generated mutant of the references
+    /// (`fencelab check` says each; a mutant killed is `mutate`'s to find).
     #[serde(default, skip_serializing_if = "Vec::is_empty")]
-    pub stale_equivalents: Vec<String>,
+    pub stale_equivalents: Vec<StaleEquivalent>,
 }
 
 impl ExerciseCheck {
@@ -625,7 +626,9 @@ mod tests {
             stale_equivalents: Vec::new(),
         };
         assert!(draft.ok(), "the start failing is what a learner should see");
-        draft.stale_equivalents = vec!["`claim:1:1:x` matches no generated mutant".into()];
+        draft.stale_equivalents = vec![StaleEquivalent::MatchesNothing {
+            mutant: "claim:1:1:x".into(),
+        }];
         assert!(!draft.ok(), "a stale equivalent declaration, as in check");
         draft.stale_equivalents.clear();
         draft.reference = run(vec![failed("one"), scenario("two", ScenarioResult::Passed)]);
@@ -674,7 +677,9 @@ mod tests {
             reference: run(vec![scenario("one", ScenarioResult::Passed)]),
             start: VerdictCell::row(&run(vec![failed("one")])),
             matrix,
-            stale_equivalents: vec!["`p:1:1:x` matches no generated mutant".into()],
+            stale_equivalents: vec![StaleEquivalent::MatchesNothing {
+                mutant: "p:1:1:x".into(),
+            }],
         };
         let json = serde_json::to_string(&draft).expect("serializes");
         assert_eq!(
