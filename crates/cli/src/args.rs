@@ -109,7 +109,7 @@ pub enum Command {
         /// Bundled ids, exercise files, or directories of them.
         #[arg(value_name = "EXERCISE|DIR")]
         exercises: Vec<String>,
-        /// Print one JSON document (an array, one entry per exercise).
+        /// Print one JSON document, one entry per exercise (docs/GRADING.md).
         #[arg(long)]
         json: bool,
     },

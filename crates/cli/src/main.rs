@@ -15,6 +15,7 @@ mod check;
 mod counterexample;
 mod grade;
 mod index;
+mod mutation_document;
 mod new;
 mod parallel;
 mod replay;
@@ -323,27 +324,7 @@ fn mutate(names: &[String], json: bool) -> Result<Ended, BadInput> {
         runs.push((run, started.elapsed().as_secs_f64()));
     }
     if json {
-        #[derive(serde::Serialize)]
-        struct Json<'a> {
-            #[serde(flatten)]
-            run: &'a fencelab_core::mutate::ExerciseMutation,
-            counts: fencelab_core::mutate::Counts,
-            /// None when the run is an error: no score of mutants unjudged.
-            score_percent: Option<f64>,
-            seconds: f64,
-            ok: bool,
-        }
-        let documents: Vec<Json<'_>> = runs
-            .iter()
-            .map(|(run, seconds)| Json {
-                run,
-                counts: run.counts(),
-                score_percent: run.error.is_none().then(|| run.score_percent()),
-                seconds: *seconds,
-                ok: run.ok(),
-            })
-            .collect();
-        print_json(&documents)?;
+        print_json(&mutation_document::Document::new(&runs))?;
     } else {
         for (run, seconds) in &runs {
             let exercise = exercises.iter().find(|e| e.id == run.exercise);

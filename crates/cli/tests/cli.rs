@@ -610,17 +610,93 @@ fn mutate_prints_the_score_and_each_survivor_as_a_diff_and_fails_on_one() {
     );
     let output = fencelab(&["mutate", weak, "--json"]);
     let json: serde_json::Value = serde_json::from_str(&stdout(&output)).unwrap();
-    let run = &json[0];
+    // docs/GRADING.md's mutation document, field by field.
+    assert_eq!(json["format_version"], 1);
+    assert_eq!(json["command"], "mutate");
+    assert_eq!(json["ok"], false);
+    let run = &json["exercises"][0];
+    assert_eq!(run["exercise"], "mutation-one-winner");
     assert_eq!(run["ok"], false);
     assert!(run["counts"]["killed"].as_u64().unwrap() >= 3);
+    assert!(run["score_percent"].as_f64().is_some_and(|p| p < 100.0));
     assert!(run["seconds"].as_f64().is_some());
-    let killed = run["results"]
-        .as_array()
-        .unwrap()
+    let mutants = run["mutants"].as_array().unwrap();
+    assert_eq!(
+        mutants.len() as u64,
+        run["counts"]["generated"].as_u64().unwrap()
+    );
+    let killed = mutants.iter().find(|m| m["verdict"] == "killed").unwrap();
+    let kill = &killed["killed_by"][0];
+    assert_eq!(kill["scenario"], "one winner");
+    assert!(
+        kill["message"]
+            .as_str()
+            .is_some_and(|m| m.contains("believe")),
+        "{kill}"
+    );
+    assert!(
+        kill["schedule"].as_str().is_some_and(|s| !s.is_empty()),
+        "{kill}"
+    );
+    let survivor = mutants
         .iter()
-        .find(|r| r["verdict"] == "killed")
+        .find(|m| m["id"] == "claim:2:2:negate-condition")
         .unwrap();
-    assert_eq!(killed["by"][0]["scenario"], "one winner");
+    assert_eq!(survivor["verdict"], "survived");
+    assert_eq!(survivor["procedure"], "claim");
+    assert_eq!(
+        (survivor["line"].as_u64(), survivor["column"].as_u64()),
+        (Some(2), Some(2))
+    );
+    assert_eq!(survivor["operator"], "negate-condition");
+    assert!(
+        survivor["text"]
+            .as_str()
+            .is_some_and(|t| t.contains("WHERE NOT ("))
+    );
+    assert!(survivor.get("killed_by").is_none(), "{survivor}");
+    assert_eq!(run["stale_equivalents"], serde_json::json!([]));
+}
+
+#[test]
+fn mutate_names_each_stale_declaration_and_which_way_it_is_stale() {
+    let weak = include_str!("../../core/tests/data/mutation-one-winner.toml");
+    let dir = scratch("stale");
+    let file = dir.join("stale.toml");
+    std::fs::write(
+        &file,
+        format!(
+            "{weak}\n[[equivalent]]\nmutant = \"claim:2:25:drop-conjunct\"\nreason = \"Wrong on purpose.\"\n\n\
+             [[equivalent]]\nmutant = \"claim:9:9:weaken-begin\"\nreason = \"Names no mutant.\"\n"
+        ),
+    )
+    .unwrap();
+    let output = fencelab(&["mutate", file.to_str().unwrap()]);
+    assert_eq!(output.status.code(), Some(1));
+    let text = stdout(&output);
+    assert!(
+        text.contains("STALE [[equivalent]]: `claim:2:25:drop-conjunct` is declared equivalent, but `one winner` kills it"),
+        "{text}"
+    );
+    let output = fencelab(&["mutate", "--json", file.to_str().unwrap()]);
+    let json: serde_json::Value = serde_json::from_str(&stdout(&output)).unwrap();
+    assert_eq!(
+        json["exercises"][0]["stale_equivalents"],
+        serde_json::json!([
+            {
+                "kind": "matches_nothing",
+                "mutant": "claim:9:9:weaken-begin",
+                "message": "`claim:9:9:weaken-begin` matches no generated mutant"
+            },
+            {
+                "kind": "killed",
+                "mutant": "claim:2:25:drop-conjunct",
+                "scenario": "one winner",
+                "message": "`claim:2:25:drop-conjunct` is declared equivalent, but `one winner` kills it"
+            }
+        ])
+    );
+    let _ = std::fs::remove_dir_all(&dir);
 }
 
 #[test]
@@ -795,9 +871,10 @@ fn mutate_past_the_mutant_budget_is_an_error_naming_the_limit_and_no_score() {
     assert!(!printed.contains("mutation score"), "{printed}");
     let output = fencelab(&["mutate", "--json", file.to_str().unwrap()]);
     let json: serde_json::Value = serde_json::from_str(&stdout(&output)).unwrap();
-    assert!(json[0]["score_percent"].is_null(), "{json}");
+    let run = &json["exercises"][0];
+    assert!(run.get("score_percent").is_none(), "{json}");
     assert!(
-        json[0]["error"]
+        run["error"]
             .as_str()
             .is_some_and(|e| e.contains("mutants per procedure"))
     );
