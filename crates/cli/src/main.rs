@@ -247,7 +247,7 @@ struct RunArgs {
     /// Only this scenario (explore --scenario NAME).
     only: Option<String>,
     limits: LimitArgs,
-    /// explore --json: the engine's own report, not the grading contract.
+    /// explore --json: the grading document, with each scenario's search.
     json: bool,
     /// `run`'s grading options; `None` for `explore`.
     grading: Option<GradeArgs>,
@@ -576,7 +576,25 @@ fn run_exercise(args: &RunArgs) -> Result<Ended, BadInput> {
         });
     }
     if args.json {
-        print_json(&report)?;
+        // The grading document, each scenario with what its search did.
+        let options = grade::Options {
+            history: grade::History::Failing,
+            site: None,
+        };
+        let entry = grade::Entry::of_run(
+            &source.file,
+            &exercise,
+            &report,
+            &scenarios,
+            &edits,
+            &given_files,
+            &options,
+        )
+        .with_exploration(&report);
+        let document = grade::Document::new("explore", vec![entry]);
+        if let Some(json) = document.render(grade::Format::Json) {
+            write_out(&format!("{}\n", fencelab_cli::shown_json(&json)));
+        }
     } else {
         out!("{}", render::run(&report, true, exercise.journal));
         let schedules: u64 = report

@@ -576,11 +576,25 @@ fn a_random_search_reports_its_seed_and_replays_from_it() {
         ]);
         assert_eq!(output.status.code(), Some(1), "{}", stdout(&output));
         let json: serde_json::Value = serde_json::from_str(&stdout(&output)).unwrap();
-        json["scenarios"][0].clone()
+        // docs/GRADING.md's document, its cases with their search.
+        assert_eq!(json["format_version"], 1);
+        assert_eq!(json["command"], "explore");
+        json["entries"][0]["cases"][0].clone()
     };
     let first = run("7");
-    assert_eq!(first["verdict"], "failed");
+    assert_eq!(first["name"], "one winner");
+    assert_eq!(first["status"], "failed");
     assert_eq!(first["exploration"]["seed"], 7);
+    let searched = first["exploration"]["schedules"].as_u64().unwrap();
+    assert!(searched >= 1 && searched <= 50, "{first}");
+    assert!(
+        first["exploration"]["procedure_steps"].as_u64().unwrap() > 0,
+        "{first}"
+    );
+    assert!(
+        first["history"].as_array().is_some_and(|h| !h.is_empty()),
+        "{first}"
+    );
     // The same seed finds the same schedule again.
     assert_eq!(run("7")["schedule"], first["schedule"]);
     let output = fencelab(&["run", "claim-compare-and-set", "--seed", "7"]);

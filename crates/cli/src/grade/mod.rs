@@ -246,6 +246,26 @@ pub struct Case {
     /// The shown schedule's events, one line each (see `--history`).
     #[serde(skip_serializing_if = "Option::is_none")]
     pub history: Option<Vec<HistoryLine>>,
+    /// What the search did (`explore` only).
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub exploration: Option<Exploration>,
+}
+
+/// A scenario's search, as `fencelab explore` prints it: how many
+/// interleavings it ran and cut, and what it spent in the units its limits
+/// are set in.
+#[derive(Clone, Debug, PartialEq, Eq, Serialize)]
+pub struct Exploration {
+    pub sections: u32,
+    pub schedules: u64,
+    pub pruned: u64,
+    pub states: u64,
+    pub procedure_steps: u64,
+    pub sqlite_steps: u64,
+    pub memory_bytes: u64,
+    /// A random search's seed (`explore --random N --seed S` replays it).
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub seed: Option<u64>,
 }
 
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Serialize)]
@@ -568,6 +588,29 @@ impl Entry {
             .collect();
         Entry::of_cases(file, exercise, cases)
     }
+
+    /// The entry with each scenario case's search figures, from the
+    /// `report` it was made of (`explore`).
+    pub fn with_exploration(mut self, report: &ExerciseReport) -> Entry {
+        let scenario_cases = self
+            .cases
+            .iter_mut()
+            .filter(|case| case.kind == CaseKind::Scenario);
+        for (case, scenario) in scenario_cases.zip(&report.scenarios) {
+            let e = &scenario.exploration;
+            case.exploration = Some(Exploration {
+                sections: e.sections,
+                schedules: e.schedules,
+                pruned: e.pruned,
+                states: e.states,
+                procedure_steps: e.procedure_steps,
+                sqlite_steps: e.sqlite_steps,
+                memory_bytes: e.memory_bytes,
+                seed: e.seed,
+            });
+        }
+        self
+    }
 }
 
 /// Where in a `--set` file `report` went wrong: an error's place in a
@@ -623,6 +666,7 @@ fn plain_case(
         link: None,
         location,
         history: None,
+        exploration: None,
     }
 }
 
@@ -654,6 +698,7 @@ fn scenario_case(
             .map(|(site, exercise, edits)| counterexample_link(site, exercise, edits, report)),
         location,
         history: with_history.then(|| history_lines(report)),
+        exploration: None,
     }
 }
 
