@@ -63,6 +63,10 @@ fn protect_prints_the_marks_the_page_gets_for_every_bundled_reference() {
             panic!("{}: the worker judged no marks: {page:?}", exercise.id);
         };
         assert_eq!(json["exercise"], exercise.id.as_str());
+        assert_eq!(
+            (&json["format_version"], &json["command"]),
+            (&1.into(), &"protect".into())
+        );
         let printed: ProtectionReport =
             serde_json::from_value(json.clone()).expect("the document holds a report");
         assert_eq!(
