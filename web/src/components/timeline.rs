@@ -13,7 +13,7 @@
 use crate::components::line_marks::with_code;
 use crate::fold::{self, Row};
 use crate::state::{SharedReport, Without};
-use fencelab_model::history::{Event, Outcome, ResultRows, What, show_values};
+use fencelab_model::history::{Detail, Event, What, Wording};
 use fencelab_model::monitor::Belief;
 use std::rc::Rc;
 use yew::prelude::*;
@@ -35,82 +35,45 @@ pub struct TimelineProps {
     pub on_step_by: Callback<isize>,
 }
 
-fn returned(rows: &ResultRows) -> Option<String> {
-    if rows.columns.is_empty() {
-        return None;
-    }
-    let shown: Vec<String> = rows
-        .rows
-        .iter()
-        .map(|row| {
-            rows.columns
-                .iter()
-                .zip(row)
-                .map(|(c, v)| format!("{c} = {v}"))
-                .collect::<Vec<_>>()
-                .join(", ")
-        })
-        .collect();
-    Some(match shown.len() {
-        0 => "returned no rows".into(),
-        1 => format!("returned 1 row: {}", shown[0]),
-        n => format!("returned {n} rows: {}", shown.join("; ")),
-    })
-}
-
-fn outcome(outcome: &Outcome) -> String {
-    match outcome {
-        Outcome::Ok { values: v } if v.is_empty() => "→ ok".into(),
-        Outcome::Ok { values: v } => format!("→ ok: {}", show_values(v)),
-        Outcome::Refused { category, reason } => format!("→ refused ({category}): {reason}"),
-        Outcome::Error(error) => format!("→ error: {}", error.message),
-    }
-}
-
+/// One step's cell: the model's [`Wording`] of the event, wrapped in the
+/// markup and signs of its kind (the CLI prints the same words on a line).
 fn cell(event: &Event) -> Html {
+    let Wording { lead, sql, details } = event.wording();
+    let code = |sql: Option<String>| html! { <code class="sql">{ sql.unwrap_or_default() }</code> };
+    let detail = |wanted: Detail| {
+        details
+            .iter()
+            .find(|(kind, _)| *kind == wanted)
+            .map(|(_, text)| text.clone())
+    };
     match &event.what {
-        What::ProcessStarted => {
-            html! { <span>{ format!("starts, hosting {}", event.actor.clone().unwrap_or_default()) }</span> }
-        }
-        What::ProcessCrashed { rolled_back } => html! {
-            <span class="crash">{ "💥 crashes" }{ if *rolled_back { ", its open transaction rolled back" } else { "" } }</span>
-        },
-        What::ClockSet {
-            from_seconds,
-            to_seconds,
-        } => html! { <span>{ format!("clock {from_seconds} s → {to_seconds} s") }</span> },
-        What::CallStarted { arguments } => html! {
-            <span class="call">{ format!("calls {}({})", event.procedure.clone().unwrap_or_default(), show_values(arguments)) }</span>
-        },
-        What::Statement {
-            sql,
-            parameters,
-            changed,
-            returned: rows,
-        } => html! {
+        What::ProcessStarted | What::ClockSet { .. } => html! { <span>{ lead }</span> },
+        What::ProcessCrashed { .. } => html! { <span class="crash">{ "💥 " }{ lead }</span> },
+        What::CallStarted { .. } => html! { <span class="call">{ lead }</span> },
+        What::Statement { .. } => html! {
             <div class="statement">
-                <code class="sql">{ sql.clone() }</code>
-                if !parameters.is_empty() { <div class="params">{ format!("with {}", show_values(parameters)) }</div> }
-                <div class="changed">{ format!("changed {changed} row{}", if *changed == 1 { "" } else { "s" }) }</div>
-                if let Some(text) = returned(rows) { <div class="returned">{ text }</div> }
+                { code(sql) }
+                if let Some(text) = detail(Detail::Parameters) { <div class="params">{ text }</div> }
+                if let Some(text) = detail(Detail::Changed) { <div class="changed">{ text }</div> }
+                if let Some(text) = detail(Detail::Returned) { <div class="returned">{ text }</div> }
             </div>
         },
-        What::Blocked { sql } => html! {
-            <div class="blocked">{ "⏳ waits: another process holds the lock; " }<code class="sql">{ sql.clone() }</code>{ " did not run" }</div>
+        What::Blocked { .. } => html! {
+            <div class="blocked">
+                { "⏳ " }{ lead }{ "; " }{ code(sql) }{ " " }{ detail(Detail::NotRun).unwrap_or_default() }
+            </div>
         },
-        What::Effect { name, values: v } => {
-            html! { <span class="effect">{ format!("⚡ effect {name}({})", show_values(v)) }</span> }
-        }
-        What::CallFinished {
-            outcome: o,
-            rolled_back,
-        } => html! {
-            <span class={classes!("finished", o.kind())}>
-                { outcome(o) }{ if *rolled_back { " (its transaction rolled back)" } else { "" } }
+        What::Effect { .. } => html! { <span class="effect">{ "⚡ " }{ lead }</span> },
+        What::CallFinished { outcome, .. } => html! {
+            <span class={classes!("finished", outcome.kind())}>
+                { lead }
+                if let Some(text) = detail(Detail::RolledBack) { { format!(" ({text})") } }
             </span>
         },
-        What::DirectSql { sql, changed } => html! {
-            <div class="direct"><code class="sql">{ sql.clone() }</code>{ format!(" (direct, changed {changed} rows)") }</div>
+        What::DirectSql { .. } => html! {
+            <div class="direct">
+                { code(sql) }{ format!(" ({lead}, {})", detail(Detail::Changed).unwrap_or_default()) }
+            </div>
         },
     }
 }
