@@ -105,7 +105,7 @@ impl ExerciseExt for Exercise {
             &self.schema,
             procedures,
             self.constants.clone(),
-            self.model.clone(),
+            self.rules.clone(),
             self.journal,
         )
         .map_err(|error| Unusable {

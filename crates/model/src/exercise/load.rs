@@ -10,8 +10,8 @@
 
 use super::file::{File, field_of};
 use super::{
-    EXERCISE_FILE_BYTES_MAX, Equivalent, Exercise, FORMAT_VERSION, LoadError, Model, Mutant,
-    Places, ProcedureSpec,
+    EXERCISE_FILE_BYTES_MAX, Equivalent, Exercise, FORMAT_VERSION, LoadError, Mutant, Places,
+    ProcedureSpec, Rules,
 };
 use crate::monitor::template_names;
 use crate::procedure::Procedure;
@@ -126,7 +126,7 @@ impl Exercise {
             procedures,
             hints: parsed.hints,
             working_version,
-            model: Model {
+            rules: Rules {
                 beliefs: parsed.beliefs.into_iter().map(|r| r.into_inner()).collect(),
                 effects: parsed.effects.into_iter().map(|r| r.into_inner()).collect(),
             },

@@ -43,7 +43,7 @@ pub const EXERCISE_FILE_BYTES_MAX: usize = 256 * 1024;
 /// What an exercise adds to its procedures for checking: the rules that turn
 /// ok outcomes into beliefs, and the effects that need a current claim.
 #[derive(Clone, Debug, Default, PartialEq, Eq, Serialize, Deserialize)]
-pub struct Model {
+pub struct Rules {
     #[serde(default)]
     pub beliefs: Vec<BeliefRule>,
     #[serde(default)]
@@ -117,7 +117,10 @@ pub struct Exercise {
     /// Markdown): the mission's other flow, breaking what works.
     #[serde(default)]
     pub working_version: Option<String>,
-    pub model: Model,
+    /// The belief and effect rules (`[[beliefs]]`, `[[effects]]`); `model`
+    /// on the wire, as it always was.
+    #[serde(rename = "model")]
+    pub rules: Rules,
     pub scenarios: Vec<Scenario>,
     pub mutants: Vec<Mutant>,
     /// Generated mutants (`fencelab mutate`) declared equivalent to the
