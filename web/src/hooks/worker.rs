@@ -1,25 +1,25 @@
 //! The worker: started once (engine.rs), every answer dispatched as
-//! `Action::Worker`, and the requests the reducer left in the model sent.
+//! `Action::Worker`, and the requests the reducer left in the playground sent.
 //! A check goes on every edit, at once: the worker drops a check that a
 //! newer one supersedes, and the engine restarts it if that one has run
 //! long. Edits dispatched within one task render once, so they are sent as
-//! one check. Every other request (`Model::outbox`) is sent once each.
+//! one check. Every other request (`Playground::outbox`) is sent once each.
 
 use crate::engine::Engine;
-use crate::state::{Action, Model};
+use crate::state::{Action, Playground};
 use std::cell::RefCell;
 use std::rc::Rc;
 use yew::prelude::*;
 
 /// `answer_ms`: the watchdog the page's address asked for as it opened.
 #[hook]
-pub fn use_worker(model: &UseReducerHandle<Model>, answer_ms: Option<u32>) {
+pub fn use_worker(playground: &UseReducerHandle<Playground>, answer_ms: Option<u32>) {
     // Started by the first effect that sends, never while rendering: a
     // render also runs at build time, where there is no worker to start
     // (web/prerender).
     let engine = {
         let started = use_mut_ref(|| None::<Rc<Engine>>);
-        let dispatcher = model.dispatcher();
+        let dispatcher = playground.dispatcher();
         move || started_engine(&started, &dispatcher, answer_ms)
     };
     {
@@ -30,16 +30,16 @@ pub fn use_worker(model: &UseReducerHandle<Model>, answer_ms: Option<u32>) {
     }
     {
         let engine = engine.clone();
-        let request = model.check_request();
-        use_effect_with(model.check_wanted, move |_| {
+        let request = playground.check_request();
+        use_effect_with(playground.check_wanted, move |_| {
             if let Some(request) = request {
                 engine().send(request);
             }
         });
     }
     let sent = use_mut_ref(|| 0u64);
-    let outbox = model.outbox.clone();
-    use_effect_with(model.outbox.last().map(|r| r.seq()), move |_| {
+    let outbox = playground.outbox.clone();
+    use_effect_with(playground.outbox.last().map(|r| r.seq()), move |_| {
         for request in outbox {
             if request.seq() > *sent.borrow() {
                 *sent.borrow_mut() = request.seq();
@@ -52,7 +52,7 @@ pub fn use_worker(model: &UseReducerHandle<Model>, answer_ms: Option<u32>) {
 /// The engine, started on first use.
 fn started_engine(
     started: &RefCell<Option<Rc<Engine>>>,
-    dispatcher: &UseReducerDispatcher<Model>,
+    dispatcher: &UseReducerDispatcher<Playground>,
     answer_ms: Option<u32>,
 ) -> Rc<Engine> {
     started

@@ -3,10 +3,10 @@
 //! aside), how the page replaces them (one undoable change, `Replace`), and
 //! what an edit makes stale. The learner's own edits arrive as `Edited`.
 
-use super::{Given, Model, Protection, Replace, View};
+use super::{Given, Playground, Protection, Replace, View};
 use fencelab_protocol::Edits;
 
-impl Model {
+impl Playground {
     /// The starting texts of the current exercise's editable procedures.
     pub fn starts(&self) -> Edits {
         self.exercise().map(|e| e.start_edits()).unwrap_or_default()
