@@ -177,13 +177,13 @@ impl CheckSearch {
                 let starts = exercise.start_edits();
                 self.check.start = VerdictCell::row(&exercise.run(&starts));
             }
-            done => match exercise.mutants.get(done - 2) {
-                Some(mutant) => {
-                    let run =
-                        exercise.run_texts(&exercise.texts_of_mutant(mutant), &exercise.scenarios);
+            done => match exercise.variants.get(done - 2) {
+                Some(variant) => {
+                    let run = exercise
+                        .run_texts(&exercise.texts_of_variant(variant), &exercise.scenarios);
                     self.check
                         .matrix
-                        .push(&mutant.name, &mutant.explanation, &run);
+                        .push(&variant.name, &variant.explanation, &run);
                 }
                 None => {
                     let judged = crate::mutation::judge_equivalents(exercise);

@@ -507,10 +507,10 @@ fn shown_report(
 fn work_extra(playground: &Playground, exercise: &Exercise, handlers: &Handlers) -> Html {
     html! {
         <div class="work-extra">
-            <crate::components::variants::Variants mutants={exercise.mutants.clone()}
-                loaded={playground.loaded_mutant.clone()} seen={playground.seen.clone()} working={playground.working}
-                on_load={handlers.text(Action::LoadMutant)} on_reset={handlers.unit(|| Action::Reset)} />
-            <crate::components::hunt_panel::HuntOffer mutants={exercise.mutants.clone()}
+            <crate::components::variants::Variants variants={exercise.variants.clone()}
+                loaded={playground.loaded_variant.clone()} seen={playground.seen.clone()} working={playground.working}
+                on_load={handlers.text(Action::LoadVariant)} on_reset={handlers.unit(|| Action::Reset)} />
+            <crate::components::hunt_panel::HuntOffer variants={exercise.variants.clone()}
                 on_start={handlers.hunt_start.clone()} />
             <Hints hints={exercise.hints.clone()} shown={playground.hints_shown} on_more={handlers.unit(|| Action::ShowHint)} />
             <SharePanel url={playground.share_url.clone()} on_share={handlers.share.clone()} />

@@ -112,7 +112,7 @@ impl Playground {
                 replaced.extend(texts);
                 self.replace_texts(replaced);
                 self.given = Some(Given::Host);
-                self.loaded_mutant = None;
+                self.loaded_variant = None;
                 self.announcement = "The course page put new text in the editor.".into();
             }
             Command::Reset => reduce(self, Action::Reset),

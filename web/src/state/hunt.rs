@@ -120,7 +120,7 @@ impl Playground {
     fn hunt_texts(&self, text: &HuntText) -> Option<fencelab_protocol::Edits> {
         match text {
             HuntText::Start => Some(self.starts()),
-            HuntText::Variant(name) => self.mutant_texts(name),
+            HuntText::Variant(name) => self.variant_texts(name),
         }
     }
 
@@ -136,7 +136,7 @@ impl Playground {
         self.replace_texts(texts);
         self.given = Some(given(&text));
         // A variant's explanation would give the break away.
-        self.loaded_mutant = None;
+        self.loaded_variant = None;
         self.step_wanted = None;
         self.view = View::Nothing;
         self.announcement = format!(

@@ -131,7 +131,7 @@ pub struct Playground {
     step_wanted: Option<usize>,
     pub hints_shown: usize,
     /// The broken variant last loaded, whose explanation is shown.
-    pub loaded_mutant: Option<String>,
+    pub loaded_variant: Option<String>,
     /// Texts the page put in the editors, unedited since: not the learner's
     /// own, so never solved (`progress.rs`).
     pub given: Option<Given>,
@@ -208,7 +208,7 @@ pub enum Action {
     Select(String),
     Step(usize),
     StepBy(isize),
-    LoadMutant(String),
+    LoadVariant(String),
     Reset,
     ShowHint,
     DriveStart(String),

@@ -87,7 +87,7 @@ impl Playground {
             view: View::Nothing,
             step_wanted: None,
             hints_shown: 0,
-            loaded_mutant: None,
+            loaded_variant: None,
             given: Some(Given::Start),
             working: false,
             seen: BTreeSet::new(),
@@ -244,7 +244,7 @@ impl Playground {
         self.view = View::Nothing;
         self.step_wanted = None;
         self.hints_shown = 0;
-        self.loaded_mutant = None;
+        self.loaded_variant = None;
         self.given = Some(Given::Start);
         self.working = false;
         self.share_url = None;

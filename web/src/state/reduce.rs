@@ -27,7 +27,7 @@ pub fn reduce(playground: &mut Playground, action: Action) {
         Action::Select(name) => playground.select(name),
         Action::Step(index) => playground.go_to_step(index),
         Action::StepBy(delta) => playground.step_by(delta),
-        Action::LoadMutant(name) => playground.load_mutant(name),
+        Action::LoadVariant(name) => playground.load_variant(name),
         Action::Reset => playground.reset(),
         Action::ShowHint => {
             let total = playground.exercise().map(|e| e.hints.len()).unwrap_or(0);

@@ -504,11 +504,11 @@ impl Entry {
                 (_, false) => (Status::Errored, errored.join("; ")),
             };
             cases.push(plain_case(
-                format!("broken variant: {}", row.mutant),
+                format!("broken variant: {}", row.variant),
                 CaseKind::BrokenVariant,
                 status,
                 message,
-                source.at(places.mutant(i)),
+                source.at(places.variant(i)),
             ));
         }
         match equivalents {

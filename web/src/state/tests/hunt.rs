@@ -110,11 +110,11 @@ fn a_variant_challenge_puts_the_variant_in_the_editors_without_its_explanation()
     );
     assert_eq!(
         Some(&playground.texts),
-        playground.mutant_texts(variant).as_ref()
+        playground.variant_texts(variant).as_ref()
     );
     assert_eq!(playground.given, Some(Given::Variant(variant.into())));
     assert_eq!(
-        playground.loaded_mutant, None,
+        playground.loaded_variant, None,
         "its explanation would give it away"
     );
     check_answered(&mut playground, claim_report(true));
@@ -343,7 +343,7 @@ fn a_reload_with_a_challenge_open_and_no_scenario_chosen_comes_back_to_it() {
     );
     assert_eq!(
         Some(&reloaded.texts),
-        reloaded.mutant_texts(variant).as_ref()
+        reloaded.variant_texts(variant).as_ref()
     );
     assert!(
         reloaded.shown().is_none(),

@@ -552,18 +552,18 @@ fn loading_a_broken_variant_never_marks_the_exercise_solved() {
 
     act(
         &mut playground,
-        Action::LoadMutant("read, then write".into()),
+        Action::LoadVariant("read, then write".into()),
     );
     assert_eq!(
         Some(&playground.texts),
-        playground.mutant_texts("read, then write").as_ref()
+        playground.variant_texts("read, then write").as_ref()
     );
     assert_eq!(
         playground.replace.texts, playground.texts,
         "through the editor, undoably"
     );
     assert_eq!(
-        playground.loaded_mutant.as_deref(),
+        playground.loaded_variant.as_deref(),
         Some("read, then write")
     );
     // The passing report is still in the playground, but it is of other texts.
@@ -586,7 +586,7 @@ fn loading_a_broken_variant_never_marks_the_exercise_solved() {
     // Even a report in which the variant passed would not make it solved.
     act(
         &mut playground,
-        Action::LoadMutant("read again right before writing".into()),
+        Action::LoadVariant("read again right before writing".into()),
     );
     check_answered(&mut playground, claim_report(false));
     assert!(!playground.solved());
@@ -603,7 +603,7 @@ fn a_variant_edited_by_the_learner_is_no_longer_the_variant() {
     let mut playground = opened();
     act(
         &mut playground,
-        Action::LoadMutant("read, then write".into()),
+        Action::LoadVariant("read, then write".into()),
     );
     act(
         &mut playground,
@@ -619,7 +619,7 @@ fn a_variant_edited_by_the_learner_is_no_longer_the_variant() {
     );
     act(
         &mut playground,
-        Action::LoadMutant("no such variant".into()),
+        Action::LoadVariant("no such variant".into()),
     );
     assert_eq!(playground.texts["claim"], "-- my own");
 }
@@ -629,13 +629,13 @@ fn reset_puts_the_starting_text_back_through_the_editor() {
     let mut playground = opened();
     act(
         &mut playground,
-        Action::LoadMutant("read, then write".into()),
+        Action::LoadVariant("read, then write".into()),
     );
     let generation = playground.replace.generation;
     act(&mut playground, Action::Reset);
     assert_eq!(playground.texts, playground.starts());
     assert_eq!(playground.replace.generation, generation + 1);
-    assert_eq!(playground.loaded_mutant, None);
+    assert_eq!(playground.loaded_variant, None);
 }
 
 #[test]

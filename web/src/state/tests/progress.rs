@@ -14,11 +14,11 @@ fn clicking_a_variant_never_marks_anything_solved() {
     assert!(playground.solved(), "the learner's own text passes");
     let names: Vec<String> = playground
         .exercise()
-        .map(|e| e.mutants.iter().map(|m| m.name.clone()).collect())
+        .map(|e| e.variants.iter().map(|m| m.name.clone()).collect())
         .unwrap_or_default();
     assert!(names.len() >= 2);
     for (i, name) in names.iter().enumerate() {
-        act(&mut playground, Action::LoadMutant(name.clone()));
+        act(&mut playground, Action::LoadVariant(name.clone()));
         assert_eq!(playground.given, Some(Given::Variant(name.clone())));
         // Whatever the scenarios say of the variant, passing or failing.
         for fails in [false, true] {

@@ -94,7 +94,7 @@ fn a_broken_variant_that_passes_is_never_marked() {
     let mut playground = opened();
     act(
         &mut playground,
-        Action::LoadMutant("read again right before writing".into()),
+        Action::LoadVariant("read again right before writing".into()),
     );
     check_answered(&mut playground, claim_report(false));
     assert_eq!(protect_requests(&playground), []);
@@ -167,7 +167,7 @@ fn every_edit_and_every_replaced_text_clears_the_marks() {
 
     for action in [
         Action::Reset,
-        Action::LoadMutant("read, then write".into()),
+        Action::LoadVariant("read, then write".into()),
         Action::Open(1),
     ] {
         let mut playground = marked();
