@@ -37,7 +37,7 @@ pub fn read_start() -> Start {
             .map(|name| Theme::from_name(&name))
             .filter(|theme| *theme != Theme::System)
             .unwrap_or_else(storage::theme),
-        answer_ms: crate::engine::answer_ms_from_address(),
+        answer_ms: crate::worker_client::answer_ms_from_address(),
     }
 }
 
