@@ -599,7 +599,7 @@ fn in_given_text(report: &ScenarioReport, given: &BTreeMap<String, String>) -> O
     })
 }
 
-/// The places of a scenario file's scenarios, for `run --scenario FILE`.
+/// The places of a scenario file's scenarios, for `run --scenario-file FILE`.
 pub fn scenario_locations(source: &Source<'_>, count: usize) -> Vec<Option<Location>> {
     let places = Places::of(source.text);
     (0..count).map(|i| source.at(places.scenario(i))).collect()
