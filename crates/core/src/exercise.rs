@@ -71,7 +71,7 @@ pub trait ExerciseExt {
     ) -> SuiteSearch;
 
     /// Checks the exercise itself: the reference passes every scenario, and
-    /// every mutant is caught by at least one.
+    /// every named broken variant is caught by at least one.
     fn check(&self) -> ExerciseCheck {
         self.check_judged().0
     }
