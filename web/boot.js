@@ -9,14 +9,14 @@
 // file names exactly the files of its own build.
 import init from "./fencelab-web.js";
 
-// The worker's address, for engine.rs too: it starts a new worker when one
+// The worker's address, for worker_client.rs too: it starts a new worker when one
 // has to be restarted, and its wasm cannot hold this build's name.
 const WORKER = "./worker_loader.js";
 globalThis.fencelabWorkerUrl = WORKER;
 
-// The worker, started before the page's wasm has even downloaded. engine.rs
+// The worker, started before the page's wasm has even downloaded. worker_client.rs
 // takes it over with what it said meanwhile (its "ready" among it), which
-// would be lost without a listener. If it cannot start here, engine.rs
+// would be lost without a listener. If it cannot start here, worker_client.rs
 // starts one itself and reports why that failed.
 try {
   const worker = new Worker(WORKER, { type: "module" });

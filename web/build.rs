@@ -6,7 +6,8 @@
 fn main() {
     let dir = std::env::var_os("OUT_DIR").expect("cargo sets OUT_DIR for build scripts");
     let file = std::path::Path::new(&dir).join(fencelab_model::bundled::LOADED_FILE);
-    std::fs::write(&file, fencelab_model::bundled::loaded_json())
-        .expect("the build directory is writable");
+    let json = fencelab_model::bundled::loaded_json()
+        .expect("exercises and load errors serialise to JSON");
+    std::fs::write(&file, json).expect("the build directory is writable");
     println!("cargo:rerun-if-changed=build.rs");
 }

@@ -4,7 +4,7 @@
 //! starting texts, and writes what it rendered from into the page as JSON
 //! (an inert `<script type="application/json">`, which the CSP allows).
 //! The app reads it back ([`read`]) and hydrates the page from the very
-//! same first state ([`crate::state::Model::prerendered`]), so its first
+//! same first state ([`crate::state::Playground::prerendered`]), so its first
 //! render is the page's HTML, node for node; only then does it read the
 //! address and the learner's saved work.
 //!

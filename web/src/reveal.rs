@@ -9,8 +9,8 @@
 //! the cursor in an editor, the editors and the verdicts (the loop, which
 //! style.css fits to one screen) are brought wholly into view ([`work_loop`]).
 //!
-//! These are the app's effects on the DOM, run after the render the model
-//! asked for (`Model::focus_timeline`, `Model::focus_drive`). They move the
+//! These are the app's effects on the DOM, run after the render the playground
+//! asked for (`Playground::focus_timeline`, `Playground::focus_drive`). They move the
 //! focus without letting the browser scroll for it, so the page moves only
 //! as far as the step needs. Must never panic: a missing element is nothing
 //! to reveal.

@@ -66,7 +66,7 @@ pub enum Command {
         #[command(flatten)]
         texts: Texts,
         /// Add the [[scenarios]] of FILE to the exercise's own (repeatable).
-        #[arg(long = "scenario", value_name = "FILE")]
+        #[arg(long = "scenario-file", value_name = "FILE")]
         scenario_files: Vec<PathBuf>,
         #[command(flatten)]
         limits: LimitArgs,

@@ -37,10 +37,10 @@ pub fn every_text(exercise: &Exercise) -> Vec<Texts> {
             texts: start,
         });
     }
-    for mutant in &exercise.mutants {
+    for variant in &exercise.variants {
         all.push(Texts {
-            label: format!("broken variant {}", mutant.name),
-            texts: exercise.texts_of_mutant(mutant),
+            label: format!("broken variant {}", variant.name),
+            texts: exercise.texts_of_variant(variant),
         });
     }
     all

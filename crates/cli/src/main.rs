@@ -620,7 +620,7 @@ fn run_exercise(args: &RunArgs) -> Result<Ended, BadInput> {
 }
 
 /// The scenarios a run checks, each with its place in its file: the
-/// exercise's, those of every `--scenario` file, or only the one named.
+/// exercise's, those of every `--scenario-file`, or only the one named.
 fn scenarios_to_run(
     exercise: &Exercise,
     places: &grade::Source<'_>,

@@ -54,7 +54,7 @@ pub fn check(check: &ExerciseCheck) -> String {
     let _ = writeln!(out, "  mutants: {caught}/{} caught", rows.len());
     for row in rows {
         let status = if row.survived() { "SURVIVED" } else { "caught" };
-        let _ = write!(out, "    {status:<12} {}", row.mutant);
+        let _ = write!(out, "    {status:<12} {}", row.variant);
         if !row.survived() {
             let by: Vec<&str> = row.caught_by().map(|c| c.scenario.as_str()).collect();
             let _ = write!(out, "  by: {}", by.join("; "));

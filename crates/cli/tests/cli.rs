@@ -127,7 +127,7 @@ steps = [
     let output = fencelab(&[
         "run",
         "claim-compare-and-set",
-        "--scenario",
+        "--scenario-file",
         file.to_str().unwrap(),
     ]);
     assert_eq!(output.status.code(), Some(0), "{}", stdout(&output));
@@ -197,7 +197,7 @@ fn bad_input_exits_2_naming_the_file_and_position() {
     let output = fencelab(&[
         "run",
         "claim-compare-and-set",
-        "--scenario",
+        "--scenario-file",
         extra.to_str().unwrap(),
     ]);
     assert_eq!(output.status.code(), Some(2));
@@ -435,7 +435,7 @@ fn help_exits_0_and_names_each_subcommands_options() {
             &[
                 "--set",
                 "--start",
-                "--scenario <FILE>",
+                "--scenario-file <FILE>",
                 "--json",
                 "--format",
                 "--min-score",

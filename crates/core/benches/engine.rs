@@ -60,7 +60,7 @@ mod native {
             &exercise.schema,
             procedures,
             exercise.constants.clone(),
-            exercise.model.clone(),
+            exercise.rules.clone(),
         )
         .unwrap();
         let scenario = &exercise.scenarios[0];

@@ -17,7 +17,7 @@ fn main() {
         &exercise.schema,
         procedures,
         exercise.constants.clone(),
-        exercise.model.clone(),
+        exercise.rules.clone(),
     ) else {
         return;
     };

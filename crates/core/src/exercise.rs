@@ -71,7 +71,7 @@ pub trait ExerciseExt {
     ) -> SuiteSearch;
 
     /// Checks the exercise itself: the reference passes every scenario, and
-    /// every mutant is caught by at least one.
+    /// every named broken variant is caught by at least one.
     fn check(&self) -> ExerciseCheck {
         self.check_judged().0
     }
@@ -105,7 +105,7 @@ impl ExerciseExt for Exercise {
             &self.schema,
             procedures,
             self.constants.clone(),
-            self.model.clone(),
+            self.rules.clone(),
             self.journal,
         )
         .map_err(|error| Unusable {
@@ -177,13 +177,13 @@ impl CheckSearch {
                 let starts = exercise.start_edits();
                 self.check.start = VerdictCell::row(&exercise.run(&starts));
             }
-            done => match exercise.mutants.get(done - 2) {
-                Some(mutant) => {
-                    let run =
-                        exercise.run_texts(&exercise.texts_of_mutant(mutant), &exercise.scenarios);
+            done => match exercise.variants.get(done - 2) {
+                Some(variant) => {
+                    let run = exercise
+                        .run_texts(&exercise.texts_of_variant(variant), &exercise.scenarios);
                     self.check
                         .matrix
-                        .push(&mutant.name, &mutant.explanation, &run);
+                        .push(&variant.name, &variant.explanation, &run);
                 }
                 None => {
                     let judged = crate::mutation::judge_equivalents(exercise);

@@ -34,7 +34,7 @@ pub use fencelab_model::{
 pub use check::{Checker, Limits};
 pub use error::Error;
 pub use exercise::ExerciseExt;
-pub use fencelab_model::exercise::{EXERCISE_FILE_BYTES_MAX, Exercise, Journal, LoadError, Model};
+pub use fencelab_model::exercise::{EXERCISE_FILE_BYTES_MAX, Exercise, Journal, LoadError, Rules};
 pub use fencelab_model::history::{CallError, Effect, ErrorCause, Event, Outcome, Values, What};
 pub use fencelab_model::report::{
     Drive, ExerciseCheck, ExerciseReport, Failure, FailureCause, FailureKind, ScenarioReport,

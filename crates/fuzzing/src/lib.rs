@@ -148,8 +148,8 @@ pub fn exercise_loader(data: &[u8]) {
                     "a loaded exercise's procedure {name} does not parse"
                 );
             }
-            for mutant in &exercise.mutants {
-                let _ = exercise.texts_of_mutant(mutant);
+            for variant in &exercise.variants {
+                let _ = exercise.texts_of_variant(variant);
             }
         }
         Err(error) => {

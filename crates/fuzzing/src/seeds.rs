@@ -58,8 +58,8 @@ fn exercise_seeds(seeds: &mut Vec<Seed>, file: &str, text: &str) {
         texts.push((format!("{}-start", spec.name), spec.start.clone()));
         texts.push((format!("{}-reference", spec.name), spec.reference.clone()));
     }
-    for (i, mutant) in exercise.mutants.iter().enumerate() {
-        for (procedure, text) in &mutant.procedures {
+    for (i, variant) in exercise.variants.iter().enumerate() {
+        for (procedure, text) in &variant.procedures {
             texts.push((format!("{procedure}-mutant-{i}"), text.clone()));
         }
     }

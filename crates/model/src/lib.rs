@@ -34,7 +34,7 @@ pub mod site;
 pub mod text;
 pub mod value;
 
-pub use exercise::{Exercise, LoadError, Model};
+pub use exercise::{Exercise, LoadError, Rules};
 pub use history::{CallError, Effect, ErrorCause, Event, Outcome, Values, What};
 pub use hunt::{Break, Hunt, HuntVerdict};
 pub use monitor::{Belief, Violation};

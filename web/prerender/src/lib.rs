@@ -1,7 +1,7 @@
 //! The page's first view, rendered at build time: for each bundled
 //! exercise, the app's own components (fencelab-web, rendered natively by
 //! yew's server renderer) in the state a browser hydrates from
-//! ([`fencelab_web::state::Model::prerendered`]), with the report the
+//! ([`fencelab_web::state::Playground::prerendered`]), with the report the
 //! worker's own code (fencelab-worker's `Server`, natively) gives for the
 //! exercise's starting texts. The build's index.html is the template: each
 //! page is it with the rendered app in its root, the state it was rendered
@@ -17,7 +17,7 @@ use fencelab_model::{Exercise, ExerciseReport};
 use fencelab_protocol::{Request, Response};
 use fencelab_web::components::app::{App, AppProps};
 use fencelab_web::prerendered::{DATA_ID, Prerendered, ROOT_EXERCISE, ROOT_ID};
-use fencelab_web::state::Model;
+use fencelab_web::state::Playground;
 use fencelab_worker::serve::{Served, Server};
 use std::path::Path;
 use std::rc::Rc;
@@ -70,12 +70,13 @@ pub fn starting_report(server: &mut Server, exercise: &Exercise) -> Result<Exerc
 /// The app's HTML in `page`'s state, hydratable: what the browser's first
 /// render of the same state must match node for node.
 pub fn render_app(page: &Prerendered) -> Result<String, String> {
-    let first = Model::prerendered(fencelab_web::catalog::bundled(), page).ok_or_else(|| {
-        format!(
-            "no first state for {}: not a bundled exercise, or its report is another's",
-            page.exercise
-        )
-    })?;
+    let first =
+        Playground::prerendered(fencelab_web::catalog::bundled(), page).ok_or_else(|| {
+            format!(
+                "no first state for {}: not a bundled exercise, or its report is another's",
+                page.exercise
+            )
+        })?;
     let props = AppProps {
         first: Some(Rc::new(first)),
         start: None,

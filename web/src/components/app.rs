@@ -2,7 +2,7 @@
 //! effect that talks to the outside (the worker, saved work, the address,
 //! the document's title and theme, bringing the answer into view, the
 //! global Ctrl/Cmd+Enter) is a hook of its own under `hooks/`, which reads
-//! what it needs from the model and dispatches what it read; the reducer
+//! what it needs from the playground and dispatches what it read; the reducer
 //! and this layout read nothing themselves.
 //!
 //! The layout is built around the learner's loop, edit and watch: the
@@ -41,7 +41,7 @@ use crate::hooks::{
     address, autosave, document, hash_change, keys, reveal, saved_work, site, worker,
 };
 use crate::prerendered;
-use crate::state::{Action, HuntText, Model, Start, Theme, View};
+use crate::state::{Action, HuntText, Playground, Start, Theme, View};
 use crate::tables;
 use crate::vocabulary::vocabulary;
 use fencelab_model::Exercise;
@@ -79,7 +79,7 @@ pub fn start() {
     let start = address::read_start();
     let first = prerendered::read(&document)
         .filter(|page| prerendered::fits(&start, page))
-        .and_then(|page| Model::prerendered(crate::catalog::bundled(), &page));
+        .and_then(|page| Playground::prerendered(crate::catalog::bundled(), &page));
     // The address as it was at the start, for what a hydrated app takes on
     // once hydrated (its theme): the app soon rewrites it.
     let hydrating = first.is_some();
@@ -96,13 +96,13 @@ pub fn start() {
 }
 
 /// What the app starts from: a prerendered page's first state
-/// ([`Model::prerendered`], built once, by the build machine's render and
+/// ([`Playground::prerendered`], built once, by the build machine's render and
 /// by the browser's hydration alike), or the address. A hydrating page has
 /// both: its first state is the page's, and the address it was opened with
 /// is taken on after (its theme; `Hydrated`).
 #[derive(Properties, PartialEq, Default)]
 pub struct AppProps {
-    pub first: Option<Rc<Model>>,
+    pub first: Option<Rc<Playground>>,
     pub start: Option<Rc<Start>>,
 }
 
@@ -111,76 +111,76 @@ pub fn app(props: &AppProps) -> Html {
     // The address is read once, as the first state is made (for a
     // prerendered page, after hydrating); everything later that the
     // reducer needs from outside arrives as an action.
-    let model = {
+    let playground = {
         let props = (props.first.clone(), props.start.clone());
         use_reducer(move || first_state(props))
     };
-    address::use_address(&model);
-    crate::embed::effects::use_embedding(&model);
+    address::use_address(&playground);
+    crate::embed::effects::use_embedding(&playground);
     // What the address said as the page opened, for what starts after the
     // first render (use_address rewrites the address in its first effect).
     let (theme, answer_ms) = props.start.as_ref().map_or((Theme::System, None), |start| {
         (start.theme, start.answer_ms)
     });
-    saved_work::use_saved_work(&model, theme);
-    site::use_site_exercises(&model);
-    worker::use_worker(&model, answer_ms);
-    autosave::use_autosave(&model);
+    saved_work::use_saved_work(&playground, theme);
+    site::use_site_exercises(&playground);
+    worker::use_worker(&playground, answer_ms);
+    autosave::use_autosave(&playground);
     hash_change::use_share_link_reload();
-    reveal::use_reveal(&model);
-    document::use_document(&model);
-    keys::use_run_key(&model);
-    let aids = use_editor_aids(&model);
+    reveal::use_reveal(&playground);
+    document::use_document(&playground);
+    keys::use_run_key(&playground);
+    let aids = use_editor_aids(&playground);
     // A phone's first screen: the story and the exercise list folded.
     // Above the early return below: yew tells hooks apart by their order,
     // so every render must call the same ones (a debug build asserts it
     // when a site's exercise, awaited at first, arrives).
     let narrow = reveal::use_narrow_screen();
 
-    let Some(exercise) = model.exercise() else {
-        return unopened(&model);
+    let Some(exercise) = playground.exercise() else {
+        return unopened(&playground);
     };
-    let handlers = Handlers::new(&model);
+    let handlers = Handlers::new(&playground);
     html! {
         // `data-live`: the app answers the learner (a prerendered page has
         // hydrated and read its saved work); before, clicks meet static HTML.
-        <div class={classes!("app", model.embed.then_some("embed"))} data-live={model.prerendered.is_none().then_some("")}>
+        <div class={classes!("app", playground.embed.then_some("embed"))} data-live={playground.prerendered.is_none().then_some("")}>
             <a class="skip-link" href="#workspace">{ "Skip to the exercise" }</a>
-            if !model.embed {
-                { masthead(&model, &handlers) }
+            if !playground.embed {
+                { masthead(&playground, &handlers) }
             }
             <div class="layout">
-                if !model.embed {
-                    <ExerciseList exercises={model.exercises.clone()} current={model.current} folded={narrow}
-                        current_progress={model.current_progress()} progress={model.progress.clone()} on_open={handlers.open.clone()} />
+                if !playground.embed {
+                    <ExerciseList exercises={playground.exercises.clone()} current={playground.current} folded={narrow}
+                        current_progress={playground.current_progress()} progress={playground.progress.clone()} on_open={handlers.open.clone()} />
                 }
                 <main id="workspace" class="workspace" tabindex="-1">
-                    <Notices notices={model.notices.clone()} can_go_back={model.saved_aside.is_some()}
+                    <Notices notices={playground.notices.clone()} can_go_back={playground.saved_aside.is_some()}
                         on_back={handlers.unit(|| Action::BackToSaved)} on_keep={handlers.unit(|| Action::KeepLinked)}
                         on_dismiss={handlers.unit(|| Action::DismissNotices)} />
                     <div class="work">
-                        { work_main(&model, exercise, &handlers, &aids, narrow) }
+                        { work_main(&playground, exercise, &handlers, &aids, narrow) }
                         // While the exercise's saved work is read (one frame), nothing is drawn
                         // below the editors' place: drawn there, it would move when they appear.
-                        if model.opening.is_none() {<>
-                            { work_results(&model, &handlers, &aids) }
-                            { work_extra(&model, exercise, &handlers) }
+                        if playground.opening.is_none() {<>
+                            { work_results(&playground, &handlers, &aids) }
+                            { work_extra(&playground, exercise, &handlers) }
                         </>}
                     </div>
                 </main>
             </div>
-            <div id="announcer" class="visually-hidden" aria-live="polite" role="status">{ model.announcement.clone() }</div>
+            <div id="announcer" class="visually-hidden" aria-live="polite" role="status">{ playground.announcement.clone() }</div>
         </div>
     }
 }
 
 /// The app's first state, from its props: the prerendered page's, or the
 /// address's (`start`, or read here when none was given).
-fn first_state((first, start): (Option<Rc<Model>>, Option<Rc<Start>>)) -> Model {
+fn first_state((first, start): (Option<Rc<Playground>>, Option<Rc<Start>>)) -> Playground {
     first.map_or_else(
         || {
             let start = start.map_or_else(address::read_start, |s| (*s).clone());
-            Model::new(crate::catalog::bundled(), start)
+            Playground::new(crate::catalog::bundled(), start)
         },
         Rc::unwrap_or_clone,
     )
@@ -204,8 +204,8 @@ struct Handlers {
 }
 
 impl Handlers {
-    fn new(model: &UseReducerHandle<Model>) -> Handlers {
-        let actions = model.dispatcher().to_callback();
+    fn new(playground: &UseReducerHandle<Playground>) -> Handlers {
+        let actions = playground.dispatcher().to_callback();
         Handlers {
             open: actions.reform(Action::Open),
             change: actions.reform(|(procedure, text)| Action::Edited { procedure, text }),
@@ -219,8 +219,8 @@ impl Handlers {
             step: actions.reform(Action::Step),
             step_by: actions.reform(Action::StepBy),
             replay: actions.reform(|(scenario, schedule)| Action::Replay { scenario, schedule }),
-            share: address::on_share(model.dispatcher()),
-            theme: document::on_theme(model.dispatcher()),
+            share: address::on_share(playground.dispatcher()),
+            theme: document::on_theme(playground.dispatcher()),
             start_from: actions.reform(Action::StartFromWorking),
             hunt_start: actions.reform(Action::HuntStart),
             actions,
@@ -246,18 +246,18 @@ struct EditorAids {
 }
 
 #[hook]
-fn use_editor_aids(model: &UseReducerHandle<Model>) -> EditorAids {
+fn use_editor_aids(playground: &UseReducerHandle<Playground>) -> EditorAids {
     let schema_tables = {
-        let exercises = model.exercises.clone();
-        use_memo(model.current, move |current| {
+        let exercises = playground.exercises.clone();
+        use_memo(playground.current, move |current| {
             exercises
                 .get(*current)
                 .map(|e| tables::schema_tables(&e.schema))
                 .unwrap_or_default()
         })
     };
-    let exercises = model.exercises.clone();
-    let words = use_memo(model.current, move |current| {
+    let exercises = playground.exercises.clone();
+    let words = use_memo(playground.current, move |current| {
         exercises
             .get(*current)
             .map(|exercise| {
@@ -278,32 +278,32 @@ fn use_editor_aids(model: &UseReducerHandle<Model>) -> EditorAids {
 /// The page while no exercise is open: the one the address names is
 /// awaited, or missing from this site (its notice, and the exercises the
 /// site has), or none could be loaded at all.
-fn unopened(model: &Model) -> Html {
-    if model.awaiting_link.is_some() {
+fn unopened(playground: &Playground) -> Html {
+    if playground.awaiting_link.is_some() {
         return html! {
             <main class="app"><p class="muted" role="status">
                 { "Loading the exercise this link carries…" }
             </p></main>
         };
     }
-    if let Some(awaiting) = &model.awaiting {
+    if let Some(awaiting) = &playground.awaiting {
         return html! {
             <main class="app"><p class="muted" role="status">
                 { format!("Loading the exercise “{}”…", awaiting.exercise) }
             </p></main>
         };
     }
-    if model.missing.is_some() {
+    if playground.missing.is_some() {
         return html! {
-            <main class={classes!("app", model.embed.then_some("embed"))}>
+            <main class={classes!("app", playground.embed.then_some("embed"))}>
                 <div class="notices" role="alert">
-                    { for model.notices.iter().map(|n| html! { <p class="notice">{ n.clone() }</p> }) }
+                    { for playground.notices.iter().map(|n| html! { <p class="notice">{ n.clone() }</p> }) }
                 </div>
                 // The page's own address with another id: the choice is a
                 // plain link, so it opens as any address would.
-                if !model.embed {
+                if !playground.embed {
                     <nav class="exercise-choices" aria-label="Exercises on this page"><ul>
-                        { for model.exercises.iter().map(|e| html! {
+                        { for playground.exercises.iter().map(|e| html! {
                             <li><a href={format!("?exercise={}", e.id)} data-exercise={e.id.clone()}>{ e.title.clone() }</a></li>
                         }) }
                     </ul></nav>
@@ -314,12 +314,12 @@ fn unopened(model: &Model) -> Html {
     html! {
         <main class="app"><p role="alert">{ format!(
             "No exercise could be loaded{}",
-            model.load_error.as_ref().map(|e| format!(": {e}")).unwrap_or_default()
+            playground.load_error.as_ref().map(|e| format!(": {e}")).unwrap_or_default()
         ) }</p></main>
     }
 }
 
-fn masthead(model: &Model, handlers: &Handlers) -> Html {
+fn masthead(playground: &Playground, handlers: &Handlers) -> Html {
     html! {
         <header class="masthead">
             <p class="brand">{ "fencelab" }</p>
@@ -330,12 +330,12 @@ fn masthead(model: &Model, handlers: &Handlers) -> Html {
             // then leaves no gap before any word after it.
             <p class="engine-status">
                 { "Checked in a worker in this tab, compiled to WebAssembly: " }
-                { match &model.sqlite_version {
+                { match &playground.sqlite_version {
                     Some(v) => html! { <strong class="engine-sqlite" id="sqlite-version">{ format!("SQLite {v}") }</strong> },
                     None => html! { <strong class="engine-sqlite starting">{ "SQLite (starting)" }</strong> },
                 } }
             </p>
-            <ThemeSwitch theme={model.theme} on_change={handlers.theme.clone()} />
+            <ThemeSwitch theme={playground.theme} on_change={handlers.theme.clone()} />
         </header>
     }
 }
@@ -343,35 +343,35 @@ fn masthead(model: &Model, handlers: &Handlers) -> Html {
 /// The exercise: its story, the working version's offer, and the loop;
 /// after a pass, the solve and why each line is there.
 fn work_main(
-    model: &Model,
+    playground: &Playground,
     exercise: &Exercise,
     handlers: &Handlers,
     aids: &EditorAids,
     narrow: bool,
 ) -> Html {
-    let next = model.solved().then(|| {
-        crate::state::next_exercise(&model.exercises, model.current).map(|next| {
-            let title = AttrValue::from(model.exercises[next.index].title.clone());
+    let next = playground.solved().then(|| {
+        crate::state::next_exercise(&playground.exercises, playground.current).map(|next| {
+            let title = AttrValue::from(playground.exercises[next.index].title.clone());
             (next, title)
         })
     });
     html! {
         <div class="work-main">
-            <Narrative title={exercise.title.clone()} markdown={exercise.narrative.clone()} folded={model.embed || narrow} />
+            <Narrative title={exercise.title.clone()} markdown={exercise.narrative.clone()} folded={playground.embed || narrow} />
             if let Some(offer) = &exercise.working_version {
-                <WorkingVersion offer={offer.clone()} working={model.working} on_choose={handlers.start_from.clone()} />
+                <WorkingVersion offer={offer.clone()} working={playground.working} on_choose={handlers.start_from.clone()} />
             }
-            if model.opening.is_some() {
+            if playground.opening.is_some() {
                 <p class="muted">{ "Reading your saved work…" }</p>
             } else {
-            { work_loop(model, exercise, handlers, aids) }
+            { work_loop(playground, exercise, handlers, aids) }
             if let Some(next) = next {
                 <Solved next={next} on_open={handlers.open.clone()} />
             }
             { for exercise.procedures.iter().filter(|p| p.editable).map(|p| {
                 let name = p.name.clone();
                 html! {
-                    <LineMarks key={p.name.clone()} procedure={p.name.clone()} protection={model.protection.clone()}
+                    <LineMarks key={p.name.clone()} procedure={p.name.clone()} protection={playground.protection.clone()}
                         named={exercise.procedures.iter().filter(|p| p.editable).count() > 1}
                         on_show={handlers.counterexample.reform(move |(line, change): (u32, usize)| (name.clone(), line, change))} />
                 }
@@ -383,20 +383,25 @@ fn work_main(
 
 /// The learner's loop: the editors, and directly under them the verdicts
 /// (or a challenge's panel in their place).
-fn work_loop(model: &Model, exercise: &Exercise, handlers: &Handlers, aids: &EditorAids) -> Html {
+fn work_loop(
+    playground: &Playground,
+    exercise: &Exercise,
+    handlers: &Handlers,
+    aids: &EditorAids,
+) -> Html {
     let panes = exercise.procedures.iter().filter(|p| p.editable).map(|p| {
-        let initial = model.texts.get(&p.name).cloned().unwrap_or_else(|| p.start.clone());
-        let replace = (model.replace.generation > 0)
-            .then(|| model.replace.texts.get(&p.name).map(|t| (model.replace.generation, t.clone())))
+        let initial = playground.texts.get(&p.name).cloned().unwrap_or_else(|| p.start.clone());
+        let replace = (playground.replace.generation > 0)
+            .then(|| playground.replace.texts.get(&p.name).map(|t| (playground.replace.generation, t.clone())))
             .flatten();
         (AttrValue::from(p.name.clone()), html! {
             <ProcedureEditor key={format!("{}/{}", exercise.id, p.name)}
                 exercise={exercise.id.clone()} name={p.name.clone()}
-                initial={initial} replace={replace} error={error_of(model, &p.name)}
+                initial={initial} replace={replace} error={error_of(playground, &p.name)}
                 words={aids.words.get(&p.name).cloned().unwrap_or_default()}
-                protection={model.protection.clone()}
+                protection={playground.protection.clone()}
                 on_change={handlers.change.clone()} on_run={handlers.unit(|| Action::RunNow)}
-                on_counterexample={handlers.counterexample.clone()} live={model.prerendered.is_none()} />
+                on_counterexample={handlers.counterexample.clone()} live={playground.prerendered.is_none()} />
         })
     }).collect::<Vec<_>>();
     html! {
@@ -404,14 +409,14 @@ fn work_loop(model: &Model, exercise: &Exercise, handlers: &Handlers, aids: &Edi
             <ProcedureTabs key={exercise.id.clone()} tabbed=true panes={panes} />
             // A challenge hides the counterexamples: its panel takes the
             // verdicts' place under the editors.
-            if let Some(challenge) = &model.challenge {
-                <crate::components::hunt_panel::HuntPanel text={challenge.text.clone()} targets={model.hunt_targets()}
-                    hunting={model.view.scenario().map(str::to_string)}
+            if let Some(challenge) = &playground.challenge {
+                <crate::components::hunt_panel::HuntPanel text={challenge.text.clone()} targets={playground.hunt_targets()}
+                    hunting={playground.view.scenario().map(str::to_string)}
                     on_hunt={handlers.text(Action::DriveStart)} on_leave={handlers.unit(|| Action::HuntLeave)} />
             } else {
-                <ScenarioList scenarios={exercise.scenarios.clone()} report={model.report.clone()}
-                    checking={model.checking()} check_seq={model.check_wanted} report_seq={model.report_seq}
-                    selected={model.view.scenario().map(str::to_string)} compact=true
+                <ScenarioList scenarios={exercise.scenarios.clone()} report={playground.report.clone()}
+                    checking={playground.checking()} check_seq={playground.check_wanted} report_seq={playground.report_seq}
+                    selected={playground.view.scenario().map(str::to_string)} compact=true
                     on_select={handlers.text(Action::Select)} on_drive={handlers.text(Action::DriveStart)} />
             }
         </div>
@@ -420,8 +425,8 @@ fn work_loop(model: &Model, exercise: &Exercise, handlers: &Handlers, aids: &Edi
 
 /// The first error the newest report places in `procedure`: its line and
 /// message, for the editor's mark.
-fn error_of(model: &Model, procedure: &str) -> Option<(u32, String)> {
-    model.report.as_ref()?.scenarios.iter().find_map(|s| {
+fn error_of(playground: &Playground, procedure: &str) -> Option<(u32, String)> {
+    playground.report.as_ref()?.scenarios.iter().find_map(|s| {
         let error = s.error()?;
         let place = error.place.as_ref().filter(|p| p.procedure == procedure)?;
         Some((place.position?.line, error.message()))
@@ -430,28 +435,28 @@ fn error_of(model: &Model, procedure: &str) -> Option<(u32, String)> {
 
 /// The results beside the exercise: a drive, the timeline, the tables
 /// after the selected step, the console; or a line saying what is coming.
-fn work_results(model: &Model, handlers: &Handlers, aids: &EditorAids) -> Html {
-    let driving = matches!(model.view, View::Driving(_));
-    let shown = model.shown();
+fn work_results(playground: &Playground, handlers: &Handlers, aids: &EditorAids) -> Html {
+    let driving = matches!(playground.view, View::Driving(_));
+    let shown = playground.shown();
     html! {
         <div class="work-results">
-          <crate::components::results_fold::ResultsFold folds={model.embed}>
-            if let View::Driving(drive) = &model.view {
+          <crate::components::results_fold::ResultsFold folds={playground.embed}>
+            if let View::Driving(drive) = &playground.view {
                 <DrivePanel scenario={drive.scenario.clone()} schedule={drive.schedule.clone()}
                     last={drive.last.clone()} waiting={drive.waiting_for.is_some()} failed={drive.failed.clone()}
-                    hunt={model.challenge.is_some()} verdict={drive.verdict.as_deref().cloned()}
+                    hunt={playground.challenge.is_some()} verdict={drive.verdict.as_deref().cloned()}
                     on_move={handlers.text(Action::DriveMove)} on_undo={handlers.unit(|| Action::DriveUndo)}
                     on_restart={handlers.unit(|| Action::DriveRestart)} on_stop={handlers.unit(|| Action::DriveStop)} />
             }
             if let Some(report) = shown {
-                { shown_report(model, &report, handlers, aids) }
-            } else if let Some(without) = model.view.without() {
+                { shown_report(playground, &report, handlers, aids) }
+            } else if let Some(without) = playground.view.without() {
                 <p class="muted counterexample-waiting">
                     { format!("Running the counterexample without line {} of {}…", without.line, without.procedure) }
                 </p>
-            } else if !driving && model.challenge.is_none() {
+            } else if !driving && playground.challenge.is_none() {
                 <p class="muted results-empty">
-                    { if model.report.is_some() {
+                    { if playground.report.is_some() {
                         "Every scenario passes. Choose one to see its timeline here."
                     } else {
                         "Checking your procedures…"
@@ -466,31 +471,31 @@ fn work_results(model: &Model, handlers: &Handlers, aids: &EditorAids) -> Html {
 /// A shown scenario's report: its timeline, the tables after the selected
 /// step, the take-home script, the replay form and the console.
 fn shown_report(
-    model: &Model,
+    playground: &Playground,
     report: &crate::state::SharedReport,
     handlers: &Handlers,
     aids: &EditorAids,
 ) -> Html {
-    let step = model.view.step();
-    let (console_sql, console) = model
+    let step = playground.view.step();
+    let (console_sql, console) = playground
         .view
         .at()
         .map(|at| (at.console.sql.clone(), at.console.result.clone()))
         .unwrap_or_default();
-    let unfinished = matches!(&model.view, View::Driving(drive) if !drive.last.as_ref().is_some_and(|d| d.finished));
-    let driving = matches!(model.view, View::Driving(_));
+    let unfinished = matches!(&playground.view, View::Driving(drive) if !drive.last.as_ref().is_some_and(|d| d.finished));
+    let driving = matches!(playground.view, View::Driving(_));
     html! {<>
-        <Timeline report={report.clone()} step={step} without={model.view.without().cloned()}
+        <Timeline report={report.clone()} step={step} without={playground.view.without().cloned()}
             unfinished={unfinished} on_step={handlers.step.clone()} on_step_by={handlers.step_by.clone()} />
         <TableView tables={tables::after_event(&report.initial_tables, &report.history, step)} step={step} />
         if !unfinished {
-            <crate::components::take_home::TakeHome exercises={model.exercises.clone()}
-                current={model.current} edits={model.view_texts().clone()} report={report.clone()} />
+            <crate::components::take_home::TakeHome exercises={playground.exercises.clone()}
+                current={playground.current} edits={playground.view_texts().clone()} report={report.clone()} />
         }
-        if !driving && !model.interleaved(&report.name).is_empty() {
+        if !driving && !playground.interleaved(&report.name).is_empty() {
             <crate::components::replay_form::ReplayForm scenario={report.name.clone()}
-                schedule={model.asked_schedule().to_string()}
-                processes={model.interleaved(&report.name)} on_replay={handlers.replay.clone()} />
+                schedule={playground.asked_schedule().to_string()}
+                processes={playground.interleaved(&report.name)} on_replay={handlers.replay.clone()} />
         }
         <Console step={step} tables={(*aids.schema_tables).clone()} sql={console_sql}
             result={console} on_query={handlers.text(Action::Query)} />
@@ -499,16 +504,16 @@ fn shown_report(
 
 /// What comes after the exercise: the broken variants, the challenge's
 /// offer, the hints and sharing.
-fn work_extra(model: &Model, exercise: &Exercise, handlers: &Handlers) -> Html {
+fn work_extra(playground: &Playground, exercise: &Exercise, handlers: &Handlers) -> Html {
     html! {
         <div class="work-extra">
-            <crate::components::variants::Variants mutants={exercise.mutants.clone()}
-                loaded={model.loaded_mutant.clone()} seen={model.seen.clone()} working={model.working}
-                on_load={handlers.text(Action::LoadMutant)} on_reset={handlers.unit(|| Action::Reset)} />
-            <crate::components::hunt_panel::HuntOffer mutants={exercise.mutants.clone()}
+            <crate::components::variants::Variants variants={exercise.variants.clone()}
+                loaded={playground.loaded_variant.clone()} seen={playground.seen.clone()} working={playground.working}
+                on_load={handlers.text(Action::LoadVariant)} on_reset={handlers.unit(|| Action::Reset)} />
+            <crate::components::hunt_panel::HuntOffer variants={exercise.variants.clone()}
                 on_start={handlers.hunt_start.clone()} />
-            <Hints hints={exercise.hints.clone()} shown={model.hints_shown} on_more={handlers.unit(|| Action::ShowHint)} />
-            <SharePanel url={model.share_url.clone()} on_share={handlers.share.clone()} />
+            <Hints hints={exercise.hints.clone()} shown={playground.hints_shown} on_more={handlers.unit(|| Action::ShowHint)} />
+            <SharePanel url={playground.share_url.clone()} on_share={handlers.share.clone()} />
         </div>
     }
 }

@@ -15,11 +15,11 @@ use crate::author::templates::{self, Template};
 use crate::components::author_editor::AuthorEditor;
 use crate::components::author_results::{AuthorResults, AuthorResultsProps};
 use crate::components::theme_switch::ThemeSwitch;
-use crate::engine::Engine;
 use crate::hooks::address::{drop_fragment, page_address};
 use crate::hooks::document::apply_theme;
 use crate::state::Theme;
 use crate::storage;
+use crate::worker_client::WorkerClient;
 use gloo_timers::callback::Timeout;
 use std::rc::Rc;
 use wasm_bindgen::JsCast;
@@ -209,27 +209,28 @@ pub fn author_app() -> Html {
 /// in typing.
 #[hook]
 fn use_author_worker(author: &UseReducerHandle<State>) {
-    let engine = {
+    let client = {
         let dispatcher = author.dispatcher();
         use_memo((), move |_| {
-            Engine::start(crate::engine::answer_ms_from_address(), move |response| {
-                dispatcher.dispatch(AuthorAction::Worker(Box::new(response)))
-            })
+            WorkerClient::start(
+                crate::worker_client::answer_ms_from_address(),
+                move |response| dispatcher.dispatch(AuthorAction::Worker(Box::new(response))),
+            )
         })
     };
     let load = author.0.load.clone();
     {
-        let engine = engine.clone();
+        let client = client.clone();
         use_effect_with(author.0.load_wanted, move |_| {
             if let Some(load) = load {
-                engine.send(load);
+                client.send(load);
             }
         });
     }
     let request = author.0.request.clone();
     use_effect_with(author.0.check_wanted, move |_| {
         let timer =
-            request.map(|request| Timeout::new(CHECK_DELAY_MS, move || engine.send(request)));
+            request.map(|request| Timeout::new(CHECK_DELAY_MS, move || client.send(request)));
         move || drop(timer)
     });
 }

@@ -148,9 +148,9 @@ fn matrix(props: &MatrixProps) -> Html {
                 </thead>
                 <tbody>
                     { for matrix.rows.iter().map(|row| html! {
-                        <tr class={classes!(row.survived().then_some("survived"))} data-mutant={row.mutant.clone()}>
+                        <tr class={classes!(row.survived().then_some("survived"))} data-mutant={row.variant.clone()}>
                             <th scope="row">
-                                { row.mutant.clone() }
+                                { row.variant.clone() }
                                 if row.survived() { <span class="survivor">{ " — ⚠ survived" }</span> }
                                 <span class="explanation">{ row.explanation.clone() }</span>
                             </th>

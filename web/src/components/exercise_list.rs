@@ -87,7 +87,7 @@ pub fn exercise_list(props: &ExerciseListProps) -> Html {
                                         data-exercise={exercise.id.clone()}
                                         onclick={open}>
                                         <span class="exercise-title">{ exercise.title.clone() }</span>
-                                        <span class="progress">{ progress_text(progress, exercise.mutants.len()) }</span>
+                                        <span class="progress">{ progress_text(progress, exercise.variants.len()) }</span>
                                     </button>
                                 </li>
                             }

@@ -6,12 +6,12 @@
 
 use crate::state::{HuntTargets, HuntText};
 use fencelab_model::HuntVerdict;
-use fencelab_model::exercise::Mutant;
+use fencelab_model::exercise::Variant;
 use yew::prelude::*;
 
 #[derive(Properties, PartialEq)]
 pub struct HuntOfferProps {
-    pub mutants: Vec<Mutant>,
+    pub variants: Vec<Variant>,
     pub on_start: Callback<HuntText>,
 }
 
@@ -27,7 +27,7 @@ pub fn hunt_offer(props: &HuntOfferProps) -> Html {
                 <button class="hunt-start" data-hunt-text="start" onclick={start(HuntText::Start)}>
                     { "Break the starting text" }
                 </button>
-                { for props.mutants.iter().map(|m| html! {
+                { for props.variants.iter().map(|m| html! {
                     <button class="hunt-start" data-hunt-text={m.name.clone()}
                         onclick={start(HuntText::Variant(m.name.clone()))}>
                         { format!("Break the variant “{}”", m.name) }

@@ -3,13 +3,13 @@
 //! undoable change. A variant the learner watched fail is marked as seen:
 //! the scenarios caught it, which says nothing yet of the learner's own text.
 
-use fencelab_model::exercise::Mutant;
+use fencelab_model::exercise::Variant;
 use std::collections::BTreeSet;
 use yew::prelude::*;
 
 #[derive(Properties, PartialEq)]
 pub struct VariantsProps {
-    pub mutants: Vec<Mutant>,
+    pub variants: Vec<Variant>,
     pub loaded: Option<String>,
     /// Variants the learner loaded and watched fail.
     pub seen: BTreeSet<String>,
@@ -26,12 +26,12 @@ pub fn variants(props: &VariantsProps) -> Html {
     let loaded = props
         .loaded
         .as_ref()
-        .and_then(|name| props.mutants.iter().find(|m| &m.name == name));
+        .and_then(|name| props.variants.iter().find(|m| &m.name == name));
     html! {
         <section class="variants" aria-labelledby="variants-title">
             <h2 id="variants-title">{ "Break it, then fix it" }</h2>
             <div class="variant-buttons">
-                { for props.mutants.iter().map(|m| {
+                { for props.variants.iter().map(|m| {
                     let name = m.name.clone();
                     let load = props.on_load.reform(move |_: MouseEvent| name.clone());
                     let seen = props.seen.contains(&m.name);

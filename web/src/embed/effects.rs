@@ -4,14 +4,14 @@
 //! `Embedding::posts`, each once. Nothing happens without an embedding.
 
 use super::bridge;
-use crate::state::{Action, Model};
+use crate::state::{Action, Playground};
 use yew::prelude::*;
 
 #[hook]
-pub fn use_embedding(model: &UseReducerHandle<Model>) {
-    let parent = model.embedding.as_ref().map(|e| e.parent.clone());
+pub fn use_embedding(playground: &UseReducerHandle<Playground>) {
+    let parent = playground.embedding.as_ref().map(|e| e.parent.clone());
     {
-        let dispatcher = model.dispatcher();
+        let dispatcher = playground.dispatcher();
         use_effect_with(parent.clone(), move |parent| {
             let listener = parent.clone().and_then(|origin| {
                 bridge::listen(origin, move |message| {
@@ -23,7 +23,7 @@ pub fn use_embedding(model: &UseReducerHandle<Model>) {
         });
     }
     let sent = use_mut_ref(|| 0u64);
-    let posts = model
+    let posts = playground
         .embedding
         .as_ref()
         .map(|e| e.posts.clone())

@@ -6,9 +6,9 @@
 //! bounds), tested natively. `bridge.rs` is the DOM side: it listens for the
 //! parent's messages, posts the frame's, and watches the content's height,
 //! which `height.rs` turns into reports (grow at once, shrink after a pause).
-//! What the frame says follows from the model (`state/embed.rs`): host
+//! What the frame says follows from the playground (`state/embed.rs`): host
 //! requests go through the reducer like the learner's clicks, and the
-//! messages to post wait in the model until an effect posts them.
+//! messages to post wait in the playground until an effect posts them.
 //!
 //! Architecture invariant: the frame posts only to the one origin named in
 //! its `?parent=` (validated), never to `*`, and reads only messages from

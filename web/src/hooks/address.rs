@@ -5,7 +5,7 @@
 //! out of the address; an exercise link (`#x1=`) stays, as the exercise it
 //! carries lives nowhere else.
 
-use crate::state::{Action, Model, Start, Theme};
+use crate::state::{Action, Playground, Start, Theme};
 use crate::storage;
 use wasm_bindgen::prelude::*;
 use yew::prelude::*;
@@ -37,7 +37,7 @@ pub fn read_start() -> Start {
             .map(|name| Theme::from_name(&name))
             .filter(|theme| *theme != Theme::System)
             .unwrap_or_else(storage::theme),
-        answer_ms: crate::engine::answer_ms_from_address(),
+        answer_ms: crate::worker_client::answer_ms_from_address(),
     }
 }
 
@@ -45,11 +45,11 @@ pub fn read_start() -> Start {
 /// address naming the open exercise (and, in an embed, its parent, so a
 /// reload still reports to it).
 #[hook]
-pub fn use_address(model: &UseReducerHandle<Model>) {
+pub fn use_address(playground: &UseReducerHandle<Playground>) {
     use_effect_with((), |_| clear_fragment());
-    let id = model.exercise().map(|e| e.id.clone());
-    let embed = model.embed;
-    let parent = model
+    let id = playground.exercise().map(|e| e.id.clone());
+    let embed = playground.embed;
+    let parent = playground
         .embedding
         .as_ref()
         .map(|e| format!("&parent={}", js_sys::encode_uri_component(&e.parent)))
@@ -126,7 +126,7 @@ pub(crate) fn page_address() -> String {
 
 /// The Share button's callback: a share link names this page's own
 /// address, which is read here and handed to the reducer.
-pub fn on_share(dispatcher: UseReducerDispatcher<Model>) -> Callback<()> {
+pub fn on_share(dispatcher: UseReducerDispatcher<Playground>) -> Callback<()> {
     Callback::from(move |_: ()| {
         dispatcher.dispatch(Action::Share {
             base: page_address(),

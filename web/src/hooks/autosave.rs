@@ -1,20 +1,22 @@
 //! Autosave: the open exercise's work is written to storage on every
-//! change, when the model says it may be (`Model::autosaved_exercise`).
+//! change, when the playground says it may be (`Playground::autosaved_exercise`).
 //! The progress the exercise list shows follows from what was saved; it is
 //! dispatched only when it changed, never read back from storage on every
 //! keystroke.
 
-use crate::state::{Action, Model};
+use crate::state::{Action, Playground};
 use crate::storage;
 use std::collections::BTreeMap;
 use yew::prelude::*;
 
 #[hook]
-pub fn use_autosave(model: &UseReducerHandle<Model>) {
-    let dispatcher = model.dispatcher();
-    let id = model.autosaved_exercise().map(str::to_string);
-    let shown = id.as_ref().and_then(|id| model.progress.get(id).copied());
-    use_effect_with((id, model.saved()), move |(id, saved)| {
+pub fn use_autosave(playground: &UseReducerHandle<Playground>) {
+    let dispatcher = playground.dispatcher();
+    let id = playground.autosaved_exercise().map(str::to_string);
+    let shown = id
+        .as_ref()
+        .and_then(|id| playground.progress.get(id).copied());
+    use_effect_with((id, playground.saved()), move |(id, saved)| {
         if let Some(id) = id {
             storage::save(id, saved);
             let progress = saved.progress();

@@ -2,20 +2,20 @@
 //! `data-theme` follows the theme in force (which the stylesheet and the
 //! editors read). Only the learner's own choice is remembered in storage.
 
-use crate::state::{Action, Model, Theme};
+use crate::state::{Action, Playground, Theme};
 use crate::{editor, storage};
 use yew::prelude::*;
 
 #[hook]
-pub fn use_document(model: &UseReducerHandle<Model>) {
-    let title = model.exercise().map(|e| e.title.clone());
+pub fn use_document(playground: &UseReducerHandle<Playground>) {
+    let title = playground.exercise().map(|e| e.title.clone());
     use_effect_with(title, |title| {
         if let (Some(title), Some(document)) = (title, web_sys::window().and_then(|w| w.document()))
         {
             document.set_title(&format!("{title} · fencelab"));
         }
     });
-    use_effect_with(model.theme, |theme| apply_theme(*theme));
+    use_effect_with(playground.theme, |theme| apply_theme(*theme));
 }
 
 /// Applies `theme` to the document (its `data-theme`, which the stylesheet
@@ -40,7 +40,7 @@ pub(crate) fn apply_theme(theme: Theme) {
 }
 
 /// The theme switch's callback: the learner's choice, remembered.
-pub fn on_theme(dispatcher: UseReducerDispatcher<Model>) -> Callback<Theme> {
+pub fn on_theme(dispatcher: UseReducerDispatcher<Playground>) -> Callback<Theme> {
     Callback::from(move |theme: Theme| {
         storage::save_theme(theme);
         dispatcher.dispatch(Action::SetTheme(theme));

@@ -1,14 +1,14 @@
 //! The page's one global key: Ctrl/Cmd+Enter anywhere re-runs the check at
 //! once (`Action::RunNow`). Every other key is the focused element's.
 
-use crate::state::{Action, Model};
+use crate::state::{Action, Playground};
 use wasm_bindgen::JsCast;
 use wasm_bindgen::prelude::*;
 use yew::prelude::*;
 
 #[hook]
-pub fn use_run_key(model: &UseReducerHandle<Model>) {
-    let dispatcher = model.dispatcher();
+pub fn use_run_key(playground: &UseReducerHandle<Playground>) {
+    let dispatcher = playground.dispatcher();
     use_effect_with((), move |_| {
         let listener = Closure::<dyn FnMut(web_sys::KeyboardEvent)>::new(
             move |event: web_sys::KeyboardEvent| {

@@ -1,14 +1,14 @@
 //! The playground's effects, one hook per seam with the outside world (as
 //! in yew's function_todomvc, whose hooks live in `hooks/`): each reads
-//! what it needs from the model, talks to one outside thing (the address,
+//! what it needs from the playground, talks to one outside thing (the address,
 //! storage, the worker, the document, the keyboard) and dispatches what it
 //! read as an action. The reducer and the layout (`components/app.rs`)
 //! read nothing themselves. The embed's own hook, which talks to the page
 //! that embeds this one, lives with the rest of the embedding
 //! (`embed/effects.rs`).
 //!
-//! Must never: change the model but through an action, or hold state the
-//! model should (a hook keeps only what it needs to do its effect once,
+//! Must never: change the playground but through an action, or hold state the
+//! playground should (a hook keeps only what it needs to do its effect once,
 //! such as the last request it sent).
 
 pub mod address;

@@ -6,31 +6,31 @@
 //! Also whether the screen is a phone's, read once.
 
 use crate::reveal;
-use crate::state::Model;
+use crate::state::Playground;
 use wasm_bindgen::JsCast;
 use yew::prelude::*;
 
 #[hook]
-pub fn use_reveal(model: &UseReducerHandle<Model>) {
+pub fn use_reveal(playground: &UseReducerHandle<Playground>) {
     // The timeline takes the keyboard focus, so its steps are one arrow
     // key away.
-    use_effect_with(model.focus_timeline, |count| {
+    use_effect_with(playground.focus_timeline, |count| {
         if *count > 0 {
             reveal::timeline();
         }
     });
     // Its report, or the step selected in it, changed: the first open, a
     // restored link, a drive's end. The step selected is where it broke.
-    let shown = model
+    let shown = playground
         .shown()
         .map(|r| std::ptr::from_ref::<fencelab_model::report::ScenarioReport>(&r) as usize);
-    use_effect_with((shown, model.view.step()), |(shown, _)| {
+    use_effect_with((shown, playground.view.step()), |(shown, _)| {
         if shown.is_some() {
             reveal::step_in_box();
         }
     });
     // "Drive it yourself": the drive panel comes into view with the focus.
-    use_effect_with(model.focus_drive, |count| {
+    use_effect_with(playground.focus_drive, |count| {
         if *count > 0 {
             reveal::drive();
         }

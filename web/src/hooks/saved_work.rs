@@ -4,22 +4,22 @@
 //! when the site's own exercises arrive. Each read is dispatched as an
 //! action; writing is `autosave.rs`'s.
 
-use crate::state::{Action, Model, Theme};
+use crate::state::{Action, Playground, Theme};
 use crate::storage;
 use yew::prelude::*;
 
 /// `theme` is the one the page's address and storage chose as the app
 /// started (a prerendered page takes it on once hydrated).
 #[hook]
-pub fn use_saved_work(model: &UseReducerHandle<Model>, theme: Theme) {
+pub fn use_saved_work(playground: &UseReducerHandle<Playground>, theme: Theme) {
     {
         // A prerendered page, just hydrated: its exercise's saved work and
         // the theme chosen, in one action (no frame without the editors).
-        let dispatcher = model.dispatcher();
-        let hydrating = model
+        let dispatcher = playground.dispatcher();
+        let hydrating = playground
             .prerendered
             .is_some()
-            .then(|| model.exercise().map(|e| e.id.clone()))
+            .then(|| playground.exercise().map(|e| e.id.clone()))
             .flatten();
         use_effect_with(hydrating, move |hydrating| {
             if let Some(exercise) = hydrating {
@@ -29,8 +29,8 @@ pub fn use_saved_work(model: &UseReducerHandle<Model>, theme: Theme) {
         });
     }
     {
-        let dispatcher = model.dispatcher();
-        let opening = model.opening.as_ref().map(|o| o.exercise.clone());
+        let dispatcher = playground.dispatcher();
+        let opening = playground.opening.as_ref().map(|o| o.exercise.clone());
         use_effect_with(opening, move |opening| {
             if let Some(exercise) = opening.clone() {
                 let loaded = storage::load(&exercise);
@@ -38,9 +38,9 @@ pub fn use_saved_work(model: &UseReducerHandle<Model>, theme: Theme) {
             }
         });
     }
-    let dispatcher = model.dispatcher();
-    let exercises = model.exercises.clone();
-    use_effect_with(model.exercises.len(), move |_| {
+    let dispatcher = playground.dispatcher();
+    let exercises = playground.exercises.clone();
+    use_effect_with(playground.exercises.len(), move |_| {
         let ids = exercises.iter().map(|e| e.id.as_str());
         dispatcher.dispatch(Action::ProgressRead(storage::progress(ids)));
     });

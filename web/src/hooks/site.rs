@@ -3,12 +3,12 @@
 //! and the exercise an exercise link carries, installed at once as a
 //! site's own is (the address names it, so it is awaited).
 
-use crate::state::{Action, Model, SiteExercises};
+use crate::state::{Action, Playground, SiteExercises};
 use yew::prelude::*;
 
 #[hook]
-pub fn use_site_exercises(model: &UseReducerHandle<Model>) {
-    let dispatcher = model.dispatcher();
+pub fn use_site_exercises(playground: &UseReducerHandle<Playground>) {
+    let dispatcher = playground.dispatcher();
     use_effect_with((), move |_| {
         if let Some(linked) = crate::author::link::linked_file() {
             dispatcher.dispatch(Action::SiteExercises(SiteExercises::Files(vec![linked])));
@@ -17,8 +17,8 @@ pub fn use_site_exercises(model: &UseReducerHandle<Model>) {
             dispatcher.dispatch(Action::SiteExercises(crate::site::fetch_index().await));
         });
     });
-    let dispatcher = model.dispatcher();
-    use_effect_with(model.site_files.clone(), move |paths| {
+    let dispatcher = playground.dispatcher();
+    use_effect_with(playground.site_files.clone(), move |paths| {
         if let Some(paths) = paths.clone() {
             wasm_bindgen_futures::spawn_local(async move {
                 dispatcher.dispatch(Action::SiteExercises(

@@ -1,13 +1,13 @@
 //! The frame's side of the embedding protocol, in the reducer: the host's
 //! requests go through the same actions as the learner's clicks
 //! (`set-procedures` replaces the editors' texts the way Reset does, as one
-//! undoable change), and what the host should hear follows from the model
+//! undoable change), and what the host should hear follows from the playground
 //! after every action (`ready` once the exercise is open and the engine has
 //! started, `checked` for every newest report, `solved` the first time the
 //! learner's own texts pass). The messages wait in `Embedding::posts` for
 //! the app's effect to post; this file never touches the DOM.
 
-use super::{Action, FoundBreak, Given, HuntText, Model, reduce};
+use super::{Action, FoundBreak, Given, HuntText, Playground, reduce};
 use crate::embed::protocol::{
     self, Command, FrameMessage, HostRequest, ProcedureText, Refusal, Solution,
 };
@@ -61,7 +61,7 @@ impl Embedding {
     }
 }
 
-impl Model {
+impl Playground {
     /// A message from the parent: done and answered `ok`, or answered
     /// `error` with why.
     pub(super) fn host(&mut self, message: Result<HostRequest, Refusal>) {
@@ -112,7 +112,7 @@ impl Model {
                 replaced.extend(texts);
                 self.replace_texts(replaced);
                 self.given = Some(Given::Host);
-                self.loaded_mutant = None;
+                self.loaded_variant = None;
                 self.announcement = "The course page put new text in the editor.".into();
             }
             Command::Reset => reduce(self, Action::Reset),

@@ -10,7 +10,7 @@
 //! scenario list gives way to the hunt panel, stopping a drive goes back to
 //! it, and a check's answer never puts its counterexample in view.
 
-use super::{Given, Model, View};
+use super::{Given, Playground, View};
 use fencelab_model::{Break, HuntVerdict};
 use serde::{Deserialize, Serialize};
 
@@ -85,7 +85,7 @@ pub struct HuntTargets {
     pub unhuntable: usize,
 }
 
-impl Model {
+impl Playground {
     /// The scenarios to hunt in, once the newest check of the challenge's
     /// text has answered: those it fails and whose processes interleave.
     /// Only the verdict is read, never the counterexample.
@@ -120,7 +120,7 @@ impl Model {
     fn hunt_texts(&self, text: &HuntText) -> Option<fencelab_protocol::Edits> {
         match text {
             HuntText::Start => Some(self.starts()),
-            HuntText::Variant(name) => self.mutant_texts(name),
+            HuntText::Variant(name) => self.variant_texts(name),
         }
     }
 
@@ -136,7 +136,7 @@ impl Model {
         self.replace_texts(texts);
         self.given = Some(given(&text));
         // A variant's explanation would give the break away.
-        self.loaded_mutant = None;
+        self.loaded_variant = None;
         self.step_wanted = None;
         self.view = View::Nothing;
         self.announcement = format!(

@@ -1,21 +1,21 @@
 //! The page's state and the one reducer that changes it.
 //!
-//! [`reduce`] is a plain function of (model, action). It never reads
+//! [`reduce`] is a plain function of (playground, action). It never reads
 //! storage, the URL or the clock, and never talks to the worker: what it
 //! needs from outside arrives in actions that the app's effects dispatch
 //! (the saved work of the exercise being opened, the progress saved for
 //! every exercise, the page's address for a share link), and what it wants
-//! done outside it leaves in the model for those effects (requests in
+//! done outside it leaves in the playground for those effects (requests in
 //! `outbox`, a check in `check_wanted`, saved work to read in `opening`).
 //!
 //! What the timeline shows is one [`View`], so a drive, a replay and a
 //! checked scenario cannot be in view at once. Reports are shared through
-//! `Rc`: the model is cloned on every action, its reports never are.
+//! `Rc`: the playground is cloned on every action, its reports never are.
 //!
 //! Every worker answer is routed by its seq to the request that asked for it
 //! (`respond.rs`); an answer to a request since replaced is dropped.
 //!
-//! This file holds the model and its actions; each seam is a submodule:
+//! This file holds the playground and its actions; each seam is a submodule:
 //! the reducer (`reduce.rs`), the editors' texts (`texts.rs`), requests to
 //! the worker (`requests.rs`), answers from it (`respond.rs`), saved work
 //! and share links going out (`saved.rs`) and coming in (`open.rs`), the
@@ -65,8 +65,10 @@ pub struct Replace {
     pub texts: Edits,
 }
 
+/// The page's state: the exercises, the one open, its texts and reports, and
+/// what the reducer left for the app's effects to do.
 #[derive(Clone, Debug, PartialEq)]
-pub struct Model {
+pub struct Playground {
     pub exercises: Rc<Vec<Exercise>>,
     pub load_error: Option<String>,
     pub embed: bool,
@@ -119,7 +121,7 @@ pub struct Model {
     /// The check whose report the page arrived with, asked of the worker
     /// once the page has hydrated with its texts unchanged: its answer
     /// confirms what is shown and changes nothing the learner sees or hears
-    /// ([`Model::checked`]).
+    /// ([`Playground::checked`]).
     pub confirming: Option<u64>,
     /// The worker's SQLite, once it has started.
     pub sqlite_version: Option<String>,
@@ -129,7 +131,7 @@ pub struct Model {
     step_wanted: Option<usize>,
     pub hints_shown: usize,
     /// The broken variant last loaded, whose explanation is shown.
-    pub loaded_mutant: Option<String>,
+    pub loaded_variant: Option<String>,
     /// Texts the page put in the editors, unedited since: not the learner's
     /// own, so never solved (`progress.rs`).
     pub given: Option<Given>,
@@ -206,7 +208,7 @@ pub enum Action {
     Select(String),
     Step(usize),
     StepBy(isize),
-    LoadMutant(String),
+    LoadVariant(String),
     Reset,
     ShowHint,
     DriveStart(String),
@@ -244,7 +246,7 @@ pub enum Action {
     Host(Result<HostRequest, Refusal>),
 }
 
-impl Model {
+impl Playground {
     /// The open exercise: none while the one the address names is awaited
     /// or missing.
     pub fn exercise(&self) -> Option<&Exercise> {

@@ -2,13 +2,13 @@
 //! and a share link in the fragment), or from the exercise list.
 //!
 //! Opening takes two actions, because the learner's saved work is in
-//! storage, which only an effect reads: `Open` (or [`Model::new`]) names the
-//! exercise and leaves an [`Opening`] in the model; the app's effect reads
+//! storage, which only an effect reads: `Open` (or [`Playground::new`]) names the
+//! exercise and leaves an [`Opening`] in the playground; the app's effect reads
 //! that exercise's saved work and dispatches `SavedWorkRead`, which puts it
 //! (and then a link's version, if one was opened) in the editors and asks
 //! for the first check.
 
-use super::{At, Embedding, Given, Model, Protection, Replace, Theme, View};
+use super::{At, Embedding, Given, Playground, Protection, Replace, Theme, View};
 use crate::prerendered::Prerendered;
 use crate::share::{self, Link};
 use crate::storage::Loaded;
@@ -53,15 +53,15 @@ pub struct Opening {
     pub link: Option<Link>,
 }
 
-impl Model {
+impl Playground {
     /// The page's first state: the bundled exercises (or why they could not
     /// be loaded) and the address it was opened with.
-    pub fn new(catalog: Result<Vec<Exercise>, LoadError>, start: Start) -> Model {
+    pub fn new(catalog: Result<Vec<Exercise>, LoadError>, start: Start) -> Playground {
         let (exercises, load_error) = match catalog {
             Ok(list) => (list, None),
             Err(error) => (Vec::new(), Some(error.to_string())),
         };
-        let mut model = Model {
+        let mut playground = Playground {
             exercises: Rc::new(exercises),
             load_error,
             embed: start.embed,
@@ -87,7 +87,7 @@ impl Model {
             view: View::Nothing,
             step_wanted: None,
             hints_shown: 0,
-            loaded_mutant: None,
+            loaded_variant: None,
             given: Some(Given::Start),
             working: false,
             seen: BTreeSet::new(),
@@ -108,26 +108,26 @@ impl Model {
             embedding: None,
         };
         if let (true, Some(parent)) = (start.embed, &start.parent) {
-            model.report_to(parent, start.hunts);
+            playground.report_to(parent, start.hunts);
         }
-        let by_id = |id: &str| model.exercises.iter().position(|e| e.id == id);
+        let by_id = |id: &str| playground.exercises.iter().position(|e| e.id == id);
         if share::is_link(&start.fragment) {
             match share::decode(&start.fragment) {
                 Ok(link) => match by_id(&link.exercise) {
                     Some(index) => {
-                        model.open(index, Some(link));
-                        return model;
+                        playground.open(index, Some(link));
+                        return playground;
                     }
                     // Perhaps one of the site's own, which arrive later.
                     None => {
-                        model.awaiting = Some(Opening {
+                        playground.awaiting = Some(Opening {
                             exercise: link.exercise.clone(),
                             link: Some(link),
                         });
-                        return model;
+                        return playground;
                     }
                 },
-                Err(message) => model.notices.push(format!(
+                Err(message) => playground.notices.push(format!(
                     "This link could not be opened: {message}. Your own work is shown instead."
                 )),
             }
@@ -135,19 +135,19 @@ impl Model {
         if start.exercise_link {
             // Nothing opens until the worker has read the link's exercise
             // (`site.rs`): opening another first would touch its saved work.
-            model.awaiting_link = Some(start.exercise);
-            return model;
+            playground.awaiting_link = Some(start.exercise);
+            return playground;
         }
         match start.exercise {
             Some(id) if by_id(&id).is_none() => {
-                model.awaiting = Some(Opening {
+                playground.awaiting = Some(Opening {
                     exercise: id,
                     link: None,
                 })
             }
-            id => model.open(id.as_deref().and_then(by_id).unwrap_or(0), None),
+            id => playground.open(id.as_deref().and_then(by_id).unwrap_or(0), None),
         }
-        model
+        playground
     }
 
     /// An embedded frame reports to the page at `parent` (its address's
@@ -173,24 +173,24 @@ impl Model {
     pub fn prerendered(
         catalog: Result<Vec<Exercise>, LoadError>,
         page: &Prerendered,
-    ) -> Option<Model> {
+    ) -> Option<Playground> {
         let start = Start {
             exercise: Some(page.exercise.clone()),
             ..Start::default()
         };
-        let mut model = Model::new(catalog, start);
-        if model.exercise().is_none_or(|e| e.id != page.exercise)
+        let mut playground = Playground::new(catalog, start);
+        if playground.exercise().is_none_or(|e| e.id != page.exercise)
             || page.report.exercise != page.exercise
         {
             return None;
         }
-        model.opening = None;
-        model.prerendered = Some(model.texts.clone());
+        playground.opening = None;
+        playground.prerendered = Some(playground.texts.clone());
         // As if the worker had answered the first check: the same view
         // (the first failing scenario's timeline), the same announcement.
-        model.check_wanted = model.seq();
-        model.checked(model.check_wanted, page.report.clone());
-        Some(model)
+        playground.check_wanted = playground.seq();
+        playground.checked(playground.check_wanted, page.report.clone());
+        Some(playground)
     }
 
     /// A prerendered page has hydrated: its saved work is restored as on
@@ -244,7 +244,7 @@ impl Model {
         self.view = View::Nothing;
         self.step_wanted = None;
         self.hints_shown = 0;
-        self.loaded_mutant = None;
+        self.loaded_variant = None;
         self.given = Some(Given::Start);
         self.working = false;
         self.share_url = None;

@@ -4,7 +4,7 @@
 //! until the learner edits them. A broken variant the learner loaded and
 //! watched fail counts as seen: the scenarios caught it, not the learner.
 
-use super::Model;
+use super::Playground;
 use crate::storage::Progress;
 use fencelab_model::Verdict;
 use serde::{Deserialize, Serialize};
@@ -26,7 +26,7 @@ pub enum Given {
     Host,
 }
 
-impl Model {
+impl Playground {
     /// Whether the learner's own texts pass every scenario: the report
     /// answers the newest check (not an older text's), and the editors hold
     /// the learner's own texts, not ones the page gave.
@@ -41,7 +41,7 @@ impl Model {
         self.report_seq == self.check_wanted && self.report.as_ref().is_some_and(|r| r.failed == 0)
     }
 
-    /// The open exercise's progress, from the model itself.
+    /// The open exercise's progress, from the playground itself.
     pub fn current_progress(&self) -> Progress {
         Progress {
             seen: self.seen.len(),

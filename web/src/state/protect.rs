@@ -10,7 +10,7 @@
 //! other texts, or to a request since replaced, is dropped, and every edit
 //! clears them.
 
-use super::{At, Given, Model, View};
+use super::{At, Given, Playground, View};
 use fencelab_protocol::{Caught, Edits, LineStatus, ProtectionReport, Request};
 use std::rc::Rc;
 
@@ -53,7 +53,7 @@ pub struct Without {
     pub texts: Edits,
 }
 
-impl Model {
+impl Playground {
     /// After a check's report: when the texts pass every scenario (the
     /// learner's own, or the working version they start from; never a
     /// broken variant), ask which lines the scenarios protect, unless those

@@ -4,7 +4,7 @@
 //! schedule the learner typed is checked here first against the processes
 //! its scenario interleaves, so a mistyped name is a notice, not a request.
 
-use super::{Console, Model, View};
+use super::{Console, Playground, View};
 use fencelab_model::Schedule;
 use fencelab_protocol::Request;
 use std::rc::Rc;
@@ -12,7 +12,7 @@ use std::rc::Rc;
 /// Requests kept in the outbox; the app sends them within one render.
 const OUTBOX_KEPT: usize = 16;
 
-impl Model {
+impl Playground {
     pub(super) fn seq(&mut self) -> u64 {
         self.next_seq += 1;
         self.next_seq

@@ -5,12 +5,12 @@
 //! `Failed` is routed the same way and said where its request was made; seq
 //! 0 is no request (the worker itself failed) and becomes a notice.
 
-use super::{At, Model, View};
+use super::{At, Playground, View};
 use fencelab_model::{Drive, ExerciseReport, ScenarioReport};
 use fencelab_protocol::Response;
 use std::rc::Rc;
 
-impl Model {
+impl Playground {
     pub(super) fn respond(&mut self, response: Response) {
         match response {
             Response::Ready { sqlite_version } => self.sqlite_version = Some(sqlite_version),

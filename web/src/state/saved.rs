@@ -1,13 +1,13 @@
 //! What leaves the page as data: the saved work the autosave writes
 //! (`storage::Saved`) and a share link (`share::Link`), both made from the
-//! model and what its view shows (`share::Shown`). Reading them back is
+//! playground and what its view shows (`share::Shown`). Reading them back is
 //! `open.rs`'s.
 
-use super::Model;
+use super::Playground;
 use crate::share::{self, Link};
 use crate::storage::{self, Saved};
 
-impl Model {
+impl Playground {
     /// What the autosave writes for the current exercise.
     pub fn saved(&self) -> Saved {
         let starts = self.starts();

@@ -18,7 +18,7 @@
 //! another. In an embed, that notice is all the frame shows. An exercise
 //! link names its exercise only once the worker has read it.
 
-use super::{Model, Opening};
+use super::{Opening, Playground};
 use crate::author::link::LINKED_FILE;
 use fencelab_model::Exercise;
 use fencelab_model::site::{IndexError, SiteIndex};
@@ -33,7 +33,7 @@ pub enum SiteExercises {
     /// The index was served but cannot be used, and why.
     Unusable(String),
     /// The index's text, for the worker to read; the files it names are
-    /// fetched once it has (`Model::site_files`).
+    /// fetched once it has (`Playground::site_files`).
     Index(String),
     /// Each file the index names (its path on the site) with its text, or
     /// why it could not be fetched.
@@ -58,7 +58,7 @@ pub(super) enum FileState {
     Failed(String),
 }
 
-impl Model {
+impl Playground {
     /// Hands what was fetched to the worker, or adds it when nothing is
     /// left to ask.
     pub(super) fn site_exercises(&mut self, site: SiteExercises) {

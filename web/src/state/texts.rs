@@ -3,10 +3,10 @@
 //! aside), how the page replaces them (one undoable change, `Replace`), and
 //! what an edit makes stale. The learner's own edits arrive as `Edited`.
 
-use super::{Given, Model, Protection, Replace, View};
+use super::{Given, Playground, Protection, Replace, View};
 use fencelab_protocol::Edits;
 
-impl Model {
+impl Playground {
     /// The starting texts of the current exercise's editable procedures.
     pub fn starts(&self) -> Edits {
         self.exercise().map(|e| e.start_edits()).unwrap_or_default()
@@ -41,12 +41,12 @@ impl Model {
     }
 
     /// The full texts a broken variant puts in the editors.
-    pub fn mutant_texts(&self, name: &str) -> Option<Edits> {
+    pub fn variant_texts(&self, name: &str) -> Option<Edits> {
         let exercise = self.exercise()?;
-        let mutant = exercise.mutants.iter().find(|m| m.name == name)?;
+        let variant = exercise.variants.iter().find(|m| m.name == name)?;
         let mut texts = self.starts();
         for (procedure, text) in texts.iter_mut() {
-            match mutant.procedures.get(procedure) {
+            match variant.procedures.get(procedure) {
                 Some(replacement) => replacement.clone_into(text),
                 None => {
                     if let Some(p) = exercise.procedures.iter().find(|p| &p.name == procedure) {
@@ -116,7 +116,7 @@ impl Model {
         let (texts, given) = self.chosen_starts();
         self.replace_texts(texts);
         self.given = Some(given);
-        self.loaded_mutant = None;
+        self.loaded_variant = None;
         self.announcement = if working {
             "The working version is in the editor; it passes every scenario. Now break it."
         } else {
@@ -125,11 +125,11 @@ impl Model {
         .into();
     }
 
-    pub(super) fn load_mutant(&mut self, name: String) {
-        if let Some(texts) = self.mutant_texts(&name) {
+    pub(super) fn load_variant(&mut self, name: String) {
+        if let Some(texts) = self.variant_texts(&name) {
             self.replace_texts(texts);
             self.given = Some(Given::Variant(name.clone()));
-            self.loaded_mutant = Some(name);
+            self.loaded_variant = Some(name);
         }
     }
 
@@ -137,7 +137,7 @@ impl Model {
         let (texts, given) = self.chosen_starts();
         self.replace_texts(texts);
         self.given = Some(given);
-        self.loaded_mutant = None;
+        self.loaded_variant = None;
     }
 
     /// The saved version a link set aside comes back into the editors.

@@ -5,7 +5,7 @@
 //! the checker recorded every process believing after it
 //! (`ScenarioReport::beliefs`). Nothing here recomputes either.
 
-use super::{Model, Without};
+use super::{Playground, Without};
 use crate::share::Shown;
 use fencelab_model::history::{ResultRows, What};
 use fencelab_model::{Drive, ExerciseReport, HuntVerdict, ScenarioReport, Schedule};
@@ -148,7 +148,7 @@ impl View {
     }
 }
 
-/// A report in view, shared with the model rather than copied: a scenario of
+/// A report in view, shared with the playground rather than copied: a scenario of
 /// the latest check, a replay, or a drive. Two are equal when they are the
 /// same report, so components re-render only when the report changed.
 #[derive(Clone, Debug)]
@@ -193,7 +193,7 @@ impl PartialEq for SharedReport {
     }
 }
 
-impl Model {
+impl Playground {
     /// The checked report of `scenario`, shared.
     fn checked_report(&self, scenario: &str) -> Option<SharedReport> {
         let exercise = self.report.as_ref()?;

@@ -90,7 +90,7 @@ mod tests {
         assert_eq!(check.reference.scenarios.len(), 3);
         assert!(check.start.iter().any(|c| c.verdict == Verdict::Failed));
         let row = &check.matrix.rows[0];
-        assert_eq!(row.mutant, "takes without looking");
+        assert_eq!(row.variant, "takes without looking");
         let caught: Vec<_> = row.caught_by().map(|c| c.scenario.as_str()).collect();
         assert!(caught.contains(&"too late"), "{caught:?}");
         assert!(row.caught_by().all(|c| c.problem.is_some()));
@@ -159,7 +159,7 @@ mod tests {
         let survivors: Vec<_> = check
             .matrix
             .survivors()
-            .map(|r| r.mutant.as_str())
+            .map(|r| r.variant.as_str())
             .collect();
         assert_eq!(survivors, ["takes without looking"], "{check:#?}");
         assert!(!check.ok());

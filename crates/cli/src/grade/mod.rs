@@ -524,11 +524,11 @@ impl Entry {
                 (_, false) => (Status::Errored, errored.join("; ")),
             };
             cases.push(plain_case(
-                format!("broken variant: {}", row.mutant),
+                format!("broken variant: {}", row.variant),
                 CaseKind::BrokenVariant,
                 status,
                 message,
-                source.at(places.mutant(i)),
+                source.at(places.variant(i)),
             ));
         }
         match equivalents {
@@ -642,7 +642,7 @@ fn in_given_text(report: &ScenarioReport, given: &BTreeMap<String, String>) -> O
     })
 }
 
-/// The places of a scenario file's scenarios, for `run --scenario FILE`.
+/// The places of a scenario file's scenarios, for `run --scenario-file FILE`.
 pub fn scenario_locations(source: &Source<'_>, count: usize) -> Vec<Option<Location>> {
     let places = Places::of(source.text);
     (0..count).map(|i| source.at(places.scenario(i))).collect()

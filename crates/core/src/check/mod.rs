@@ -42,7 +42,7 @@ use crate::scenario::{Action, Scenario};
 use crate::schedule::Schedule;
 use crate::world::World;
 use explore::{Chooser, End};
-use fencelab_model::exercise::{Journal, Model};
+use fencelab_model::exercise::{Journal, Rules};
 use run::Run;
 use serde::{Deserialize, Serialize};
 use std::collections::BTreeMap;
@@ -99,7 +99,7 @@ pub struct Checker {
     world: World,
     /// What the run's beliefs and effects tables hold.
     run_tables: context::Loaded,
-    model: Model,
+    rules: Rules,
     limits: Limits,
     strategy: Strategy,
     /// Spent since the current public call (or its replay) began.
@@ -111,9 +111,9 @@ impl Checker {
         schema_sql: &str,
         procedures: impl IntoIterator<Item = Procedure>,
         constants: Values,
-        model: Model,
+        rules: Rules,
     ) -> Result<Checker, Error> {
-        Checker::with_journal(schema_sql, procedures, constants, model, Journal::Delete)
+        Checker::with_journal(schema_sql, procedures, constants, rules, Journal::Delete)
     }
 
     /// As [`Checker::new`], with the world's database in `journal` mode.
@@ -121,7 +121,7 @@ impl Checker {
         schema_sql: &str,
         procedures: impl IntoIterator<Item = Procedure>,
         constants: Values,
-        model: Model,
+        rules: Rules,
         journal: Journal,
     ) -> Result<Checker, Error> {
         let world = World::with_journal(schema_sql, procedures, constants, journal)?;
@@ -129,7 +129,7 @@ impl Checker {
         Ok(Checker {
             world,
             run_tables: context::Loaded::default(),
-            model,
+            rules,
             limits: Limits::default(),
             strategy: Strategy::default(),
             spent: Spent::default(),
@@ -384,7 +384,7 @@ impl Checker {
         let mut run = Run {
             world: &mut self.world,
             run_tables: &mut self.run_tables,
-            model: &self.model,
+            rules: &self.rules,
             scenario,
             limits: self.limits,
             processes: BTreeMap::new(),

@@ -17,7 +17,7 @@ use crate::report::{ErrorKind, Failure, FailureCause, Lane, Limit, Misfit, Place
 use crate::sandbox::Denial;
 use crate::scenario::{Action, Arg, ConcurrentCall, Expect, Point, Scenario};
 use crate::world::{ProcessId, StepResult, World};
-use fencelab_model::exercise::Model;
+use fencelab_model::exercise::Rules;
 use std::collections::BTreeMap;
 
 pub(super) struct CallInfo {
@@ -30,7 +30,7 @@ pub(super) struct Run<'a> {
     pub(super) world: &'a mut World,
     /// What the run's own tables hold (see context.rs).
     pub(super) run_tables: &'a mut context::Loaded,
-    pub(super) model: &'a Model,
+    pub(super) rules: &'a Rules,
     pub(super) scenario: &'a Scenario,
     pub(super) limits: Limits,
     /// Scenario name -> (process, actor).
@@ -501,7 +501,7 @@ impl Run<'_> {
             // expectation that then fails is its consequence.
             let broken = self
                 .monitor
-                .call_ok(&self.model.beliefs, &call)
+                .call_ok(&self.rules.beliefs, &call)
                 .map_err(rule_error)?
                 .or_else(|| self.monitor.check_exclusive(self.world.clock_seconds()));
             if let Some(violation) = broken
@@ -529,7 +529,7 @@ impl Run<'_> {
             self.effects_seen += 1;
             let broken = self
                 .monitor
-                .effect(&self.model.effects, effect, clock)
+                .effect(&self.rules.effects, effect, clock)
                 .map_err(rule_error)?;
             if let Some(violation) = broken
                 && !self.scenario.limit

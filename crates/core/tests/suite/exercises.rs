@@ -32,12 +32,15 @@ fn every_bundled_reference_passes_and_every_mutant_is_caught() {
         }
         for row in &check.matrix.rows {
             if row.survived() {
-                problems.push(format!("{}: mutant `{}` survives", exercise.id, row.mutant));
+                problems.push(format!(
+                    "{}: mutant `{}` survives",
+                    exercise.id, row.variant
+                ));
             }
             for cell in row.errored() {
                 problems.push(format!(
                     "{}: mutant `{}` errors in `{}`: {:?}",
-                    exercise.id, row.mutant, cell.scenario, cell.problem
+                    exercise.id, row.variant, cell.scenario, cell.problem
                 ));
             }
         }

@@ -31,8 +31,8 @@ fn variants(exercise: &Exercise, every_mutant: bool) -> Vec<(String, Vec<(String
     )];
     let starts = exercise.start_edits();
     variants.push(("starting text".into(), exercise.texts_with(&starts)));
-    for mutant in &exercise.mutants {
-        variants.push((mutant.name.clone(), exercise.texts_of_mutant(mutant)));
+    for variant in &exercise.variants {
+        variants.push((variant.name.clone(), exercise.texts_of_variant(variant)));
     }
     let context = mutation::context(exercise).expect("the schema's columns");
     let base = mutation::reference_texts(exercise);

@@ -133,11 +133,11 @@ fn every_counterexample_of_every_broken_text_driven_by_hand_wins_at_the_shortest
     let mut hunts = 0;
     for exercise in exercises() {
         let mut texts = vec![("the starting texts".to_string(), start_checker(&exercise))];
-        for mutant in &exercise.mutants {
+        for variant in &exercise.variants {
             let checker = exercise
-                .checker(&exercise.texts_of_mutant(mutant))
-                .unwrap_or_else(|e| panic!("{}: {}", mutant.name, e.error));
-            texts.push((format!("variant `{}`", mutant.name), checker));
+                .checker(&exercise.texts_of_variant(variant))
+                .unwrap_or_else(|e| panic!("{}: {}", variant.name, e.error));
+            texts.push((format!("variant `{}`", variant.name), checker));
         }
         for (text, checker) in &mut texts {
             for scenario in &exercise.scenarios {

@@ -8,7 +8,7 @@
 #[cfg(target_arch = "wasm32")]
 use wasm_bindgen_test::wasm_bindgen_test as test;
 
-use fencelab_core::{Checker, Model, Procedure, Scenario, ScenarioReport, Values, Verdict};
+use fencelab_core::{Checker, Procedure, Rules, Scenario, ScenarioReport, Values, Verdict};
 
 const SCHEMA: &str = "
 CREATE TABLE messages (id TEXT PRIMARY KEY, state TEXT NOT NULL, claim_owner TEXT, fencing_token INT);
@@ -54,7 +54,7 @@ fn crowd() -> Scenario {
 }
 
 fn checker(claim: &str) -> Checker {
-    let model: Model = toml::from_str(
+    let rules: Rules = toml::from_str(
         "[[beliefs]]\nprocedure = \"claim\"\ngrants = \"message {message_id}\"\ntoken = \"token\"\n",
     )
     .unwrap();
@@ -62,7 +62,7 @@ fn checker(claim: &str) -> Checker {
         SCHEMA,
         [Procedure::parse("claim", claim).unwrap()],
         Values::new(),
-        model,
+        rules,
     )
     .unwrap()
 }

@@ -7,7 +7,7 @@
 #[cfg(target_arch = "wasm32")]
 use wasm_bindgen_test::wasm_bindgen_test as test;
 
-use fencelab_core::{Checker, Model, Procedure, Scenario, ScenarioReport, Values, Verdict};
+use fencelab_core::{Checker, Procedure, Rules, Scenario, ScenarioReport, Values, Verdict};
 use fencelab_core::{FailureKind, Schedule};
 
 const SCHEMA: &str = "
@@ -18,7 +18,7 @@ CREATE TABLE lease_tokens (token INTEGER PRIMARY KEY AUTOINCREMENT, kind TEXT);
 INSERT INTO messages(id, body, state) VALUES ('msg-1', 'Restock vanilla', 'NEW');
 ";
 
-const MODEL: &str = r#"
+const RULES: &str = r#"
 [[beliefs]]
 procedure = "claim"
 grants = "message {message_id}"
@@ -118,8 +118,8 @@ fn checker(claim: &str, complete: &str) -> Checker {
         Procedure::parse("complete", complete).unwrap(),
     ];
     let constants: Values = [("lease_seconds".to_string(), 900.into())].into();
-    let model: Model = toml::from_str(MODEL).unwrap();
-    Checker::new(SCHEMA, procedures, constants, model).unwrap()
+    let rules: Rules = toml::from_str(RULES).unwrap();
+    Checker::new(SCHEMA, procedures, constants, rules).unwrap()
 }
 
 fn scenario(text: &str) -> Scenario {
@@ -636,7 +636,7 @@ fn a_scenario_too_large_to_explore_ends_at_its_step_limit_with_an_error() {
          INSERT INTO counters VALUES ('c', 0);",
         procedures,
         Values::new(),
-        Model::default(),
+        Rules::default(),
     )
     .unwrap();
     checker.set_limits(fencelab_core::Limits {

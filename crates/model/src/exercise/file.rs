@@ -38,7 +38,7 @@ pub(super) struct File {
     #[serde(default)]
     pub(super) scenarios: Vec<toml::Spanned<Scenario>>,
     #[serde(default)]
-    pub(super) mutants: Vec<toml::Spanned<MutantFile>>,
+    pub(super) mutants: Vec<toml::Spanned<VariantFile>>,
     #[serde(default)]
     pub(super) equivalent: Vec<toml::Spanned<EquivalentFile>>,
 }
@@ -65,7 +65,7 @@ pub(super) struct ProcedureFile {
 
 #[derive(Deserialize)]
 #[serde(deny_unknown_fields)]
-pub(super) struct MutantFile {
+pub(super) struct VariantFile {
     pub(super) name: String,
     pub(super) explanation: String,
     pub(super) procedures: BTreeMap<String, toml::Spanned<String>>,

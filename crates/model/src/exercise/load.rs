@@ -10,8 +10,8 @@
 
 use super::file::{File, field_of};
 use super::{
-    EXERCISE_FILE_BYTES_MAX, Equivalent, Exercise, FORMAT_VERSION, LoadError, Model, Mutant,
-    Places, ProcedureSpec,
+    EXERCISE_FILE_BYTES_MAX, Equivalent, Exercise, FORMAT_VERSION, LoadError, Places,
+    ProcedureSpec, Rules, Variant,
 };
 use crate::monitor::template_names;
 use crate::procedure::Procedure;
@@ -108,7 +108,7 @@ impl Exercise {
         let procedures = load_procedures(&source, &parsed)?;
         check_rules(&source, &parsed, &procedures)?;
         let scenarios = load_scenarios(&source, &parsed, &procedures)?;
-        let mutants = load_mutants(&source, &parsed, &procedures)?;
+        let variants = load_variants(&source, &parsed, &procedures)?;
         let equivalents = load_equivalents(&source, &parsed)?;
         let working_version = load_working_version(&source, &parsed, &procedures)?;
         let schema_span = parsed.schema.span();
@@ -126,12 +126,12 @@ impl Exercise {
             procedures,
             hints: parsed.hints,
             working_version,
-            model: Model {
+            rules: Rules {
                 beliefs: parsed.beliefs.into_iter().map(|r| r.into_inner()).collect(),
                 effects: parsed.effects.into_iter().map(|r| r.into_inner()).collect(),
             },
             scenarios,
-            mutants,
+            variants,
             equivalents,
         };
         check_schema(&exercise).map_err(|message| source.error(schema_span, "schema", message))?;
@@ -381,31 +381,31 @@ fn check_step(
 
 /// The named broken variants: names plain and unique, each replacing at
 /// least one procedure there is with a text that parses.
-fn load_mutants(
+fn load_variants(
     source: &Source,
     parsed: &File,
     procedures: &[ProcedureSpec],
-) -> Result<Vec<Mutant>, LoadError> {
-    let mut mutants: Vec<Mutant> = Vec::new();
+) -> Result<Vec<Variant>, LoadError> {
+    let mut variants: Vec<Variant> = Vec::new();
     for (i, spanned) in parsed.mutants.iter().enumerate() {
-        let mutant = spanned.get_ref();
+        let variant = spanned.get_ref();
         let field = format!("mutants[{i}]");
-        source.plain_name(spanned.span(), &format!("{field}.name"), &mutant.name)?;
-        if mutants.iter().any(|m| m.name == mutant.name) {
+        source.plain_name(spanned.span(), &format!("{field}.name"), &variant.name)?;
+        if variants.iter().any(|m| m.name == variant.name) {
             return Err(source.error(
                 spanned.span(),
                 &format!("{field}.name"),
-                format!("a second mutant is named `{}`", mutant.name),
+                format!("a second mutant is named `{}`", variant.name),
             ));
         }
-        if mutant.procedures.is_empty() {
+        if variant.procedures.is_empty() {
             return Err(source.error(
                 spanned.span(),
                 &format!("{field}.procedures"),
                 "a mutant replaces at least one procedure",
             ));
         }
-        for (name, text) in &mutant.procedures {
+        for (name, text) in &variant.procedures {
             let field = format!("{field}.procedures.{name}");
             if !known(procedures, name) {
                 return Err(source.error(
@@ -417,17 +417,17 @@ fn load_mutants(
             Procedure::parse(name, text.get_ref())
                 .map_err(|e| source.procedure_error(text.span(), &field, &e))?;
         }
-        mutants.push(Mutant {
-            name: mutant.name.clone(),
-            explanation: mutant.explanation.clone(),
-            procedures: mutant
+        variants.push(Variant {
+            name: variant.name.clone(),
+            explanation: variant.explanation.clone(),
+            procedures: variant
                 .procedures
                 .iter()
                 .map(|(k, v)| (k.clone(), v.get_ref().clone()))
                 .collect(),
         });
     }
-    Ok(mutants)
+    Ok(variants)
 }
 
 /// The generated mutants declared equivalent: each with a reason, each

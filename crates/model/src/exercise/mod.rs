@@ -4,8 +4,8 @@
 //! learner reads, the schema and seed rows of its world, reference
 //! procedures (some editable, with the text the learner starts from), hints,
 //! the rules that say what processes believe, counterexample scenarios, and
-//! named broken variants ("mutants") of procedures, each explained in one
-//! line. Every mutant must be caught by at least one scenario and the
+//! named broken variants (`[[mutants]]`) of procedures, each explained in one
+//! line. Every variant must be caught by at least one scenario and the
 //! reference must pass every scenario; [`Exercise::check`] verifies both.
 //!
 //! docs/EXERCISES.md documents every field with a complete example. Unknown
@@ -43,7 +43,7 @@ pub const EXERCISE_FILE_BYTES_MAX: usize = 256 * 1024;
 /// What an exercise adds to its procedures for checking: the rules that turn
 /// ok outcomes into beliefs, and the effects that need a current claim.
 #[derive(Clone, Debug, Default, PartialEq, Eq, Serialize, Deserialize)]
-pub struct Model {
+pub struct Rules {
     #[serde(default)]
     pub beliefs: Vec<BeliefRule>,
     #[serde(default)]
@@ -117,9 +117,15 @@ pub struct Exercise {
     /// Markdown): the mission's other flow, breaking what works.
     #[serde(default)]
     pub working_version: Option<String>,
-    pub model: Model,
+    /// The belief and effect rules (`[[beliefs]]`, `[[effects]]`); `model`
+    /// on the wire, as it always was.
+    #[serde(rename = "model")]
+    pub rules: Rules,
     pub scenarios: Vec<Scenario>,
-    pub mutants: Vec<Mutant>,
+    /// The named broken variants (`[[mutants]]` in the file, `mutants` on
+    /// the wire).
+    #[serde(rename = "mutants")]
+    pub variants: Vec<Variant>,
     /// Generated mutants (`fencelab mutate`) declared equivalent to the
     /// reference: no scenario can tell them apart, and why.
     pub equivalents: Vec<Equivalent>,
@@ -136,8 +142,11 @@ pub struct ProcedureSpec {
     pub start: String,
 }
 
+/// A named broken variant (`[[mutants]]` in the file): texts an author wrote
+/// to be caught, with what they get wrong. A generated one-place change is a
+/// `crate::mutate::Mutant`.
 #[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
-pub struct Mutant {
+pub struct Variant {
     pub name: String,
     /// One line: what this variant gets wrong.
     pub explanation: String,
@@ -225,12 +234,12 @@ impl Exercise {
             .collect()
     }
 
-    /// The reference texts with a mutant's replacements in place.
-    pub fn texts_of_mutant(&self, mutant: &Mutant) -> Vec<(String, String)> {
+    /// The reference texts with a named variant's replacements in place.
+    pub fn texts_of_variant(&self, variant: &Variant) -> Vec<(String, String)> {
         self.procedures
             .iter()
             .map(|p| {
-                let text = mutant.procedures.get(&p.name).unwrap_or(&p.reference);
+                let text = variant.procedures.get(&p.name).unwrap_or(&p.reference);
                 (p.name.clone(), text.clone())
             })
             .collect()

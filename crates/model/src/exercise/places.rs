@@ -16,7 +16,7 @@ use toml::Spanned;
 #[derive(Debug, Default)]
 pub struct Places {
     scenarios: Vec<ScenarioPlaces>,
-    mutants: Vec<usize>,
+    variants: Vec<usize>,
     /// One entry per loaded `Equivalent`: a declaration that names several
     /// mutants (`mutants = [...]`) places each at the declaration.
     equivalents: Vec<usize>,
@@ -76,7 +76,7 @@ impl Places {
                     points: scenario.get_ref().points.as_ref().map(|p| p.span().start),
                 })
                 .collect(),
-            mutants: spans.mutants.iter().map(|m| m.span().start).collect(),
+            variants: spans.mutants.iter().map(|m| m.span().start).collect(),
             equivalents: spans
                 .equivalent
                 .iter()
@@ -104,9 +104,9 @@ impl Places {
         self.scenarios.get(scenario).map(|s| s.header)
     }
 
-    /// The offset of the `[[mutants]]` table `mutant`.
-    pub fn mutant(&self, mutant: usize) -> Option<usize> {
-        self.mutants.get(mutant).copied()
+    /// The offset of the `[[mutants]]` table of named variant `variant`.
+    pub fn variant(&self, variant: usize) -> Option<usize> {
+        self.variants.get(variant).copied()
     }
 
     /// The offset of the declaration of the loaded equivalent `equivalent`.
@@ -151,7 +151,7 @@ reason = \"r\"
         assert_eq!(line(places.step(0, 0)), Some(5));
         assert_eq!(line(places.step(0, 1)), Some(6));
         assert_eq!(line(places.step(0, 2)), None);
-        assert_eq!(line(places.mutant(0)), Some(9));
+        assert_eq!(line(places.variant(0)), Some(9));
         assert_eq!(line(places.equivalent(1)), Some(12));
         assert_eq!(line(places.equivalent(2)), None);
         assert_eq!(places.scenario(1), None);

@@ -1,5 +1,5 @@
 //! Scenario files: `[[scenarios]]` tables kept apart from an exercise, such
-//! as a course's extra counterexamples (`fencelab run --scenario FILE`).
+//! as a course's extra counterexamples (`fencelab run --scenario-file FILE`).
 //! Read with the same bounds and the same error places as exercise files.
 
 use super::{EXERCISE_FILE_BYTES_MAX, LoadError, Places};

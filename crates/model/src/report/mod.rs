@@ -459,7 +459,9 @@ impl VerdictCell {
 /// One named broken variant (`[[mutants]]`) against every scenario.
 #[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
 pub struct KillRow {
-    pub mutant: String,
+    /// The variant's name; `mutant` on the wire, as it always was.
+    #[serde(rename = "mutant")]
+    pub variant: String,
     pub explanation: String,
     /// One per scenario, in the matrix's order.
     pub cells: Vec<VerdictCell>,
@@ -505,9 +507,9 @@ impl KillMatrix {
     }
 
     /// Adds a variant's row from the run of the whole suite against it.
-    pub fn push(&mut self, mutant: &str, explanation: &str, run: &ExerciseReport) {
+    pub fn push(&mut self, variant: &str, explanation: &str, run: &ExerciseReport) {
         self.rows.push(KillRow {
-            mutant: mutant.to_string(),
+            variant: variant.to_string(),
             explanation: explanation.to_string(),
             cells: VerdictCell::row(run),
         });
@@ -598,7 +600,7 @@ mod tests {
             "the failure's sentence: {sentence}"
         );
         assert_eq!(caught.cells[0].problem, None);
-        let survivors: Vec<_> = matrix.survivors().map(|r| r.mutant.as_str()).collect();
+        let survivors: Vec<_> = matrix.survivors().map(|r| r.variant.as_str()).collect();
         assert_eq!(survivors, ["survivor"]);
         assert_eq!(
             matrix.rows[1].cells[1].problem.as_deref(),

@@ -8,8 +8,8 @@ use crate::embed::protocol::{Command, FrameMessage, HostRequest, Refusal, Reques
 
 const HOST: &str = "https://course.example";
 
-fn embedded(parent: Option<&str>) -> Model {
-    Model::new(
+fn embedded(parent: Option<&str>) -> Playground {
+    Playground::new(
         catalog(),
         Start {
             embed: true,
@@ -20,28 +20,28 @@ fn embedded(parent: Option<&str>) -> Model {
 }
 
 /// The claim exercise embedded for `HOST`, opened, its engine started.
-fn ready() -> Model {
-    let mut model = embedded(Some(HOST));
+fn ready() -> Playground {
+    let mut playground = embedded(Some(HOST));
     act(
-        &mut model,
+        &mut playground,
         Action::SavedWorkRead {
             exercise: CLAIM.into(),
             loaded: Loaded::Nothing,
         },
     );
     answer(
-        &mut model,
+        &mut playground,
         Response::Ready {
             sqlite_version: "3.54.1".into(),
         },
     );
-    model
+    playground
 }
 
 /// The learner types `text` into the claim's editor.
-fn edit(model: &mut Model, text: &str) {
+fn edit(playground: &mut Playground, text: &str) {
     act(
-        model,
+        playground,
         Action::Edited {
             procedure: "claim".into(),
             text: text.into(),
@@ -49,16 +49,16 @@ fn edit(model: &mut Model, text: &str) {
     );
 }
 
-fn posted(model: &Model) -> Vec<FrameMessage> {
-    model
+fn posted(playground: &Playground) -> Vec<FrameMessage> {
+    playground
         .embedding
         .as_ref()
         .map(|e| e.posts.iter().map(|p| p.1.clone()).collect())
         .unwrap_or_default()
 }
 
-fn kinds(model: &Model) -> Vec<&'static str> {
-    posted(model)
+fn kinds(playground: &Playground) -> Vec<&'static str> {
+    posted(playground)
         .iter()
         .map(|m| match m {
             FrameMessage::Ready { .. } => "ready",
@@ -71,15 +71,15 @@ fn kinds(model: &Model) -> Vec<&'static str> {
         .collect()
 }
 
-fn host(model: &mut Model, id: u64, command: Command) -> FrameMessage {
+fn host(playground: &mut Playground, id: u64, command: Command) -> FrameMessage {
     act(
-        model,
+        playground,
         Action::Host(Ok(HostRequest {
             id: RequestId::Number(id),
             command,
         })),
     );
-    posted(model)
+    posted(playground)
         .into_iter()
         .rev()
         .find(|m| matches!(m, FrameMessage::Ok { .. } | FrameMessage::Error { .. }))
@@ -95,7 +95,7 @@ fn error_sentence(reply: FrameMessage) -> String {
 
 #[test]
 fn nothing_is_posted_or_heard_without_a_valid_parent_in_an_embed() {
-    let plain = Model::new(
+    let plain = Playground::new(
         catalog(),
         Start {
             parent: Some(HOST.into()),
@@ -106,49 +106,49 @@ fn nothing_is_posted_or_heard_without_a_valid_parent_in_an_embed() {
         plain.embedding, None,
         "a page that is not an embed reports nothing"
     );
-    let mut model = embedded(None);
+    let mut playground = embedded(None);
     act(
-        &mut model,
+        &mut playground,
         Action::Host(Ok(HostRequest {
             id: RequestId::Number(1),
             command: Command::Reset,
         })),
     );
-    assert_eq!(model.embedding, None);
+    assert_eq!(playground.embedding, None);
     assert_eq!(
-        model.replace.generation, 0,
+        playground.replace.generation, 0,
         "no parent: commands are not taken"
     );
 
-    let model = embedded(Some("https://course.example/lesson-3"));
-    assert_eq!(model.embedding, None);
+    let playground = embedded(Some("https://course.example/lesson-3"));
+    assert_eq!(playground.embedding, None);
     assert!(
-        model.notices[0].contains("cannot report to the page that embeds it")
-            && model.notices[0].contains("a path, query or fragment"),
+        playground.notices[0].contains("cannot report to the page that embeds it")
+            && playground.notices[0].contains("a path, query or fragment"),
         "{:?}",
-        model.notices
+        playground.notices
     );
 }
 
 #[test]
 fn ready_is_said_once_when_the_exercise_is_open_and_the_engine_started() {
-    let mut model = embedded(Some("HTTPS://Course.Example:443"));
+    let mut playground = embedded(Some("HTTPS://Course.Example:443"));
     assert_eq!(
-        model.embedding.as_ref().map(|e| e.parent.as_str()),
+        playground.embedding.as_ref().map(|e| e.parent.as_str()),
         Some(HOST)
     );
     answer(
-        &mut model,
+        &mut playground,
         Response::Ready {
             sqlite_version: "3.54.1".into(),
         },
     );
     assert!(
-        posted(&model).is_empty(),
+        posted(&playground).is_empty(),
         "not while the saved work is read"
     );
     act(
-        &mut model,
+        &mut playground,
         Action::SavedWorkRead {
             exercise: CLAIM.into(),
             loaded: saved(&[("claim", "-- mine")], &[]),
@@ -161,9 +161,9 @@ fn ready_is_said_once_when_the_exercise_is_open_and_the_engine_started() {
             sqlite_version,
             ..
         },
-    ] = &posted(&model)[..]
+    ] = &posted(&playground)[..]
     else {
-        panic!("{:?}", posted(&model));
+        panic!("{:?}", posted(&playground));
     };
     assert_eq!(
         (exercise.as_str(), sqlite_version.as_str()),
@@ -174,62 +174,62 @@ fn ready_is_said_once_when_the_exercise_is_open_and_the_engine_started() {
         (procedures[0].name.as_str(), procedures[0].text.as_str()),
         ("claim", "-- mine")
     );
-    act(&mut model, Action::RunNow);
-    assert_eq!(kinds(&model), ["ready"], "said once");
+    act(&mut playground, Action::RunNow);
+    assert_eq!(kinds(&playground), ["ready"], "said once");
 }
 
 #[test]
 fn every_newest_report_is_checked_and_a_stale_one_is_not() {
-    let mut model = ready();
-    let first = model.check_wanted;
-    check_answered(&mut model, claim_report(true));
+    let mut playground = ready();
+    let first = playground.check_wanted;
+    check_answered(&mut playground, claim_report(true));
     let Some(FrameMessage::Checked {
         passed,
         failed,
         total,
         scenarios,
         ..
-    }) = posted(&model).pop()
+    }) = posted(&playground).pop()
     else {
-        panic!("{:?}", posted(&model));
+        panic!("{:?}", posted(&playground));
     };
     assert_eq!((passed, failed, total), (1, 1, 2));
     assert_eq!(scenarios[0].message, Some(two_holders().to_string()));
-    act(&mut model, Action::ShowHint);
+    act(&mut playground, Action::ShowHint);
     assert_eq!(
-        kinds(&model),
+        kinds(&playground),
         ["ready", "checked"],
         "one report, one checked"
     );
 
-    edit(&mut model, "-- newer");
+    edit(&mut playground, "-- newer");
     answer(
-        &mut model,
+        &mut playground,
         Response::Checked {
             seq: first,
             report: claim_report(false),
         },
     );
     assert_eq!(
-        kinds(&model),
+        kinds(&playground),
         ["ready", "checked"],
         "a stale report is not said"
     );
-    check_answered(&mut model, claim_report(true));
-    assert_eq!(kinds(&model), ["ready", "checked", "checked"]);
+    check_answered(&mut playground, claim_report(true));
+    assert_eq!(kinds(&playground), ["ready", "checked", "checked"]);
 }
 
 #[test]
 fn solved_is_said_once_and_only_for_the_learners_own_texts() {
-    let mut model = ready();
-    check_answered(&mut model, claim_report(false));
+    let mut playground = ready();
+    check_answered(&mut playground, claim_report(false));
     assert!(
-        !kinds(&model).contains(&"solved"),
+        !kinds(&playground).contains(&"solved"),
         "the starting text is the page's"
     );
 
     let reply = host(
-        &mut model,
+        &mut playground,
         1,
         Command::SetProcedures(Edits::from([(
             "claim".into(),
@@ -242,16 +242,16 @@ fn solved_is_said_once_and_only_for_the_learners_own_texts() {
             id: RequestId::Number(1)
         }
     );
-    assert_eq!(model.given, Some(Given::Host));
-    check_answered(&mut model, claim_report(false));
+    assert_eq!(playground.given, Some(Given::Host));
+    check_answered(&mut playground, claim_report(false));
     assert!(
-        !kinds(&model).contains(&"solved"),
+        !kinds(&playground).contains(&"solved"),
         "texts the course page set are not the learner's"
     );
 
-    edit(&mut model, "-- my own");
-    check_answered(&mut model, claim_report(false));
-    let solved: Vec<_> = posted(&model)
+    edit(&mut playground, "-- my own");
+    check_answered(&mut playground, claim_report(false));
+    let solved: Vec<_> = posted(&playground)
         .into_iter()
         .filter(|m| matches!(m, FrameMessage::Solved { .. }))
         .collect();
@@ -263,10 +263,13 @@ fn solved_is_said_once_and_only_for_the_learners_own_texts() {
             kind: Solution::Repair,
         }]
     );
-    edit(&mut model, "-- my own, again");
-    check_answered(&mut model, claim_report(false));
+    edit(&mut playground, "-- my own, again");
+    check_answered(&mut playground, claim_report(false));
     assert_eq!(
-        kinds(&model).iter().filter(|k| **k == "solved").count(),
+        kinds(&playground)
+            .iter()
+            .filter(|k| **k == "solved")
+            .count(),
         1,
         "said once"
     );
@@ -274,12 +277,12 @@ fn solved_is_said_once_and_only_for_the_learners_own_texts() {
 
 #[test]
 fn set_procedures_replaces_texts_undoably_and_refuses_an_unknown_name_whole() {
-    let mut model = ready();
-    check_answered(&mut model, claim_report(true));
-    let generation = model.replace.generation;
-    let wanted = model.check_wanted;
+    let mut playground = ready();
+    check_answered(&mut playground, claim_report(true));
+    let generation = playground.replace.generation;
+    let wanted = playground.check_wanted;
     let reply = host(
-        &mut model,
+        &mut playground,
         2,
         Command::SetProcedures(Edits::from([
             ("claim".into(), "-- a".into()),
@@ -288,87 +291,91 @@ fn set_procedures_replaces_texts_undoably_and_refuses_an_unknown_name_whole() {
     );
     let sentence = error_sentence(reply);
     assert!(sentence.contains("`nope` is not an editable procedure of `claim-compare-and-set` (its editable procedures: `claim`)"), "{sentence}");
-    assert_eq!(model.texts, model.starts(), "nothing changed");
+    assert_eq!(playground.texts, playground.starts(), "nothing changed");
     assert_eq!(
-        (model.replace.generation, model.check_wanted),
+        (playground.replace.generation, playground.check_wanted),
         (generation, wanted)
     );
 
     host(
-        &mut model,
+        &mut playground,
         3,
         Command::SetProcedures(Edits::from([("claim".into(), "-- a".into())])),
     );
-    assert_eq!(model.texts["claim"], "-- a");
+    assert_eq!(playground.texts["claim"], "-- a");
     assert_eq!(
-        model.replace.generation,
+        playground.replace.generation,
         generation + 1,
         "one undoable change"
     );
-    assert_eq!(model.replace.texts["claim"], "-- a");
-    assert!(model.check_wanted > wanted, "and checked");
+    assert_eq!(playground.replace.texts["claim"], "-- a");
+    assert!(playground.check_wanted > wanted, "and checked");
 }
 
 #[test]
 fn reset_check_and_show_scenario_go_through_the_reducer_and_are_answered() {
-    let mut model = ready();
-    check_answered(&mut model, claim_report(true));
-    edit(&mut model, "-- mine");
+    let mut playground = ready();
+    check_answered(&mut playground, claim_report(true));
+    edit(&mut playground, "-- mine");
     assert_eq!(
-        host(&mut model, 4, Command::Reset),
+        host(&mut playground, 4, Command::Reset),
         FrameMessage::Ok {
             id: RequestId::Number(4)
         }
     );
-    assert_eq!(model.texts, model.starts());
-    assert_eq!(model.given, Some(Given::Start));
+    assert_eq!(playground.texts, playground.starts());
+    assert_eq!(playground.given, Some(Given::Start));
 
-    let wanted = model.check_wanted;
+    let wanted = playground.check_wanted;
     assert_eq!(
-        host(&mut model, 5, Command::Check),
+        host(&mut playground, 5, Command::Check),
         FrameMessage::Ok {
             id: RequestId::Number(5)
         }
     );
-    assert!(model.check_wanted > wanted);
+    assert!(playground.check_wanted > wanted);
 
-    check_answered(&mut model, claim_report(true));
-    let focus = model.focus_timeline;
+    check_answered(&mut playground, claim_report(true));
+    let focus = playground.focus_timeline;
     assert_eq!(
-        host(&mut model, 6, Command::ShowScenario(FIRST_COME.into())),
+        host(&mut playground, 6, Command::ShowScenario(FIRST_COME.into())),
         FrameMessage::Ok {
             id: RequestId::Number(6)
         }
     );
-    assert_eq!(model.view.scenario(), Some(FIRST_COME));
-    assert_eq!(model.focus_timeline, focus + 1);
-    let sentence = error_sentence(host(&mut model, 7, Command::ShowScenario("nope".into())));
+    assert_eq!(playground.view.scenario(), Some(FIRST_COME));
+    assert_eq!(playground.focus_timeline, focus + 1);
+    let sentence = error_sentence(host(
+        &mut playground,
+        7,
+        Command::ShowScenario("nope".into()),
+    ));
     assert!(
         sentence.starts_with(
             "`nope` is not a scenario of `claim-compare-and-set` (its scenarios: `one winner`"
         ),
         "{sentence}"
     );
-    assert_eq!(model.view.scenario(), Some(FIRST_COME));
+    assert_eq!(playground.view.scenario(), Some(FIRST_COME));
 }
 
 #[test]
 fn a_message_that_cannot_be_read_or_comes_too_early_is_answered_with_an_error() {
-    let mut model = embedded(Some(HOST));
-    let sentence = error_sentence(host(&mut model, 8, Command::Check));
+    let mut playground = embedded(Some(HOST));
+    let sentence = error_sentence(host(&mut playground, 8, Command::Check));
     assert_eq!(sentence, "the exercise is still opening: wait for `ready`");
-    assert_eq!(model.check_wanted, 0);
+    assert_eq!(playground.check_wanted, 0);
 
-    let mut model = ready();
+    let mut playground = ready();
     act(
-        &mut model,
+        &mut playground,
         Action::Host(Err(Refusal {
             id: None,
             message: "a message must be an object".into(),
         })),
     );
     assert_eq!(
-        posted(&model).pop(),
+        posted(&playground).pop(),
         Some(FrameMessage::Error {
             id: None,
             message: "a message must be an object".into()
@@ -378,14 +385,14 @@ fn a_message_that_cannot_be_read_or_comes_too_early_is_answered_with_an_error() 
 
 #[test]
 fn a_link_shared_from_an_embed_opens_as_an_embed() {
-    let mut model = ready();
+    let mut playground = ready();
     act(
-        &mut model,
+        &mut playground,
         Action::Share {
             base: "https://fencelab.example/".into(),
         },
     );
-    let url = model.share_url.clone().expect("a link");
+    let url = playground.share_url.clone().expect("a link");
     assert!(
         url.starts_with("https://fencelab.example/?embed=1&exercise=claim-compare-and-set#s1="),
         "{url}"

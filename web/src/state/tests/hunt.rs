@@ -8,8 +8,8 @@ use super::*;
 use crate::embed::protocol::{FrameMessage, Solution};
 use fencelab_model::{Break, Hunt, HuntVerdict};
 
-fn hunt_seq(model: &Model) -> (u64, Schedule) {
-    match last_request(model) {
+fn hunt_seq(playground: &Playground) -> (u64, Schedule) {
+    match last_request(playground) {
         Request::Hunt {
             seq,
             schedule,
@@ -31,9 +31,9 @@ fn broken(schedule: &str) -> HuntVerdict {
     }))
 }
 
-fn hunted(model: &mut Model, seq: u64, finished: bool, verdict: HuntVerdict) {
+fn hunted(playground: &mut Playground, seq: u64, finished: bool, verdict: HuntVerdict) {
     answer(
-        model,
+        playground,
         Response::Hunted {
             seq,
             hunt: Box::new(Hunt {
@@ -45,39 +45,39 @@ fn hunted(model: &mut Model, seq: u64, finished: bool, verdict: HuntVerdict) {
 }
 
 /// The claim exercise in a challenge on its starting text, checked.
-fn challenged() -> Model {
-    let mut model = opened();
-    act(&mut model, Action::HuntStart(HuntText::Start));
-    check_answered(&mut model, claim_report(true));
-    model
+fn challenged() -> Playground {
+    let mut playground = opened();
+    act(&mut playground, Action::HuntStart(HuntText::Start));
+    check_answered(&mut playground, claim_report(true));
+    playground
 }
 
 #[test]
 fn a_challenge_hides_the_counterexamples_and_offers_the_scenarios_that_break() {
-    let mut model = opened();
+    let mut playground = opened();
     act(
-        &mut model,
+        &mut playground,
         Action::Edited {
             procedure: "claim".into(),
             text: "-- mine".into(),
         },
     );
-    act(&mut model, Action::HuntStart(HuntText::Start));
+    act(&mut playground, Action::HuntStart(HuntText::Start));
     assert_eq!(
-        model.replace.texts,
-        model.starts(),
+        playground.replace.texts,
+        playground.starts(),
         "the starting text, undoably"
     );
-    assert_eq!(model.given, Some(Given::Start));
-    assert_eq!(model.hunt_targets(), None, "until its check answers");
-    check_answered(&mut model, claim_report(true));
+    assert_eq!(playground.given, Some(Given::Start));
+    assert_eq!(playground.hunt_targets(), None, "until its check answers");
+    check_answered(&mut playground, claim_report(true));
     assert_eq!(
-        model.view,
+        playground.view,
         View::Nothing,
         "no counterexample comes into view"
     );
-    assert!(model.shown().is_none());
-    let offer = model.hunt_targets().expect("checked");
+    assert!(playground.shown().is_none());
+    let offer = playground.hunt_targets().expect("checked");
     assert_eq!(
         offer
             .targets
@@ -90,38 +90,41 @@ fn a_challenge_hides_the_counterexamples_and_offers_the_scenarios_that_break() {
     assert_eq!((offer.holding, offer.unhuntable), (1, 0));
 
     // Stopping a hunt goes back to the offer, never to the checked report.
-    act(&mut model, Action::DriveStart(ONE_WINNER.into()));
-    act(&mut model, Action::DriveStop);
-    assert_eq!(model.view, View::Nothing);
-    assert!(model.challenge.is_some());
+    act(&mut playground, Action::DriveStart(ONE_WINNER.into()));
+    act(&mut playground, Action::DriveStop);
+    assert_eq!(playground.view, View::Nothing);
+    assert!(playground.challenge.is_some());
     // Choosing a checked scenario leaves the challenge.
-    act(&mut model, Action::Select(ONE_WINNER.into()));
-    assert_eq!(model.challenge, None);
-    assert!(model.shown().is_some());
+    act(&mut playground, Action::Select(ONE_WINNER.into()));
+    assert_eq!(playground.challenge, None);
+    assert!(playground.shown().is_some());
 }
 
 #[test]
 fn a_variant_challenge_puts_the_variant_in_the_editors_without_its_explanation() {
-    let mut model = opened();
+    let mut playground = opened();
     let variant = "read, then write";
     act(
-        &mut model,
+        &mut playground,
         Action::HuntStart(HuntText::Variant(variant.into())),
     );
-    assert_eq!(Some(&model.texts), model.mutant_texts(variant).as_ref());
-    assert_eq!(model.given, Some(Given::Variant(variant.into())));
     assert_eq!(
-        model.loaded_mutant, None,
+        Some(&playground.texts),
+        playground.variant_texts(variant).as_ref()
+    );
+    assert_eq!(playground.given, Some(Given::Variant(variant.into())));
+    assert_eq!(
+        playground.loaded_variant, None,
         "its explanation would give it away"
     );
-    check_answered(&mut model, claim_report(true));
-    assert!(model.seen.is_empty(), "nothing was watched failing");
+    check_answered(&mut playground, claim_report(true));
+    assert!(playground.seen.is_empty(), "nothing was watched failing");
     act(
-        &mut model,
+        &mut playground,
         Action::HuntStart(HuntText::Variant("no such".into())),
     );
     assert_eq!(
-        model.challenge.as_ref().map(|c| &c.text),
+        playground.challenge.as_ref().map(|c| &c.text),
         Some(&HuntText::Variant(variant.into())),
         "an unknown variant opens nothing"
     );
@@ -129,81 +132,84 @@ fn a_variant_challenge_puts_the_variant_in_the_editors_without_its_explanation()
 
 #[test]
 fn every_move_of_a_hunt_is_judged_by_the_worker_and_a_break_counts_apart_from_repairs() {
-    let mut model = challenged();
-    act(&mut model, Action::DriveStart(ONE_WINNER.into()));
-    let (first, schedule) = hunt_seq(&model);
+    let mut playground = challenged();
+    act(&mut playground, Action::DriveStart(ONE_WINNER.into()));
+    let (first, schedule) = hunt_seq(&playground);
     assert!(schedule.is_empty());
-    hunted(&mut model, first, false, HuntVerdict::Going);
+    hunted(&mut playground, first, false, HuntVerdict::Going);
     for name in ["a", "a", "b"] {
-        act(&mut model, Action::DriveMove(name.into()));
+        act(&mut playground, Action::DriveMove(name.into()));
     }
-    let (held_seq, _) = hunt_seq(&model);
-    hunted(&mut model, held_seq, true, HuntVerdict::Held);
+    let (held_seq, _) = hunt_seq(&playground);
+    hunted(&mut playground, held_seq, true, HuntVerdict::Held);
     assert!(
-        model.hunted.is_empty(),
+        playground.hunted.is_empty(),
         "an order that breaks nothing is no win"
     );
     assert!(
-        model.announcement.contains("breaks nothing"),
+        playground.announcement.contains("breaks nothing"),
         "{}",
-        model.announcement
+        playground.announcement
     );
 
-    act(&mut model, Action::DriveMove("b".into()));
-    let (won, schedule) = hunt_seq(&model);
+    act(&mut playground, Action::DriveMove("b".into()));
+    let (won, schedule) = hunt_seq(&playground);
     assert_eq!(schedule.to_string(), "a a b b");
-    hunted(&mut model, won, true, broken("a a b b"));
-    let View::Driving(state) = &model.view else {
+    hunted(&mut playground, won, true, broken("a a b b"));
+    let View::Driving(state) = &playground.view else {
         panic!("still the drive");
     };
     assert!(state.verdict.as_ref().is_some_and(|v| v.found().is_some()));
     assert_eq!(
-        model.announcement,
+        playground.announcement,
         "You broke it: worker-a and worker-b both believe they hold message msg-1. \
          Yours took 4 moves: as short as a break gets."
     );
     assert_eq!(
-        model.hunted,
+        playground.hunted,
         [FoundBreak {
             text: HuntText::Start,
             scenario: ONE_WINNER.into(),
             moves: 4
         }]
     );
-    let progress = model.current_progress();
+    let progress = playground.current_progress();
     assert_eq!((progress.solved, progress.hunted), (false, 1));
-    assert_eq!(model.saved().hunts, model.hunted);
-    assert!(!model.saved().passing);
+    assert_eq!(playground.saved().hunts, playground.hunted);
+    assert!(!playground.saved().passing);
     assert_eq!(
-        model.hunt_targets().expect("checked").targets[0].found_moves,
+        playground.hunt_targets().expect("checked").targets[0].found_moves,
         Some(4)
     );
 
     // A late answer to an earlier move is dropped, its verdict with it.
-    hunted(&mut model, held_seq, true, HuntVerdict::Held);
-    assert_eq!(model.hunted.len(), 1);
+    hunted(&mut playground, held_seq, true, HuntVerdict::Held);
+    assert_eq!(playground.hunted.len(), 1);
 }
 
 #[test]
 fn an_edit_or_leaving_ends_the_challenge_and_a_drive_outside_one_is_no_hunt() {
-    let mut model = challenged();
+    let mut playground = challenged();
     act(
-        &mut model,
+        &mut playground,
         Action::Edited {
             procedure: "claim".into(),
             text: "-- the learner's own".into(),
         },
     );
-    assert_eq!(model.challenge, None, "the text is no longer the page's");
-    act(&mut model, Action::DriveStart(ONE_WINNER.into()));
-    assert!(matches!(last_request(&model), Request::Drive { .. }));
-
-    let mut model = challenged();
-    act(&mut model, Action::HuntLeave);
-    assert_eq!(model.challenge, None);
-    check_answered(&mut model, claim_report(true));
     assert_eq!(
-        model.view.scenario(),
+        playground.challenge, None,
+        "the text is no longer the page's"
+    );
+    act(&mut playground, Action::DriveStart(ONE_WINNER.into()));
+    assert!(matches!(last_request(&playground), Request::Drive { .. }));
+
+    let mut playground = challenged();
+    act(&mut playground, Action::HuntLeave);
+    assert_eq!(playground.challenge, None);
+    check_answered(&mut playground, claim_report(true));
+    assert_eq!(
+        playground.view.scenario(),
         Some(ONE_WINNER),
         "the verdicts are back"
     );
@@ -211,20 +217,20 @@ fn an_edit_or_leaving_ends_the_challenge_and_a_drive_outside_one_is_no_hunt() {
 
 #[test]
 fn a_found_break_travels_in_a_share_link_and_opens_as_a_hunt_that_the_opener_did_not_find() {
-    let mut model = challenged();
-    act(&mut model, Action::DriveStart(ONE_WINNER.into()));
+    let mut playground = challenged();
+    act(&mut playground, Action::DriveStart(ONE_WINNER.into()));
     for name in ["a", "a", "b", "b"] {
-        act(&mut model, Action::DriveMove(name.into()));
+        act(&mut playground, Action::DriveMove(name.into()));
     }
-    let (won, _) = hunt_seq(&model);
-    hunted(&mut model, won, true, broken("a a b b"));
+    let (won, _) = hunt_seq(&playground);
+    hunted(&mut playground, won, true, broken("a a b b"));
     act(
-        &mut model,
+        &mut playground,
         Action::Share {
             base: "https://fencelab.example/".into(),
         },
     );
-    let url = model.share_url.clone().expect("a link");
+    let url = playground.share_url.clone().expect("a link");
     let fragment = url.split_once('#').expect("a fragment").1;
     let link = share::decode(fragment).expect("it decodes");
     assert_eq!(link.hunt, Some(HuntText::Start));
@@ -289,41 +295,41 @@ fn saved_hunts_come_back_and_an_entry_from_before_hunts_still_loads() {
     };
     let text = serde_json::to_string(&entry).expect("serializes");
     assert!(!serde_json::to_string(&old).unwrap().contains("hunts"));
-    let mut model = started("");
+    let mut playground = started("");
     act(
-        &mut model,
+        &mut playground,
         Action::SavedWorkRead {
             exercise: CLAIM.into(),
             loaded: Loaded::Saved(storage::parse(&text).expect("reads back")),
         },
     );
-    assert_eq!(model.hunted, [found]);
-    assert_eq!(model.current_progress().hunted, 1);
-    act(&mut model, Action::Open(1));
-    assert!(model.hunted.is_empty(), "another exercise's progress");
+    assert_eq!(playground.hunted, [found]);
+    assert_eq!(playground.current_progress().hunted, 1);
+    act(&mut playground, Action::Open(1));
+    assert!(playground.hunted.is_empty(), "another exercise's progress");
 }
 
 #[test]
 fn a_reload_with_a_challenge_open_and_no_scenario_chosen_comes_back_to_it() {
     let variant = "read, then write";
-    let mut model = opened();
+    let mut playground = opened();
     act(
-        &mut model,
+        &mut playground,
         Action::HuntStart(HuntText::Variant(variant.into())),
     );
-    let saved = model.saved();
+    let saved = playground.saved();
     assert_eq!(saved.view, None, "no scenario chosen: nothing in view");
     let reload = |saved: &Saved| {
         let text = serde_json::to_string(saved).expect("serializes");
-        let mut model = started("");
+        let mut playground = started("");
         act(
-            &mut model,
+            &mut playground,
             Action::SavedWorkRead {
                 exercise: CLAIM.into(),
                 loaded: Loaded::Saved(storage::parse(&text).expect("reads back")),
             },
         );
-        model
+        playground
     };
     let reloaded = reload(&saved);
     let challenge = reloaded
@@ -337,7 +343,7 @@ fn a_reload_with_a_challenge_open_and_no_scenario_chosen_comes_back_to_it() {
     );
     assert_eq!(
         Some(&reloaded.texts),
-        reloaded.mutant_texts(variant).as_ref()
+        reloaded.variant_texts(variant).as_ref()
     );
     assert!(
         reloaded.shown().is_none(),
@@ -349,12 +355,12 @@ fn a_reload_with_a_challenge_open_and_no_scenario_chosen_comes_back_to_it() {
     stale.edits.insert("claim".into(), "SELECT 1;".into());
     assert!(reload(&stale).challenge.is_none());
     // Leaving the challenge leaves it out of the saved work.
-    act(&mut model, Action::HuntLeave);
-    assert_eq!(model.saved().challenge, None);
+    act(&mut playground, Action::HuntLeave);
+    assert_eq!(playground.saved().challenge, None);
 }
 
-fn embedded_challenge(hunts: bool) -> Model {
-    let mut model = Model::new(
+fn embedded_challenge(hunts: bool) -> Playground {
+    let mut playground = Playground::new(
         catalog(),
         Start {
             embed: true,
@@ -364,28 +370,28 @@ fn embedded_challenge(hunts: bool) -> Model {
         },
     );
     act(
-        &mut model,
+        &mut playground,
         Action::SavedWorkRead {
             exercise: CLAIM.into(),
             loaded: Loaded::Nothing,
         },
     );
     answer(
-        &mut model,
+        &mut playground,
         Response::Ready {
             sqlite_version: "3.54.1".into(),
         },
     );
-    act(&mut model, Action::HuntStart(HuntText::Start));
-    check_answered(&mut model, claim_report(true));
-    act(&mut model, Action::DriveStart(ONE_WINNER.into()));
-    let (seq, _) = hunt_seq(&model);
-    hunted(&mut model, seq, true, broken("a a b b"));
-    model
+    act(&mut playground, Action::HuntStart(HuntText::Start));
+    check_answered(&mut playground, claim_report(true));
+    act(&mut playground, Action::DriveStart(ONE_WINNER.into()));
+    let (seq, _) = hunt_seq(&playground);
+    hunted(&mut playground, seq, true, broken("a a b b"));
+    playground
 }
 
-fn solved_posts(model: &Model) -> Vec<String> {
-    model
+fn solved_posts(playground: &Playground) -> Vec<String> {
+    playground
         .embedding
         .as_ref()
         .map(|e| {
@@ -404,8 +410,8 @@ fn an_embed_reports_a_hunt_as_its_own_solved_kind_once_and_only_to_a_page_that_a
         solved_posts(&embedded_challenge(false)).is_empty(),
         "a page written before hunts would take one for a repair"
     );
-    let mut model = embedded_challenge(true);
-    let posts = solved_posts(&model);
+    let mut playground = embedded_challenge(true);
+    let posts = solved_posts(&playground);
     assert_eq!(posts.len(), 1, "{posts:?}");
     let json: serde_json::Value = serde_json::from_str(&posts[0]).unwrap();
     assert_eq!(json["fencelab"], 1);
@@ -425,14 +431,14 @@ fn an_embed_reports_a_hunt_as_its_own_solved_kind_once_and_only_to_a_page_that_a
             .unwrap()
             .contains("message msg-1")
     );
-    assert_eq!(json["procedures"]["claim"], model.starts()["claim"]);
+    assert_eq!(json["procedures"]["claim"], playground.starts()["claim"]);
 
     // The same break again is not said again.
-    act(&mut model, Action::DriveUndo);
-    act(&mut model, Action::DriveMove("b".into()));
-    let (seq, _) = hunt_seq(&model);
-    hunted(&mut model, seq, true, broken("a a b b"));
-    assert_eq!(solved_posts(&model).len(), 1);
+    act(&mut playground, Action::DriveUndo);
+    act(&mut playground, Action::DriveMove("b".into()));
+    let (seq, _) = hunt_seq(&playground);
+    hunted(&mut playground, seq, true, broken("a a b b"));
+    assert_eq!(solved_posts(&playground).len(), 1);
     let repair = FrameMessage::Solved {
         exercise: CLAIM.into(),
         procedures: Edits::new(),

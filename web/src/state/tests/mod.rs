@@ -1,5 +1,5 @@
 //! The reducer, action by action, natively: what each action does to the
-//! model, what it asks of the worker, and how every answer is routed,
+//! playground, what it asks of the worker, and how every answer is routed,
 //! including the answers that must be dropped. The bundled exercises are
 //! the data; the worker's reports come from `reports.rs`.
 
@@ -15,8 +15,8 @@ fn catalog() -> Result<Vec<Exercise>, fencelab_model::LoadError> {
     fencelab_model::bundled::catalog()
 }
 
-fn started(fragment: &str) -> Model {
-    Model::new(
+fn started(fragment: &str) -> Playground {
+    Playground::new(
         catalog(),
         Start {
             fragment: fragment.into(),
@@ -25,55 +25,55 @@ fn started(fragment: &str) -> Model {
     )
 }
 
-fn act(model: &mut Model, action: Action) {
-    reduce(model, action);
+fn act(playground: &mut Playground, action: Action) {
+    reduce(playground, action);
 }
 
-fn answer(model: &mut Model, response: Response) {
-    reduce(model, Action::Worker(Box::new(response)));
+fn answer(playground: &mut Playground, response: Response) {
+    reduce(playground, Action::Worker(Box::new(response)));
 }
 
 /// The claim exercise, opened with nothing saved.
-fn opened() -> Model {
-    let mut model = started("");
+fn opened() -> Playground {
+    let mut playground = started("");
     act(
-        &mut model,
+        &mut playground,
         Action::SavedWorkRead {
             exercise: CLAIM.into(),
             loaded: Loaded::Nothing,
         },
     );
-    model
+    playground
 }
 
 /// Answers the newest check with `report`.
-fn check_answered(model: &mut Model, report: ExerciseReport) {
-    let seq = model.check_wanted;
-    answer(model, Response::Checked { seq, report });
+fn check_answered(playground: &mut Playground, report: ExerciseReport) {
+    let seq = playground.check_wanted;
+    answer(playground, Response::Checked { seq, report });
 }
 
 /// The claim exercise with its failing report in view.
-fn checked() -> Model {
-    let mut model = opened();
-    check_answered(&mut model, claim_report(true));
-    model
+fn checked() -> Playground {
+    let mut playground = opened();
+    check_answered(&mut playground, claim_report(true));
+    playground
 }
 
-fn last_request(model: &Model) -> Request {
-    (**model.outbox.last().expect("a request was queued")).clone()
+fn last_request(playground: &Playground) -> Request {
+    (**playground.outbox.last().expect("a request was queued")).clone()
 }
 
 /// The claim exercise with the learner's own text (an edit) in the editor.
-fn edited() -> Model {
-    let mut model = opened();
+fn edited() -> Playground {
+    let mut playground = opened();
     act(
-        &mut model,
+        &mut playground,
         Action::Edited {
             procedure: "claim".into(),
             text: "-- the learner's claim".into(),
         },
     );
-    model
+    playground
 }
 
 fn saved(edits: &[(&str, &str)], seen: &[&str]) -> Loaded {
@@ -113,56 +113,56 @@ fn link_fragment(edits: &[(&str, &str)], scenario: Option<&str>, schedule: Optio
 
 #[test]
 fn an_exercise_opens_only_once_its_saved_work_is_read() {
-    let mut model = started("");
-    assert_eq!(model.exercise().map(|e| e.id.as_str()), Some(CLAIM));
+    let mut playground = started("");
+    assert_eq!(playground.exercise().map(|e| e.id.as_str()), Some(CLAIM));
     assert_eq!(
-        model.opening.as_ref().map(|o| o.exercise.as_str()),
+        playground.opening.as_ref().map(|o| o.exercise.as_str()),
         Some(CLAIM)
     );
     assert_eq!(
-        model.check_request(),
+        playground.check_request(),
         None,
         "no check of texts not yet read"
     );
     assert_eq!(
-        model.autosaved_exercise(),
+        playground.autosaved_exercise(),
         None,
         "nothing saved over unread work"
     );
-    act(&mut model, Action::RunNow);
+    act(&mut playground, Action::RunNow);
     act(
-        &mut model,
+        &mut playground,
         Action::Edited {
             procedure: "claim".into(),
             text: "SELECT 1;".into(),
         },
     );
-    assert_eq!(model.check_wanted, 0, "no edits or runs while opening");
+    assert_eq!(playground.check_wanted, 0, "no edits or runs while opening");
     act(
-        &mut model,
+        &mut playground,
         Action::SavedWorkRead {
             exercise: CLAIM.into(),
             loaded: Loaded::Nothing,
         },
     );
-    assert_eq!(model.opening, None);
-    assert_eq!(model.texts, model.starts());
-    assert_eq!(model.autosaved_exercise(), Some(CLAIM));
+    assert_eq!(playground.opening, None);
+    assert_eq!(playground.texts, playground.starts());
+    assert_eq!(playground.autosaved_exercise(), Some(CLAIM));
     assert_eq!(
-        model.check_request(),
+        playground.check_request(),
         Some(Request::Check {
-            seq: model.check_wanted,
+            seq: playground.check_wanted,
             exercise: CLAIM.into(),
-            edits: model.starts(),
+            edits: playground.starts(),
         })
     );
 }
 
 #[test]
 fn saved_work_and_seen_variants_are_restored() {
-    let mut model = started("");
+    let mut playground = started("");
     act(
-        &mut model,
+        &mut playground,
         Action::SavedWorkRead {
             exercise: CLAIM.into(),
             loaded: saved(
@@ -172,23 +172,23 @@ fn saved_work_and_seen_variants_are_restored() {
         },
     );
     assert_eq!(
-        model.texts.get("claim").map(String::as_str),
+        playground.texts.get("claim").map(String::as_str),
         Some("-- mine")
     );
     assert_eq!(
-        model.texts.len(),
-        model.starts().len(),
+        playground.texts.len(),
+        playground.starts().len(),
         "only editable procedures"
     );
-    assert!(model.seen.contains("read, then write"));
-    assert_eq!(model.given, None, "edited work is the learner's own");
+    assert!(playground.seen.contains("read, then write"));
+    assert_eq!(playground.given, None, "edited work is the learner's own");
 }
 
 #[test]
 fn a_saved_entry_that_cannot_be_read_is_reported_and_the_exercise_starts_fresh() {
-    let mut model = started("");
+    let mut playground = started("");
     act(
-        &mut model,
+        &mut playground,
         Action::SavedWorkRead {
             exercise: CLAIM.into(),
             loaded: Loaded::SetAside {
@@ -197,8 +197,8 @@ fn a_saved_entry_that_cannot_be_read_is_reported_and_the_exercise_starts_fresh()
             },
         },
     );
-    assert_eq!(model.texts, model.starts());
-    let notice = model.notices.join(" ");
+    assert_eq!(playground.texts, playground.starts());
+    let notice = playground.notices.join(" ");
     assert!(
         notice.contains("could not be read (expected value"),
         "{notice}"
@@ -207,38 +207,41 @@ fn a_saved_entry_that_cannot_be_read_is_reported_and_the_exercise_starts_fresh()
         notice.contains("`fencelab:set-aside:claim-compare-and-set:17`"),
         "{notice}"
     );
-    assert_ne!(model.check_wanted, 0, "the starting text is checked");
+    assert_ne!(playground.check_wanted, 0, "the starting text is checked");
 }
 
 #[test]
 fn saved_work_read_for_an_exercise_no_longer_opening_is_dropped() {
-    let mut model = started("");
-    act(&mut model, Action::Open(1));
-    let second = model.exercises[1].id.clone();
+    let mut playground = started("");
+    act(&mut playground, Action::Open(1));
+    let second = playground.exercises[1].id.clone();
     act(
-        &mut model,
+        &mut playground,
         Action::SavedWorkRead {
             exercise: CLAIM.into(),
             loaded: saved(&[("claim", "-- mine")], &[]),
         },
     );
-    assert_eq!(model.opening.as_ref().map(|o| &o.exercise), Some(&second));
-    assert_eq!(model.check_wanted, 0);
+    assert_eq!(
+        playground.opening.as_ref().map(|o| &o.exercise),
+        Some(&second)
+    );
+    assert_eq!(playground.check_wanted, 0);
 }
 
 #[test]
 fn opening_another_exercise_resets_the_view_and_drops_answers_for_the_one_before() {
-    let mut model = checked();
-    model.notices.push("old".into());
-    let old_check = model.check_wanted;
-    act(&mut model, Action::Open(1));
-    assert_eq!(model.current, 1);
-    assert!(model.notices.is_empty());
-    assert_eq!(model.report, None);
-    assert_eq!(model.view, View::Nothing);
-    let second = model.exercises[1].id.clone();
+    let mut playground = checked();
+    playground.notices.push("old".into());
+    let old_check = playground.check_wanted;
+    act(&mut playground, Action::Open(1));
+    assert_eq!(playground.current, 1);
+    assert!(playground.notices.is_empty());
+    assert_eq!(playground.report, None);
+    assert_eq!(playground.view, View::Nothing);
+    let second = playground.exercises[1].id.clone();
     act(
-        &mut model,
+        &mut playground,
         Action::SavedWorkRead {
             exercise: second.clone(),
             loaded: Loaded::Nothing,
@@ -246,16 +249,16 @@ fn opening_another_exercise_resets_the_view_and_drops_answers_for_the_one_before
     );
     // The claim exercise's report, late: not this exercise's.
     answer(
-        &mut model,
+        &mut playground,
         Response::Checked {
             seq: old_check,
             report: claim_report(true),
         },
     );
-    assert_eq!(model.report, None);
+    assert_eq!(playground.report, None);
     // Even under the current seq, another exercise's report is dropped.
-    check_answered(&mut model, claim_report(true));
-    assert_eq!(model.report, None);
+    check_answered(&mut playground, claim_report(true));
+    assert_eq!(playground.report, None);
 }
 
 #[test]
@@ -270,26 +273,35 @@ fn a_link_that_cannot_be_read_is_reported_and_the_learners_work_opens() {
             "This link could not be opened: this link is not in a format",
         ),
     ] {
-        let model = started(fragment);
-        let notice = model.notices.join(" ");
+        let playground = started(fragment);
+        let notice = playground.notices.join(" ");
         assert!(notice.contains(expected), "{fragment}: {notice}");
         assert!(
             notice.contains("Your own work is shown instead"),
             "{notice}"
         );
-        let opening = model.opening.as_ref().expect("the first exercise opens");
+        let opening = playground
+            .opening
+            .as_ref()
+            .expect("the first exercise opens");
         assert_eq!((opening.exercise.as_str(), &opening.link), (CLAIM, &None));
     }
     let unknown = share::encode(&Link {
         exercise: "no-such-exercise".into(),
         ..link(&[], None, None)
     });
-    let mut model = started(&unknown);
-    assert!(model.awaiting.is_some(), "perhaps one of the site's own");
-    act(&mut model, Action::SiteExercises(SiteExercises::NoIndex));
-    assert!(model.notices[0].contains("does not have (“no-such-exercise”)"));
+    let mut playground = started(&unknown);
+    assert!(
+        playground.awaiting.is_some(),
+        "perhaps one of the site's own"
+    );
+    act(
+        &mut playground,
+        Action::SiteExercises(SiteExercises::NoIndex),
+    );
+    assert!(playground.notices[0].contains("does not have (“no-such-exercise”)"));
     assert_eq!(
-        model.opening.as_ref().map(|o| o.exercise.as_str()),
+        playground.opening.as_ref().map(|o| o.exercise.as_str()),
         Some(CLAIM)
     );
 }
@@ -297,32 +309,32 @@ fn a_link_that_cannot_be_read_is_reported_and_the_learners_work_opens() {
 #[test]
 fn a_link_shows_its_version_and_replays_its_schedule_with_saved_work_one_click_away() {
     let fragment = link_fragment(&[("claim", "-- linked")], Some(ONE_WINNER), Some("a b"));
-    let mut model = started(&fragment);
+    let mut playground = started(&fragment);
     act(
-        &mut model,
+        &mut playground,
         Action::SavedWorkRead {
             exercise: CLAIM.into(),
             loaded: saved(&[("claim", "-- mine")], &[]),
         },
     );
-    assert_eq!(model.texts["claim"], "-- linked");
+    assert_eq!(playground.texts["claim"], "-- linked");
     assert_eq!(
-        model.saved_aside.as_ref().map(|s| s["claim"].as_str()),
+        playground.saved_aside.as_ref().map(|s| s["claim"].as_str()),
         Some("-- mine")
     );
     assert_eq!(
-        model.autosaved_exercise(),
+        playground.autosaved_exercise(),
         None,
         "the saved work is left as it was"
     );
-    assert!(model.notices[0].contains("version in the link"));
+    assert!(playground.notices[0].contains("version in the link"));
     let Request::Replay {
         seq,
         scenario,
         schedule,
         edits,
         ..
-    } = model
+    } = playground
         .outbox
         .iter()
         .map(|r| (**r).clone())
@@ -336,20 +348,20 @@ fn a_link_shows_its_version_and_replays_its_schedule_with_saved_work_one_click_a
         (ONE_WINNER, "a b")
     );
     assert_eq!(edits["claim"], "-- linked");
-    assert!(matches!(&model.view, View::Replay { waiting_for: Some(s), .. } if *s == seq));
+    assert!(matches!(&playground.view, View::Replay { waiting_for: Some(s), .. } if *s == seq));
     answer(
-        &mut model,
+        &mut playground,
         Response::Replayed {
             seq,
             report: one_winner_failing(),
         },
     );
     assert_eq!(
-        model.shown_report().map(|r| r.schedule.to_string()),
+        playground.shown_report().map(|r| r.schedule.to_string()),
         Some("a a b b".into())
     );
 
-    let mut back = model.clone();
+    let mut back = playground.clone();
     act(&mut back, Action::BackToSaved);
     assert_eq!(back.texts["claim"], "-- mine");
     assert_eq!(
@@ -363,32 +375,32 @@ fn a_link_shows_its_version_and_replays_its_schedule_with_saved_work_one_click_a
         "Your saved version is back in the editor."
     );
 
-    act(&mut model, Action::KeepLinked);
-    assert_eq!(model.saved_aside, None);
-    assert_eq!(model.autosaved_exercise(), Some(CLAIM));
-    assert_eq!(model.saved().edits["claim"], "-- linked");
+    act(&mut playground, Action::KeepLinked);
+    assert_eq!(playground.saved_aside, None);
+    assert_eq!(playground.autosaved_exercise(), Some(CLAIM));
+    assert_eq!(playground.saved().edits["claim"], "-- linked");
     assert_eq!(
-        model.announcement,
+        playground.announcement,
         "The linked version is now your saved work."
     );
 }
 
 #[test]
-fn progress_read_by_the_app_is_kept_in_the_model() {
-    let mut model = opened();
+fn progress_read_by_the_app_is_kept_in_the_playground() {
+    let mut playground = opened();
     let progress = Progress {
         seen: 2,
         solved: true,
         hunted: 0,
     };
     act(
-        &mut model,
+        &mut playground,
         Action::ProgressRead(BTreeMap::from([("leases".to_string(), progress)])),
     );
-    assert_eq!(model.progress.get("leases"), Some(&progress));
-    act(&mut model, Action::ProgressRead(BTreeMap::new()));
+    assert_eq!(playground.progress.get("leases"), Some(&progress));
+    act(&mut playground, Action::ProgressRead(BTreeMap::new()));
     assert_eq!(
-        model.progress.get("leases"),
+        playground.progress.get("leases"),
         Some(&progress),
         "a partial read merges"
     );
@@ -398,133 +410,133 @@ fn progress_read_by_the_app_is_kept_in_the_model() {
 
 #[test]
 fn every_edit_asks_for_a_check_at_once_and_run_now_for_another() {
-    let mut model = checked();
-    model.share_url = Some("old".into());
-    let before = model.check_wanted;
+    let mut playground = checked();
+    playground.share_url = Some("old".into());
+    let before = playground.check_wanted;
     act(
-        &mut model,
+        &mut playground,
         Action::Edited {
             procedure: "claim".into(),
             text: "SELECT 1;".into(),
         },
     );
-    assert!(model.check_wanted > before);
-    assert_eq!(model.share_url, None);
-    assert!(model.checking());
+    assert!(playground.check_wanted > before);
+    assert_eq!(playground.share_url, None);
+    assert!(playground.checking());
     assert_eq!(
-        model.view.scenario(),
+        playground.view.scenario(),
         Some(ONE_WINNER),
         "the scenario stays in view"
     );
-    let wanted = model.check_wanted;
+    let wanted = playground.check_wanted;
     act(
-        &mut model,
+        &mut playground,
         Action::Edited {
             procedure: "claim".into(),
             text: "SELECT 1;".into(),
         },
     );
-    assert_eq!(model.check_wanted, wanted, "the same text is no edit");
-    act(&mut model, Action::RunNow);
-    assert!(model.check_wanted > wanted);
+    assert_eq!(playground.check_wanted, wanted, "the same text is no edit");
+    act(&mut playground, Action::RunNow);
+    assert!(playground.check_wanted > wanted);
 }
 
 #[test]
 fn a_check_is_announced_and_shows_the_first_failing_scenario_where_it_broke() {
-    let model = checked();
-    assert!(!model.checking());
-    assert_eq!(model.announcement, "1 of 2 scenarios pass");
+    let playground = checked();
+    assert!(!playground.checking());
+    assert_eq!(playground.announcement, "1 of 2 scenarios pass");
     assert_eq!(
-        model.view,
+        playground.view,
         View::Checked {
             scenario: ONE_WINNER.into(),
             at: At::step(BROKE_AT)
         }
     );
-    let shown = model.shown().expect("a report in view");
+    let shown = playground.shown().expect("a report in view");
     assert_eq!(shown.failure(), Some(&two_holders()));
-    assert_eq!(model.shown(), Some(shown), "the same report, shared");
+    assert_eq!(playground.shown(), Some(shown), "the same report, shared");
 }
 
 #[test]
 fn a_stale_check_arriving_after_a_newer_edit_is_dropped() {
-    let mut model = opened();
-    let first = model.check_wanted;
+    let mut playground = opened();
+    let first = playground.check_wanted;
     act(
-        &mut model,
+        &mut playground,
         Action::Edited {
             procedure: "claim".into(),
             text: "-- newer".into(),
         },
     );
     answer(
-        &mut model,
+        &mut playground,
         Response::Checked {
             seq: first,
             report: claim_report(false),
         },
     );
-    assert_eq!(model.report, None);
-    assert!(model.checking());
-    assert!(!model.solved());
-    check_answered(&mut model, claim_report(true));
-    assert_eq!(model.report.as_ref().map(|r| r.failed), Some(1));
+    assert_eq!(playground.report, None);
+    assert!(playground.checking());
+    assert!(!playground.solved());
+    check_answered(&mut playground, claim_report(true));
+    assert_eq!(playground.report.as_ref().map(|r| r.failed), Some(1));
 }
 
 #[test]
 fn while_a_newer_edit_is_checked_the_last_verdicts_stay_shown_as_stale() {
-    let mut model = checked();
-    let shown = model.report.clone();
-    let first = model.check_wanted;
+    let mut playground = checked();
+    let shown = playground.report.clone();
+    let first = playground.check_wanted;
     for text in ["-- a", "-- ab"] {
         act(
-            &mut model,
+            &mut playground,
             Action::Edited {
                 procedure: "claim".into(),
                 text: text.into(),
             },
         );
-        assert_eq!(model.report, shown, "never emptied while checking");
-        assert!(model.checking(), "and marked as not of these texts");
+        assert_eq!(playground.report, shown, "never emptied while checking");
+        assert!(playground.checking(), "and marked as not of these texts");
     }
-    let between = model.check_wanted - 1;
+    let between = playground.check_wanted - 1;
     assert!(between > first);
     // The answer to the edit in between is of texts no longer in the
     // editors: it is never shown, not even as stale.
     answer(
-        &mut model,
+        &mut playground,
         Response::Checked {
             seq: between,
             report: claim_report(false),
         },
     );
-    assert_eq!(model.report, shown);
-    assert!(model.checking());
-    check_answered(&mut model, claim_report(false));
-    assert!(!model.checking());
-    assert_eq!(model.report.as_ref().map(|r| r.failed), Some(0));
-    assert_eq!(model.report_seq, model.check_wanted);
+    assert_eq!(playground.report, shown);
+    assert!(playground.checking());
+    check_answered(&mut playground, claim_report(false));
+    assert!(!playground.checking());
+    assert_eq!(playground.report.as_ref().map(|r| r.failed), Some(0));
+    assert_eq!(playground.report_seq, playground.check_wanted);
 }
 
 #[test]
 fn a_check_the_worker_could_not_run_is_a_notice_and_never_a_pass() {
-    let mut model = edited();
-    check_answered(&mut model, claim_report(false));
-    assert!(model.solved());
-    act(&mut model, Action::RunNow);
-    let seq = model.check_wanted;
+    let mut playground = edited();
+    check_answered(&mut playground, claim_report(false));
+    assert!(playground.solved());
+    act(&mut playground, Action::RunNow);
+    let seq = playground.check_wanted;
     answer(
-        &mut model,
+        &mut playground,
         Response::Failed {
             seq,
             message: "there is no exercise `x`".into(),
         },
     );
-    assert!(model.check_failed);
-    assert!(!model.checking());
-    assert!(!model.solved(), "the report is of an older check");
+    assert!(playground.check_failed);
+    assert!(!playground.checking());
+    assert!(!playground.solved(), "the report is of an older check");
     assert!(
-        model
+        playground
             .notices
             .iter()
             .any(|n| n.contains("could not be checked: there is no exercise"))
@@ -533,48 +545,54 @@ fn a_check_the_worker_could_not_run_is_a_notice_and_never_a_pass() {
 
 #[test]
 fn loading_a_broken_variant_never_marks_the_exercise_solved() {
-    let mut model = edited();
-    check_answered(&mut model, claim_report(false));
-    assert!(model.solved());
-    assert!(model.saved().passing);
+    let mut playground = edited();
+    check_answered(&mut playground, claim_report(false));
+    assert!(playground.solved());
+    assert!(playground.saved().passing);
 
-    act(&mut model, Action::LoadMutant("read, then write".into()));
-    assert_eq!(
-        Some(&model.texts),
-        model.mutant_texts("read, then write").as_ref()
+    act(
+        &mut playground,
+        Action::LoadVariant("read, then write".into()),
     );
     assert_eq!(
-        model.replace.texts, model.texts,
+        Some(&playground.texts),
+        playground.variant_texts("read, then write").as_ref()
+    );
+    assert_eq!(
+        playground.replace.texts, playground.texts,
         "through the editor, undoably"
     );
-    assert_eq!(model.loaded_mutant.as_deref(), Some("read, then write"));
-    // The passing report is still in the model, but it is of other texts.
-    assert!(!model.solved());
-    assert!(!model.saved().passing);
-    assert!(!model.current_progress().solved);
-
-    check_answered(&mut model, claim_report(true));
-    assert!(model.seen.contains("read, then write"));
     assert_eq!(
-        model.current_progress(),
+        playground.loaded_variant.as_deref(),
+        Some("read, then write")
+    );
+    // The passing report is still in the playground, but it is of other texts.
+    assert!(!playground.solved());
+    assert!(!playground.saved().passing);
+    assert!(!playground.current_progress().solved);
+
+    check_answered(&mut playground, claim_report(true));
+    assert!(playground.seen.contains("read, then write"));
+    assert_eq!(
+        playground.current_progress(),
         Progress {
             seen: 1,
             solved: false,
             hunted: 0,
         }
     );
-    assert!(!model.saved().passing);
+    assert!(!playground.saved().passing);
 
     // Even a report in which the variant passed would not make it solved.
     act(
-        &mut model,
-        Action::LoadMutant("read again right before writing".into()),
+        &mut playground,
+        Action::LoadVariant("read again right before writing".into()),
     );
-    check_answered(&mut model, claim_report(false));
-    assert!(!model.solved());
-    assert!(!model.saved().passing);
+    check_answered(&mut playground, claim_report(false));
+    assert!(!playground.solved());
+    assert!(!playground.saved().passing);
     assert_eq!(
-        model.seen.len(),
+        playground.seen.len(),
         1,
         "a variant that passed is not seen failing"
     );
@@ -582,63 +600,78 @@ fn loading_a_broken_variant_never_marks_the_exercise_solved() {
 
 #[test]
 fn a_variant_edited_by_the_learner_is_no_longer_the_variant() {
-    let mut model = opened();
-    act(&mut model, Action::LoadMutant("read, then write".into()));
+    let mut playground = opened();
     act(
-        &mut model,
+        &mut playground,
+        Action::LoadVariant("read, then write".into()),
+    );
+    act(
+        &mut playground,
         Action::Edited {
             procedure: "claim".into(),
             text: "-- my own".into(),
         },
     );
-    check_answered(&mut model, claim_report(true));
-    assert!(model.seen.is_empty(), "only the variant's own text counts");
-    act(&mut model, Action::LoadMutant("no such variant".into()));
-    assert_eq!(model.texts["claim"], "-- my own");
+    check_answered(&mut playground, claim_report(true));
+    assert!(
+        playground.seen.is_empty(),
+        "only the variant's own text counts"
+    );
+    act(
+        &mut playground,
+        Action::LoadVariant("no such variant".into()),
+    );
+    assert_eq!(playground.texts["claim"], "-- my own");
 }
 
 #[test]
 fn reset_puts_the_starting_text_back_through_the_editor() {
-    let mut model = opened();
-    act(&mut model, Action::LoadMutant("read, then write".into()));
-    let generation = model.replace.generation;
-    act(&mut model, Action::Reset);
-    assert_eq!(model.texts, model.starts());
-    assert_eq!(model.replace.generation, generation + 1);
-    assert_eq!(model.loaded_mutant, None);
+    let mut playground = opened();
+    act(
+        &mut playground,
+        Action::LoadVariant("read, then write".into()),
+    );
+    let generation = playground.replace.generation;
+    act(&mut playground, Action::Reset);
+    assert_eq!(playground.texts, playground.starts());
+    assert_eq!(playground.replace.generation, generation + 1);
+    assert_eq!(playground.loaded_variant, None);
 }
 
 #[test]
 fn hints_come_one_at_a_time_up_to_the_last() {
-    let mut model = opened();
-    let total = model.exercise().map(|e| e.hints.len()).unwrap_or(0);
+    let mut playground = opened();
+    let total = playground.exercise().map(|e| e.hints.len()).unwrap_or(0);
     assert!(total > 0);
     for _ in 0..total + 2 {
-        act(&mut model, Action::ShowHint);
+        act(&mut playground, Action::ShowHint);
     }
-    assert_eq!(model.hints_shown, total);
+    assert_eq!(playground.hints_shown, total);
 }
 
 #[test]
 fn notices_are_dismissed_and_a_failure_of_the_worker_itself_is_one() {
-    let mut model = opened();
+    let mut playground = opened();
     answer(
-        &mut model,
+        &mut playground,
         Response::Ready {
             sqlite_version: "3.50.4".into(),
         },
     );
-    assert_eq!(model.sqlite_version.as_deref(), Some("3.50.4"));
+    assert_eq!(playground.sqlite_version.as_deref(), Some("3.50.4"));
     answer(
-        &mut model,
+        &mut playground,
         Response::Failed {
             seq: 0,
             message: "the checking worker stopped with an error".into(),
         },
     );
-    assert_eq!(model.notices, ["the checking worker stopped with an error"]);
-    act(&mut model, Action::DismissNotices);
-    assert!(model.notices.is_empty());
+    assert_eq!(
+        playground.notices,
+        ["the checking worker stopped with an error"]
+    );
+    act(&mut playground, Action::DismissNotices);
+    assert!(playground.notices.is_empty());
 }
 
 mod embed;

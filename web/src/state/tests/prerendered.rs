@@ -12,35 +12,39 @@ fn page() -> Prerendered {
     }
 }
 
-fn prerendered() -> Model {
-    Model::prerendered(catalog(), &page()).expect("the claim exercise is bundled")
+fn prerendered() -> Playground {
+    Playground::prerendered(catalog(), &page()).expect("the claim exercise is bundled")
 }
 
 #[test]
 fn the_first_state_shows_the_starting_texts_with_their_verdicts_and_reads_nothing() {
-    let model = prerendered();
-    assert_eq!(model.exercise().map(|e| e.id.as_str()), Some(CLAIM));
+    let playground = prerendered();
+    assert_eq!(playground.exercise().map(|e| e.id.as_str()), Some(CLAIM));
     assert_eq!(
-        model.opening, None,
+        playground.opening, None,
         "the loop is drawn, not `Reading your saved work`"
     );
-    assert_eq!(model.texts, model.starts());
-    assert_eq!(model.prerendered.as_ref(), Some(&model.starts()));
-    assert_eq!(model.report.as_deref(), Some(&claim_report(true)));
-    assert!(!model.checking(), "the verdicts are the shown texts'");
+    assert_eq!(playground.texts, playground.starts());
+    assert_eq!(playground.prerendered.as_ref(), Some(&playground.starts()));
+    assert_eq!(playground.report.as_deref(), Some(&claim_report(true)));
+    assert!(!playground.checking(), "the verdicts are the shown texts'");
     assert!(
-        matches!(&model.view, View::Checked { scenario, .. } if scenario == ONE_WINNER),
+        matches!(&playground.view, View::Checked { scenario, .. } if scenario == ONE_WINNER),
         "the first failing scenario's timeline, as after the worker's first answer: {:?}",
-        model.view
+        playground.view
     );
-    assert_eq!(model.theme, Theme::System, "no storage read at build time");
+    assert_eq!(
+        playground.theme,
+        Theme::System,
+        "no storage read at build time"
+    );
     // The worker is asked the same check, which it answers with the same report.
     assert_eq!(
-        model.check_request(),
+        playground.check_request(),
         Some(Request::Check {
-            seq: model.report_seq,
+            seq: playground.report_seq,
             exercise: CLAIM.into(),
-            edits: model.starts(),
+            edits: playground.starts(),
         })
     );
 }
@@ -49,128 +53,134 @@ fn the_first_state_shows_the_starting_texts_with_their_verdicts_and_reads_nothin
 fn a_page_of_an_exercise_not_bundled_or_a_report_of_another_has_no_state() {
     let mut other = page();
     other.exercise = "not-bundled".into();
-    assert!(Model::prerendered(catalog(), &other).is_none());
+    assert!(Playground::prerendered(catalog(), &other).is_none());
     let mut mixed = page();
     mixed.report.exercise = "complete-under-the-token".into();
-    assert!(Model::prerendered(catalog(), &mixed).is_none());
+    assert!(Playground::prerendered(catalog(), &mixed).is_none());
 }
 
 #[test]
 fn nothing_saved_keeps_the_report_current() {
-    let mut model = prerendered();
+    let mut playground = prerendered();
     act(
-        &mut model,
+        &mut playground,
         Action::Hydrated {
             loaded: Loaded::Nothing,
             theme: Theme::Dark,
         },
     );
-    assert_eq!(model.prerendered, None);
-    assert_eq!(model.opening, None);
-    assert_eq!(model.theme, Theme::Dark);
-    assert!(!model.checking());
-    assert_eq!(model.report.as_deref(), Some(&claim_report(true)));
+    assert_eq!(playground.prerendered, None);
+    assert_eq!(playground.opening, None);
+    assert_eq!(playground.theme, Theme::Dark);
+    assert!(!playground.checking());
+    assert_eq!(playground.report.as_deref(), Some(&claim_report(true)));
 }
 
 #[test]
 fn the_workers_confirming_answer_leaves_the_timeline_and_the_announcement_as_they_are() {
-    let mut model = prerendered();
+    let mut playground = prerendered();
     act(
-        &mut model,
+        &mut playground,
         Action::Hydrated {
             loaded: Loaded::Nothing,
             theme: Theme::System,
         },
     );
-    let Some(Request::Check { seq, .. }) = model.check_request() else {
+    let Some(Request::Check { seq, .. }) = playground.check_request() else {
         panic!("the page asks the worker for the report it came with");
     };
     // The learner steps back through the timeline before the worker answers
     // (on a slow device, or a loaded machine, that is seconds).
-    act(&mut model, Action::StepBy(-1));
-    let stepped = model.view.clone();
-    let said = model.announcement.clone();
+    act(&mut playground, Action::StepBy(-1));
+    let stepped = playground.view.clone();
+    let said = playground.announcement.clone();
     assert!(said.starts_with("Step "), "{said}");
     answer(
-        &mut model,
+        &mut playground,
         Response::Checked {
             seq,
             report: claim_report(true),
         },
     );
-    assert_eq!(model.view, stepped, "the learner's step stays selected");
-    assert_eq!(model.announcement, said, "nothing is said over the step");
-    assert!(!model.checking());
-    assert_eq!(model.report.as_deref(), Some(&claim_report(true)));
+    assert_eq!(
+        playground.view, stepped,
+        "the learner's step stays selected"
+    );
+    assert_eq!(
+        playground.announcement, said,
+        "nothing is said over the step"
+    );
+    assert!(!playground.checking());
+    assert_eq!(playground.report.as_deref(), Some(&claim_report(true)));
     // A check of an edit is answered as ever: its verdicts are said.
     act(
-        &mut model,
+        &mut playground,
         Action::Edited {
             procedure: "claim".into(),
             text: "-- the learner's claim".into(),
         },
     );
-    check_answered(&mut model, claim_report(false));
-    assert_ne!(model.announcement, said);
+    check_answered(&mut playground, claim_report(false));
+    assert_ne!(playground.announcement, said);
     assert!(
-        model.announcement.contains("scenario"),
+        playground.announcement.contains("scenario"),
         "{}",
-        model.announcement
+        playground.announcement
     );
 }
 
 #[test]
 fn saved_work_of_other_texts_is_shown_as_being_checked_until_its_report_arrives() {
-    let mut model = prerendered();
+    let mut playground = prerendered();
     act(
-        &mut model,
+        &mut playground,
         Action::Hydrated {
             loaded: saved(&[("claim", "-- the learner's claim")], &[]),
             theme: Theme::System,
         },
     );
     assert_eq!(
-        model.texts.get("claim").map(String::as_str),
+        playground.texts.get("claim").map(String::as_str),
         Some("-- the learner's claim")
     );
     assert!(
-        model.checking(),
+        playground.checking(),
         "the start's verdicts are not the learner's"
     );
-    let Some(Request::Check { seq, edits, .. }) = model.check_request() else {
+    let Some(Request::Check { seq, edits, .. }) = playground.check_request() else {
         panic!("a check of the learner's text is wanted");
     };
-    assert_eq!(seq, model.check_wanted);
+    assert_eq!(seq, playground.check_wanted);
     assert_eq!(
         edits.get("claim").map(String::as_str),
         Some("-- the learner's claim")
     );
     // The answer to the build's check, arriving late, is not taken for it.
-    let stale = model.report_seq;
+    let stale = playground.report_seq;
     answer(
-        &mut model,
+        &mut playground,
         Response::Checked {
             seq: stale,
             report: claim_report(true),
         },
     );
-    assert!(model.checking());
-    check_answered(&mut model, claim_report(false));
-    assert!(!model.checking());
-    assert_eq!(model.report.as_deref(), Some(&claim_report(false)));
+    assert!(playground.checking());
+    check_answered(&mut playground, claim_report(false));
+    assert!(!playground.checking());
+    assert_eq!(playground.report.as_deref(), Some(&claim_report(false)));
 }
 
 #[test]
 fn hydrating_twice_or_after_opening_another_changes_nothing() {
-    let mut model = prerendered();
-    act(&mut model, Action::Open(1));
-    let opened = model.clone();
+    let mut playground = prerendered();
+    act(&mut playground, Action::Open(1));
+    let opened = playground.clone();
     act(
-        &mut model,
+        &mut playground,
         Action::Hydrated {
             loaded: Loaded::Nothing,
             theme: Theme::Dark,
         },
     );
-    assert_eq!(model, opened);
+    assert_eq!(playground, opened);
 }

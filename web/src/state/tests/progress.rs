@@ -9,32 +9,35 @@ const SESSION: &str = "session-incarnations";
 
 #[test]
 fn clicking_a_variant_never_marks_anything_solved() {
-    let mut model = edited();
-    check_answered(&mut model, claim_report(false));
-    assert!(model.solved(), "the learner's own text passes");
-    let names: Vec<String> = model
+    let mut playground = edited();
+    check_answered(&mut playground, claim_report(false));
+    assert!(playground.solved(), "the learner's own text passes");
+    let names: Vec<String> = playground
         .exercise()
-        .map(|e| e.mutants.iter().map(|m| m.name.clone()).collect())
+        .map(|e| e.variants.iter().map(|m| m.name.clone()).collect())
         .unwrap_or_default();
     assert!(names.len() >= 2);
     for (i, name) in names.iter().enumerate() {
-        act(&mut model, Action::LoadMutant(name.clone()));
-        assert_eq!(model.given, Some(Given::Variant(name.clone())));
+        act(&mut playground, Action::LoadVariant(name.clone()));
+        assert_eq!(playground.given, Some(Given::Variant(name.clone())));
         // Whatever the scenarios say of the variant, passing or failing.
         for fails in [false, true] {
-            check_answered(&mut model, claim_report(fails));
-            assert!(!model.solved(), "{name}: a variant is never solved");
-            assert!(!model.current_progress().solved, "{name}");
-            assert!(!model.saved().passing, "{name}: nothing solved is saved");
+            check_answered(&mut playground, claim_report(fails));
+            assert!(!playground.solved(), "{name}: a variant is never solved");
+            assert!(!playground.current_progress().solved, "{name}");
+            assert!(
+                !playground.saved().passing,
+                "{name}: nothing solved is saved"
+            );
         }
-        assert_eq!(model.seen.len(), i + 1, "{name} was seen failing");
+        assert_eq!(playground.seen.len(), i + 1, "{name} was seen failing");
         assert!(
-            model.progress.is_empty(),
+            playground.progress.is_empty(),
             "no other exercise's progress moves"
         );
     }
     assert_eq!(
-        model.current_progress(),
+        playground.current_progress(),
         Progress {
             seen: names.len(),
             solved: false,
@@ -43,88 +46,88 @@ fn clicking_a_variant_never_marks_anything_solved() {
     );
     // The learner's own edit makes the texts theirs again.
     act(
-        &mut model,
+        &mut playground,
         Action::Edited {
             procedure: "claim".into(),
             text: "-- mine again".into(),
         },
     );
-    check_answered(&mut model, claim_report(false));
-    assert!(model.solved());
+    check_answered(&mut playground, claim_report(false));
+    assert!(playground.solved());
 }
 
 #[test]
 fn the_starting_text_is_not_the_learners_own_until_edited() {
-    let mut model = opened();
-    assert_eq!(model.given, Some(Given::Start));
-    check_answered(&mut model, claim_report(false));
-    assert!(model.passes());
+    let mut playground = opened();
+    assert_eq!(playground.given, Some(Given::Start));
+    check_answered(&mut playground, claim_report(false));
+    assert!(playground.passes());
     assert!(
-        !model.solved(),
+        !playground.solved(),
         "a passing starting text was not the learner's work"
     );
-    act(&mut model, Action::Reset);
-    assert_eq!(model.given, Some(Given::Start));
+    act(&mut playground, Action::Reset);
+    assert_eq!(playground.given, Some(Given::Start));
 }
 
 /// The session exercise, opened with nothing saved.
-fn session() -> Model {
-    let mut model = started("");
-    let index = model
+fn session() -> Playground {
+    let mut playground = started("");
+    let index = playground
         .exercises
         .iter()
         .position(|e| e.id == SESSION)
         .expect("the session exercise");
-    act(&mut model, Action::Open(index));
+    act(&mut playground, Action::Open(index));
     act(
-        &mut model,
+        &mut playground,
         Action::SavedWorkRead {
             exercise: SESSION.into(),
             loaded: Loaded::Nothing,
         },
     );
-    model
+    playground
 }
 
 #[test]
 fn the_working_version_is_a_remembered_start_and_never_solved_as_given() {
-    let mut model = session();
+    let mut playground = session();
     assert!(
-        model
+        playground
             .exercise()
             .and_then(|e| e.working_version.as_ref())
             .is_some()
     );
-    act(&mut model, Action::StartFromWorking(true));
-    assert!(model.working);
-    assert_eq!(model.texts, model.working_texts());
-    assert_ne!(model.texts, model.starts());
+    act(&mut playground, Action::StartFromWorking(true));
+    assert!(playground.working);
+    assert_eq!(playground.texts, playground.working_texts());
+    assert_ne!(playground.texts, playground.starts());
     assert_eq!(
-        model.replace.texts, model.texts,
+        playground.replace.texts, playground.texts,
         "through the editors, undoably"
     );
-    assert_eq!(model.given, Some(Given::WorkingVersion));
+    assert_eq!(playground.given, Some(Given::WorkingVersion));
     let passing = ExerciseReport::new(SESSION, Vec::new());
-    check_answered(&mut model, passing.clone());
-    assert!(model.passes() && !model.solved());
+    check_answered(&mut playground, passing.clone());
+    assert!(playground.passes() && !playground.solved());
 
     // Reset goes back to the chosen start, and the choice is saved.
     act(
-        &mut model,
+        &mut playground,
         Action::Edited {
             procedure: "finish_session".into(),
             text: "-- broken".into(),
         },
     );
-    act(&mut model, Action::Reset);
-    assert_eq!(model.texts, model.working_texts());
-    let saved = model.saved();
+    act(&mut playground, Action::Reset);
+    assert_eq!(playground.texts, playground.working_texts());
+    let saved = playground.saved();
     assert!(saved.working);
     assert_eq!(saved.given, Some(Given::WorkingVersion));
 
     // A reload brings the choice back.
     let mut again = started("");
-    let index = model.current;
+    let index = playground.current;
     act(&mut again, Action::Open(index));
     act(
         &mut again,
@@ -144,17 +147,17 @@ fn the_working_version_is_a_remembered_start_and_never_solved_as_given() {
 
 #[test]
 fn an_exercise_without_a_working_version_offers_none() {
-    let mut model = opened();
+    let mut playground = opened();
     assert!(
-        model
+        playground
             .exercise()
             .and_then(|e| e.working_version.as_ref())
             .is_none()
     );
-    let before = model.texts.clone();
-    act(&mut model, Action::StartFromWorking(true));
-    assert!(!model.working);
-    assert_eq!(model.texts, before);
+    let before = playground.texts.clone();
+    act(&mut playground, Action::StartFromWorking(true));
+    assert!(!playground.working);
+    assert_eq!(playground.texts, before);
 }
 
 #[test]

@@ -5,16 +5,16 @@
 
 use super::*;
 
-fn opened_with(fragment: &str, loaded: Loaded) -> Model {
-    let mut model = started(fragment);
+fn opened_with(fragment: &str, loaded: Loaded) -> Playground {
+    let mut playground = started(fragment);
     act(
-        &mut model,
+        &mut playground,
         Action::SavedWorkRead {
             exercise: CLAIM.into(),
             loaded,
         },
     );
-    model
+    playground
 }
 
 fn saved_with(view: Option<Shown>, hints: usize) -> Loaded {
@@ -36,14 +36,14 @@ fn shown(schedule: Option<&str>, drive: bool, step: Option<usize>) -> Shown {
     }
 }
 
-fn share_again(model: &mut Model) -> Link {
+fn share_again(playground: &mut Playground) -> Link {
     act(
-        model,
+        playground,
         Action::Share {
             base: String::new(),
         },
     );
-    let url = model.share_url.clone().expect("a link");
+    let url = playground.share_url.clone().expect("a link");
     share::decode(url.trim_start_matches('#')).expect("the link reads back")
 }
 
@@ -55,25 +55,25 @@ fn a_link_to_a_drive_brings_back_the_moves_made_and_nothing_more() {
         step: Some(1),
         ..link(&[], Some(ONE_WINNER), Some("a b"))
     });
-    let mut model = opened_with(&fragment, Loaded::Nothing);
-    let View::Driving(drive_state) = &model.view else {
-        panic!("a drive, not {:?}", model.view);
+    let mut playground = opened_with(&fragment, Loaded::Nothing);
+    let View::Driving(drive_state) = &playground.view else {
+        panic!("a drive, not {:?}", playground.view);
     };
     assert_eq!(drive_state.schedule.to_string(), "a b");
-    let Request::Drive { seq, schedule, .. } = last_request(&model) else {
+    let Request::Drive { seq, schedule, .. } = last_request(&playground) else {
         panic!("a drive request, not a replay");
     };
     assert_eq!(schedule.to_string(), "a b");
     answer(
-        &mut model,
+        &mut playground,
         Response::Driven {
             seq,
             drive: drive(4, false),
         },
     );
-    assert_eq!(model.view.step(), 1, "the step selected, not the last");
-    assert_eq!(model.shown_schedule().to_string(), "a b");
-    let again = share_again(&mut model);
+    assert_eq!(playground.view.step(), 1, "the step selected, not the last");
+    assert_eq!(playground.shown_schedule().to_string(), "a b");
+    let again = share_again(&mut playground);
     assert_eq!(
         (
             again.drive,
@@ -87,30 +87,30 @@ fn a_link_to_a_drive_brings_back_the_moves_made_and_nothing_more() {
 #[test]
 fn a_link_to_a_replay_that_ended_in_an_error_replays_the_schedule_asked_for() {
     let fragment = link_fragment(&[], Some(ONE_WINNER), Some("a a a a b"));
-    let mut model = opened_with(&fragment, Loaded::Nothing);
-    let Request::Replay { seq, schedule, .. } = last_request(&model) else {
+    let mut playground = opened_with(&fragment, Loaded::Nothing);
+    let Request::Replay { seq, schedule, .. } = last_request(&playground) else {
         panic!("a replay request");
     };
     assert_eq!(schedule.to_string(), "a a a a b");
     answer(
-        &mut model,
+        &mut playground,
         Response::Replayed {
             seq,
             report: errored(ONE_WINNER, "a a a", 5),
         },
     );
     assert_eq!(
-        model.shown_report().map(|r| r.verdict()),
+        playground.shown_report().map(|r| r.verdict()),
         Some(fencelab_model::Verdict::Error)
     );
     // Shared again, it is still the schedule that ends in the error, not
     // the moves made before it.
-    let again = share_again(&mut model);
+    let again = share_again(&mut playground);
     assert_eq!(
         again.schedule.map(|s| s.to_string()).as_deref(),
         Some("a a a a b")
     );
-    assert_eq!(model.asked_schedule().to_string(), "a a a a b");
+    assert_eq!(playground.asked_schedule().to_string(), "a a a a b");
 }
 
 #[test]
@@ -120,52 +120,56 @@ fn a_link_brings_back_the_step_and_the_hints_shown() {
         hints: 2,
         ..link(&[], Some(ONE_WINNER), Some("a a b b"))
     });
-    let mut model = opened_with(&fragment, Loaded::Nothing);
-    assert_eq!(model.hints_shown, 2);
-    let seq = last_request(&model).seq();
+    let mut playground = opened_with(&fragment, Loaded::Nothing);
+    assert_eq!(playground.hints_shown, 2);
+    let seq = last_request(&playground).seq();
     answer(
-        &mut model,
+        &mut playground,
         Response::Replayed {
             seq,
             report: one_winner_failing(),
         },
     );
-    assert_eq!(model.view.step(), 3, "not where it broke: the step shared");
-    let again = share_again(&mut model);
+    assert_eq!(
+        playground.view.step(),
+        3,
+        "not where it broke: the step shared"
+    );
+    let again = share_again(&mut playground);
     assert_eq!((again.step, again.hints), (Some(3), 2));
 }
 
 #[test]
 fn a_reload_brings_back_the_checked_scenario_at_its_step_and_the_hints() {
-    let mut model = opened_with("", saved_with(Some(shown(None, false, Some(3))), 2));
-    assert_eq!(model.view.scenario(), Some(ONE_WINNER));
-    assert_eq!(model.hints_shown, 2);
-    check_answered(&mut model, claim_report(true));
-    assert_eq!(model.view, View::checked(ONE_WINNER, 3));
+    let mut playground = opened_with("", saved_with(Some(shown(None, false, Some(3))), 2));
+    assert_eq!(playground.view.scenario(), Some(ONE_WINNER));
+    assert_eq!(playground.hints_shown, 2);
+    check_answered(&mut playground, claim_report(true));
+    assert_eq!(playground.view, View::checked(ONE_WINNER, 3));
     // The next check of an edit is a new report: it shows where that broke.
-    act(&mut model, Action::RunNow);
-    check_answered(&mut model, claim_report(true));
-    assert_eq!(model.view.step(), BROKE_AT);
+    act(&mut playground, Action::RunNow);
+    check_answered(&mut playground, claim_report(true));
+    assert_eq!(playground.view.step(), BROKE_AT);
 }
 
 #[test]
 fn a_reload_keeps_what_the_page_showed_as_it_was() {
     // Driving, two moves made, the first step selected.
-    let mut model = checked();
-    act(&mut model, Action::DriveStart(ONE_WINNER.into()));
-    act(&mut model, Action::DriveMove("a".into()));
-    act(&mut model, Action::DriveMove("b".into()));
-    let seq = last_request(&model).seq();
+    let mut playground = checked();
+    act(&mut playground, Action::DriveStart(ONE_WINNER.into()));
+    act(&mut playground, Action::DriveMove("a".into()));
+    act(&mut playground, Action::DriveMove("b".into()));
+    let seq = last_request(&playground).seq();
     answer(
-        &mut model,
+        &mut playground,
         Response::Driven {
             seq,
             drive: drive(4, false),
         },
     );
-    act(&mut model, Action::Step(0));
-    act(&mut model, Action::ShowHint);
-    let saved = model.saved();
+    act(&mut playground, Action::Step(0));
+    act(&mut playground, Action::ShowHint);
+    let saved = playground.saved();
     assert_eq!(saved.view, Some(shown(Some("a b"), true, Some(0))));
 
     let mut again = opened_with("", Loaded::Saved(saved));
@@ -204,61 +208,61 @@ fn a_reload_keeps_what_the_page_showed_as_it_was() {
 fn a_saved_scenario_the_exercise_no_longer_has_is_left_out() {
     let mut lost = shown(None, false, Some(2));
     lost.scenario = "no such scenario".into();
-    let mut model = opened_with("", saved_with(Some(lost), 0));
-    assert_eq!(model.view, View::Nothing);
-    check_answered(&mut model, claim_report(true));
-    assert_eq!(model.view, View::checked(ONE_WINNER, BROKE_AT));
+    let mut playground = opened_with("", saved_with(Some(lost), 0));
+    assert_eq!(playground.view, View::Nothing);
+    check_answered(&mut playground, claim_report(true));
+    assert_eq!(playground.view, View::checked(ONE_WINNER, BROKE_AT));
 }
 
 #[test]
 fn choosing_a_scenario_or_a_drive_brings_it_into_view_even_when_already_chosen() {
-    let mut model = checked();
-    assert_eq!(model.view.scenario(), Some(ONE_WINNER));
-    act(&mut model, Action::StepBy(-3));
-    let before = model.focus_timeline;
-    act(&mut model, Action::Select(ONE_WINNER.into()));
-    assert_eq!(model.focus_timeline, before + 1);
-    assert_eq!(model.view.step(), BROKE_AT, "back where it broke");
-    let drives = model.focus_drive;
-    act(&mut model, Action::DriveStart(ONE_WINNER.into()));
-    assert_eq!(model.focus_drive, drives + 1);
+    let mut playground = checked();
+    assert_eq!(playground.view.scenario(), Some(ONE_WINNER));
+    act(&mut playground, Action::StepBy(-3));
+    let before = playground.focus_timeline;
+    act(&mut playground, Action::Select(ONE_WINNER.into()));
+    assert_eq!(playground.focus_timeline, before + 1);
+    assert_eq!(playground.view.step(), BROKE_AT, "back where it broke");
+    let drives = playground.focus_drive;
+    act(&mut playground, Action::DriveStart(ONE_WINNER.into()));
+    assert_eq!(playground.focus_drive, drives + 1);
 }
 
 #[test]
 fn run_now_is_announced_so_its_verdicts_are_announced_too() {
-    let mut model = checked();
-    assert_eq!(model.announcement, "1 of 2 scenarios pass");
-    act(&mut model, Action::RunNow);
-    assert_eq!(model.announcement, "Checking your procedures now…");
-    check_answered(&mut model, claim_report(true));
-    assert_eq!(model.announcement, "1 of 2 scenarios pass");
+    let mut playground = checked();
+    assert_eq!(playground.announcement, "1 of 2 scenarios pass");
+    act(&mut playground, Action::RunNow);
+    assert_eq!(playground.announcement, "Checking your procedures now…");
+    check_answered(&mut playground, claim_report(true));
+    assert_eq!(playground.announcement, "1 of 2 scenarios pass");
 }
 
 #[test]
 fn a_schedule_naming_a_process_the_scenario_does_not_interleave_is_refused() {
-    let mut model = checked();
-    let queued = model.outbox.len();
+    let mut playground = checked();
+    let queued = playground.outbox.len();
     act(
-        &mut model,
+        &mut playground,
         Action::Replay {
             scenario: ONE_WINNER.into(),
             schedule: "a c".into(),
         },
     );
-    assert_eq!(model.outbox.len(), queued, "nothing is sent");
+    assert_eq!(playground.outbox.len(), queued, "nothing is sent");
     assert_eq!(
-        model.notices,
+        playground.notices,
         [
             "This schedule cannot be replayed: `c` is not a process that “one winner” interleaves (it interleaves `a`, `b`)"
         ]
     );
     act(
-        &mut model,
+        &mut playground,
         Action::Replay {
             scenario: FIRST_COME.into(),
             schedule: "a b".into(),
         },
     );
-    assert_eq!(model.outbox.len(), queued);
-    assert!(model.notices[1].contains("runs nothing concurrently"));
+    assert_eq!(playground.outbox.len(), queued);
+    assert!(playground.notices[1].contains("runs nothing concurrently"));
 }

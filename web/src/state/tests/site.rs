@@ -35,10 +35,10 @@ fn site(files: &[(&str, Result<String, String>)]) -> Action {
 
 /// What the worker answers to install `file`: the model's loader, and the
 /// first exercise of an id installed (the page's list is the worker's).
-fn installation(model: &Model, file: &str, source: &str) -> Installation {
+fn installation(playground: &Playground, file: &str, source: &str) -> Installation {
     match Exercise::from_toml(file, source) {
         Err(error) => Installation::Unloadable(error),
-        Ok(exercise) if model.exercises.iter().any(|e| e.id == exercise.id) => {
+        Ok(exercise) if playground.exercises.iter().any(|e| e.id == exercise.id) => {
             Installation::IdTaken(exercise)
         }
         Ok(exercise) => Installation::Installed(exercise),
@@ -46,8 +46,8 @@ fn installation(model: &Model, file: &str, source: &str) -> Installation {
 }
 
 /// The installs the page has sent and not yet seen answered, oldest first.
-fn installs(model: &Model) -> Vec<(u64, String, String)> {
-    model
+fn installs(playground: &Playground) -> Vec<(u64, String, String)> {
+    playground
         .outbox
         .iter()
         .filter_map(|request| match &**request {
@@ -58,21 +58,21 @@ fn installs(model: &Model) -> Vec<(u64, String, String)> {
 }
 
 /// Answers every install waiting, in order, as the worker does.
-fn installs_answered(model: &mut Model) {
-    for (seq, file, source) in installs(model) {
-        let installation = Box::new(installation(model, &file, &source));
-        answer(model, Response::Installed { seq, installation });
+fn installs_answered(playground: &mut Playground) {
+    for (seq, file, source) in installs(playground) {
+        let installation = Box::new(installation(playground, &file, &source));
+        answer(playground, Response::Installed { seq, installation });
     }
 }
 
 /// The site's files fetched and every install answered.
-fn served(model: &mut Model, files: &[(&str, Result<String, String>)]) {
-    act(model, site(files));
-    installs_answered(model);
+fn served(playground: &mut Playground, files: &[(&str, Result<String, String>)]) {
+    act(playground, site(files));
+    installs_answered(playground);
 }
 
-fn addressed(exercise: &str, embed: bool) -> Model {
-    Model::new(
+fn addressed(exercise: &str, embed: bool) -> Playground {
+    Playground::new(
         catalog(),
         Start {
             exercise: Some(exercise.into()),
@@ -84,43 +84,43 @@ fn addressed(exercise: &str, embed: bool) -> Model {
 
 #[test]
 fn an_addressed_site_exercise_is_awaited_then_opened_once_the_worker_has_read_it() {
-    let mut model = addressed(MINE, true);
+    let mut playground = addressed(MINE, true);
     assert!(
-        model.exercise().is_none(),
+        playground.exercise().is_none(),
         "nothing is open while it is awaited"
     );
-    assert!(model.opening.is_none() && model.autosaved_exercise().is_none());
-    assert_eq!(model.check_request(), None);
+    assert!(playground.opening.is_none() && playground.autosaved_exercise().is_none());
+    assert_eq!(playground.check_request(), None);
     act(
-        &mut model,
+        &mut playground,
         site(&[("exercises/mine.toml", Ok(authored(MINE, "My course")))]),
     );
-    let Request::Install { seq, file, source } = last_request(&model) else {
+    let Request::Install { seq, file, source } = last_request(&playground) else {
         panic!("the worker is asked to read and install the file");
     };
     assert_eq!(file, "exercises/mine.toml");
-    assert!(model.exercise().is_none(), "not yet read");
-    let installation = Box::new(installation(&model, &file, &source));
-    answer(&mut model, Response::Installed { seq, installation });
-    assert_eq!(model.exercise().map(|e| e.id.as_str()), Some(MINE));
+    assert!(playground.exercise().is_none(), "not yet read");
+    let installation = Box::new(installation(&playground, &file, &source));
+    answer(&mut playground, Response::Installed { seq, installation });
+    assert_eq!(playground.exercise().map(|e| e.id.as_str()), Some(MINE));
     assert_eq!(
-        model.opening.as_ref().map(|o| o.exercise.as_str()),
+        playground.opening.as_ref().map(|o| o.exercise.as_str()),
         Some(MINE)
     );
     assert_eq!(
-        state_lessons(&model).last().map(|(l, _)| l.clone()),
+        state_lessons(&playground).last().map(|(l, _)| l.clone()),
         Some("My course".to_string()),
         "listed under its own lesson"
     );
     assert!(
-        installs(&model).is_empty(),
+        installs(&playground).is_empty(),
         "an answered install is not kept"
     );
-    assert!(model.notices.is_empty(), "{:?}", model.notices);
+    assert!(playground.notices.is_empty(), "{:?}", playground.notices);
 }
 
-fn state_lessons(model: &Model) -> Vec<(String, Vec<usize>)> {
-    crate::state::lessons(&model.exercises)
+fn state_lessons(playground: &Playground) -> Vec<(String, Vec<usize>)> {
+    crate::state::lessons(&playground.exercises)
 }
 
 #[test]
@@ -153,9 +153,9 @@ fn an_id_the_site_does_not_have_is_named_and_an_embed_shows_nothing_else() {
 
 #[test]
 fn a_bundled_id_opens_at_once_without_waiting_for_the_site() {
-    let model = addressed(CLAIM, true);
-    assert_eq!(model.exercise().map(|e| e.id.as_str()), Some(CLAIM));
-    assert!(model.awaiting.is_none());
+    let playground = addressed(CLAIM, true);
+    assert_eq!(playground.exercise().map(|e| e.id.as_str()), Some(CLAIM));
+    assert!(playground.awaiting.is_none());
 }
 
 #[test]
@@ -164,13 +164,16 @@ fn a_link_to_a_site_exercise_opens_it_with_the_linked_version() {
         exercise: MINE.into(),
         ..link(&[("claim", "-- linked")], None, None)
     });
-    let mut model = started(&fragment);
-    assert!(model.exercise().is_none());
+    let mut playground = started(&fragment);
+    assert!(playground.exercise().is_none());
     served(
-        &mut model,
+        &mut playground,
         &[("exercises/mine.toml", Ok(authored(MINE, "X")))],
     );
-    let opening = model.opening.clone().expect("opening the site's exercise");
+    let opening = playground
+        .opening
+        .clone()
+        .expect("opening the site's exercise");
     assert_eq!(opening.exercise, MINE);
     assert_eq!(
         opening.link.map(|l| l.edits["claim"].clone()),
@@ -182,10 +185,10 @@ fn a_link_to_a_site_exercise_opens_it_with_the_linked_version() {
 /// notices said in the index's order.
 #[test]
 fn each_file_that_cannot_be_used_is_a_notice_and_the_rest_load_in_order() {
-    let mut model = started("");
-    let before = model.exercises.len();
+    let mut playground = started("");
+    let before = playground.exercises.len();
     act(
-        &mut model,
+        &mut playground,
         site(&[
             ("exercises/a.toml", Ok(authored("a-one", "X"))),
             ("exercises/broken.toml", Ok("id = 3\n".into())),
@@ -197,34 +200,38 @@ fn each_file_that_cannot_be_used_is_a_notice_and_the_rest_load_in_order() {
             ("exercises/b.toml", Ok(authored("b-two", "X"))),
         ]),
     );
-    assert!(model.notices.is_empty(), "nothing is said before its turn");
-    for (seq, file, source) in installs(&model).into_iter().rev() {
-        let installation = Box::new(installation(&model, &file, &source));
-        answer(&mut model, Response::Installed { seq, installation });
+    assert!(
+        playground.notices.is_empty(),
+        "nothing is said before its turn"
+    );
+    for (seq, file, source) in installs(&playground).into_iter().rev() {
+        let installation = Box::new(installation(&playground, &file, &source));
+        answer(&mut playground, Response::Installed { seq, installation });
     }
-    let ids: Vec<&str> = model.exercises[before..]
+    let ids: Vec<&str> = playground.exercises[before..]
         .iter()
         .map(|e| e.id.as_str())
         .collect();
     assert_eq!(ids, ["a-one", "b-two"]);
-    assert_eq!(model.notices.len(), 3, "{:?}", model.notices);
+    assert_eq!(playground.notices.len(), 3, "{:?}", playground.notices);
     assert!(
-        model.notices[0].starts_with("exercises/broken.toml:1:"),
+        playground.notices[0].starts_with("exercises/broken.toml:1:"),
         "{:?}",
-        model.notices
+        playground.notices
     );
     assert!(
-        model.notices[1].contains("exercises/gone.toml could not be loaded"),
+        playground.notices[1].contains("exercises/gone.toml could not be loaded"),
         "{:?}",
-        model.notices
+        playground.notices
     );
     assert!(
-        model.notices[2].contains("the id “claim-compare-and-set” is already another exercise's"),
+        playground.notices[2]
+            .contains("the id “claim-compare-and-set” is already another exercise's"),
         "{:?}",
-        model.notices
+        playground.notices
     );
     assert_eq!(
-        model.exercise().map(|e| e.id.as_str()),
+        playground.exercise().map(|e| e.id.as_str()),
         Some(CLAIM),
         "still open"
     );
@@ -232,16 +239,16 @@ fn each_file_that_cannot_be_used_is_a_notice_and_the_rest_load_in_order() {
 
 #[test]
 fn a_schema_sqlite_refuses_is_a_notice_once_and_a_failed_install_leaves_its_file_out() {
-    let mut model = started("");
-    let before = model.exercises.len();
+    let mut playground = started("");
+    let before = playground.exercises.len();
     act(
-        &mut model,
+        &mut playground,
         site(&[
             ("exercises/a.toml", Ok(authored("a-one", "X"))),
             ("exercises/b.toml", Ok(authored("b-two", "X"))),
         ]),
     );
-    let sent = installs(&model);
+    let sent = installs(&playground);
     let (seq, file, source) = sent[0].clone();
     let schema_failed = || Response::Installed {
         seq,
@@ -256,45 +263,45 @@ fn a_schema_sqlite_refuses_is_a_notice_once_and_a_failed_install_leaves_its_file
             },
         }),
     };
-    answer(&mut model, schema_failed());
-    answer(&mut model, schema_failed()); // a restarted worker installs it again
-    assert_eq!(model.notices.len(), 1, "{:?}", model.notices);
-    assert!(model.notices[0].contains("exercises/a.toml:12:1"));
-    assert!(model.notices[0].contains("cannot be checked"));
-    assert_eq!(model.exercises.len(), before + 1, "listed, as before");
+    answer(&mut playground, schema_failed());
+    answer(&mut playground, schema_failed()); // a restarted worker installs it again
+    assert_eq!(playground.notices.len(), 1, "{:?}", playground.notices);
+    assert!(playground.notices[0].contains("exercises/a.toml:12:1"));
+    assert!(playground.notices[0].contains("cannot be checked"));
+    assert_eq!(playground.exercises.len(), before + 1, "listed, as before");
     answer(
-        &mut model,
+        &mut playground,
         Response::Failed {
             seq: sent[1].0,
             message: "the checker was restarted".into(),
         },
     );
     assert!(
-        model.notices[1]
+        playground.notices[1]
             .contains("exercises/b.toml could not be loaded (the checker was restarted)"),
         "{:?}",
-        model.notices
+        playground.notices
     );
-    assert_eq!(model.exercises.len(), before + 1);
+    assert_eq!(playground.exercises.len(), before + 1);
 }
 
 #[test]
 fn a_worker_that_fails_altogether_ends_the_wait_for_the_site() {
-    let mut model = addressed(MINE, false);
+    let mut playground = addressed(MINE, false);
     act(
-        &mut model,
+        &mut playground,
         site(&[("exercises/mine.toml", Ok(authored(MINE, "X")))]),
     );
     answer(
-        &mut model,
+        &mut playground,
         Response::Failed {
             seq: 0,
             message: "the checking worker could not start".into(),
         },
     );
-    assert!(model.site_loaded);
-    assert_eq!(model.missing.as_deref(), Some(MINE));
-    let notices = model.notices.join("\n");
+    assert!(playground.site_loaded);
+    assert_eq!(playground.missing.as_deref(), Some(MINE));
+    let notices = playground.notices.join("\n");
     assert!(
         notices.contains(
             "exercises/mine.toml could not be loaded (the checking worker could not start)"
@@ -307,27 +314,27 @@ fn a_worker_that_fails_altogether_ends_the_wait_for_the_site() {
 /// once it has, and an index it refuses is a notice.
 #[test]
 fn the_index_is_read_by_the_worker_then_its_files_are_fetched() {
-    let mut model = started("");
+    let mut playground = started("");
     let text = "format = 1\nexercises = [\"a.toml\", \"b.toml\"]\n";
     act(
-        &mut model,
+        &mut playground,
         Action::SiteExercises(SiteExercises::Index(text.into())),
     );
-    let Request::Index { seq, source } = last_request(&model) else {
+    let Request::Index { seq, source } = last_request(&playground) else {
         panic!("the worker reads the index");
     };
     assert_eq!(source, text);
-    assert_eq!(model.site_files, None);
-    assert!(!model.site_loaded);
+    assert_eq!(playground.site_files, None);
+    assert!(!playground.site_loaded);
     answer(
-        &mut model,
+        &mut playground,
         Response::Indexed {
             seq,
             result: fencelab_model::site::SiteIndex::new(vec!["a.toml".into(), "b.toml".into()]),
         },
     );
     assert_eq!(
-        model.site_files.as_deref().map(Vec::as_slice),
+        playground.site_files.as_deref().map(Vec::as_slice),
         Some(
             [
                 "exercises/a.toml".to_string(),
@@ -337,12 +344,12 @@ fn the_index_is_read_by_the_worker_then_its_files_are_fetched() {
         )
     );
     act(
-        &mut model,
+        &mut playground,
         Action::SiteExercises(SiteExercises::Index("format = 9".into())),
     );
-    let seq = last_request(&model).seq();
+    let seq = last_request(&playground).seq();
     answer(
-        &mut model,
+        &mut playground,
         Response::Indexed {
             seq,
             result: Err(fencelab_model::site::IndexError(
@@ -351,12 +358,12 @@ fn the_index_is_read_by_the_worker_then_its_files_are_fetched() {
         },
     );
     assert_eq!(
-        model.notices,
+        playground.notices,
         [
             "This site's own exercises could not be loaded: exercises/index.toml: format 9 is not one this page reads (it reads format 1)."
         ]
     );
-    assert!(model.site_loaded);
+    assert!(playground.site_loaded);
 }
 
 /// An exercise link names its exercise once the worker has read it: then
@@ -365,7 +372,7 @@ fn the_index_is_read_by_the_worker_then_its_files_are_fetched() {
 #[test]
 fn an_exercise_link_opens_its_exercise_once_read() {
     let linked = |exercise: Option<&str>| {
-        Model::new(
+        Playground::new(
             catalog(),
             Start {
                 exercise: exercise.map(str::to_string),
@@ -374,19 +381,19 @@ fn an_exercise_link_opens_its_exercise_once_read() {
             },
         )
     };
-    let mut model = linked(None);
+    let mut playground = linked(None);
     assert!(
-        model.exercise().is_none(),
+        playground.exercise().is_none(),
         "nothing opens before the link is read"
     );
     served(
-        &mut model,
+        &mut playground,
         &[(
             crate::author::link::LINKED_FILE,
             Ok(authored(MINE, "Linked")),
         )],
     );
-    assert_eq!(model.exercise().map(|e| e.id.as_str()), Some(MINE));
+    assert_eq!(playground.exercise().map(|e| e.id.as_str()), Some(MINE));
 
     let mut broken = linked(Some("generation-per-resource"));
     let second = broken.exercises[1].id.clone();
@@ -417,33 +424,39 @@ fn an_exercise_link_opens_its_exercise_once_read() {
 
 #[test]
 fn an_unusable_index_is_a_notice() {
-    let mut model = started("");
+    let mut playground = started("");
     act(
-        &mut model,
+        &mut playground,
         Action::SiteExercises(SiteExercises::Unusable(
             "exercises/index.toml: format 9 is not one this page reads".into(),
         )),
     );
-    assert!(model.notices[0].contains("format 9"));
+    assert!(playground.notices[0].contains("format 9"));
 }
 
 #[test]
 fn a_linked_draft_with_a_hosted_id_is_shown_in_place_of_the_hosted_file() {
-    let mut model = addressed(MINE, false);
+    let mut playground = addressed(MINE, false);
     let draft = authored(MINE, "The draft's lesson");
-    served(&mut model, &[(crate::author::link::LINKED_FILE, Ok(draft))]);
     served(
-        &mut model,
+        &mut playground,
+        &[(crate::author::link::LINKED_FILE, Ok(draft))],
+    );
+    served(
+        &mut playground,
         &[("exercises/mine.toml", Ok(authored(MINE, "Hosted")))],
     );
-    let open = model.exercise().expect("the draft is open");
+    let open = playground.exercise().expect("the draft is open");
     assert_eq!(open.id, MINE);
     assert_eq!(
         open.lesson, "The draft's lesson",
         "the draft, not the hosted file"
     );
-    assert_eq!(model.exercises.iter().filter(|e| e.id == MINE).count(), 1);
-    let notices = model.notices.join("\n");
+    assert_eq!(
+        playground.exercises.iter().filter(|e| e.id == MINE).count(),
+        1
+    );
+    let notices = playground.notices.join("\n");
     assert!(
         notices
             .contains("the draft from the link, shown in place of the site's exercises/mine.toml"),

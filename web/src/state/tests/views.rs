@@ -3,114 +3,119 @@
 
 use super::*;
 
-fn request_seq(model: &Model) -> u64 {
-    last_request(model).seq()
+fn request_seq(playground: &Playground) -> u64 {
+    last_request(playground).seq()
 }
 
 #[test]
 fn selecting_a_scenario_shows_where_it_broke_and_says_what_the_step_did() {
-    let mut model = checked();
-    act(&mut model, Action::Select(FIRST_COME.into()));
-    assert_eq!(model.view.scenario(), Some(FIRST_COME));
-    act(&mut model, Action::Select(ONE_WINNER.into()));
-    assert_eq!(model.view.step(), BROKE_AT);
+    let mut playground = checked();
+    act(&mut playground, Action::Select(FIRST_COME.into()));
+    assert_eq!(playground.view.scenario(), Some(FIRST_COME));
+    act(&mut playground, Action::Select(ONE_WINNER.into()));
+    assert_eq!(playground.view.step(), BROKE_AT);
     // Only what worker-b itself believes, from the report's own beliefs.
     assert_eq!(
-        model.announcement,
+        playground.announcement,
         "Step 8: worker-b: claim, the call ends ok, now believes it holds message msg-1 (token 2)"
     );
 }
 
 #[test]
 fn steps_move_within_the_history_and_each_starts_an_empty_console() {
-    let mut model = checked();
-    model.view.at_mut().expect("a step in view").console.result = Some(Err("old".into()));
-    act(&mut model, Action::StepBy(-1));
-    assert_eq!(model.view.at(), Some(&At::step(BROKE_AT - 1)));
+    let mut playground = checked();
+    playground
+        .view
+        .at_mut()
+        .expect("a step in view")
+        .console
+        .result = Some(Err("old".into()));
+    act(&mut playground, Action::StepBy(-1));
+    assert_eq!(playground.view.at(), Some(&At::step(BROKE_AT - 1)));
     assert_eq!(
-        model.announcement,
+        playground.announcement,
         "Step 7: worker-b: claim, UPDATE changed 1 row"
     );
-    act(&mut model, Action::Step(4));
+    act(&mut playground, Action::Step(4));
     assert_eq!(
-        model.announcement,
+        playground.announcement,
         "Step 5: worker-a: claim, the call ends ok, now believes it holds message msg-1 (token 1)"
     );
-    act(&mut model, Action::StepBy(-30));
-    assert_eq!(model.view.step(), 0);
-    act(&mut model, Action::StepBy(30));
-    assert_eq!(model.view.step(), BROKE_AT);
-    act(&mut model, Action::Step(99));
-    assert_eq!(model.view.step(), BROKE_AT, "no step past the history");
+    act(&mut playground, Action::StepBy(-30));
+    assert_eq!(playground.view.step(), 0);
+    act(&mut playground, Action::StepBy(30));
+    assert_eq!(playground.view.step(), BROKE_AT);
+    act(&mut playground, Action::Step(99));
+    assert_eq!(playground.view.step(), BROKE_AT, "no step past the history");
 }
 
 #[test]
 fn driving_asks_for_each_move_and_takes_only_the_newest_answer() {
-    let mut model = checked();
-    act(&mut model, Action::DriveStart(ONE_WINNER.into()));
-    let first = request_seq(&model);
+    let mut playground = checked();
+    act(&mut playground, Action::DriveStart(ONE_WINNER.into()));
+    let first = request_seq(&playground);
     assert!(matches!(
-        last_request(&model),
+        last_request(&playground),
         Request::Drive { ref schedule, ref scenario, .. } if schedule.is_empty() && scenario == ONE_WINNER
     ));
     answer(
-        &mut model,
+        &mut playground,
         Response::Driven {
             seq: first,
             drive: drive(2, false),
         },
     );
-    let View::Driving(state) = &model.view else {
+    let View::Driving(state) = &playground.view else {
         panic!("driving");
     };
     assert_eq!((state.waiting_for, state.at.step), (None, 1));
-    assert_eq!(model.announcement, "Step 2: worker-b: starts");
+    assert_eq!(playground.announcement, "Step 2: worker-b: starts");
 
-    act(&mut model, Action::DriveMove("a".into()));
-    let move_a = request_seq(&model);
-    act(&mut model, Action::DriveMove("b".into()));
-    let move_b = request_seq(&model);
-    let Request::Drive { schedule, .. } = last_request(&model) else {
+    act(&mut playground, Action::DriveMove("a".into()));
+    let move_a = request_seq(&playground);
+    act(&mut playground, Action::DriveMove("b".into()));
+    let move_b = request_seq(&playground);
+    let Request::Drive { schedule, .. } = last_request(&playground) else {
         panic!("a drive request");
     };
     assert_eq!(schedule.to_string(), "a b");
     // The answer to the move before arrives late: dropped.
     answer(
-        &mut model,
+        &mut playground,
         Response::Driven {
             seq: move_a,
             drive: drive(3, false),
         },
     );
-    let View::Driving(state) = &model.view else {
+    let View::Driving(state) = &playground.view else {
         panic!("driving");
     };
     assert_eq!(state.waiting_for, Some(move_b));
     assert_eq!(state.last.as_ref().map(|d| d.report.history.len()), Some(2));
 
-    act(&mut model, Action::DriveUndo);
-    act(&mut model, Action::DriveRestart);
-    let restart = request_seq(&model);
-    let Request::Drive { schedule, .. } = last_request(&model) else {
+    act(&mut playground, Action::DriveUndo);
+    act(&mut playground, Action::DriveRestart);
+    let restart = request_seq(&playground);
+    let Request::Drive { schedule, .. } = last_request(&playground) else {
         panic!("a drive request");
     };
     assert!(schedule.is_empty());
     answer(
-        &mut model,
+        &mut playground,
         Response::Driven {
             seq: restart,
             drive: drive(8, true),
         },
     );
     assert_eq!(
-        model.announcement,
+        playground.announcement,
         "Your schedule fails: worker-a and worker-b both believe they hold message msg-1"
     );
-    assert_eq!(model.view.step(), BROKE_AT);
+    assert_eq!(playground.view.step(), BROKE_AT);
 
-    act(&mut model, Action::DriveStop);
+    act(&mut playground, Action::DriveStop);
     assert_eq!(
-        model.view,
+        playground.view,
         View::Checked {
             scenario: ONE_WINNER.into(),
             at: At::step(BROKE_AT)
@@ -120,17 +125,17 @@ fn driving_asks_for_each_move_and_takes_only_the_newest_answer() {
 
 #[test]
 fn a_move_the_worker_could_not_take_ends_the_wait_and_says_why() {
-    let mut model = checked();
-    act(&mut model, Action::DriveStart(ONE_WINNER.into()));
-    let seq = request_seq(&model);
+    let mut playground = checked();
+    act(&mut playground, Action::DriveStart(ONE_WINNER.into()));
+    let seq = request_seq(&playground);
     answer(
-        &mut model,
+        &mut playground,
         Response::Failed {
             seq,
             message: "near \"SELEC\": syntax error".into(),
         },
     );
-    let View::Driving(state) = &model.view else {
+    let View::Driving(state) = &playground.view else {
         panic!("still driving");
     };
     assert_eq!(state.waiting_for, None);
@@ -138,162 +143,168 @@ fn a_move_the_worker_could_not_take_ends_the_wait_and_says_why() {
         state.failed.as_deref(),
         Some("near \"SELEC\": syntax error")
     );
-    assert!(model.announcement.contains("could not be taken"));
-    assert!(model.notices.is_empty(), "said in the drive panel");
+    assert!(playground.announcement.contains("could not be taken"));
+    assert!(playground.notices.is_empty(), "said in the drive panel");
     // The next move clears it.
-    act(&mut model, Action::DriveMove("a".into()));
-    assert!(matches!(&model.view, View::Driving(state) if state.failed.is_none()));
+    act(&mut playground, Action::DriveMove("a".into()));
+    assert!(matches!(&playground.view, View::Driving(state) if state.failed.is_none()));
 }
 
 #[test]
 fn an_edit_while_driving_goes_back_to_the_checked_scenario() {
-    let mut model = checked();
-    act(&mut model, Action::DriveStart(ONE_WINNER.into()));
-    let seq = request_seq(&model);
+    let mut playground = checked();
+    act(&mut playground, Action::DriveStart(ONE_WINNER.into()));
+    let seq = request_seq(&playground);
     act(
-        &mut model,
+        &mut playground,
         Action::Edited {
             procedure: "claim".into(),
             text: "-- edited".into(),
         },
     );
-    assert!(matches!(&model.view, View::Checked { scenario, .. } if scenario == ONE_WINNER));
+    assert!(matches!(&playground.view, View::Checked { scenario, .. } if scenario == ONE_WINNER));
     answer(
-        &mut model,
+        &mut playground,
         Response::Driven {
             seq,
             drive: drive(2, false),
         },
     );
     assert!(
-        matches!(model.view, View::Checked { .. }),
+        matches!(playground.view, View::Checked { .. }),
         "the drive's answer is dropped"
     );
 }
 
 #[test]
 fn a_typed_schedule_replays_into_the_view_and_a_stale_replay_is_dropped() {
-    let mut model = checked();
+    let mut playground = checked();
     act(
-        &mut model,
+        &mut playground,
         Action::Replay {
             scenario: ONE_WINNER.into(),
             schedule: "a b".into(),
         },
     );
-    let older = request_seq(&model);
+    let older = request_seq(&playground);
     act(
-        &mut model,
+        &mut playground,
         Action::Replay {
             scenario: ONE_WINNER.into(),
             schedule: "  a   a b ".into(),
         },
     );
-    let newer = request_seq(&model);
-    let Request::Replay { schedule, .. } = last_request(&model) else {
+    let newer = request_seq(&playground);
+    let Request::Replay { schedule, .. } = last_request(&playground) else {
         panic!("a replay request");
     };
     assert_eq!(schedule.to_string(), "a a b");
     // While waiting, the checked report stays in view.
     assert_eq!(
-        model.shown_report().map(|r| r.name.as_str()),
+        playground.shown_report().map(|r| r.name.as_str()),
         Some(ONE_WINNER)
     );
     answer(
-        &mut model,
+        &mut playground,
         Response::Replayed {
             seq: older,
             report: passing(ONE_WINNER, "a b"),
         },
     );
-    assert!(matches!(&model.view, View::Replay { report: None, .. }));
+    assert!(matches!(
+        &playground.view,
+        View::Replay { report: None, .. }
+    ));
     answer(
-        &mut model,
+        &mut playground,
         Response::Replayed {
             seq: newer,
             report: passing(ONE_WINNER, "a a b"),
         },
     );
-    assert_eq!(model.announcement, "Replayed the schedule a a b: passed");
-    assert_eq!(model.shown_schedule().to_string(), "a a b");
     assert_eq!(
-        model.view.step(),
-        model.shown_report().map_or(0, |r| r.history.len() - 1)
+        playground.announcement,
+        "Replayed the schedule a a b: passed"
+    );
+    assert_eq!(playground.shown_schedule().to_string(), "a a b");
+    assert_eq!(
+        playground.view.step(),
+        playground.shown_report().map_or(0, |r| r.history.len() - 1)
     );
 }
 
 #[test]
 fn a_schedule_that_is_not_one_or_cannot_be_replayed_is_said_and_the_checked_report_stays() {
-    let mut model = checked();
-    let queued = model.outbox.len();
+    let mut playground = checked();
+    let queued = playground.outbox.len();
     act(
-        &mut model,
+        &mut playground,
         Action::Replay {
             scenario: ONE_WINNER.into(),
             schedule: "a; DROP TABLE".into(),
         },
     );
-    assert_eq!(model.outbox.len(), queued, "nothing is sent");
+    assert_eq!(playground.outbox.len(), queued, "nothing is sent");
     assert!(
-        model.notices[0]
+        playground.notices[0]
             .starts_with("This schedule cannot be replayed: `a;` is not a process name")
     );
     act(
-        &mut model,
+        &mut playground,
         Action::Replay {
             scenario: ONE_WINNER.into(),
             schedule: "a b".into(),
         },
     );
-    let seq = request_seq(&model);
+    let seq = request_seq(&playground);
     answer(
-        &mut model,
+        &mut playground,
         Response::Failed {
             seq,
             message: "exercise `claim-compare-and-set` has no scenario `x`".into(),
         },
     );
-    assert!(matches!(&model.view, View::Checked { scenario, .. } if scenario == ONE_WINNER));
-    assert!(model.notices[1].starts_with("The schedule could not be replayed: exercise"));
+    assert!(matches!(&playground.view, View::Checked { scenario, .. } if scenario == ONE_WINNER));
+    assert!(playground.notices[1].starts_with("The schedule could not be replayed: exercise"));
 }
 
 #[test]
 fn a_share_link_carries_the_texts_and_the_scenario_and_schedule_in_view() {
-    let mut model = checked();
+    let mut playground = checked();
     act(
-        &mut model,
+        &mut playground,
         Action::Share {
             base: "http://127.0.0.1:8080/".into(),
         },
     );
-    let url = model.share_url.clone().expect("a link");
+    let url = playground.share_url.clone().expect("a link");
     let fragment = url
         .strip_prefix("http://127.0.0.1:8080/#")
         .expect("the page's own address");
     let link = share::decode(fragment).expect("the link reads back");
     assert_eq!(link.exercise, CLAIM);
-    assert_eq!(link.edits, model.texts);
+    assert_eq!(link.edits, playground.texts);
     assert_eq!(link.scenario.as_deref(), Some(ONE_WINNER));
     assert_eq!(
         link.schedule.map(|s| s.to_string()).as_deref(),
         Some("a a b b")
     );
     assert_eq!(
-        model.announcement,
+        playground.announcement,
         "A share link is ready below the Share button."
     );
 
     // Driving: the link carries the moves chosen so far.
-    act(&mut model, Action::DriveStart(ONE_WINNER.into()));
-    act(&mut model, Action::DriveMove("b".into()));
+    act(&mut playground, Action::DriveStart(ONE_WINNER.into()));
+    act(&mut playground, Action::DriveMove("b".into()));
     act(
-        &mut model,
+        &mut playground,
         Action::Share {
             base: String::new(),
         },
     );
     let link = share::decode(
-        model
+        playground
             .share_url
             .as_deref()
             .unwrap_or_default()
@@ -305,92 +316,105 @@ fn a_share_link_carries_the_texts_and_the_scenario_and_schedule_in_view() {
 
 #[test]
 fn the_console_takes_only_the_answer_to_its_newest_query_about_the_step_in_view() {
-    let mut model = checked();
+    let mut playground = checked();
     act(
-        &mut model,
+        &mut playground,
         Action::Query("SELECT state FROM messages".into()),
     );
-    let first = request_seq(&model);
+    let first = request_seq(&playground);
     let Request::Query {
         event_index,
         schedule,
         scenario,
         ..
-    } = last_request(&model)
+    } = last_request(&playground)
     else {
         panic!("a query request");
     };
     assert_eq!((event_index, scenario.as_str()), (BROKE_AT, ONE_WINNER));
     assert_eq!(schedule.to_string(), "a a b b");
-    act(&mut model, Action::Query("SELECT 2".into()));
-    let second = request_seq(&model);
+    act(&mut playground, Action::Query("SELECT 2".into()));
+    let second = request_seq(&playground);
     answer(
-        &mut model,
+        &mut playground,
         Response::Queried {
             seq: first,
             result: Ok(rows(1)),
         },
     );
     assert_eq!(
-        model.view.at().map(|at| at.console.result.clone()),
+        playground.view.at().map(|at| at.console.result.clone()),
         Some(None)
     );
     answer(
-        &mut model,
+        &mut playground,
         Response::Queried {
             seq: second,
             result: Ok(rows(2)),
         },
     );
     assert_eq!(
-        model.view.at().and_then(|at| at.console.result.clone()),
+        playground
+            .view
+            .at()
+            .and_then(|at| at.console.result.clone()),
         Some(Ok(rows(2)))
     );
 
     // A failed query says why in the console.
-    act(&mut model, Action::Query("SELEC".into()));
-    let failing = request_seq(&model);
+    act(&mut playground, Action::Query("SELEC".into()));
+    let failing = request_seq(&playground);
     answer(
-        &mut model,
+        &mut playground,
         Response::Failed {
             seq: failing,
             message: "near \"SELEC\": syntax error".into(),
         },
     );
     assert_eq!(
-        model.view.at().and_then(|at| at.console.result.clone()),
+        playground
+            .view
+            .at()
+            .and_then(|at| at.console.result.clone()),
         Some(Err("near \"SELEC\": syntax error".into()))
     );
-    assert!(model.notices.is_empty());
+    assert!(playground.notices.is_empty());
 
     // A query about a step since left is dropped.
-    act(&mut model, Action::Query("SELECT 3".into()));
-    let left = request_seq(&model);
-    act(&mut model, Action::StepBy(-1));
+    act(&mut playground, Action::Query("SELECT 3".into()));
+    let left = request_seq(&playground);
+    act(&mut playground, Action::StepBy(-1));
     answer(
-        &mut model,
+        &mut playground,
         Response::Queried {
             seq: left,
             result: Ok(rows(3)),
         },
     );
     assert_eq!(
-        model.view.at().map(|at| at.console.result.clone()),
+        playground.view.at().map(|at| at.console.result.clone()),
         Some(None)
     );
 }
 
 #[test]
 fn a_limit_scenario_reads_its_beliefs_from_the_report_like_any_other() {
-    let mut model = opened();
+    let mut playground = opened();
     let mut report = claim_report(false);
     report.scenarios[0].result = fencelab_model::ScenarioResult::LimitShown;
-    check_answered(&mut model, ExerciseReport::new(CLAIM, report.scenarios));
-    assert!(model.passes(), "limit shown counts as passing");
-    assert_eq!(model.view, View::Nothing, "nothing failed, nothing chosen");
-    act(&mut model, Action::Select(ONE_WINNER.into()));
+    check_answered(
+        &mut playground,
+        ExerciseReport::new(CLAIM, report.scenarios),
+    );
+    assert!(playground.passes(), "limit shown counts as passing");
+    assert_eq!(
+        playground.view,
+        View::Nothing,
+        "nothing failed, nothing chosen"
+    );
+    act(&mut playground, Action::Select(ONE_WINNER.into()));
     assert!(
-        model
+        playground
             .announcement
             .ends_with("now believes it holds message msg-1 (token 2)")
     );

@@ -64,9 +64,10 @@ struct Inner {
     _on_error: Closure<dyn FnMut(web_sys::Event)>,
 }
 
-/// A handle on the worker; cloning it shares the same worker.
+/// The page's client of the worker (the engine runs there, never here): a
+/// handle on it; cloning it shares the same worker.
 #[derive(Clone)]
-pub struct Engine {
+pub struct WorkerClient {
     inner: Rc<RefCell<Option<Inner>>>,
     /// Every `Install` sent, in order, for a restarted worker.
     installs: Rc<RefCell<Vec<Request>>>,
@@ -74,31 +75,31 @@ pub struct Engine {
     answer_ms_max: u32,
 }
 
-impl PartialEq for Engine {
+impl PartialEq for WorkerClient {
     fn eq(&self, other: &Self) -> bool {
         Rc::ptr_eq(&self.inner, &other.inner)
     }
 }
 
-impl Engine {
+impl WorkerClient {
     /// Starts the worker; `on_response` receives each answer, and a message
     /// (as `Response::Failed`) when the worker cannot start, crashes or is
     /// restarted. `answer_ms` is the watchdog the page's address asked for
     /// ([`answer_ms_from_address`], read as the page opened: the app soon
     /// rewrites its address), else [`ANSWER_MS_MAX`].
-    pub fn start(answer_ms: Option<u32>, on_response: impl Fn(Response) + 'static) -> Engine {
-        let engine = Engine {
+    pub fn start(answer_ms: Option<u32>, on_response: impl Fn(Response) + 'static) -> WorkerClient {
+        let client = WorkerClient {
             inner: Rc::new(RefCell::new(None)),
             installs: Rc::default(),
             deliver: Rc::new(on_response),
             answer_ms_max: answer_ms.unwrap_or(ANSWER_MS_MAX),
         };
-        engine.spawn();
-        engine
+        client.spawn();
+        client
     }
 
     /// Starts a worker (or takes over the one web/boot.js started) and
-    /// wires its messages to this engine.
+    /// wires its messages to this client.
     fn spawn(&self) {
         let (worker, held) = match early_worker() {
             Some(early) => early,
@@ -133,17 +134,17 @@ impl Engine {
                 },
             };
             if let Some(inner) = weak.upgrade() {
-                let engine = Engine {
+                let client = WorkerClient {
                     inner,
                     installs: Rc::clone(&installs),
                     deliver: Rc::clone(&deliver),
                     answer_ms_max,
                 };
                 if let Response::Working { seq } = response {
-                    engine.keep_waiting(seq);
+                    client.keep_waiting(seq);
                     return;
                 }
-                engine.answered(&response);
+                client.answered(&response);
             }
             deliver(response);
         });
@@ -174,7 +175,7 @@ impl Engine {
             _on_message: on_message,
             _on_error: on_error,
         });
-        // What an early worker said before this engine listened, in order.
+        // What an early worker said before this client listened, in order.
         for event in held.iter() {
             let is_error = event
                 .dyn_ref::<web_sys::Event>()
@@ -213,11 +214,11 @@ impl Engine {
 
     /// A piece of job `seq` is done: its watchdog starts again.
     fn keep_waiting(&self, seq: u64) {
-        let engine = self.clone();
+        let client = self.clone();
         if let Some(inner) = self.inner.borrow_mut().as_mut()
             && let Some(outstanding) = inner.outstanding.get_mut(&seq)
         {
-            outstanding._watchdog = Timeout::new(self.answer_ms_max, move || engine.timed_out(seq));
+            outstanding._watchdog = Timeout::new(self.answer_ms_max, move || client.timed_out(seq));
         }
     }
 
@@ -256,8 +257,8 @@ impl Engine {
             inner.outstanding.retain(|_, o| !o.is_job);
         }
         let seq = request.seq();
-        let engine = self.clone();
-        let watchdog = Timeout::new(self.answer_ms_max, move || engine.timed_out(seq));
+        let client = self.clone();
+        let watchdog = Timeout::new(self.answer_ms_max, move || client.timed_out(seq));
         inner.outstanding.insert(
             seq,
             Outstanding {
