@@ -586,7 +586,7 @@ fn a_random_search_reports_its_seed_and_replays_from_it() {
     assert_eq!(first["status"], "failed");
     assert_eq!(first["exploration"]["seed"], 7);
     let searched = first["exploration"]["schedules"].as_u64().unwrap();
-    assert!(searched >= 1 && searched <= 50, "{first}");
+    assert!((1..=50).contains(&searched), "{first}");
     assert!(
         first["exploration"]["procedure_steps"].as_u64().unwrap() > 0,
         "{first}"
