@@ -393,7 +393,7 @@ mod tests {
     /// The CLI's line of every kind of event: the words the page's timeline
     /// wraps in its markup, joined.
     #[test]
-    fn every_event_reads_as_one_line_of_its_wording() {
+    fn a_process_a_clock_a_call_and_a_statement_read_as_one_line_of_their_wording() {
         let claim = Some("claim");
         let cases = [
             (
@@ -454,6 +454,16 @@ mod tests {
                 ),
                 "claim: SELECT 1; changed 0 rows",
             ),
+        ];
+        for (event, line) in cases {
+            assert_eq!(event.to_string(), line, "{:?}", event.what);
+        }
+    }
+
+    #[test]
+    fn a_wait_an_effect_an_end_and_direct_sql_read_as_one_line_of_their_wording() {
+        let claim = Some("claim");
+        let cases = [
             (
                 event(
                     claim,
