@@ -555,12 +555,8 @@ fn run_exercise(args: &RunArgs) -> Result<Ended, BadInput> {
     let texts = exercise.texts_with(&edits);
     let report = run_scenarios(&exercise, &texts, &to_run, limits, args.random);
     let took = started.elapsed();
-    if let Some(grading) = &args.grading {
-        let options = grade::Options {
-            history: grading.history,
-            site: grading.site.as_deref(),
-        };
-        let entry = grade::Entry::of_run(
+    let entry = |options: grade::Options<'_>| {
+        grade::Entry::of_run(
             &source.file,
             &exercise,
             &report,
@@ -568,7 +564,13 @@ fn run_exercise(args: &RunArgs) -> Result<Ended, BadInput> {
             &edits,
             &given_files,
             &options,
-        );
+        )
+    };
+    if let Some(grading) = &args.grading {
+        let entry = entry(grade::Options {
+            history: grading.history,
+            site: grading.site.as_deref(),
+        });
         let document = grade::Document::new("run", vec![entry]);
         let ended = finish(
             &document,
@@ -585,19 +587,10 @@ fn run_exercise(args: &RunArgs) -> Result<Ended, BadInput> {
     }
     if args.json {
         // The grading document, each scenario with what its search did.
-        let options = grade::Options {
+        let entry = entry(grade::Options {
             history: grade::History::Failing,
             site: None,
-        };
-        let entry = grade::Entry::of_run(
-            &source.file,
-            &exercise,
-            &report,
-            &scenarios,
-            &edits,
-            &given_files,
-            &options,
-        )
+        })
         .with_exploration(&report);
         let document = grade::Document::new("explore", vec![entry]);
         if let Some(json) = document.render(grade::Format::Json) {
