@@ -104,6 +104,23 @@ impl Scenario {
                     .any(|call| call.call.as_deref() == Some(procedure))
         })
     }
+
+    /// The processes the scenario interleaves, by their names in it: those
+    /// of its concurrent sections, in order of first appearance. These are
+    /// the words a schedule moves them by (`a b b a`).
+    pub fn interleaved(&self) -> Vec<String> {
+        let mut names: Vec<String> = Vec::new();
+        let calls = self
+            .steps
+            .iter()
+            .filter_map(|step| step.concurrent.as_ref());
+        for call in calls.flatten() {
+            if !names.contains(&call.process) {
+                names.push(call.process.clone());
+            }
+        }
+        names
+    }
 }
 
 fn one_point() -> u32 {

@@ -5,7 +5,7 @@
 //! its scenario interleaves, so a mistyped name is a notice, not a request.
 
 use super::{Console, Playground, View};
-use fencelab_model::Schedule;
+use fencelab_model::{Scenario, Schedule};
 use fencelab_protocol::Request;
 use std::rc::Rc;
 
@@ -52,22 +52,13 @@ impl Playground {
         })
     }
 
-    /// The processes `scenario` interleaves: those of its concurrent
-    /// sections, in order of first appearance.
+    /// The processes `scenario` interleaves (the model's
+    /// `Scenario::interleaved`).
     pub fn interleaved(&self, scenario: &str) -> Vec<String> {
-        let mut names: Vec<String> = Vec::new();
-        let sections = self
-            .exercise()
+        self.exercise()
             .and_then(|e| e.scenarios.iter().find(|s| s.name == scenario))
-            .into_iter()
-            .flat_map(|s| &s.steps)
-            .filter_map(|step| step.concurrent.as_ref());
-        for call in sections.flatten() {
-            if !names.contains(&call.process) {
-                names.push(call.process.clone());
-            }
-        }
-        names
+            .map(Scenario::interleaved)
+            .unwrap_or_default()
     }
 
     /// The schedule typed as one this scenario can follow, or why not.

@@ -43,19 +43,8 @@ impl Playground {
     /// The full texts a broken variant puts in the editors.
     pub fn variant_texts(&self, name: &str) -> Option<Edits> {
         let exercise = self.exercise()?;
-        let variant = exercise.variants.iter().find(|m| m.name == name)?;
-        let mut texts = self.starts();
-        for (procedure, text) in texts.iter_mut() {
-            match variant.procedures.get(procedure) {
-                Some(replacement) => replacement.clone_into(text),
-                None => {
-                    if let Some(p) = exercise.procedures.iter().find(|p| &p.name == procedure) {
-                        p.reference.clone_into(text);
-                    }
-                }
-            }
-        }
-        Some(texts)
+        let variant = exercise.variants.iter().find(|v| v.name == name)?;
+        Some(exercise.variant_edits(variant))
     }
 
     /// Puts `texts` in the editors as one undoable change each.

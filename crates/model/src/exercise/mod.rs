@@ -211,7 +211,10 @@ impl Exercise {
         self.editable_texts(|p| &p.reference)
     }
 
-    fn editable_texts(&self, text: impl Fn(&ProcedureSpec) -> &String) -> BTreeMap<String, String> {
+    fn editable_texts<'a>(
+        &'a self,
+        text: impl Fn(&'a ProcedureSpec) -> &'a String,
+    ) -> BTreeMap<String, String> {
         self.procedures
             .iter()
             .filter(|p| p.editable)
@@ -232,6 +235,13 @@ impl Exercise {
                 (p.name.clone(), text.clone())
             })
             .collect()
+    }
+
+    /// The editable procedures' texts under a named variant, by name, as
+    /// edits: its replacement where it has one, else the reference (the
+    /// texts a learner who loads the variant sees).
+    pub fn variant_edits(&self, variant: &Variant) -> BTreeMap<String, String> {
+        self.editable_texts(|p| variant.procedures.get(&p.name).unwrap_or(&p.reference))
     }
 
     /// The reference texts with a named variant's replacements in place.
@@ -260,6 +270,41 @@ mod tests {
             .find(|(name, _)| *name == SESSION)
             .map(|(_, text)| *text)
             .expect("the session exercise is bundled")
+    }
+
+    #[test]
+    fn a_scenario_names_the_processes_it_interleaves_and_a_variant_its_texts() {
+        let exercise = Exercise::from_toml(SESSION, session_file()).expect("it loads");
+        let scenario = |name: &str| {
+            exercise
+                .scenarios
+                .iter()
+                .find(|s| s.name == name)
+                .expect("a bundled scenario")
+        };
+        assert_eq!(
+            scenario("two hosts claim at once").interleaved(),
+            ["a", "b"]
+        );
+        // A scenario of calls one after another has nothing to interleave.
+        assert!(scenario("too late to finish").interleaved().is_empty());
+        // A variant replaces finish_session; the other editable procedure,
+        // claim_session, is the reference's.
+        let variant = &exercise.variants[0];
+        let edits = exercise.variant_edits(variant);
+        assert_eq!(
+            edits.keys().collect::<Vec<_>>(),
+            ["claim_session", "finish_session"]
+        );
+        assert_eq!(
+            edits["finish_session"],
+            variant.procedures["finish_session"]
+        );
+        let reference = |name: &str| {
+            let spec = exercise.procedures.iter().find(|p| p.name == name);
+            spec.map(|p| p.reference.clone()).unwrap_or_default()
+        };
+        assert_eq!(edits["claim_session"], reference("claim_session"));
     }
 
     #[test]
