@@ -8,7 +8,7 @@
 //! (and then a link's version, if one was opened) in the editors and asks
 //! for the first check.
 
-use super::{At, Embedding, Given, Playground, Protection, Replace, Theme, View};
+use super::{Embedding, Given, Playground, Protection, Replace, Theme, View};
 use crate::prerendered::Prerendered;
 use crate::share::{self, Link};
 use crate::storage::Loaded;
@@ -217,14 +217,7 @@ impl Playground {
             // The report is here already, so the scenario the saved work
             // showed is drawn at its step now, as a check's answer would:
             // the worker's confirming answer changes nothing.
-            if matches!(self.view, View::Checked { .. }) {
-                self.focus();
-                let len = self.shown_report().map_or(0, |r| r.history.len());
-                let wanted = self.step_wanted.take().filter(|step| *step < len);
-                if let (Some(step), Some(at)) = (wanted, self.view.at_mut()) {
-                    *at = At::step(step);
-                }
-            }
+            self.draw_checked(true);
         }
     }
 

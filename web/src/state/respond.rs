@@ -101,20 +101,28 @@ impl Playground {
             other => other,
         };
         self.report = Some(Rc::new(report));
-        if matches!(self.view, View::Checked { .. }) {
-            self.focus();
-            let wanted = if keeps_step {
-                self.step_wanted.take()
-            } else {
-                None
-            };
-            let len = self.shown_report().map_or(0, |r| r.history.len());
-            if let (Some(step), Some(at)) = (wanted.filter(|s| *s < len), self.view.at_mut()) {
-                *at = At::step(step);
-            }
-        }
+        self.draw_checked(keeps_step);
         self.note_variant_seen();
         self.after_check();
+    }
+
+    /// Draws the checked scenario in view at its focus, or at the step the
+    /// saved work or a link asked for (`step_wanted`) when that step is the
+    /// scenario's (`keeps_step`) and within its history.
+    pub(super) fn draw_checked(&mut self, keeps_step: bool) {
+        if !matches!(self.view, View::Checked { .. }) {
+            return;
+        }
+        self.focus();
+        let wanted = if keeps_step {
+            self.step_wanted.take()
+        } else {
+            None
+        };
+        let len = self.shown_report().map_or(0, |r| r.history.len());
+        if let (Some(step), Some(at)) = (wanted.filter(|s| *s < len), self.view.at_mut()) {
+            *at = At::step(step);
+        }
     }
 
     fn replayed(&mut self, seq: u64, report: ScenarioReport) {
