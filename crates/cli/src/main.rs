@@ -592,10 +592,7 @@ fn run_exercise(args: &RunArgs) -> Result<Ended, BadInput> {
             site: None,
         })
         .with_exploration(&report);
-        let document = grade::Document::new("explore", vec![entry]);
-        if let Some(json) = document.render(grade::Format::Json) {
-            write_out(&format!("{}\n", fencelab_cli::shown_json(&json)));
-        }
+        print_json(&grade::Document::new("explore", vec![entry]))?;
     } else {
         out!("{}", render::run(&report, true, exercise.journal));
         let schedules: u64 = report

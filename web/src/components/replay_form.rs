@@ -17,11 +17,12 @@ pub struct ReplayFormProps {
 pub fn replay_form(props: &ReplayFormProps) -> Html {
     let input = use_node_ref();
     // What the box holds: the schedule shown until the learner types, then
-    // what they typed, until another schedule (or scenario) is shown. The page renders
-    // again whenever the worker answers anything, and the box must keep
-    // what was typed through those renders: yew writes an input's `value`
-    // into the DOM whenever the two differ, so a value of the shown schedule
-    // alone would put it back over the learner's typing.
+    // what they typed, until another schedule (or scenario) is shown. The
+    // page renders again whenever the worker answers anything, and the box
+    // must keep what was typed through those renders: yew writes an input's
+    // `value` into the DOM whenever the two differ, so a value of the shown
+    // schedule alone would put it back over the learner's typing. Replay
+    // reads the box itself (`input`), whatever put the text there.
     let shown = (props.scenario.clone(), props.schedule.clone());
     let text = use_mut_ref(|| (shown.clone(), props.schedule.to_string()));
     if text.borrow().0 != shown {
