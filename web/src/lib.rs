@@ -22,7 +22,6 @@ pub mod editor;
 pub mod embed;
 pub mod fold;
 pub mod hooks;
-pub mod markdown;
 pub mod panic;
 pub mod prerendered;
 pub mod reveal;

@@ -1,42 +1,9 @@
 //! The exercise's tables after a chosen step: the report's initial tables
 //! with every event's row changes applied in order, and which cells the
-//! chosen step itself changed; and the names of the tables its schema
-//! creates, for the console.
+//! chosen step itself changed.
 
 use fencelab_model::history::{Event, TableRows};
-use fencelab_model::procedure::lexer::{self, TokenKind};
 use fencelab_model::value::Value;
-
-/// The tables `schema` creates, in order: each `CREATE TABLE [IF NOT
-/// EXISTS] name`, read from the model's one SQL lexer (a quoted name keeps
-/// its quotes). An unfinished text has none.
-pub fn schema_tables(schema: &str) -> Vec<String> {
-    let Ok(tokens) = lexer::tokens(schema) else {
-        return Vec::new();
-    };
-    let tokens: Vec<_> = tokens.into_iter().filter(|t| !t.is_comment()).collect();
-    let mut names = Vec::new();
-    for (i, token) in tokens.iter().enumerate() {
-        if !(token.is_word(schema, "CREATE")
-            && tokens
-                .get(i + 1)
-                .is_some_and(|t| t.is_word(schema, "TABLE")))
-        {
-            continue;
-        }
-        let mut at = i + 2;
-        if tokens.get(at).is_some_and(|t| t.is_word(schema, "IF")) {
-            at += 3; // IF NOT EXISTS
-        }
-        if let Some(name) = tokens
-            .get(at)
-            .filter(|t| matches!(t.kind, TokenKind::Word | TokenKind::QuotedName))
-        {
-            names.push(name.text(schema).to_string());
-        }
-    }
-    names
-}
 
 /// One table as shown: column names, rows (without their key) and, per
 /// row, which cells the selected step changed (`None`: the row is new).
@@ -141,37 +108,4 @@ pub fn after_event(initial: &[TableRows], history: &[Event], selected: usize) ->
             }
         })
         .collect()
-}
-
-#[cfg(test)]
-mod tests {
-    use super::*;
-
-    #[test]
-    fn every_bundled_exercise_names_its_tables() {
-        let exercises = fencelab_model::bundled::catalog().expect("the exercises load");
-        for exercise in &exercises {
-            let tables = schema_tables(&exercise.schema);
-            assert!(!tables.is_empty(), "{}: no tables", exercise.id);
-            for table in &tables {
-                assert!(
-                    exercise.schema.contains(table.as_str()),
-                    "{}: {table}",
-                    exercise.id
-                );
-            }
-        }
-        let session = exercises
-            .iter()
-            .find(|e| e.id == "session-incarnations")
-            .expect("the session exercise");
-        assert_eq!(
-            schema_tables(&session.schema),
-            ["host_instances", "session_claims", "session_completions"]
-        );
-        assert_eq!(
-            schema_tables("-- CREATE TABLE no (x);\nCREATE TABLE IF NOT EXISTS \"t t\" (x);"),
-            ["\"t t\""]
-        );
-    }
 }

@@ -23,6 +23,7 @@ pub mod monitor;
 pub mod mutate;
 pub mod naming;
 pub mod procedure;
+pub mod prose;
 pub mod protection;
 pub mod random;
 pub mod replay;

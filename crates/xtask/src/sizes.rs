@@ -2,7 +2,8 @@
 //! checks on it: the page's own wasm must not contain SQLite (only the
 //! worker runs the engine), nor a TOML parser (the worker loads every text:
 //! checked on the dependency graph the page is built with, and on the built
-//! file). Reads `dist/`, which the trunk stage writes.
+//! file), nor a Markdown parser (the loader renders an exercise's prose:
+//! checked on the graph). Reads `dist/`, which the trunk stage writes.
 //! Sizes are raw, gzip -9 and brotli (quality 11, through Node's zlib:
 //! xtask has no dependencies), the two encodings a server may send.
 
@@ -101,7 +102,7 @@ pub fn report(root: &Path) -> Result<(), String> {
     }
     let failures: Vec<String> = [
         no_sqlite_in_page(&dist),
-        no_toml_in_page_graph(root),
+        no_parser_in_page_graph(root),
         no_toml_in_page(&dist),
     ]
     .into_iter()
@@ -175,24 +176,33 @@ fn no_sqlite_in_page(dist: &Path) -> Result<(), String> {
     }
 }
 
-/// Whether a package name is a TOML parser's: `toml` and its parts
-/// (`toml_parser`, `toml_edit`, `toml_datetime`...), or another crate named
-/// after the format (`basic-toml`, `taplo`).
-fn is_toml_package(name: &str) -> bool {
-    name == "toml"
+/// Which format a package parses, if it is a parser the page must not
+/// link: TOML (`toml` and its parts, `toml_parser`, `toml_edit`...; another
+/// crate named after the format, `basic-toml`, `taplo`) or Markdown
+/// (`pulldown-cmark` and its parts, `comrak`, `markdown`).
+fn parser_format(name: &str) -> Option<&'static str> {
+    let toml = name == "toml"
         || name.starts_with("toml_")
         || name.starts_with("toml-")
         || name.ends_with("-toml")
         || name.ends_with("_toml")
-        || name == "taplo"
+        || name == "taplo";
+    let markdown = name.starts_with("pulldown-cmark") || name == "comrak" || name == "markdown";
+    if toml {
+        Some("TOML")
+    } else if markdown {
+        Some("Markdown")
+    } else {
+        None
+    }
 }
 
 /// Fails if the dependency graph the page is built with (its normal
 /// dependencies for wasm32, with its default features, as trunk builds it,
-/// but not what its proc-macros use at build time)
-/// holds a TOML parser: the model's `toml` feature switched on again by a
+/// but not what its proc-macros use at build time) holds a TOML or Markdown
+/// parser: the model's `toml` or `markdown` feature switched on again by a
 /// crate the page links.
-fn no_toml_in_page_graph(root: &Path) -> Result<(), String> {
+fn no_parser_in_page_graph(root: &Path) -> Result<(), String> {
     let output = Command::new("cargo")
         .args([
             "tree",
@@ -223,22 +233,22 @@ fn no_toml_in_page_graph(root: &Path) -> Result<(), String> {
         ));
     }
     let tree = String::from_utf8_lossy(&output.stdout);
-    let mut found: Vec<&str> = tree
+    let mut found: Vec<String> = tree
         .lines()
         .filter_map(|line| line.split_whitespace().next())
-        .filter(|name| is_toml_package(name))
+        .filter_map(|name| parser_format(name).map(|format| format!("{name} ({format})")))
         .collect();
     found.sort_unstable();
     found.dedup();
     if found.is_empty() {
-        println!("xtask: the page's dependency graph (wasm32) holds no TOML parser");
+        println!("xtask: the page's dependency graph (wasm32) holds no TOML or Markdown parser");
         Ok(())
     } else {
         Err(format!(
             "the page ({PAGE_PACKAGE}, built for {PAGE_TARGET}) depends on {}: the main thread \
-             must build fencelab-model without its `toml` feature and leave loading to the \
-             worker (`cargo tree -p {PAGE_PACKAGE} --target {PAGE_TARGET} -e normal -i toml` \
-             shows who pulls it in)",
+             must build fencelab-model without its `toml` and `markdown` features and leave \
+             loading and rendering to the worker (`cargo tree -p {PAGE_PACKAGE} --target \
+             {PAGE_TARGET} -e normal -i PACKAGE` shows who pulls it in)",
             found.join(", ")
         ))
     }
@@ -304,4 +314,22 @@ fn brotli_len(path: &Path) -> Result<u64, String> {
         .trim()
         .parse()
         .map_err(|_| format!("node could not brotli-compress {}", path.display()))
+}
+
+#[cfg(test)]
+mod tests {
+    use super::parser_format;
+
+    #[test]
+    fn the_parsers_the_page_must_not_link_are_named_by_format() {
+        for name in ["toml", "toml_edit", "toml-span", "basic-toml", "taplo"] {
+            assert_eq!(parser_format(name), Some("TOML"), "{name}");
+        }
+        for name in ["pulldown-cmark", "pulldown-cmark-escape", "comrak"] {
+            assert_eq!(parser_format(name), Some("Markdown"), "{name}");
+        }
+        for name in ["serde_json", "yew", "fencelab-model", "tomlish-not"] {
+            assert_eq!(parser_format(name), None, "{name}");
+        }
+    }
 }

@@ -131,7 +131,7 @@ pub fn fill(
     let title = format!("<title>{} · fencelab</title>", escape(&exercise.title));
     let description = format!(
         "<meta name=\"description\" content=\"{}\" />",
-        escape(&fencelab_web::markdown::first_sentence(&exercise.narrative))
+        escape(&exercise.narrative.lead)
     );
     if !html.contains("<title>fencelab</title>") {
         return Err("the template has no `<title>fencelab</title>` to name the exercise in".into());
@@ -263,9 +263,9 @@ mod tests {
                 "{}",
                 page.file
             );
-            let lead = fencelab_web::markdown::first_sentence(&exercise.narrative);
+            let lead = &exercise.narrative.lead;
             assert!(
-                unescape(html).contains(&lead),
+                unescape(html).contains(lead.as_str()),
                 "{}: the story's first sentence",
                 page.file
             );

@@ -163,7 +163,7 @@ pub fn app(props: &AppProps) -> Html {
                         // While the exercise's saved work is read (one frame), nothing is drawn
                         // below the editors' place: drawn there, it would move when they appear.
                         if playground.opening.is_none() {<>
-                            { work_results(&playground, &handlers, &aids) }
+                            { work_results(&playground, &handlers) }
                             { work_extra(&playground, exercise, &handlers) }
                         </>}
                     </div>
@@ -238,24 +238,14 @@ impl Handlers {
     }
 }
 
-/// The tables each procedure's console can name, and what each procedure's
-/// editor offers as completions: worked out once per exercise.
+/// What each procedure's editor offers as completions: worked out once per
+/// exercise.
 struct EditorAids {
-    schema_tables: Rc<Vec<String>>,
     words: Rc<BTreeMap<String, Rc<Vec<crate::editor::Word>>>>,
 }
 
 #[hook]
 fn use_editor_aids(playground: &UseReducerHandle<Playground>) -> EditorAids {
-    let schema_tables = {
-        let exercises = playground.exercises.clone();
-        use_memo(playground.current, move |current| {
-            exercises
-                .get(*current)
-                .map(|e| tables::schema_tables(&e.schema))
-                .unwrap_or_default()
-        })
-    };
     let exercises = playground.exercises.clone();
     let words = use_memo(playground.current, move |current| {
         exercises
@@ -269,10 +259,7 @@ fn use_editor_aids(playground: &UseReducerHandle<Playground>) -> EditorAids {
             })
             .unwrap_or_default()
     });
-    EditorAids {
-        schema_tables,
-        words,
-    }
+    EditorAids { words }
 }
 
 /// The page while no exercise is open: the one the address names is
@@ -357,7 +344,7 @@ fn work_main(
     });
     html! {
         <div class="work-main">
-            <Narrative title={exercise.title.clone()} markdown={exercise.narrative.clone()} folded={playground.embed || narrow} />
+            <Narrative title={exercise.title.clone()} story={exercise.narrative.clone()} folded={playground.embed || narrow} />
             if let Some(offer) = &exercise.working_version {
                 <WorkingVersion offer={offer.clone()} working={playground.working} on_choose={handlers.start_from.clone()} />
             }
@@ -435,7 +422,7 @@ fn error_of(playground: &Playground, procedure: &str) -> Option<(u32, String)> {
 
 /// The results beside the exercise: a drive, the timeline, the tables
 /// after the selected step, the console; or a line saying what is coming.
-fn work_results(playground: &Playground, handlers: &Handlers, aids: &EditorAids) -> Html {
+fn work_results(playground: &Playground, handlers: &Handlers) -> Html {
     let driving = matches!(playground.view, View::Driving(_));
     let shown = playground.shown();
     html! {
@@ -449,7 +436,7 @@ fn work_results(playground: &Playground, handlers: &Handlers, aids: &EditorAids)
                     on_restart={handlers.unit(|| Action::DriveRestart)} on_stop={handlers.unit(|| Action::DriveStop)} />
             }
             if let Some(report) = shown {
-                { shown_report(playground, &report, handlers, aids) }
+                { shown_report(playground, &report, handlers) }
             } else if let Some(without) = playground.view.without() {
                 <p class="muted counterexample-waiting">
                     { format!("Running the counterexample without line {} of {}…", without.line, without.procedure) }
@@ -474,7 +461,6 @@ fn shown_report(
     playground: &Playground,
     report: &crate::state::SharedReport,
     handlers: &Handlers,
-    aids: &EditorAids,
 ) -> Html {
     let step = playground.view.step();
     let (console_sql, console) = playground
@@ -497,7 +483,7 @@ fn shown_report(
                 schedule={playground.asked_schedule().to_string()}
                 processes={playground.interleaved(&report.name)} on_replay={handlers.replay.clone()} />
         }
-        <Console step={step} tables={(*aids.schema_tables).clone()} sql={console_sql}
+        <Console step={step} tables={report.initial_tables.iter().map(|t| t.table.clone()).collect::<Vec<_>>()} sql={console_sql}
             result={console} on_query={handlers.text(Action::Query)} />
     </>}
 }

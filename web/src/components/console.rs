@@ -11,12 +11,24 @@ use yew::prelude::*;
 #[derive(Properties, PartialEq)]
 pub struct ConsoleProps {
     pub step: usize,
-    /// The exercise's tables, as its schema creates them.
+    /// The exercise's tables, as the report names them.
     pub tables: Vec<String>,
     /// The query asked last, and its answer.
     pub sql: AttrValue,
     pub result: Option<Result<ResultRows, String>>,
     pub on_query: Callback<String>,
+}
+
+/// A table's name as a query writes it: as it is when it is a plain word,
+/// else in double quotes (each inner one doubled).
+fn sql_name(name: &str) -> String {
+    let plain = name.starts_with(|c: char| c.is_ascii_alphabetic() || c == '_')
+        && name.chars().all(|c| c.is_ascii_alphanumeric() || c == '_');
+    if plain {
+        name.to_string()
+    } else {
+        format!("\"{}\"", name.replace('"', "\"\""))
+    }
 }
 
 /// `message` without the query it quotes at its end when that is `sql`,
@@ -47,7 +59,7 @@ pub fn console(props: &ConsoleProps) -> Html {
     let placeholder = props
         .tables
         .first()
-        .map(|table| format!("SELECT * FROM {table}"))
+        .map(|table| format!("SELECT * FROM {}", sql_name(table)))
         .unwrap_or_else(|| "SELECT 1".to_string());
     html! {
         <section class="console" aria-labelledby="console-title">
@@ -92,6 +104,14 @@ pub fn console(props: &ConsoleProps) -> Html {
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    #[test]
+    fn a_table_name_is_quoted_only_when_a_query_needs_it() {
+        assert_eq!(sql_name("session_claims"), "session_claims");
+        assert_eq!(sql_name("t t"), "\"t t\"");
+        assert_eq!(sql_name("1st"), "\"1st\"");
+        assert_eq!(sql_name("a\"b"), "\"a\"\"b\"");
+    }
 
     #[test]
     fn an_error_names_its_problem_and_not_the_query_again() {

@@ -1,10 +1,11 @@
 //! Hints, revealed one at a time.
 
+use fencelab_model::prose::SafeHtml;
 use yew::prelude::*;
 
 #[derive(Properties, PartialEq)]
 pub struct HintsProps {
-    pub hints: Vec<String>,
+    pub hints: Vec<SafeHtml>,
     pub shown: usize,
     pub on_more: Callback<()>,
 }
@@ -21,7 +22,7 @@ pub fn hints(props: &HintsProps) -> Html {
             <h2 id="hints-title">{ "Hints" }</h2>
             <ol aria-live="polite">
                 { for props.hints.iter().take(props.shown).map(|h| html! {
-                    <li class="hint">{ crate::components::hints::inline(h) }</li>
+                    <li class="hint">{ rendered(h) }</li>
                 }) }
             </ol>
             if props.shown < total {
@@ -33,13 +34,8 @@ pub fn hints(props: &HintsProps) -> Html {
     }
 }
 
-/// A hint's Markdown, inline, raw HTML stripped.
-pub fn inline(markdown: &str) -> Html {
-    let html = crate::markdown::to_safe_html(markdown);
-    let html = html
-        .trim()
-        .trim_start_matches("<p>")
-        .trim_end_matches("</p>")
-        .to_string();
-    Html::from_html_unchecked(AttrValue::from(html))
+/// Prose as the loader rendered it: safe by construction (no raw HTML, no
+/// script links; fencelab_model::prose), so it is markup as it stands.
+pub fn rendered(html: &SafeHtml) -> Html {
+    Html::from_html_unchecked(AttrValue::from(html.as_str().to_string()))
 }

@@ -1,16 +1,17 @@
-//! The exercise's title, the page's one h1, and its narrative: Markdown with
-//! raw HTML stripped (markdown.rs), which the learner may fold away once
+//! The exercise's title, the page's one h1, and its narrative, as the loader
+//! rendered it (fencelab_model::prose), which the learner may fold away once
 //! read, to keep the editor and the verdicts in sight. In an embed and on a
 //! phone the story starts folded, its first sentence standing as the fold's
 //! label: the course page around the frame tells the story too, and a small
 //! screen's height belongs to the editor and the verdicts.
 
+use fencelab_model::prose;
 use yew::prelude::*;
 
 #[derive(Properties, PartialEq)]
 pub struct NarrativeProps {
     pub title: AttrValue,
-    pub markdown: AttrValue,
+    pub story: prose::Narrative,
     /// Whether the story starts folded under its first sentence (an embed).
     #[prop_or_default]
     pub folded: bool,
@@ -18,11 +19,10 @@ pub struct NarrativeProps {
 
 #[function_component(Narrative)]
 pub fn narrative(props: &NarrativeProps) -> Html {
-    let html = crate::markdown::to_safe_html(&props.markdown);
     // Both labels are always there, and style.css shows one: a page
     // prerendered for a wide screen is folded on a phone before its first
     // paint (web/first-paint.js) by its attributes alone.
-    let lead = crate::markdown::first_sentence(&props.markdown);
+    let lead = props.story.lead.clone();
     let summary = html! {
         <summary title={props.folded.then(|| lead.clone())}>
             <span class="story-label">{ "The story" }</span>
@@ -34,7 +34,7 @@ pub fn narrative(props: &NarrativeProps) -> Html {
             <h1 id="exercise-title">{ props.title.clone() }</h1>
             <details class={classes!("narrative-text", props.folded.then_some("story-folded"))} open={!props.folded}>
                 { summary }
-                { Html::from_html_unchecked(AttrValue::from(html)) }
+                { super::hints::rendered(&props.story.html) }
             </details>
         </section>
     }

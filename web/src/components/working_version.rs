@@ -3,13 +3,14 @@
 //! The choice is the learner's, per exercise, and is remembered with the
 //! work; either way Reset goes back to the chosen start.
 
+use fencelab_model::prose::SafeHtml;
 use yew::prelude::*;
 
 #[derive(Properties, PartialEq)]
 pub struct WorkingVersionProps {
     /// What the exercise says the learner does from the working version
-    /// (inline Markdown).
-    pub offer: AttrValue,
+    /// (a line of Markdown, rendered by the loader).
+    pub offer: SafeHtml,
     /// The learner started from the working version.
     pub working: bool,
     /// Start from the working version (`true`) or the starting text.
@@ -23,7 +24,7 @@ pub fn working_version(props: &WorkingVersionProps) -> Html {
     html! {
         <section class="working-version" aria-labelledby="working-version-title">
             <h2 id="working-version-title" class="visually-hidden">{ "Where to start" }</h2>
-            <p>{ crate::components::hints::inline(&props.offer) }</p>
+            <p>{ crate::components::hints::rendered(&props.offer) }</p>
             <button id="start-from" aria-pressed={working.to_string()} onclick={choose}>
                 { if working { "Go back to the starting text" } else { "Start from the working version" } }
             </button>

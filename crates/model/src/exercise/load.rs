@@ -15,6 +15,7 @@ use super::{
 };
 use crate::monitor::template_names;
 use crate::procedure::Procedure;
+use crate::prose::{Narrative, SafeHtml};
 use crate::scenario::{Scenario, StepSpec};
 use std::ops::Range;
 
@@ -116,7 +117,7 @@ impl Exercise {
             id,
             title: parsed.title,
             lesson: parsed.lesson,
-            narrative: parsed.narrative,
+            narrative: Narrative::render(&parsed.narrative),
             schema: parsed.schema.into_inner(),
             journal: parsed.journal,
             constants: parsed
@@ -124,7 +125,11 @@ impl Exercise {
                 .map(toml::Spanned::into_inner)
                 .unwrap_or_default(),
             procedures,
-            hints: parsed.hints,
+            hints: parsed
+                .hints
+                .iter()
+                .map(|hint| SafeHtml::inline(hint))
+                .collect(),
             working_version,
             rules: Rules {
                 beliefs: parsed.beliefs.into_iter().map(|r| r.into_inner()).collect(),
@@ -475,7 +480,7 @@ fn load_working_version(
     source: &Source,
     parsed: &File,
     procedures: &[ProcedureSpec],
-) -> Result<Option<String>, LoadError> {
+) -> Result<Option<SafeHtml>, LoadError> {
     match &parsed.working_version {
         Some(spanned) if spanned.get_ref().trim().is_empty() => Err(source.error(
             spanned.span(),
@@ -493,7 +498,7 @@ fn load_working_version(
                 "every editable procedure already starts from its reference",
             ))
         }
-        Some(spanned) => Ok(Some(spanned.get_ref().clone())),
+        Some(spanned) => Ok(Some(SafeHtml::inline(spanned.get_ref()))),
         None => Ok(None),
     }
 }

@@ -14,6 +14,7 @@
 
 use crate::history::Values;
 use crate::monitor::{BeliefRule, EffectRule};
+use crate::prose::{Narrative, SafeHtml};
 use crate::scenario::Scenario;
 use serde::{Deserialize, Serialize};
 use std::collections::BTreeMap;
@@ -102,8 +103,9 @@ pub struct Exercise {
     pub title: String,
     /// Which lesson the exercise belongs to, for grouping.
     pub lesson: String,
-    /// Markdown, in fencelab's own words.
-    pub narrative: String,
+    /// The story, in fencelab's own words: Markdown in the file, rendered
+    /// by the loader.
+    pub narrative: Narrative,
     pub schema: String,
     /// The database's journal mode (`journal = "wal"`; rollback by default).
     #[serde(default)]
@@ -111,12 +113,14 @@ pub struct Exercise {
     pub constants: Values,
     /// Procedures in file order.
     pub procedures: Vec<ProcedureSpec>,
-    pub hints: Vec<String>,
+    /// Each a line of Markdown in the file, rendered inline by the loader.
+    pub hints: Vec<SafeHtml>,
     /// When given, the page offers to start from the working version (the
-    /// references) instead of the start texts, with this sentence (inline
-    /// Markdown): the mission's other flow, breaking what works.
+    /// references) instead of the start texts, with this sentence (a line
+    /// of Markdown, rendered inline): the mission's other flow, breaking
+    /// what works.
     #[serde(default)]
-    pub working_version: Option<String>,
+    pub working_version: Option<SafeHtml>,
     /// The belief and effect rules (`[[beliefs]]`, `[[effects]]`); `model`
     /// on the wire, as it always was.
     #[serde(rename = "model")]
@@ -311,9 +315,12 @@ mod tests {
     fn the_session_exercise_offers_its_working_version() {
         let exercise = Exercise::from_toml(SESSION, session_file()).expect("it loads");
         let offer = exercise.working_version.expect("an offer");
+        // Rendered once, inline: its code is markup, and no paragraph wraps it.
         assert!(
-            offer.contains("AND c.incarnation = :incarnation"),
-            "{offer}"
+            offer
+                .as_str()
+                .starts_with("Start from a <code>finish_session</code> that works"),
+            "{offer:?}"
         );
     }
 
