@@ -1,5 +1,7 @@
 // The learner's loop in one view, for every exercise the page lists, at a
-// laptop's 1280x800 and a phone's 390x844, in the light and the dark theme:
+// laptop's 1280x800 and a phone's 390x844, in the light and the dark theme
+// (each exercise is opened once per size, in one theme, and switched to the
+// other with the page's own control before anything else is touched):
 // - with the cursor in an editor (each of an exercise's editors, under its
 //   tab), the verdict count and every scenario's verdict line are inside the
 //   viewport, unclipped and not covered, directly under the editor; before
@@ -183,11 +185,18 @@ async function stepInBox(page) {
 const table = [];
 let brokenShown = 0;
 
-/** One exercise freshly opened at `size` in `theme` with its starting text. */
-async function firstOpen(page, url, id, size, theme) {
-  const what = `${id} at ${label(size)} in ${theme}`;
-  await page.setViewportSize(size);
-  await openExercise(page, url, id, theme);
+/** Switches the page to `theme` with its own control, as a learner does, and lets it settle. */
+async function switchTheme(page, theme) {
+  await page.locator("#theme").selectOption(theme);
+  await settled(page);
+}
+
+/**
+ * What a learner sees on arrival, before touching anything: the theme, the
+ * page not scrolled, on a phone the first screen (title, the story's first
+ * sentence, the editor's first lines), and the broken step inside its box.
+ */
+async function arrival(page, what, size, theme) {
   assert.equal(await page.evaluate(() => document.documentElement.dataset.theme), theme, `${what}: the theme`);
   assert.equal(await page.evaluate(() => window.scrollY), 0, `${what}: the page has not scrolled on its own`);
   if (size === PHONE) {
@@ -211,11 +220,31 @@ async function firstOpen(page, url, id, size, theme) {
   // first failing scenario when there is one).
   const step = await stepInBox(page);
   if (step?.failing) {
-    brokenShown++;
     assert.ok(step.inside, `${what}: the broken step ${step.step} is not inside its box: ${step.where}`);
   }
-  const loop = await loopInView(page, `${what}, before any line mark`);
-  table.push({ id, size: label(size), theme, marks: "none", step: step?.failing ? step.step : "-", ...loop });
+  return step;
+}
+
+/**
+ * One exercise freshly opened at `size` with its starting text, in the
+ * first of `themes` (the address's `?theme=`): its arrival checked, then
+ * again once switched to the other theme before anything else is touched;
+ * then the loop in view in each theme. One page load covers both themes.
+ */
+async function firstOpen(page, url, id, size, themes) {
+  const [first, second] = themes;
+  await page.setViewportSize(size);
+  await openExercise(page, url, id, first);
+  await arrival(page, `${id} at ${label(size)} in ${first}`, size, first);
+  await switchTheme(page, second);
+  const step = await arrival(page, `${id} at ${label(size)}, switched to ${second}`, size, second);
+  if (step?.failing) brokenShown++;
+  for (const theme of [second, first]) {
+    if (theme !== second) await switchTheme(page, theme);
+    const what = `${id} at ${label(size)} in ${theme}`;
+    const loop = await loopInView(page, `${what}, before any line mark`);
+    table.push({ id, size: label(size), theme, marks: "none", step: step?.failing ? step.step : "-", ...loop });
+  }
 }
 
 /** The reference texts opened at the laptop size; the loop before and after the marks, then at the phone size and in the other theme. */
@@ -249,12 +278,12 @@ async function withMarks(page, url, id) {
 }
 
 const tests = [];
-for (const size of [LAPTOP, PHONE]) {
-  for (const theme of THEMES) {
-    tests.push([`every exercise at ${label(size)} in ${theme}: first open, the broken step in its box, the loop in view`, async ({ page, url }) => {
-      for (const id of await exerciseIds(page, url)) await firstOpen(page, url, id, size, theme);
-    }]);
-  }
+// Each size opens in one theme and switches to the other: the laptop opens
+// light, the phone dark, so both themes are also met on arrival.
+for (const [size, themes] of [[LAPTOP, THEMES], [PHONE, [...THEMES].reverse()]]) {
+  tests.push([`every exercise at ${label(size)}, opened in ${themes[0]} and switched to ${themes[1]}: first open, the broken step in its box, the loop in view`, async ({ page, url }) => {
+    for (const id of await exerciseIds(page, url)) await firstOpen(page, url, id, size, themes);
+  }]);
 }
 tests.push(["every exercise passing: the loop in view before and after the line marks, at both sizes in both themes", async ({ page, url }) => {
   for (const id of await exerciseIds(page, url)) await withMarks(page, url, id);
