@@ -28,13 +28,14 @@ pub type Target = fn(&[u8]);
 
 /// The fuzz targets, by name: the folders under `fuzz/fuzz_targets/`,
 /// `fuzz/corpus/` and `fuzz/regressions/`.
-pub const TARGETS: [(&str, Target); 6] = [
+pub const TARGETS: [(&str, Target); 7] = [
     ("procedure_parser", procedure_parser),
     ("exercise_loader", exercise_loader),
     ("share_link", share_link),
     ("saved_state", saved_state),
     ("whole_run", whole_run),
     ("host_message", host_message),
+    ("book_directive", book_directive),
 ];
 
 /// The longest refusal the frame may post back to a host: a refusal quotes
@@ -75,6 +76,91 @@ pub fn host_message(data: &[u8]) {
                 "an origin refusal quotes too much"
             );
         }
+    }
+}
+
+/// A book's chapter as mdbook-fencelab reads it for `{{#fencelab TARGET}}`
+/// (crates/mdbook/src/directive.rs), on any UTF-8 text. Every directive
+/// found is its own text, braces included, on the line it names, with a
+/// target within bounds; every escape is a backslash before an opening;
+/// every unusable directive names a line of the chapter and says why in a
+/// bounded sentence.
+pub fn book_directive(data: &[u8]) {
+    use fencelab_mdbook::directive::{OPENING, TARGET_CHARS_MAX, Target, find};
+    let Ok(text) = std::str::from_utf8(data) else {
+        return;
+    };
+    let line_of = |at: usize| text[..at].matches('\n').count() + 1;
+    let lines = text.split_inclusive('\n').count().max(1);
+    let found = find(text);
+    for directive in &found.directives {
+        let span = directive.span.clone();
+        assert!(
+            span.end <= text.len()
+                && text.is_char_boundary(span.start)
+                && text.is_char_boundary(span.end),
+            "a directive's span {span:?} is not a place in the chapter"
+        );
+        let written = &text[span.clone()];
+        assert!(
+            written.starts_with(OPENING) && written.ends_with("}}") && !written.contains('\n'),
+            "a directive's span is not one directive: {written:?}"
+        );
+        assert_eq!(
+            directive.line,
+            line_of(span.start),
+            "a directive names another line"
+        );
+        let named = match &directive.target {
+            Target::Bundled(id) => {
+                assert!(
+                    id.chars()
+                        .all(|c| c.is_ascii_alphanumeric() || c == '-' || c == '_'),
+                    "an id of other characters: {id:?}"
+                );
+                id.clone()
+            }
+            Target::File(path) => {
+                let path = path.to_string_lossy().into_owned();
+                assert!(
+                    path.ends_with(".toml"),
+                    "a file target not ending in .toml: {path:?}"
+                );
+                path
+            }
+        };
+        assert!(
+            !named.is_empty() && named.chars().count() <= TARGET_CHARS_MAX,
+            "a target of {} characters",
+            named.chars().count()
+        );
+        assert!(
+            written.contains(named.as_str()),
+            "the target is not in its directive"
+        );
+    }
+    for &escape in &found.escapes {
+        assert!(
+            text.get(escape..)
+                .is_some_and(|rest| rest.starts_with('\\') && rest[1..].starts_with(OPENING)),
+            "an escape at {escape} is not a backslash before an opening"
+        );
+    }
+    for error in &found.errors {
+        assert!(
+            (1..=lines).contains(&error.line),
+            "an error on line {} of a chapter of {lines}",
+            error.line
+        );
+        assert!(
+            !error.message.trim().is_empty(),
+            "an unusable directive without a reason"
+        );
+        assert!(
+            error.message.len() <= REFUSAL_BYTES_MAX,
+            "a reason of {} bytes quotes too much of the chapter",
+            error.message.len()
+        );
     }
 }
 
@@ -312,6 +398,31 @@ mod tests {
             target(b"");
             target(b"\xff\xfe garbage \0");
         }
+    }
+
+    #[test]
+    fn the_book_seeds_reach_every_kind_of_directive() {
+        let root = std::path::Path::new(env!("CARGO_MANIFEST_DIR")).join("../..");
+        let chapters: Vec<_> = seeds::seeds(&root)
+            .into_iter()
+            .filter(|seed| seed.target == "book_directive")
+            .collect();
+        assert!(
+            chapters.len() >= 4,
+            "the test books' chapters and one of every kind"
+        );
+        let (mut directives, mut escapes, mut errors) = (0, 0, 0);
+        for chapter in &chapters {
+            book_directive(&chapter.data);
+            let found = fencelab_mdbook::directive::find(&String::from_utf8_lossy(&chapter.data));
+            directives += found.directives.len();
+            escapes += found.escapes.len();
+            errors += found.errors.len();
+        }
+        assert!(
+            directives >= 2 && escapes >= 1 && errors >= 5,
+            "{directives} directives, {escapes} escapes, {errors} errors"
+        );
     }
 
     #[test]

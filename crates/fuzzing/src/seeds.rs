@@ -35,8 +35,46 @@ pub fn seeds(root: &Path) -> Vec<Seed> {
         exercise_seeds(&mut seeds, file, text);
     }
     host_message_seeds(&mut seeds);
+    book_seeds(&mut seeds, root);
     hostile_seeds(&mut seeds, root);
     seeds
+}
+
+/// A book's chapters: the test books' (tests/book, skipped when missing),
+/// and one of each way a directive can be written or miswritten.
+fn book_seeds(seeds: &mut Vec<Seed>, root: &Path) {
+    let mut add = |name: String, data: Vec<u8>| {
+        seeds.push(Seed {
+            target: "book_directive",
+            name,
+            data,
+        })
+    };
+    let dir = root.join("tests/book");
+    let mut chapters = Vec::new();
+    collect_files(&dir, &mut chapters);
+    chapters.sort();
+    for path in chapters
+        .iter()
+        .filter(|p| p.extension().is_some_and(|e| e == "md"))
+    {
+        if let Ok(data) = std::fs::read(path) {
+            let name = path
+                .strip_prefix(&dir)
+                .unwrap_or(path)
+                .to_string_lossy()
+                .replace(['/', '\\'], "--");
+            add(format!("book--{name}"), data);
+        }
+    }
+    add(
+        "written-every-way.md".into(),
+        b"# A chapter\n\n{{#fencelab claim-compare-and-set}}\n\
+          text {{#fencelab ../exercises/mine.toml}} more\n\
+          \\{{#fencelab escaped}}\n{{#fencelab}}\n{{#fencelab a b}}\n\
+          {{#fencelab open\n{{#fencelabx y}}\n{{#fencelab <b>}}\n"
+            .to_vec(),
+    );
 }
 
 /// One bundled exercise's seeds: the file, its procedure texts, and a

@@ -16,13 +16,14 @@ use std::path::{Path, PathBuf};
 use std::process::Command;
 use std::time::Instant;
 
-pub const TARGETS: [&str; 6] = [
+pub const TARGETS: [&str; 7] = [
     "procedure_parser",
     "exercise_loader",
     "share_link",
     "saved_state",
     "whole_run",
     "host_message",
+    "book_directive",
 ];
 pub const DEFAULT_SECONDS: u64 = 60;
 /// Seconds one input may take before libFuzzer calls it a hang. A whole run
