@@ -1,7 +1,9 @@
 // axe-core (through @axe-core/playwright) on the playground's main views,
-// in the light and the dark theme, at a laptop's 1280x800 and a phone's
-// 390 px: no serious or critical violations.
-import { REPAIRED, assertNoSeriousViolations, runTests, typeClaim } from "./harness.mjs";
+// in the light and the dark theme (each view reached once per width, the
+// system's scheme switched between the two checks), at a laptop's 1280x800
+// and a phone's 390 px: no serious or critical violations.
+import assert from "node:assert/strict";
+import { REPAIRED, assertNoSeriousViolations, runTests, settled, typeClaim } from "./harness.mjs";
 
 const LAPTOP = { width: 1280, height: 800 };
 const PHONE = { width: 390, height: 844 };
@@ -44,20 +46,28 @@ const VIEWS = [
   ],
 ];
 
+// Each view is reached once per width and checked, then the system's scheme
+// changes (the page follows it) and the same view is checked again: at the
+// laptop's width from light to dark, at the phone's from dark to light, so
+// each scheme is also met on load.
 const tests = [];
-for (const scheme of ["light", "dark"]) {
-  for (const [width, viewport] of [["1280x800", LAPTOP], ["390 px", PHONE]]) {
-    for (const [view, reach] of VIEWS) {
-      tests.push([
-        `${view}, ${scheme}, at ${width}`,
-        async ({ page, url }) => {
-          await page.setViewportSize(viewport);
-          await page.emulateMedia({ colorScheme: scheme });
-          await reach(page, url);
-          await assertNoSeriousViolations(page, `${view}, ${scheme}, ${width}`);
-        },
-      ]);
-    }
+for (const [width, viewport, schemes] of [["1280x800", LAPTOP, ["light", "dark"]], ["390 px", PHONE, ["dark", "light"]]]) {
+  for (const [view, reach] of VIEWS) {
+    tests.push([
+      `${view}, at ${width}, ${schemes.join(" then ")}`,
+      async ({ page, url }) => {
+        await page.setViewportSize(viewport);
+        await page.emulateMedia({ colorScheme: schemes[0] });
+        await reach(page, url);
+        const background = () => page.evaluate(() => getComputedStyle(document.body).backgroundColor);
+        const first = await background();
+        await assertNoSeriousViolations(page, `${view}, ${schemes[0]}, ${width}`);
+        await page.emulateMedia({ colorScheme: schemes[1] });
+        await settled(page);
+        assert.notEqual(await background(), first, `${view}, ${width}: the page followed the system to ${schemes[1]}`);
+        await assertNoSeriousViolations(page, `${view}, ${schemes[1]}, ${width}`);
+      },
+    ]);
   }
 }
 
