@@ -114,6 +114,9 @@ const tests = [
       assert.equal(s.passes, s.verdict === "passed" || s.verdict === "limit_shown");
       if (!s.passes) assert.ok(s.message && s.message.length > 10, `a failing scenario says why: ${JSON.stringify(s)}`);
       else assert.equal(s.message, null);
+      // Only an error says its kind (the model's ErrorKind tag).
+      if (s.verdict === "error") assert.match(s.error_kind, /^(limit|call|unusable|step|misfit|rule|refused|engine)$/, JSON.stringify(s));
+      else assert.equal(s.error_kind, null, JSON.stringify(s));
     }
     const frameFailure = await frame.locator('.scenario[data-scenario="one winner"] .failure-message').innerText();
     assert.equal(first.scenarios[0].message, frameFailure, "the same sentence the learner reads");

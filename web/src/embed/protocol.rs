@@ -87,6 +87,11 @@ pub struct ScenarioVerdict {
     pub passes: bool,
     /// The failure's or the error's sentence; `null` when it passes.
     pub message: Option<String>,
+    /// For an `error`, what kind it is (`limit`, `call`, `unusable`,
+    /// `step`, `misfit`, `rule`, `refused`, `engine`: the model's
+    /// `ErrorKind`), so a host can tell a limit reached from an SQL error
+    /// without reading the sentence; `null` otherwise.
+    pub error_kind: Option<&'static str>,
 }
 
 /// What the frame posts to its parent.
@@ -190,6 +195,7 @@ impl FrameMessage {
                     verdict: s.verdict(),
                     passes: s.passed(),
                     message: s.problem(),
+                    error_kind: s.error().map(|e| e.kind.name()),
                 })
                 .collect(),
             passed: report.passed,

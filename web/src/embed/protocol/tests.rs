@@ -372,4 +372,33 @@ fn checked_says_every_verdict_and_sentence_with_totals() {
         json["scenarios"][2]["name"],
         exercise.scenarios[2].name.as_str()
     );
+    let kinds: Vec<&serde_json::Value> = json["scenarios"]
+        .as_array()
+        .unwrap()
+        .iter()
+        .map(|s| &s["error_kind"])
+        .collect();
+    assert_eq!(
+        kinds,
+        [
+            &serde_json::Value::Null,
+            &serde_json::Value::Null,
+            &serde_json::json!("engine")
+        ],
+        "an error says its kind; a pass has none"
+    );
+    // A limit reached is told from an SQL error by its kind alone.
+    let limited = ExerciseReport::new(
+        &exercise.id,
+        vec![ScenarioReport::errored(
+            &exercise.scenarios[0],
+            fencelab_model::ScenarioError::of(fencelab_model::report::ErrorKind::Limit {
+                limit: fencelab_model::report::Limit::Schedules { maximum: 5 },
+            }),
+        )],
+    );
+    let json: serde_json::Value =
+        serde_json::from_str(&FrameMessage::checked(&limited, &texts).to_json()).unwrap();
+    assert_eq!(json["scenarios"][0]["verdict"], "error");
+    assert_eq!(json["scenarios"][0]["error_kind"], "limit");
 }
