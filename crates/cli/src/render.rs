@@ -49,6 +49,7 @@ pub fn check(check: &ExerciseCheck) -> String {
     for scenario in &report.scenarios {
         scenario_line(&mut out, scenario, false);
     }
+    start_line(&mut out, check);
     let rows = &check.matrix.rows;
     let caught = rows.iter().filter(|r| !r.survived()).count();
     let _ = writeln!(out, "  mutants: {caught}/{} caught", rows.len());
@@ -70,6 +71,31 @@ pub fn check(check: &ExerciseCheck) -> String {
     }
     out.push('\n');
     out
+}
+
+/// What the starting texts (a learner's first view) score, with a note when
+/// they pass every scenario: a learner then has nothing to repair, which an
+/// exploring exercise means (exercise 13) and an editable procedure left
+/// without a `start` of its own does not.
+fn start_line(out: &mut String, check: &ExerciseCheck) {
+    let passing = check
+        .start
+        .iter()
+        .filter(|cell| matches!(cell.verdict, Verdict::Passed | Verdict::LimitShown))
+        .count();
+    let total = check.start.len();
+    let _ = writeln!(
+        out,
+        "  start: {passing}/{total} scenarios pass (what a learner first sees)"
+    );
+    if total > 0 && passing == total {
+        let _ = writeln!(
+            out,
+            "    note: the starting texts pass every scenario: a learner starts with nothing to \
+             repair (right for an exercise to explore; otherwise give an editable procedure a \
+             `start` that fails one)"
+        );
+    }
 }
 
 pub fn run(report: &ExerciseReport, explore: bool, journal: fencelab_core::Journal) -> String {

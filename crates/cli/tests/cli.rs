@@ -332,6 +332,12 @@ fn new_writes_a_starter_that_passes_check_and_whose_start_fails() {
         report.contains("checked 1 exercise: 1 ok, 0 failing, 0 unreadable"),
         "{report}"
     );
+    // What a learner first sees is scored too; the starter's start fails.
+    assert!(report.contains("  start: "), "{report}");
+    assert!(
+        !report.contains("note: the starting texts pass"),
+        "{report}"
+    );
 
     // The references pass; the starting text, as a learner first sees it, fails.
     let output = fencelab(&["run", file.to_str().unwrap()]);
@@ -1083,4 +1089,28 @@ fn replay_on_a_real_file_with_processes_agrees_with_the_simulator() {
         "{printed}"
     );
     assert!(!file.exists(), "the replay removes its file");
+}
+
+#[test]
+fn check_notes_starting_texts_that_pass_every_scenario() {
+    // Exercise 13 starts from the working `apply`, to explore the limits.
+    let file = PathBuf::from(concat!(
+        env!("CARGO_MANIFEST_DIR"),
+        "/../model/exercises/13-counterexamples-bound-the-protection.toml"
+    ));
+    let output = fencelab(&["check", file.to_str().unwrap()]);
+    assert_eq!(
+        output.status.code(),
+        Some(0),
+        "a note is not a failure: {}",
+        stdout(&output)
+    );
+    let report = stdout(&output);
+    assert!(report.contains("  start: 11/11 scenarios pass"), "{report}");
+    assert!(
+        report.contains(
+            "note: the starting texts pass every scenario: a learner starts with nothing to repair"
+        ),
+        "{report}"
+    );
 }
