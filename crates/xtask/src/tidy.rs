@@ -80,9 +80,10 @@ pub fn run(root: &Path) -> Result<bool, String> {
         println!("{problem}");
     }
     println!(
-        "xtask: tidy read {} files: {} problems",
+        "xtask: tidy read {} files: {} problem{}",
         files.len(),
-        problems.len()
+        problems.len(),
+        if problems.len() == 1 { "" } else { "s" }
     );
     Ok(problems.is_empty())
 }
