@@ -11,7 +11,7 @@
 //! are spread over the machine's cores; in wasm (one thread) they run in
 //! order.
 
-use crate::check::{Checker, Limits, Progress, SuiteBudget};
+use crate::check::{Checker, Limits, Progress, Purpose, SuiteBudget};
 use crate::exercise::ExerciseExt;
 use crate::mutate::{
     Context, ExerciseMutation, Kill, Mutant, MutantBudget, MutantResult, MutantVerdict, Mutants,
@@ -378,7 +378,7 @@ fn judge_in(
         });
         let report = match unchanged {
             Some(report) => Cow::Borrowed(report),
-            None => Cow::Owned(run_one(checker, &mut ours, scenario)),
+            None => Cow::Owned(run_one(checker, &mut ours, scenario, kills)),
         };
         if unchanged.is_some() {
             ours.spend(&report);
@@ -396,9 +396,20 @@ fn judge_in(
 }
 
 /// One scenario's check within what the suite has left, which it spends.
-fn run_one(checker: &mut Checker, budget: &mut SuiteBudget, scenario: &Scenario) -> ScenarioReport {
+/// Its report is made for the verdict alone (nothing recorded), and with
+/// [`Kills::First`] a failure is not replayed, since the suite stops there.
+fn run_one(
+    checker: &mut Checker,
+    budget: &mut SuiteBudget,
+    scenario: &Scenario,
+    kills: Kills,
+) -> ScenarioReport {
+    let purpose = match kills {
+        Kills::Every => Purpose::Verdict,
+        Kills::First => Purpose::FirstFailure,
+    };
     let mut search = match budget.begin(checker, scenario) {
-        Ok(search) => search,
+        Ok(search) => search.for_purpose(purpose),
         Err(unrun) => return *unrun,
     };
     loop {

@@ -27,7 +27,7 @@ mod search;
 mod suite;
 
 pub use explore::Strategy;
-pub use search::{Progress, ScenarioSearch};
+pub use search::{Progress, Purpose, ScenarioSearch};
 pub use suite::{SUITE_SCENARIOS_OF_BUDGET, SuiteBudget, SuiteSearch};
 
 use crate::error::Error;

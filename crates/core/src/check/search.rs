@@ -7,7 +7,9 @@
 
 use super::explore::{Chooser, DepthFirst, End};
 use super::{Checker, Path, Spent, in_scenario, sections, validate};
-use crate::report::{ErrorKind, Exploration, Limit, ScenarioError, ScenarioReport};
+use crate::report::{
+    ErrorKind, Exploration, Failure, Limit, ScenarioError, ScenarioReport, ScenarioResult,
+};
 use crate::scenario::{Action, Scenario};
 use crate::schedule::Schedule;
 
@@ -23,17 +25,40 @@ pub enum Progress<T> {
     Done(Box<T>),
 }
 
+/// What a search's report is for, which decides how much of it is made
+/// once every interleaving is explored.
+#[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
+pub enum Purpose {
+    /// A report a person reads: the shown schedule is replayed with its
+    /// history, beliefs and tables recorded.
+    #[default]
+    Shown,
+    /// A verdict inside a suite that goes on (a mutant judged by every
+    /// scenario): the shown schedule is still replayed, since what it spends
+    /// counts against the suite's budget, but nothing is recorded. The
+    /// report's verdict, schedule and spent steps are [`Purpose::Shown`]'s;
+    /// it has no history, beliefs or initial tables, its failure no event
+    /// index, and a history too large for the memory limit cannot arise.
+    Verdict,
+    /// A verdict where the suite stops at the first failure (a line mark):
+    /// as [`Purpose::Verdict`], except that a failing exploration's report is
+    /// its own failing run, not replayed, since nothing after it is spent.
+    FirstFailure,
+}
+
 /// A scenario's check in progress. Advance it with the checker it was
 /// made by, and nothing else between its slices.
 pub struct ScenarioSearch {
+    purpose: Purpose,
     scenario: Scenario,
     /// `None` once the scenario turned out malformed (then `report` holds
     /// its error).
     actions: Option<Vec<Action>>,
     dfs: DepthFirst,
     exploration: Exploration,
-    /// The choices and end of the schedule to show so far.
-    worst: Option<(Vec<usize>, End)>,
+    /// The choices, process names and end of the failing or erring
+    /// schedule to show so far.
+    worst: Option<(Vec<usize>, Vec<String>, End)>,
     first_complete: Option<Vec<usize>>,
     /// What the exploration has spent, kept between slices.
     spent: Spent,
@@ -52,6 +77,7 @@ impl Checker {
     pub fn search(&self, scenario: &Scenario) -> ScenarioSearch {
         let actions = validate(scenario);
         ScenarioSearch {
+            purpose: Purpose::Shown,
             scenario: scenario.clone(),
             report: actions
                 .as_ref()
@@ -121,6 +147,11 @@ impl Checker {
 }
 
 impl ScenarioSearch {
+    /// The same search, making its report for `purpose`.
+    pub fn for_purpose(self, purpose: Purpose) -> ScenarioSearch {
+        ScenarioSearch { purpose, ..self }
+    }
+
     /// Runs at most `runs_max` more runs (complete schedules and cut
     /// branches alike: each is one run from the seed), then says whether
     /// the check is done. Once done, it gives the same report again.
@@ -162,6 +193,12 @@ impl ScenarioSearch {
             return Progress::Pending;
         };
         let report = match explored {
+            Ok(_) if let Some(failed) = self.failed_unreplayed() => {
+                let mut report = failed;
+                report.exploration = std::mem::take(&mut self.exploration);
+                checker.add_spent(&mut report.exploration);
+                report
+            }
             Ok((shown, passed)) => {
                 let mut exploration = std::mem::take(&mut self.exploration);
                 checker.add_spent(&mut exploration);
@@ -174,7 +211,9 @@ impl ScenarioSearch {
                 };
                 // The shown schedule is one more run, with a budget of its own.
                 checker.begin_budget();
+                checker.world.set_recording(self.purpose == Purpose::Shown);
                 let mut report = checker.replay_choices(&self.scenario, &actions, &shown);
+                checker.world.set_recording(true);
                 report.exploration = exploration;
                 checker.add_spent(&mut report.exploration);
                 report
@@ -240,8 +279,8 @@ impl ScenarioSearch {
             && matches!(end, End::Completed | End::Failed(_) | End::Error(_))
         {
             let mut schedule = Schedule::new();
-            for name in names {
-                schedule.push(name);
+            for name in &names {
+                schedule.push(name.clone());
             }
             visited.push(schedule);
         }
@@ -256,12 +295,12 @@ impl ScenarioSearch {
             End::Failed(_) | End::Error(_) => {
                 self.exploration.schedules += 1;
                 let rank = |e: &End| matches!(e, End::Error(_)) as u8;
-                let better = self.worst.as_ref().is_none_or(|(shown, shown_end)| {
+                let better = self.worst.as_ref().is_none_or(|(shown, _, shown_end)| {
                     (rank(&end), std::cmp::Reverse(choices.len()))
                         > (rank(shown_end), std::cmp::Reverse(shown.len()))
                 });
                 if better {
-                    self.worst = Some((choices, end));
+                    self.worst = Some((choices, names, end));
                 }
             }
         }
@@ -279,9 +318,35 @@ impl ScenarioSearch {
         self.exploration.states = self.dfs.seen().states();
         Ok(self
             .worst
-            .take()
-            .map(|(choices, _)| choices)
+            .as_ref()
+            .map(|(choices, _, _)| choices.clone())
             .or(self.first_complete.take())
             .unwrap_or_default())
+    }
+
+    /// For [`Purpose::FirstFailure`], once explored: the report of the
+    /// failing run to show, as the exploration ran it (unrecorded). Its
+    /// replay would end in the same failure (a run is a function of its
+    /// choices), and the suite stops at it, so nothing it would spend counts.
+    fn failed_unreplayed(&mut self) -> Option<ScenarioReport> {
+        let failed = matches!(self.worst, Some((_, _, End::Failed(_))));
+        if self.purpose != Purpose::FirstFailure || !failed {
+            return None;
+        }
+        let (_, names, End::Failed(failure)) = self.worst.take()? else {
+            return None;
+        };
+        let failure: Failure = *failure;
+        Some(ScenarioReport {
+            name: self.scenario.name.clone(),
+            summary: self.scenario.summary.clone(),
+            result: ScenarioResult::Failed { failure },
+            schedule: names.into_iter().collect(),
+            exploration: Exploration::default(),
+            lanes: Vec::new(),
+            initial_tables: Vec::new(),
+            history: Vec::new(),
+            beliefs: Vec::new(),
+        })
     }
 }
