@@ -378,7 +378,7 @@ fn judge_in(
         });
         let report = match unchanged {
             Some(report) => Cow::Borrowed(report),
-            None => Cow::Owned(run_one(checker, &mut ours, scenario, kills)),
+            None => Cow::Owned(run_one(checker, &mut ours, scenario)),
         };
         if unchanged.is_some() {
             ours.spend(&report);
@@ -396,20 +396,10 @@ fn judge_in(
 }
 
 /// One scenario's check within what the suite has left, which it spends.
-/// Its report is made for the verdict alone (nothing recorded), and with
-/// [`Kills::First`] a failure is not replayed, since the suite stops there.
-fn run_one(
-    checker: &mut Checker,
-    budget: &mut SuiteBudget,
-    scenario: &Scenario,
-    kills: Kills,
-) -> ScenarioReport {
-    let purpose = match kills {
-        Kills::Every => Purpose::Verdict,
-        Kills::First => Purpose::FirstFailure,
-    };
+/// Its report is made for the verdict alone ([`Purpose::Verdict`]).
+fn run_one(checker: &mut Checker, budget: &mut SuiteBudget, scenario: &Scenario) -> ScenarioReport {
     let mut search = match budget.begin(checker, scenario) {
-        Ok(search) => search.for_purpose(purpose),
+        Ok(search) => search.for_purpose(Purpose::Verdict),
         Err(unrun) => return *unrun,
     };
     loop {

@@ -7,9 +7,7 @@
 
 use super::explore::{Chooser, DepthFirst, End};
 use super::{Checker, Path, Spent, in_scenario, sections, validate};
-use crate::report::{
-    ErrorKind, Exploration, Failure, Limit, ScenarioError, ScenarioReport, ScenarioResult,
-};
+use crate::report::{ErrorKind, Exploration, Limit, ScenarioError, ScenarioReport};
 use crate::scenario::{Action, Scenario};
 use crate::schedule::Schedule;
 
@@ -25,25 +23,30 @@ pub enum Progress<T> {
     Done(Box<T>),
 }
 
-/// What a search's report is for, which decides how much of it is made
-/// once every interleaving is explored.
+/// What a search's report is for, which decides how it is made once
+/// every interleaving is explored.
 #[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
 pub enum Purpose {
-    /// A report a person reads: the shown schedule is replayed with its
-    /// history, beliefs and tables recorded.
+    /// A report a person reads: the shown schedule is run once more with
+    /// its history, beliefs and tables recorded.
     #[default]
     Shown,
-    /// A verdict inside a suite that goes on (a mutant judged by every
-    /// scenario): the shown schedule is still replayed, since what it spends
-    /// counts against the suite's budget, but nothing is recorded. The
-    /// report's verdict, schedule and spent steps are [`Purpose::Shown`]'s;
-    /// it has no history, beliefs or initial tables, its failure no event
-    /// index, and a history too large for the memory limit cannot arise.
+    /// A verdict alone (a mutant's: line marks, `fencelab mutate`): the
+    /// report is the exploration's own run of the schedule to show, as it
+    /// ran (unrecorded), with what that run spent counted once more, as
+    /// the replay would have spent it. A run being a function of its
+    /// choices, the verdict, failure, error, schedule and procedure steps
+    /// are [`Purpose::Shown`]'s; the report has no history, beliefs or
+    /// initial tables, its failure no event index, and a history too large
+    /// for the memory limit cannot arise.
     Verdict,
-    /// A verdict where the suite stops at the first failure (a line mark):
-    /// as [`Purpose::Verdict`], except that a failing exploration's report is
-    /// its own failing run, not replayed, since nothing after it is spent.
-    FirstFailure,
+}
+
+/// A run kept as the one to show, and what it spent.
+struct Kept {
+    path: Path,
+    procedure_steps: u64,
+    sqlite_steps: u64,
 }
 
 /// A scenario's check in progress. Advance it with the checker it was
@@ -56,10 +59,10 @@ pub struct ScenarioSearch {
     actions: Option<Vec<Action>>,
     dfs: DepthFirst,
     exploration: Exploration,
-    /// The choices, process names and end of the failing or erring
-    /// schedule to show so far.
-    worst: Option<(Vec<usize>, Vec<String>, End)>,
-    first_complete: Option<Vec<usize>>,
+    /// The failing or erring run to show so far.
+    worst: Option<Kept>,
+    /// The first run that completed.
+    first_complete: Option<Kept>,
     /// What the exploration has spent, kept between slices.
     spent: Spent,
     sqlite_steps: u64,
@@ -120,19 +123,19 @@ impl Checker {
 const WAIT_SEARCH_RUNS_MAX: u64 = 256;
 
 impl Checker {
-    /// The choices of the first schedule, in the plain search's order and
-    /// none cut, in which a process waits for a lock and then goes through,
-    /// if one turns up within [`WAIT_SEARCH_RUNS_MAX`] runs and the limits.
-    /// Only asked once every schedule passed, so any one found passes too.
-    fn first_waiting(&mut self, scenario: &Scenario, actions: &[Action]) -> Option<Vec<usize>> {
+    /// The first run, in the plain search's order and none cut, in which
+    /// a process waits for a lock and then goes through, if one turns up
+    /// within [`WAIT_SEARCH_RUNS_MAX`] runs and the limits. Only asked once
+    /// every schedule passed, so any one found passes too.
+    fn first_waiting(&mut self, scenario: &Scenario, actions: &[Action]) -> Option<Kept> {
         self.begin_budget();
         self.world.set_recording(false);
         let mut dfs = DepthFirst::unpruned(&self.limits);
         let mut found = None;
         for _ in 0..WAIT_SEARCH_RUNS_MAX {
-            let path = self.run_path(scenario, actions, &mut Chooser::DepthFirst(&mut dfs), None);
-            if matches!(path.end, End::Completed) && path.waits_then_goes_through() {
-                found = Some(path.choices);
+            let run = self.run_kept(scenario, actions, &mut Chooser::DepthFirst(&mut dfs));
+            if matches!(run.path.end, End::Completed) && run.path.waits_then_goes_through() {
+                found = Some(run);
                 break;
             }
             let spent = self.spent.procedure_steps > self.limits.steps_max
@@ -143,6 +146,24 @@ impl Checker {
         }
         self.world.set_recording(true);
         found
+    }
+
+    /// One run from the seed (as [`Checker::run_path`]), with what it
+    /// spent of the budget.
+    fn run_kept(
+        &mut self,
+        scenario: &Scenario,
+        actions: &[Action],
+        chooser: &mut Chooser<'_>,
+    ) -> Kept {
+        let procedure_steps = self.spent.procedure_steps;
+        let sqlite_steps = self.world.meter().spent();
+        let path = self.run_path(scenario, actions, chooser, None);
+        Kept {
+            procedure_steps: self.spent.procedure_steps.saturating_sub(procedure_steps),
+            sqlite_steps: self.world.meter().spent().saturating_sub(sqlite_steps),
+            path,
+        }
     }
 }
 
@@ -170,14 +191,12 @@ impl ScenarioSearch {
                 outcome = Some(Err(error));
                 break;
             }
-            let path = checker.run_path(
+            let run = checker.run_kept(
                 &self.scenario,
                 &actions,
                 &mut Chooser::DepthFirst(&mut self.dfs),
-                None,
             );
-
-            self.tally(path);
+            self.tally(run);
             checker.spent.memory_bytes = checker.spent.memory_bytes.max(self.dfs.seen().bytes());
             if !self.dfs.next_branch() {
                 let passed = self.worst.is_none();
@@ -193,30 +212,35 @@ impl ScenarioSearch {
             return Progress::Pending;
         };
         let report = match explored {
-            Ok(_) if let Some(failed) = self.failed_unreplayed() => {
-                let mut report = failed;
-                report.exploration = std::mem::take(&mut self.exploration);
-                checker.add_spent(&mut report.exploration);
-                report
-            }
             Ok((shown, passed)) => {
                 let mut exploration = std::mem::take(&mut self.exploration);
                 checker.add_spent(&mut exploration);
                 let shown = if passed && self.scenario.show_wait {
-                    checker
-                        .first_waiting(&self.scenario, &actions)
-                        .unwrap_or(shown)
+                    checker.first_waiting(&self.scenario, &actions).or(shown)
                 } else {
                     shown
                 };
-                // The shown schedule is one more run, with a budget of its own.
-                checker.begin_budget();
-                checker.world.set_recording(self.purpose == Purpose::Shown);
-                let mut report = checker.replay_choices(&self.scenario, &actions, &shown);
-                checker.world.set_recording(true);
-                report.exploration = exploration;
-                checker.add_spent(&mut report.exploration);
-                report
+                match (self.purpose, shown) {
+                    (Purpose::Verdict, Some(kept)) => {
+                        let mut report = checker.report(&self.scenario, kept.path);
+                        exploration.procedure_steps += kept.procedure_steps;
+                        exploration.sqlite_steps += kept.sqlite_steps;
+                        report.exploration = exploration;
+                        report
+                    }
+                    (_, shown) => {
+                        // The shown schedule is one more run, with a budget
+                        // of its own.
+                        let choices = shown.map(|kept| kept.path.choices).unwrap_or_default();
+                        checker.begin_budget();
+                        checker.world.set_recording(self.purpose == Purpose::Shown);
+                        let mut report = checker.replay_choices(&self.scenario, &actions, &choices);
+                        checker.world.set_recording(true);
+                        report.exploration = exploration;
+                        checker.add_spent(&mut report.exploration);
+                        report
+                    }
+                }
             }
             Err(error) => {
                 let mut report =
@@ -267,48 +291,51 @@ impl ScenarioSearch {
     /// Counts a run, and keeps it if it is the schedule to show so far: the
     /// worst (errors outrank failures, then shorter, then earlier), else
     /// the first complete one.
-    fn tally(&mut self, path: Path) {
-        let Path {
-            end,
-            choices,
-            names,
-            ..
-        } = path;
+    fn tally(&mut self, run: Kept) {
         if let Some((max, visited)) = &mut self.visited
             && visited.len() < *max
-            && matches!(end, End::Completed | End::Failed(_) | End::Error(_))
+            && matches!(
+                run.path.end,
+                End::Completed | End::Failed(_) | End::Error(_)
+            )
         {
             let mut schedule = Schedule::new();
-            for name in &names {
+            for name in &run.path.names {
                 schedule.push(name.clone());
             }
             visited.push(schedule);
         }
-        match end {
+        match &run.path.end {
             End::Pruned => self.exploration.pruned += 1,
             // Exploration never waits for a person nor stops early.
             End::Awaiting(_) | End::Stopped => {}
             End::Completed => {
                 self.exploration.schedules += 1;
-                self.first_complete.get_or_insert(choices);
+                self.first_complete.get_or_insert(run);
             }
             End::Failed(_) | End::Error(_) => {
                 self.exploration.schedules += 1;
                 let rank = |e: &End| matches!(e, End::Error(_)) as u8;
-                let better = self.worst.as_ref().is_none_or(|(shown, _, shown_end)| {
-                    (rank(&end), std::cmp::Reverse(choices.len()))
-                        > (rank(shown_end), std::cmp::Reverse(shown.len()))
-                });
-                if better {
-                    self.worst = Some((choices, names, end));
+                let key = |kept: &Kept| {
+                    (
+                        rank(&kept.path.end),
+                        std::cmp::Reverse(kept.path.choices.len()),
+                    )
+                };
+                if self
+                    .worst
+                    .as_ref()
+                    .is_none_or(|shown| key(&run) > key(shown))
+                {
+                    self.worst = Some(run);
                 }
             }
         }
     }
 
-    /// The choices of the schedule to show, once every run is done, or the
-    /// limit the exploration reached.
-    fn finish_exploring(&mut self, checker: &Checker) -> Result<Vec<usize>, ScenarioError> {
+    /// The run to show, once every run is done, or the limit the
+    /// exploration reached.
+    fn finish_exploring(&mut self, checker: &Checker) -> Result<Option<Kept>, ScenarioError> {
         if checker.spent.procedure_steps > checker.limits.steps_max {
             return Err(checker.out_of_steps(&self.exploration));
         }
@@ -316,37 +343,6 @@ impl ScenarioSearch {
             return Err(error);
         }
         self.exploration.states = self.dfs.seen().states();
-        Ok(self
-            .worst
-            .as_ref()
-            .map(|(choices, _, _)| choices.clone())
-            .or(self.first_complete.take())
-            .unwrap_or_default())
-    }
-
-    /// For [`Purpose::FirstFailure`], once explored: the report of the
-    /// failing run to show, as the exploration ran it (unrecorded). Its
-    /// replay would end in the same failure (a run is a function of its
-    /// choices), and the suite stops at it, so nothing it would spend counts.
-    fn failed_unreplayed(&mut self) -> Option<ScenarioReport> {
-        let failed = matches!(self.worst, Some((_, _, End::Failed(_))));
-        if self.purpose != Purpose::FirstFailure || !failed {
-            return None;
-        }
-        let (_, names, End::Failed(failure)) = self.worst.take()? else {
-            return None;
-        };
-        let failure: Failure = *failure;
-        Some(ScenarioReport {
-            name: self.scenario.name.clone(),
-            summary: self.scenario.summary.clone(),
-            result: ScenarioResult::Failed { failure },
-            schedule: names.into_iter().collect(),
-            exploration: Exploration::default(),
-            lanes: Vec::new(),
-            initial_tables: Vec::new(),
-            history: Vec::new(),
-            beliefs: Vec::new(),
-        })
+        Ok(self.worst.take().or(self.first_complete.take()))
     }
 }
