@@ -31,7 +31,7 @@ pub use search::{Progress, Purpose, ScenarioSearch};
 pub use suite::{SUITE_SCENARIOS_OF_BUDGET, SuiteBudget, SuiteSearch};
 
 use crate::error::Error;
-use crate::history::{ResultRows, TableRows, Values};
+use crate::history::{Event, ResultRows, TableRows, Values};
 use crate::hunt::{Hunt, HuntVerdict};
 use crate::monitor::Belief;
 use crate::procedure::Procedure;
@@ -347,29 +347,7 @@ impl Checker {
 
     fn report(&mut self, scenario: &Scenario, path: Path) -> ScenarioReport {
         let history = self.world.take_history();
-        let result = match path.end {
-            End::Completed if scenario.limit => ScenarioResult::LimitShown,
-            End::Completed => ScenarioResult::Passed,
-            End::Failed(failure) => ScenarioResult::Failed { failure: *failure },
-            End::Error(error) => ScenarioResult::Error { error: *error },
-            // A replay follows a fixed schedule and never prunes or waits.
-            End::Pruned | End::Awaiting(_) | End::Stopped => ScenarioResult::Error {
-                error: ScenarioError::of(ErrorKind::Misfit {
-                    misfit: Misfit::ReplayCutShort,
-                }),
-            },
-        };
-        ScenarioReport {
-            name: scenario.name.clone(),
-            summary: scenario.summary.clone(),
-            result,
-            schedule: path.names.into_iter().collect(),
-            exploration: Exploration::default(),
-            lanes: path.lanes,
-            initial_tables: path.initial_tables,
-            history,
-            beliefs: path.beliefs,
-        }
+        report_of(scenario, path, history)
     }
 
     /// Runs the scenario once from the prepared image, taking choices from
@@ -410,6 +388,33 @@ impl Checker {
         run.path.end = end;
         run.path.lanes = run.lanes();
         run.path
+    }
+}
+
+/// The report of one run: its trace and the history it recorded.
+fn report_of(scenario: &Scenario, path: Path, history: Vec<Event>) -> ScenarioReport {
+    let result = match path.end {
+        End::Completed if scenario.limit => ScenarioResult::LimitShown,
+        End::Completed => ScenarioResult::Passed,
+        End::Failed(failure) => ScenarioResult::Failed { failure: *failure },
+        End::Error(error) => ScenarioResult::Error { error: *error },
+        // A replay follows a fixed schedule and never prunes or waits.
+        End::Pruned | End::Awaiting(_) | End::Stopped => ScenarioResult::Error {
+            error: ScenarioError::of(ErrorKind::Misfit {
+                misfit: Misfit::ReplayCutShort,
+            }),
+        },
+    };
+    ScenarioReport {
+        name: scenario.name.clone(),
+        summary: scenario.summary.clone(),
+        result,
+        schedule: path.names.into_iter().collect(),
+        exploration: Exploration::default(),
+        lanes: path.lanes,
+        initial_tables: path.initial_tables,
+        history,
+        beliefs: path.beliefs,
     }
 }
 

@@ -6,7 +6,8 @@
 //! its seen states and what it has spent between slices.
 
 use super::explore::{Chooser, DepthFirst, End};
-use super::{Checker, Path, Spent, in_scenario, sections, validate};
+use super::{Checker, Path, Spent, in_scenario, report_of, sections, validate};
+use crate::history::Event;
 use crate::report::{ErrorKind, Exploration, Limit, ScenarioError, ScenarioReport};
 use crate::scenario::{Action, Scenario};
 use crate::schedule::Schedule;
@@ -28,7 +29,9 @@ pub enum Progress<T> {
 #[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
 pub enum Purpose {
     /// A report a person reads: the shown schedule is run once more with
-    /// its history, beliefs and tables recorded.
+    /// its history, beliefs and tables recorded. A scenario without a
+    /// concurrent section is one run, recorded as it is explored: that run
+    /// is the report, its steps counted twice, as a replay would have.
     #[default]
     Shown,
     /// A verdict alone (a mutant's: line marks, `fencelab mutate`): the
@@ -45,6 +48,8 @@ pub enum Purpose {
 /// A run kept as the one to show, and what it spent.
 struct Kept {
     path: Path,
+    /// What it recorded, if it ran with recording on.
+    history: Option<Vec<Event>>,
     procedure_steps: u64,
     sqlite_steps: u64,
 }
@@ -160,6 +165,7 @@ impl Checker {
         let sqlite_steps = self.world.meter().spent();
         let path = self.run_path(scenario, actions, chooser, None);
         Kept {
+            history: self.world.recording().then(|| self.world.take_history()),
             procedure_steps: self.spent.procedure_steps.saturating_sub(procedure_steps),
             sqlite_steps: self.world.meter().spent().saturating_sub(sqlite_steps),
             path,
@@ -184,7 +190,13 @@ impl ScenarioSearch {
             return Progress::Pending;
         };
         self.resume_budget(checker, &actions);
-        checker.world.set_recording(false);
+        // A scenario without a concurrent section is one run: recorded when
+        // a person reads its report, that run is the report, and nothing is
+        // replayed.
+        let one_run = self.exploration.sections == 0;
+        checker
+            .world
+            .set_recording(one_run && self.purpose == Purpose::Shown);
         let mut outcome = None;
         for _ in 0..runs_max {
             if let Err(error) = self.within_limits(checker) {
@@ -215,20 +227,25 @@ impl ScenarioSearch {
             Ok((shown, passed)) => {
                 let mut exploration = std::mem::take(&mut self.exploration);
                 checker.add_spent(&mut exploration);
-                let shown = if passed && self.scenario.show_wait {
+                // Without a choice, no process can wait and go through.
+                let shown = if passed && self.scenario.show_wait && !one_run {
                     checker.first_waiting(&self.scenario, &actions).or(shown)
                 } else {
                     shown
                 };
-                match (self.purpose, shown) {
-                    (Purpose::Verdict, Some(kept)) => {
-                        let mut report = checker.report(&self.scenario, kept.path);
+                match shown {
+                    // The kept run is the report when it was recorded, or
+                    // when only its verdict is asked for; its steps count
+                    // once more, as the replay's would.
+                    Some(kept) if kept.history.is_some() || self.purpose == Purpose::Verdict => {
+                        let history = kept.history.unwrap_or_default();
+                        let mut report = report_of(&self.scenario, kept.path, history);
                         exploration.procedure_steps += kept.procedure_steps;
                         exploration.sqlite_steps += kept.sqlite_steps;
                         report.exploration = exploration;
                         report
                     }
-                    (_, shown) => {
+                    shown => {
                         // The shown schedule is one more run, with a budget
                         // of its own.
                         let choices = shown.map(|kept| kept.path.choices).unwrap_or_default();

@@ -160,3 +160,46 @@ fn a_check_in_slices_reports_what_a_check_in_one_go_does() {
         }
     }
 }
+
+/// A scenario without a concurrent section is one run, recorded as it is
+/// explored, and that run is its report: the same report, to the event,
+/// as replaying its schedule on its own (what the check did before), with
+/// that run's steps counted twice (the exploration's, then the replay's).
+/// On every such scenario of every bundled exercise's references, starting
+/// texts, named variants and sampled mutants.
+#[test]
+fn a_scenario_of_one_run_reports_what_replaying_it_reports() {
+    let mut compared = 0;
+    for exercise in bundled::exercises().unwrap() {
+        for (label, texts) in variants(&exercise, false) {
+            let Ok(mut checker) = exercise.checker(&texts) else {
+                continue;
+            };
+            for scenario in &exercise.scenarios {
+                let checked = checker.check(scenario);
+                if checked.exploration.sections != 0 {
+                    continue;
+                }
+                let replayed = checker.replay(scenario, &checked.schedule);
+                let context = format!("{} / {label} / {}", exercise.id, scenario.name);
+                assert_eq!(checked.exploration.schedules, 1, "{context}");
+                assert_eq!(
+                    checked.exploration.procedure_steps,
+                    2 * replayed.exploration.procedure_steps,
+                    "{context}"
+                );
+                assert_eq!(
+                    checked.exploration.memory_bytes, replayed.exploration.memory_bytes,
+                    "{context}"
+                );
+                assert_eq!(
+                    without_figures(checked),
+                    without_figures(replayed),
+                    "{context}"
+                );
+                compared += 1;
+            }
+        }
+    }
+    assert!(compared > 1_000, "only {compared} scenarios compared");
+}
