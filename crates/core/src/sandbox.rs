@@ -34,7 +34,10 @@ use std::sync::{Arc, Mutex};
 /// SQLite steps one statement may take: VM instructions, plus the work of
 /// the metered text functions in the same unit.
 pub const STATEMENT_VM_STEPS_MAX: u64 = 1_000_000;
-/// How often, in VM instructions, SQLite calls the budget check.
+/// How often, in VM instructions, SQLite calls the budget check. Each call
+/// charges this many; what a statement ran past its last whole interval is
+/// charged when it ends ([`Sandbox::settle_vm_steps`]), so the count is
+/// exact.
 const VM_STEPS_PER_CHECK: u64 = 1_000;
 /// The largest string or blob a statement may build, in bytes.
 pub const VALUE_BYTES_MAX: i32 = 4 * 1024;
@@ -262,6 +265,8 @@ pub struct Sandbox {
     trusted: AtomicBool,
     /// SQLite steps the current statement has taken.
     statement_steps: AtomicU64,
+    /// Of those, the VM instructions the progress handler has charged.
+    vm_steps_charged: AtomicU64,
     meter: Arc<Meter>,
     /// The budget that stopped the current statement, if one did.
     exceeded: Mutex<Option<Denial>>,
@@ -277,6 +282,7 @@ impl Sandbox {
             allow_schema_changes: AtomicBool::new(false),
             trusted: AtomicBool::new(false),
             statement_steps: AtomicU64::new(0),
+            vm_steps_charged: AtomicU64::new(0),
             meter,
             exceeded: Mutex::new(None),
             denial: Mutex::new(None),
@@ -309,7 +315,7 @@ impl Sandbox {
         let budget = Arc::clone(&sandbox);
         conn.progress_handler(
             VM_STEPS_PER_CHECK as i32,
-            Some(move || !budget.spend(VM_STEPS_PER_CHECK)),
+            Some(move || !budget.spend_vm_interval()),
         )?;
 
         let policy = Arc::clone(&sandbox);
@@ -351,6 +357,31 @@ impl Sandbox {
         false
     }
 
+    /// The progress handler's charge: one interval of VM instructions.
+    fn spend_vm_interval(&self) -> bool {
+        if !self.trusted.load(Ordering::Relaxed) {
+            self.vm_steps_charged
+                .fetch_add(VM_STEPS_PER_CHECK, Ordering::Relaxed);
+        }
+        self.spend(VM_STEPS_PER_CHECK)
+    }
+
+    /// Call when a statement has run (or failed): `vm_steps` is the VM
+    /// instructions SQLite counted for this run of it. Charges what the
+    /// progress handler did not, the part past its last whole interval, so
+    /// a run's count does not depend on what ran before it. It never stops
+    /// the statement, which has ended; a check it takes past its budget
+    /// stops at the next step ([`Meter::exceeded`]).
+    pub(crate) fn settle_vm_steps(&self, vm_steps: u64) {
+        let charged = self.vm_steps_charged.swap(0, Ordering::Relaxed);
+        if self.trusted.load(Ordering::Relaxed) {
+            return;
+        }
+        let rest = vm_steps.saturating_sub(charged);
+        self.statement_steps.fetch_add(rest, Ordering::Relaxed);
+        self.meter.spent.fetch_add(rest, Ordering::Relaxed);
+    }
+
     /// Allows schema changes while an exercise's schema is being built.
     pub fn set_schema_changes_allowed(&self, allowed: bool) {
         self.allow_schema_changes.store(allowed, Ordering::Relaxed);
@@ -370,6 +401,7 @@ impl Sandbox {
     /// forgets earlier denials.
     pub fn begin_statement(&self) {
         self.statement_steps.store(0, Ordering::Relaxed);
+        self.vm_steps_charged.store(0, Ordering::Relaxed);
         if let Ok(mut exceeded) = self.exceeded.lock() {
             *exceeded = None;
         }

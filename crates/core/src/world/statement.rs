@@ -10,7 +10,7 @@ use crate::sandbox::{Denial, SQL_BYTES_MAX, Sandbox, VALUE_BYTES_MAX};
 use crate::sql_value::{Bind, value_from_ref};
 use crate::sqlite::{is_busy, is_stale_snapshot};
 use crate::value::Value;
-use rusqlite::{CachedStatement, Connection, Statement};
+use rusqlite::{CachedStatement, Connection, Statement, StatementStatus};
 use std::ops::{Deref, DerefMut};
 
 pub(super) struct Executed {
@@ -167,7 +167,7 @@ pub(super) fn execute(
         parameters.insert(name, value);
     }
     let read_only = statement.readonly();
-    let rows = read_rows(&mut statement).map_err(|e| match e {
+    let rows = read_rows(&mut statement, sandbox).map_err(|e| match e {
         RowsError::Sqlite(e) => Failure::from_sqlite(e, sandbox),
         RowsError::TooMany => Failure::new(
             ErrorCause::TooLarge,
@@ -320,7 +320,7 @@ pub(super) fn query_on(
             .raw_bind_parameter(i, Bind(value))
             .map_err(|e| QueryFailure::from_sqlite(e, sandbox))?;
     }
-    read_rows(&mut statement).map_err(|e| match e {
+    read_rows(&mut statement, sandbox).map_err(|e| match e {
         RowsError::Sqlite(e) => QueryFailure::from_sqlite(e, sandbox),
         RowsError::TooMany => fail(format!(
             "the query returned more than {RESULT_ROWS_MAX} rows"
@@ -352,8 +352,25 @@ fn value_bytes(value: &Value) -> usize {
 }
 
 /// Runs a bound statement to completion and keeps what it returned, up to
-/// [`RESULT_ROWS_MAX`] rows and [`RESULT_BYTES_MAX`] bytes.
-fn read_rows(statement: &mut rusqlite::Statement<'_>) -> Result<ResultRows, RowsError> {
+/// [`RESULT_ROWS_MAX`] rows and [`RESULT_BYTES_MAX`] bytes, charging the
+/// sandbox every VM instruction of this run.
+///
+/// SQLite counts a prepared statement's instructions across all its runs,
+/// and its progress handler fires on that running count; the statement
+/// cache keeps statements between runs. The count is zeroed before the run
+/// and settled after it, so a run's charge is its own whatever ran before.
+fn read_rows(
+    statement: &mut rusqlite::Statement<'_>,
+    sandbox: &Sandbox,
+) -> Result<ResultRows, RowsError> {
+    statement.reset_status(StatementStatus::VmStep);
+    let rows = read_all_rows(statement);
+    let vm_steps = statement.get_status(StatementStatus::VmStep);
+    sandbox.settle_vm_steps(u64::try_from(vm_steps).unwrap_or(0));
+    rows
+}
+
+fn read_all_rows(statement: &mut rusqlite::Statement<'_>) -> Result<ResultRows, RowsError> {
     let columns: Vec<String> = statement.column_names().map(String::from).collect();
     let mut rows = Vec::new();
     let mut bytes = 0;

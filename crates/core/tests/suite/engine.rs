@@ -182,6 +182,44 @@ fn a_runaway_recursive_query_exceeds_the_step_budget() {
     );
 }
 
+/// SQLite's own count of a statement's VM instructions: prepared afresh on
+/// a plain connection and run once to its end.
+fn sqlite_counts(sql: &str) -> u64 {
+    let plain = rusqlite::Connection::open_in_memory().unwrap();
+    let mut statement = plain.prepare(sql).unwrap();
+    let mut rows = statement.query([]).unwrap();
+    while rows.next().unwrap().is_some() {}
+    drop(rows);
+    u64::try_from(statement.get_status(rusqlite::StatementStatus::VmStep)).unwrap()
+}
+
+/// Every run of a statement is charged the instructions SQLite counted for
+/// that run, whatever ran before it: the statement cache keeps a prepared
+/// statement, and SQLite's progress handler fires on its running count
+/// across runs, so a charge taken from the handler alone was 0 or 1,000
+/// for the same run depending on the runs before.
+#[test]
+fn every_run_of_a_statement_is_charged_what_sqlite_counted_for_it() {
+    let world = World::new("CREATE TABLE t (x INTEGER);", [], Values::new()).unwrap();
+    for sql in [
+        "SELECT 1",
+        "WITH RECURSIVE r(i) AS (SELECT 1 UNION ALL SELECT i + 1 FROM r WHERE i < 150) \
+         SELECT count(*) FROM r",
+    ] {
+        let counted = sqlite_counts(sql);
+        assert!(counted > 0, "{sql}");
+        for run in 1..=5 {
+            let before = world.meter().spent();
+            world.query(sql, &Values::new()).unwrap();
+            assert_eq!(
+                world.meter().spent() - before,
+                counted,
+                "run {run} of {sql}"
+            );
+        }
+    }
+}
+
 #[test]
 fn a_syntax_error_points_at_its_line_and_column() {
     let error = call_error("SELECT 1;\nSELECT value FROM counters\n  WHERE name = = 'a';");

@@ -218,10 +218,11 @@ pub struct Exploration {
     /// replay of the shown schedule included), in the units its limits are
     /// set in: procedure steps, SQLite steps (VM instructions and metered
     /// text work), and the most bytes it held at once of explored states and
-    /// recorded history, by the engine's own accounting. SQLite's VM
-    /// instructions are charged 1,000 at a time within one statement's run
-    /// (the budget's check interval), so a scenario of short statements
-    /// shows only its metered text work there, often 0.
+    /// recorded history, by the engine's own accounting. Every VM
+    /// instruction SQLite counts for a learner's statement or a scenario's
+    /// query is charged, whatever ran before it; direct SQL and the
+    /// schema are charged 1,000 instructions at a time (the budget's check
+    /// interval).
     #[serde(default)]
     pub procedure_steps: u64,
     #[serde(default)]
