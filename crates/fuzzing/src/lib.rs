@@ -17,7 +17,7 @@ mod generate;
 pub mod seeds;
 
 use fencelab_core::exercise::ExerciseExt;
-use fencelab_core::{Exercise, Limits, Procedure, Verdict};
+use fencelab_core::{Checker, Exercise, Limits, Procedure, Verdict};
 use fencelab_model::procedure::{StepKind, lexer};
 use std::sync::OnceLock;
 
@@ -344,13 +344,29 @@ fn claim_exercise() -> &'static Exercise {
 /// as the claim exercise's `claim`, every scenario checked with
 /// [`whole_run_limits`]. Each report is one of the verdicts, an error says
 /// something, and a failing schedule replays as a failure.
+///
+/// The world is built once and kept across inputs, each input's procedure
+/// put in its place, as the worker and `fencelab mutate` keep theirs: the
+/// schema and seed rows never change here, and building them was a quarter
+/// of each input's time. A report depends only on the texts, the scenario
+/// and the limits (the world is reset before every run), so a kept world
+/// that leaked one input's state into the next would show here as a
+/// schedule that does not replay as reported.
 pub fn whole_run(data: &[u8]) {
+    thread_local! {
+        static CHECKER: std::cell::RefCell<Option<Checker>> =
+            const { std::cell::RefCell::new(None) };
+    }
     let text = procedure_text(data);
     let exercise = claim_exercise();
     let texts = vec![("claim".to_string(), text)];
-    let mut checker = match exercise.checker(&texts) {
-        Ok(checker) => checker,
-        Err(unusable) => {
+    let procedure = match Procedure::parse("claim", &texts[0].1) {
+        Ok(procedure) => procedure,
+        Err(_) => {
+            let unusable = exercise
+                .checker(&texts)
+                .err()
+                .expect("a procedure that does not parse makes the texts unusable");
             assert!(
                 !unusable.error.to_string().trim().is_empty(),
                 "an unusable procedure without a message"
@@ -358,7 +374,25 @@ pub fn whole_run(data: &[u8]) {
             return;
         }
     };
-    checker.set_limits(whole_run_limits());
+    CHECKER.with_borrow_mut(|kept| {
+        let checker = match kept {
+            Some(checker) => {
+                checker.set_procedure(procedure);
+                checker
+            }
+            None => {
+                let mut built = exercise
+                    .checker(&texts)
+                    .expect("the claim exercise's world builds with a procedure that parses");
+                built.set_limits(whole_run_limits());
+                kept.insert(built)
+            }
+        };
+        check_every_scenario(checker, exercise);
+    });
+}
+
+fn check_every_scenario(checker: &mut Checker, exercise: &Exercise) {
     for scenario in &exercise.scenarios {
         let report = checker.check(scenario);
         if let Some(error) = report.error() {
