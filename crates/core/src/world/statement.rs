@@ -134,6 +134,19 @@ pub(super) fn execute(
     let mut statement =
         prepare_exactly(connection, sql).map_err(|e| Failure::from_sqlite(e, sandbox))?;
     sandbox.note_prepared(sql);
+    if sandbox.last_access().is_none() {
+        // The connection's cache kept this statement after the sandbox's
+        // memory of what the authorizer saw of it was cleared; what it
+        // touches decides its count of rows changed and the explorer's
+        // independence, so it is prepared again, and the authorizer sees
+        // it again, rather than read as unknown.
+        if let Prepared::Cached(cached) = statement {
+            cached.discard();
+        }
+        statement =
+            prepare_exactly(connection, sql).map_err(|e| Failure::from_sqlite(e, sandbox))?;
+        sandbox.note_prepared(sql);
+    }
     let mut parameters = Values::new();
     for i in 1..=statement.parameter_count() {
         let Some(raw) = statement.parameter_name(i) else {

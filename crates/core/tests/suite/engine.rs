@@ -220,6 +220,34 @@ fn every_run_of_a_statement_is_charged_what_sqlite_counted_for_it() {
     }
 }
 
+/// What a statement touches (and so whether it is transaction control,
+/// whose count of rows changed is 0) is learnt from SQLite's authorizer,
+/// which runs only when a statement is prepared, and remembered by text for
+/// a while. A statement the connection's cache kept after that memory
+/// forgot it read as unknown, and BEGIN then reported the count of the
+/// write before it: a kept world gave other verdicts than a fresh one
+/// (found by the whole_run fuzz target, in a world kept across inputs).
+#[test]
+fn a_cached_statement_is_known_however_many_texts_ran_before_it() {
+    let mut world = world_with(&[]);
+    for i in 0..600 {
+        let text = format!(
+            "BEGIN IMMEDIATE;\n\
+             -- @refuse stale if changed 1: BEGIN changes no row\n\
+             UPDATE counters SET value = {i} WHERE name = 'a';\n\
+             COMMIT;"
+        );
+        world.set_procedure(Procedure::parse("p", &text).unwrap());
+        let process = world.start_process("worker-a").unwrap();
+        let outcome = world.run_call(process, "p", Values::new()).unwrap();
+        assert!(
+            matches!(outcome, Outcome::Ok { .. }),
+            "call {i}: {outcome:?}"
+        );
+        world.reset().unwrap();
+    }
+}
+
 #[test]
 fn a_syntax_error_points_at_its_line_and_column() {
     let error = call_error("SELECT 1;\nSELECT value FROM counters\n  WHERE name = = 'a';");
