@@ -417,10 +417,12 @@ impl Sandbox {
 
     /// Call once the current statement (`sql`) is prepared: what the
     /// authorizer saw of it, or, for a statement SQLite had cached, what it
-    /// saw when that text was prepared before.
-    pub fn note_prepared(&self, sql: &str) {
+    /// saw when that text was prepared before. False when neither is known
+    /// ([`Sandbox::last_access`] is `None`): the cache kept a statement
+    /// whose text this memory has since dropped.
+    pub fn note_prepared(&self, sql: &str) -> bool {
         let Ok(mut accesses) = self.accesses.lock() else {
-            return;
+            return false;
         };
         let accesses = &mut *accesses;
         let access = if accesses.called {
@@ -433,7 +435,9 @@ impl Sandbox {
         } else {
             accesses.by_sql.get(sql).cloned()
         };
+        let known = access.is_some();
         accesses.last = access;
+        known
     }
 
     /// What the current statement touches; `None` when it is unknown (not

@@ -133,8 +133,7 @@ pub(super) fn execute(
     crate::sqlite::pin_randomness();
     let mut statement =
         prepare_exactly(connection, sql).map_err(|e| Failure::from_sqlite(e, sandbox))?;
-    sandbox.note_prepared(sql);
-    if sandbox.last_access().is_none() {
+    if !sandbox.note_prepared(sql) {
         // The connection's cache kept this statement after the sandbox's
         // memory of what the authorizer saw of it was cleared; what it
         // touches decides its count of rows changed and the explorer's
