@@ -24,7 +24,9 @@ fn main() {
 
 #[cfg(not(target_arch = "wasm32"))]
 mod native {
-    use super::figures::{STRATEGIES, check_all, exercises, rate_lines, scenario_lines};
+    use super::figures::{
+        RENEWED, STRATEGIES, check_all, check_all_renewed, exercises, rate_lines, scenario_lines,
+    };
     use criterion::{Criterion, criterion_group};
     use std::hint::black_box;
     use std::time::Instant;
@@ -47,6 +49,16 @@ mod native {
                 for line in rate_lines(&exercise, name, "native", &reports, millis) {
                     println!("{line}");
                 }
+            }
+            let mut kept = None;
+            let reports = check_all_renewed(&exercise, &mut kept);
+            let started = Instant::now();
+            for _ in 0..ROUNDS {
+                black_box(check_all_renewed(&exercise, &mut kept));
+            }
+            let millis = started.elapsed().as_secs_f64() * 1000.0 / f64::from(ROUNDS);
+            for line in rate_lines(&exercise, RENEWED, "native", &reports, millis) {
+                println!("{line}");
             }
         }
     }

@@ -43,6 +43,16 @@ pub trait ExerciseExt {
     /// Build it once per set of texts and check each scenario with it.
     fn checker(&self, texts: &[(String, String)]) -> Result<Checker, Unusable>;
 
+    /// As [`ExerciseExt::checker`], renewing `kept` (a checker this
+    /// exercise built before, for any of its texts: [`Checker::renew`])
+    /// instead of building one, when the texts parse. Texts that do not
+    /// leave `kept` where it is, for the next texts.
+    fn checker_reusing(
+        &self,
+        texts: &[(String, String)],
+        kept: &mut Option<Checker>,
+    ) -> Result<Checker, Unusable>;
+
     /// Runs every scenario with `edits` in place of the named procedures.
     fn run(&self, edits: &BTreeMap<String, String>) -> ExerciseReport;
 
@@ -84,6 +94,14 @@ pub trait ExerciseExt {
 
 impl ExerciseExt for Exercise {
     fn checker(&self, texts: &[(String, String)]) -> Result<Checker, Unusable> {
+        self.checker_reusing(texts, &mut None)
+    }
+
+    fn checker_reusing(
+        &self,
+        texts: &[(String, String)],
+        kept: &mut Option<Checker>,
+    ) -> Result<Checker, Unusable> {
         let procedures = texts
             .iter()
             .map(|(name, text)| Procedure::parse(name, text))
@@ -101,6 +119,11 @@ impl ExerciseExt for Exercise {
                     }),
                 },
             })?;
+        if let Some(mut checker) = kept.take()
+            && checker.renew(procedures.iter().cloned()).is_ok()
+        {
+            return Ok(checker);
+        }
         Checker::with_journal(
             &self.schema,
             procedures,

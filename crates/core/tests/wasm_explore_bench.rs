@@ -10,7 +10,9 @@
 
 mod explore_bench;
 
-use explore_bench::{STRATEGIES, check_all, exercises, rate_lines, scenario_lines};
+use explore_bench::{
+    RENEWED, STRATEGIES, check_all, check_all_renewed, exercises, rate_lines, scenario_lines,
+};
 use wasm_bindgen_test::{console_log, wasm_bindgen_test};
 
 /// Rounds timed for each exercise's rate line, at the least.
@@ -42,6 +44,18 @@ fn warm_up(exercises: &[fencelab_core::Exercise]) {
     }
 }
 
+/// Milliseconds per call of `round`, called [`ROUNDS`] times and for
+/// [`TIMED_MS_MIN`] at the least.
+fn timed(mut round: impl FnMut()) -> f64 {
+    let started = now_ms();
+    let mut rounds = 0;
+    while rounds < ROUNDS || now_ms() - started < TIMED_MS_MIN {
+        round();
+        rounds += 1;
+    }
+    (now_ms() - started) / f64::from(rounds)
+}
+
 #[wasm_bindgen_test]
 fn explore_every_bundled_exercise() {
     let exercises = exercises();
@@ -52,16 +66,20 @@ fn explore_every_bundled_exercise() {
         }
         for (strategy, name) in STRATEGIES {
             let reports = check_all(exercise, strategy);
-            let started = now_ms();
-            let mut rounds = 0;
-            while rounds < ROUNDS || now_ms() - started < TIMED_MS_MIN {
+            let millis = timed(|| {
                 std::hint::black_box(check_all(exercise, strategy));
-                rounds += 1;
-            }
-            let millis = (now_ms() - started) / f64::from(rounds);
+            });
             for line in rate_lines(exercise, name, "wasm", &reports, millis) {
                 console_log!("{line}");
             }
+        }
+        let mut kept = None;
+        let reports = check_all_renewed(exercise, &mut kept);
+        let millis = timed(|| {
+            std::hint::black_box(check_all_renewed(exercise, &mut kept));
+        });
+        for line in rate_lines(exercise, RENEWED, "wasm", &reports, millis) {
+            console_log!("{line}");
         }
     }
 }

@@ -16,6 +16,7 @@
 //! request's seq).
 
 mod author;
+mod kept;
 mod protect;
 pub mod serve;
 pub mod worker;

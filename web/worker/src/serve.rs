@@ -8,6 +8,7 @@
 //! between pieces. Must never panic on a request.
 
 use crate::author::{AuthorJob, Draft};
+use crate::kept::KeptChecker;
 use crate::protect::ProtectJob;
 use fencelab_core::check::{Progress, SuiteSearch};
 use fencelab_core::mutate::Context;
@@ -64,35 +65,61 @@ impl Job {
 pub const RUNS_PER_SLICE: u64 = 8;
 
 /// A check in progress: one slice of a scenario's exploration per
-/// [`CheckJob::next`] (the core's [`SuiteSearch`]).
+/// [`CheckJob::next`] (the core's [`SuiteSearch`]), on the exercise's kept
+/// checker, which it gives back when it ends or is dropped.
 pub struct CheckJob {
     pub seq: u64,
-    suite: SuiteSearch,
+    exercise: String,
+    /// `None` once the check has ended.
+    suite: Option<SuiteSearch>,
+    kept: KeptChecker,
 }
 
 impl CheckJob {
-    /// A check of `edits` in `exercise` (nothing runs yet).
-    pub fn new(seq: u64, exercise: &Exercise, edits: &Edits) -> CheckJob {
+    /// A check of `edits` in `exercise` (nothing runs yet), on the checker
+    /// `kept` lends.
+    pub fn new(seq: u64, exercise: &Exercise, edits: &Edits, kept: &KeptChecker) -> CheckJob {
+        let checker = kept.lend(exercise, edits);
         CheckJob {
             seq,
-            suite: exercise.suite(
-                &exercise.texts_with(edits),
+            exercise: exercise.id.clone(),
+            suite: Some(SuiteSearch::new(
+                &exercise.id,
+                checker,
                 &exercise.scenarios,
                 Limits::default(),
-            ),
+            )),
+            kept: kept.clone(),
         }
     }
 
     /// Explores the next slice of the current scenario; once every scenario
     /// is checked, returns the exercise's report.
     pub fn piece(&mut self) -> Option<Response> {
-        match self.suite.advance(RUNS_PER_SLICE) {
+        let suite = self.suite.as_mut()?;
+        match suite.advance(RUNS_PER_SLICE) {
             Progress::Pending => None,
-            Progress::Done(report) => Some(Response::Checked {
-                seq: self.seq,
-                report: *report,
-            }),
+            Progress::Done(report) => {
+                self.give_back();
+                Some(Response::Checked {
+                    seq: self.seq,
+                    report: *report,
+                })
+            }
         }
+    }
+
+    fn give_back(&mut self) {
+        if let Some(checker) = self.suite.take().and_then(SuiteSearch::into_checker) {
+            self.kept.give_back(&self.exercise, checker);
+        }
+    }
+}
+
+impl Drop for CheckJob {
+    /// A check a newer edit made stale gives its checker back too.
+    fn drop(&mut self) {
+        self.give_back();
     }
 }
 
@@ -109,6 +136,9 @@ pub struct Server {
     /// The seq of the newest job (`Request::is_job`): every job but its own
     /// is stale, and is dropped before its next piece.
     latest_job: u64,
+    /// The checker of the exercise checked last, for the next check,
+    /// replay, drive or hunt of it.
+    kept: KeptChecker,
 }
 
 impl Server {
@@ -127,6 +157,7 @@ impl Server {
             exercises: exercises.into_iter().map(Rc::new).collect(),
             contexts: BTreeMap::new(),
             latest_job: 0,
+            kept: KeptChecker::default(),
         }
     }
 
@@ -217,6 +248,7 @@ impl Server {
     // kind is answered in one place; each arm is a few lines already.
     fn answer(&mut self, request: Request) -> Result<Served, String> {
         let exercises = &self.exercises;
+        let kept = &self.kept;
         Ok(match request {
             Request::Check {
                 seq,
@@ -224,7 +256,9 @@ impl Server {
                 edits,
             } => {
                 let exercise = find(exercises, &exercise)?;
-                Served::Job(Job::Check(Box::new(CheckJob::new(seq, exercise, &edits))))
+                Served::Job(Job::Check(Box::new(CheckJob::new(
+                    seq, exercise, &edits, kept,
+                ))))
             }
             Request::Replay {
                 seq,
@@ -237,10 +271,10 @@ impl Server {
                 let scenario = scenario_of(exercise, &scenario)?;
                 // Texts that cannot run still give a report: its verdict is the
                 // error, shown in the timeline like any other.
-                let report = match checker(exercise, &edits) {
-                    Ok(mut checker) => checker.replay(scenario, &schedule),
-                    Err(unusable) => unusable.report(scenario),
-                };
+                let report = on_kept(kept, exercise, &edits, |checker| {
+                    checker.replay(scenario, &schedule)
+                })
+                .unwrap_or_else(|unusable| unusable.report(scenario));
                 Served::Answer(Box::new(Response::Replayed { seq, report }))
             }
             Request::Drive {
@@ -250,8 +284,11 @@ impl Server {
                 scenario,
                 schedule,
             } => {
-                let (mut checker, scenario) = driven(exercises, &exercise, &edits, &scenario)?;
-                let drive = checker.drive(scenario, &schedule);
+                let (exercise, scenario) = driven(exercises, &exercise, &scenario)?;
+                let drive = on_kept(kept, exercise, &edits, |checker| {
+                    checker.drive(scenario, &schedule)
+                })
+                .map_err(|unusable| unusable.error.message())?;
                 Served::Answer(Box::new(Response::Driven { seq, drive }))
             }
             Request::Hunt {
@@ -261,8 +298,11 @@ impl Server {
                 scenario,
                 schedule,
             } => {
-                let (mut checker, scenario) = driven(exercises, &exercise, &edits, &scenario)?;
-                let hunt = checker.hunt(scenario, &schedule);
+                let (exercise, scenario) = driven(exercises, &exercise, &scenario)?;
+                let hunt = on_kept(kept, exercise, &edits, |checker| {
+                    checker.hunt(scenario, &schedule)
+                })
+                .map_err(|unusable| unusable.error.message())?;
                 Served::Answer(Box::new(Response::Hunted {
                     seq,
                     hunt: Box::new(hunt),
@@ -279,6 +319,8 @@ impl Server {
             } => {
                 let exercise = find(exercises, &exercise)?;
                 let scenario = scenario_of(exercise, &scenario)?;
+                // A checker of its own: the query is the learner's SQL, run
+                // on the world outside any run, which a reset need not undo.
                 let result = checker(exercise, &edits)
                     .map_err(|unusable| unusable.error.message())
                     .and_then(|mut checker| {
@@ -334,18 +376,30 @@ fn scenario_of<'a>(exercise: &'a Exercise, name: &str) -> Result<&'a Scenario, S
         .ok_or_else(|| format!("exercise `{}` has no scenario `{name}`", exercise.id))
 }
 
-/// The checker of `edits` and the scenario named, for a drive or a hunt:
-/// texts that cannot run fail the request (there is no history to show).
+/// The exercise and the scenario named, for a drive or a hunt.
 fn driven<'a>(
     exercises: &'a [Rc<Exercise>],
     exercise: &str,
-    edits: &Edits,
     scenario: &str,
-) -> Result<(Checker, &'a Scenario), String> {
+) -> Result<(&'a Exercise, &'a Scenario), String> {
     let exercise = find(exercises, exercise)?;
-    let scenario = scenario_of(exercise, scenario)?;
-    let checker = checker(exercise, edits).map_err(|unusable| unusable.error.message())?;
-    Ok((checker, scenario))
+    Ok((exercise, scenario_of(exercise, scenario)?))
+}
+
+/// `work` done on the checker `kept` lends for `edits` in `exercise`,
+/// which is then kept for the next request; texts that cannot run give
+/// their reason instead (a drive or a hunt fails with it: there is no
+/// history to show).
+fn on_kept<T>(
+    kept: &KeptChecker,
+    exercise: &Exercise,
+    edits: &Edits,
+    work: impl FnOnce(&mut Checker) -> T,
+) -> Result<T, Unusable> {
+    let mut checker = kept.lend(exercise, edits)?;
+    let done = work(&mut checker);
+    kept.give_back(&exercise.id, checker);
+    Ok(done)
 }
 
 /// A checker for the exercise with the learner's edits in place.
@@ -444,6 +498,66 @@ mod tests {
         assert_eq!(report, claim().run(&starts(&claim())));
     }
 
+    /// The exercise's checker is kept between requests: lent to a check
+    /// and given back when it ends, or when a newer edit drops it half-way;
+    /// renewed for a replay, whose report is a new checker's; replaced by
+    /// another exercise's. Texts that cannot run keep nothing.
+    #[test]
+    fn the_last_exercises_checker_is_kept_lent_to_a_check_and_given_back_even_when_dropped() {
+        let mut server = Server::new(exercises());
+        let check = |seq, exercise: &Exercise, edits: Edits| Request::Check {
+            seq,
+            exercise: exercise.id.clone(),
+            edits,
+        };
+        let claim = claim();
+        let mut job = job_of(&mut server, check(1, &claim, broken_claim()));
+        run_job(&mut job);
+        drop(job);
+        assert!(!server.kept.holds(CLAIM), "texts that cannot run kept one");
+
+        let mut job = job_of(&mut server, check(2, &claim, starts(&claim)));
+        let (response, _) = run_job(&mut job);
+        assert!(server.kept.holds(CLAIM), "an ended check gave nothing back");
+        let Response::Checked { report, .. } = response else {
+            panic!("a report: {response:?}");
+        };
+
+        let mut job = job_of(&mut server, check(3, &claim, Edits::new()));
+        assert!(job.piece().is_none(), "the check ended in one piece");
+        assert!(!server.kept.holds(CLAIM), "the checker is lent to the job");
+        drop(job);
+        assert!(server.kept.holds(CLAIM), "a dropped check kept its checker");
+
+        let failed = report
+            .scenarios
+            .iter()
+            .find(|s| s.verdict() == Verdict::Failed)
+            .expect("the starting text fails a scenario");
+        let replay = Request::Replay {
+            seq: 4,
+            exercise: CLAIM.into(),
+            edits: starts(&claim),
+            scenario: failed.name.clone(),
+            schedule: failed.schedule.clone(),
+        };
+        let Response::Replayed {
+            report: replayed, ..
+        } = answer_of(&mut server, replay)
+        else {
+            panic!("a replay's report");
+        };
+        let scenario = scenario_of(&claim, &failed.name).expect("the scenario");
+        let mut new = checker(&claim, &starts(&claim)).expect("the starting texts run");
+        assert_eq!(replayed, new.replay(scenario, &failed.schedule));
+        assert!(server.kept.holds(CLAIM), "a replay kept nothing");
+
+        let other = exercises().swap_remove(1);
+        let mut job = job_of(&mut server, check(5, &other, starts(&other)));
+        run_job(&mut job);
+        assert!(server.kept.holds(&other.id) && !server.kept.holds(CLAIM));
+    }
+
     #[test]
     fn a_newer_check_drops_a_long_scenario_between_two_of_its_slices() {
         const LONG: &str = "counterexamples-bound-the-protection";
@@ -473,7 +587,8 @@ mod tests {
         let Job::Check(inner) = &mut job else {
             panic!("a check job");
         };
-        while inner.suite.position() < (index, true) {
+        let position = |job: &CheckJob| job.suite.as_ref().map(SuiteSearch::position);
+        while position(inner) < Some((index, true)) {
             assert_eq!(inner.piece(), None);
             pieces += 1;
             assert!(pieces < 10_000, "the long scenario never started");

@@ -163,6 +163,23 @@ impl Checker {
         self.world.set_procedure(procedure);
     }
 
+    /// Serves another set of texts of the same exercise: `procedures` in
+    /// place of every procedure held, and the limits, strategy and budget a
+    /// new checker starts with. What [`Checker::with_journal`] would build
+    /// for them, without building the schema, the seed rows and the
+    /// connections again, or preparing again the statements its cache
+    /// keeps: every run starts from the seed image ([`World::reset`]), so
+    /// nothing of an earlier text's runs reaches a report (the suite's
+    /// `kept_checker` tests compare every bundled text both ways). Fails
+    /// only if the world cannot be reset; build a new checker then.
+    pub fn renew(&mut self, procedures: impl IntoIterator<Item = Procedure>) -> Result<(), Error> {
+        self.world.replace_procedures(procedures);
+        self.limits = Limits::default();
+        self.strategy = Strategy::default();
+        self.spent = Spent::default();
+        self.world.reset()
+    }
+
     /// Starts the budget of a public call (or of its replay) afresh.
     fn begin_budget(&mut self) {
         self.spent = Spent::default();

@@ -154,6 +154,14 @@ impl SuiteSearch {
         }
     }
 
+    /// The checker the suite ran on, to serve the exercise's next texts
+    /// ([`crate::ExerciseExt::checker_reusing`]); none if the texts could
+    /// not run. A suite left half-way gives it back as well: its next run
+    /// starts from the seed image, as every run does.
+    pub fn into_checker(self) -> Option<Checker> {
+        self.checker.ok()
+    }
+
     /// How many scenarios are checked, and whether one is half-way.
     pub fn position(&self) -> (usize, bool) {
         (self.reports.len(), self.search.is_some())

@@ -283,6 +283,14 @@ impl World {
             .insert(procedure.name.clone(), Arc::new(procedure));
     }
 
+    /// Puts `procedures` in place of every procedure the world holds.
+    pub fn replace_procedures(&mut self, procedures: impl IntoIterator<Item = Procedure>) {
+        self.procedures = procedures
+            .into_iter()
+            .map(|p| (p.name.clone(), Arc::new(p)))
+            .collect();
+    }
+
     pub fn procedure(&self, name: &str) -> Option<&Procedure> {
         self.procedures.get(name).map(|p| p.as_ref())
     }

@@ -8,7 +8,7 @@
 //! runs are what an exploration costs, schedules what it completes.
 
 use fencelab_core::check::Strategy;
-use fencelab_core::{Exercise, ExerciseExt, ScenarioReport, bundled};
+use fencelab_core::{Checker, Exercise, ExerciseExt, ScenarioReport, bundled};
 use std::collections::BTreeMap;
 
 pub const STRATEGIES: [(Strategy, &str); 2] =
@@ -18,8 +18,8 @@ pub fn exercises() -> Vec<Exercise> {
     bundled::exercises().expect("the bundled exercises load")
 }
 
-/// Checks every scenario of `exercise`'s references with `strategy`, as the
-/// page does after an edit.
+/// Checks every scenario of `exercise`'s references with `strategy` on a
+/// new checker, as the page's worker checks an exercise's first edit.
 pub fn check_all(exercise: &Exercise, strategy: Strategy) -> Vec<ScenarioReport> {
     let mut checker = exercise
         .checker(&exercise.texts_with(&BTreeMap::new()))
@@ -30,6 +30,26 @@ pub fn check_all(exercise: &Exercise, strategy: Strategy) -> Vec<ScenarioReport>
         .iter()
         .map(|scenario| checker.check(scenario))
         .collect()
+}
+
+/// The column name of [`check_all_renewed`]'s rate lines.
+pub const RENEWED: &str = "reduced, renewed";
+
+/// As [`check_all`] with the reduced explorer, on `kept` renewed for the
+/// references: how the page's worker checks every edit of an exercise
+/// after its first (`ExerciseExt::checker_reusing`), with no schema, seed
+/// rows or connections built. The checker is kept again for the next call.
+pub fn check_all_renewed(exercise: &Exercise, kept: &mut Option<Checker>) -> Vec<ScenarioReport> {
+    let mut checker = exercise
+        .checker_reusing(&exercise.texts_with(&BTreeMap::new()), kept)
+        .expect("the references parse");
+    let reports = exercise
+        .scenarios
+        .iter()
+        .map(|scenario| checker.check(scenario))
+        .collect();
+    *kept = Some(checker);
+    reports
 }
 
 /// (complete schedules, runs) over `reports`.

@@ -19,6 +19,7 @@ mod exercises;
 mod explorer_differential;
 mod history_equivalence;
 mod hunt;
+mod kept_checker;
 mod lesson_toy;
 mod lessons;
 mod mutation;
