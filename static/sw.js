@@ -14,8 +14,10 @@
 // other kind.
 const CACHE = "fencelab-unbuilt";
 const ASSETS = [];
-// The pages: index.html and each bundled exercise's own (ID.html, rendered
-// at build time, web/prerender), so an exercise's own address opens offline.
+// The addresses that keep their names: index.html and each bundled
+// exercise's page (ID.html, rendered at build time, web/prerender), so an
+// exercise's own address opens offline; and the bundled exercise files the
+// authoring view's templates fetch (templates/NAME.toml).
 const PAGES = [];
 const PAGE = ["./", ...PAGES];
 /** The assets' paths, to tell them from the page's other requests. */

@@ -12,7 +12,7 @@ import assert from "node:assert/strict";
 import { readFile } from "node:fs/promises";
 import { deflateRawSync } from "node:zlib";
 import { join } from "node:path";
-import { ROOT, assertNoSeriousViolations, runTests, waitForText } from "./harness.mjs";
+import { ROOT, assertNoSeriousViolations, cachedForOffline, runTests, waitForText } from "./harness.mjs";
 
 const STARTER = await readFile(join(ROOT, "crates/cli/src/starter.toml"), "utf8");
 const EDITOR = "#exercise-editor .cm-content";
@@ -56,6 +56,45 @@ function onScreen(box, width) {
 }
 
 await runTests("author", [
+  [
+    "a bundled exercise's copy opens as a template, online and offline, under an id of its own; a template that cannot be fetched says so",
+    async ({ page, url, context }) => {
+      await openAuthoring(page, `${url}?author=1`);
+      await waitForText(page.locator(STATUS), PASSES, 60_000);
+      await cachedForOffline(page);
+      const menu = page.locator("#template");
+      // The first online, the last offline: the service worker holds every one.
+      for (const [file, offline] of [
+        ["08-execution-attempts.toml", false],
+        ["19-the-leader-that-kept-acting.toml", true],
+      ]) {
+        await context.setOffline(offline);
+        const source = await readFile(join(ROOT, "crates/model/exercises", file), "utf8");
+        const id = /^id = "([^"]+)"$/m.exec(source)[1];
+        await menu.selectOption({ label: `A copy of ${file}` });
+        await waitForText(page.locator("#download"), new RegExp(`^Download my-${id}\\.toml$`));
+        assert.equal(await menu.inputValue(), "", "the menu goes back to its prompt");
+        const draft = await downloaded(page);
+        assert.equal(draft.bytes.toString("utf8"), source.replace(`id = "${id}"`, `id = "my-${id}"`), `${file}, offline: ${offline}`);
+        assert.equal(await page.locator(".author-tools [role=alert]").count(), 0);
+      }
+      // A file the site no longer serves (deleted from the cache too, as
+      // after a half-copied upload) says so, and the draft stays.
+      const before = (await downloaded(page)).bytes.toString("utf8");
+      await page.evaluate(async () => {
+        for (const name of await caches.keys()) {
+          const cache = await caches.open(name);
+          for (const request of await cache.keys()) {
+            if (request.url.endsWith("/templates/01-claim-compare-and-set.toml")) await cache.delete(request);
+          }
+        }
+      });
+      await menu.selectOption({ label: "A copy of 01-claim-compare-and-set.toml" });
+      await waitForText(page.locator(".author-tools [role=alert]"), /^The template templates\/01-claim-compare-and-set\.toml could not be opened: .+\.$/);
+      assert.equal((await downloaded(page)).bytes.toString("utf8"), before, "the draft is as it was");
+      await context.setOffline(false);
+    },
+  ],
   [
     "a TOML error is underlined at its line, and the mended draft shows the reference passing and the kill matrix",
     async ({ page, url }) => {

@@ -40,7 +40,9 @@ pub async fn fetch_files(paths: &[String]) -> SiteExercises {
     SiteExercises::Files(files)
 }
 
-async fn text_of(path: &str) -> Result<Option<String>, String> {
+/// The text at `path`, relative to the page; `None` when the site has no
+/// such file.
+pub async fn text_of(path: &str) -> Result<Option<String>, String> {
     read(start(path)?).await
 }
 
@@ -61,11 +63,12 @@ async fn read(request: JsFuture) -> Result<Option<String>, String> {
         return Ok(None);
     }
     if !response.ok() {
-        return Err(format!(
-            "the site answered {} {}",
-            response.status(),
-            response.status_text()
-        ));
+        // A service worker's own answer may carry no status text.
+        let status = match response.status_text() {
+            text if text.is_empty() => response.status().to_string(),
+            text => format!("{} {text}", response.status()),
+        };
+        return Err(format!("the site answered {status}"));
     }
     let html = response
         .headers()

@@ -3,86 +3,42 @@
 
 use crate::exercise::{Exercise, LoadError};
 
-/// Every bundled exercise file: its name under `crates/model/exercises/` and
-/// its text, in course order.
-pub const FILES: &[(&str, &str)] = &[
-    (
-        "01-claim-compare-and-set.toml",
-        include_str!("../exercises/01-claim-compare-and-set.toml"),
-    ),
-    (
-        "02-complete-under-the-token.toml",
-        include_str!("../exercises/02-complete-under-the-token.toml"),
-    ),
-    (
-        "03-leases-and-the-handover.toml",
-        include_str!("../exercises/03-leases-and-the-handover.toml"),
-    ),
-    (
-        "04-the-stalled-worker.toml",
-        include_str!("../exercises/04-the-stalled-worker.toml"),
-    ),
-    (
-        "05-retry-budget-and-dead-letters.toml",
-        include_str!("../exercises/05-retry-budget-and-dead-letters.toml"),
-    ),
-    (
-        "06-monotonic-not-dense.toml",
-        include_str!("../exercises/06-monotonic-not-dense.toml"),
-    ),
-    (
-        "07-actor-leases.toml",
-        include_str!("../exercises/07-actor-leases.toml"),
-    ),
-    (
-        "08-execution-attempts.toml",
-        include_str!("../exercises/08-execution-attempts.toml"),
-    ),
-    (
-        "09-session-incarnations.toml",
-        include_str!("../exercises/09-session-incarnations.toml"),
-    ),
-    (
-        "10-a-generation-per-resource.toml",
-        include_str!("../exercises/10-a-generation-per-resource.toml"),
-    ),
-    (
-        "11-decide-in-the-transaction.toml",
-        include_str!("../exercises/11-decide-in-the-transaction.toml"),
-    ),
-    (
-        "12-authority-does-not-dedupe.toml",
-        include_str!("../exercises/12-authority-does-not-dedupe.toml"),
-    ),
-    (
-        "13-counterexamples-bound-the-protection.toml",
-        include_str!("../exercises/13-counterexamples-bound-the-protection.toml"),
-    ),
-    (
-        "14-the-rescuer-and-the-finished-job.toml",
-        include_str!("../exercises/14-the-rescuer-and-the-finished-job.toml"),
-    ),
-    (
-        "15-the-lock-granted-too-late.toml",
-        include_str!("../exercises/15-the-lock-granted-too-late.toml"),
-    ),
-    (
-        "16-the-storage-that-checks-the-token.toml",
-        include_str!("../exercises/16-the-storage-that-checks-the-token.toml"),
-    ),
-    (
-        "17-the-stale-receipt.toml",
-        include_str!("../exercises/17-the-stale-receipt.toml"),
-    ),
-    (
-        "18-the-key-checked-then-inserted.toml",
-        include_str!("../exercises/18-the-key-checked-then-inserted.toml"),
-    ),
-    (
-        "19-the-leader-that-kept-acting.toml",
-        include_str!("../exercises/19-the-leader-that-kept-acting.toml"),
-    ),
-];
+/// Both lists from one list of names, so they cannot disagree.
+macro_rules! bundled_files {
+    ($($name:literal,)*) => {
+        /// Every bundled exercise file's name under `crates/model/exercises/`,
+        /// in course order, without its text: what a program that fetches
+        /// the files (the authoring view's templates, from the site's
+        /// `templates/` folder) links instead of [`FILES`].
+        pub const FILE_NAMES: &[&str] = &[$($name,)*];
+
+        /// Every bundled exercise file: its name under
+        /// `crates/model/exercises/` and its text, in course order.
+        pub const FILES: &[(&str, &str)] = &[$(($name, include_str!(concat!("../exercises/", $name))),)*];
+    };
+}
+
+bundled_files! {
+    "01-claim-compare-and-set.toml",
+    "02-complete-under-the-token.toml",
+    "03-leases-and-the-handover.toml",
+    "04-the-stalled-worker.toml",
+    "05-retry-budget-and-dead-letters.toml",
+    "06-monotonic-not-dense.toml",
+    "07-actor-leases.toml",
+    "08-execution-attempts.toml",
+    "09-session-incarnations.toml",
+    "10-a-generation-per-resource.toml",
+    "11-decide-in-the-transaction.toml",
+    "12-authority-does-not-dedupe.toml",
+    "13-counterexamples-bound-the-protection.toml",
+    "14-the-rescuer-and-the-finished-job.toml",
+    "15-the-lock-granted-too-late.toml",
+    "16-the-storage-that-checks-the-token.toml",
+    "17-the-stale-receipt.toml",
+    "18-the-key-checked-then-inserted.toml",
+    "19-the-leader-that-kept-acting.toml",
+}
 
 /// The bundled exercises, loaded with everything checked but their schemas
 /// (which take SQLite: `fencelab_core::bundled::exercises()` checks those,

@@ -45,6 +45,10 @@ const SERVICE_WORKER: &str = "sw.js";
 const CACHE_LINE: &str = "const CACHE = ";
 const ASSETS_LINE: &str = "const ASSETS = ";
 const PAGES_LINE: &str = "const PAGES = ";
+/// The folder of the bundled exercise files the authoring view's templates
+/// fetch (web/index.html copies them): kept by name, as pages are, and
+/// precached with them so a template opens offline.
+const TEMPLATES: &str = "templates";
 /// The service worker's cache names start with this; sw.js deletes every
 /// other cache of this prefix when a new build activates.
 const CACHE_PREFIX: &str = "fencelab-";
@@ -66,11 +70,12 @@ pub fn hash_site(dir: &Path) -> Result<BTreeMap<String, String>, String> {
     let (assets, stable): (BTreeMap<String, Vec<u8>>, BTreeMap<String, Vec<u8>>) =
         files.into_iter().partition(|(name, _)| !is_stable(name));
     let hashed = hash_assets(assets)?;
-    let pages: Vec<String> = stable
+    let mut pages: Vec<String> = stable
         .keys()
         .filter(|name| name.ends_with(".html"))
         .cloned()
         .collect();
+    pages.extend(read_folder_names(dir, TEMPLATES)?);
     let mut written: BTreeMap<String, Vec<u8>> = BTreeMap::new();
     for (name, bytes) in stable {
         let bytes = point_at(&name, bytes, &hashed, &pages)?;
@@ -228,8 +233,10 @@ pub fn find(dir: &Path, name: &str) -> Result<PathBuf, String> {
 /// Writes this build's cache name and precache lists into the service
 /// worker's text: the `const CACHE = ...;`, `const ASSETS = ...;` and
 /// `const PAGES = ...;` lines are replaced whole. ASSETS are the hashed
-/// files, PAGES the pages (index.html and each prerendered exercise's), so
-/// every exercise's own address opens offline once the site was visited.
+/// files, PAGES the addresses that keep their names (index.html, each
+/// prerendered exercise's page, the bundled files in [`TEMPLATES`]), so
+/// every exercise's own address and every template opens offline once the
+/// site was visited.
 /// The cache is named after both lists, so a new build (new names) is a new
 /// cache, and sw.js drops the old one.
 pub fn write_precache(
@@ -302,6 +309,24 @@ fn read_top_level(dir: &Path) -> Result<BTreeMap<String, Vec<u8>>, String> {
     Ok(files)
 }
 
+/// `FOLDER/NAME` for every regular file in `dir`'s `folder`, sorted; none
+/// when there is no such folder.
+fn read_folder_names(dir: &Path, folder: &str) -> Result<Vec<String>, String> {
+    let path = dir.join(folder);
+    if !path.is_dir() {
+        return Ok(Vec::new());
+    }
+    let entries =
+        std::fs::read_dir(&path).map_err(|e| format!("cannot read {}: {e}", path.display()))?;
+    let mut names: Vec<String> = entries
+        .filter_map(Result::ok)
+        .filter(|entry| entry.path().is_file())
+        .map(|entry| format!("{folder}/{}", entry.file_name().to_string_lossy()))
+        .collect();
+    names.sort();
+    Ok(names)
+}
+
 fn write(path: &Path, bytes: &[u8]) -> Result<(), String> {
     std::fs::write(path, bytes).map_err(|e| format!("cannot write {}: {e}", path.display()))
 }
@@ -323,6 +348,7 @@ mod tests {
         let dir = std::env::temp_dir().join(format!("xtask-hashed-{}-{name}", std::process::id()));
         let _ = std::fs::remove_dir_all(&dir);
         std::fs::create_dir_all(dir.join("exercises")).unwrap();
+        std::fs::create_dir_all(dir.join(TEMPLATES)).unwrap();
         let files: &[(&str, &str)] = &[
             (
                 "index.html",
@@ -364,6 +390,7 @@ mod tests {
             ),
             ("embed.js", "new URL(\"./\", import.meta.url);"),
             ("exercises/index.toml", "format = 1\n"),
+            ("templates/01-claim.toml", "id = \"claim\"\n"),
         ];
         for (name, text) in files {
             std::fs::write(dir.join(name), text).unwrap();
@@ -440,6 +467,7 @@ mod tests {
         assert!(page.contains("integrity=\"sha384-same\""), "{page}");
         assert_eq!(read(&dir, "embed.js"), "new URL(\"./\", import.meta.url);");
         assert_eq!(read(&dir, "exercises/index.toml"), "format = 1\n");
+        assert_eq!(read(&dir, "templates/01-claim.toml"), "id = \"claim\"\n");
         let _ = std::fs::remove_dir_all(&dir);
     }
 
@@ -454,7 +482,10 @@ mod tests {
         }
         assert!(sw.contains("fetch(\"./index.html\")"), "{sw}");
         let pages = sw.lines().find(|l| l.starts_with(PAGES_LINE)).unwrap();
-        assert_eq!(pages, "const PAGES = [\"./claim.html\", \"./index.html\"];");
+        assert_eq!(
+            pages,
+            "const PAGES = [\"./claim.html\", \"./index.html\", \"./templates/01-claim.toml\"];"
+        );
         let cache = sw.lines().find(|l| l.starts_with(CACHE_LINE)).unwrap();
         assert!(cache.starts_with("const CACHE = \"fencelab-"), "{cache}");
         assert_ne!(cache, "const CACHE = \"fencelab-dev\";");

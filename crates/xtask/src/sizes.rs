@@ -104,6 +104,7 @@ pub fn report(root: &Path) -> Result<(), String> {
         no_sqlite_in_page(&dist),
         no_parser_in_page_graph(root),
         no_toml_in_page(&dist),
+        no_bundled_files_in_page(root, &dist),
     ]
     .into_iter()
     .filter_map(Result::err)
@@ -272,6 +273,50 @@ fn no_toml_in_page(dist: &Path) -> Result<(), String> {
         Err(format!(
             "the page's wasm ({}) contains the toml crate's strings ({}): the main thread \
              must not link a TOML parser; the worker loads every text",
+            page.display(),
+            found.join(", ")
+        ))
+    }
+}
+
+/// The folder of the bundled exercise files.
+const BUNDLED: &str = "crates/model/exercises";
+/// Lines of a bundled file's head looked for: its format, id and title
+/// lines as TOML, which the loaded form the page carries never holds.
+const HEAD_LINES: usize = 4;
+
+/// Fails if the page's wasm in `dist` carries a bundled exercise file's
+/// text: the authoring view's templates fetch them from `templates/`.
+fn no_bundled_files_in_page(root: &Path, dist: &Path) -> Result<(), String> {
+    let page = hashed::find(dist, "fencelab-web_bg.wasm")
+        .map_err(|e| format!("{e} (build the site first)"))?;
+    let wasm = std::fs::read(&page)
+        .map_err(|e| format!("cannot read {} (build the site first): {e}", page.display()))?;
+    let folder = root.join(BUNDLED);
+    let entries =
+        std::fs::read_dir(&folder).map_err(|e| format!("cannot read {}: {e}", folder.display()))?;
+    let mut found = Vec::new();
+    for path in entries.filter_map(Result::ok).map(|entry| entry.path()) {
+        let text = std::fs::read_to_string(&path)
+            .map_err(|e| format!("cannot read {}: {e}", path.display()))?;
+        let head: String = text.split_inclusive('\n').take(HEAD_LINES).collect();
+        if contains(&wasm, head.as_bytes()) {
+            found.push(
+                path.file_name()
+                    .unwrap_or_default()
+                    .to_string_lossy()
+                    .into_owned(),
+            );
+        }
+    }
+    if found.is_empty() {
+        println!("xtask: the page's wasm carries no bundled exercise file");
+        Ok(())
+    } else {
+        found.sort();
+        Err(format!(
+            "the page's wasm ({}) carries bundled exercise files ({}): the authoring view \
+             fetches them from templates/ (web/src/author/templates.rs)",
             page.display(),
             found.join(", ")
         ))

@@ -125,6 +125,10 @@ const NOT_IN_THE_TREE: &[(&str, &str)] = &[
         "a hosted site's own exercises and their index",
     ),
     ("index.toml", "a hosted site's index of its own exercises"),
+    (
+        "templates/",
+        "the built site's copies of the bundled exercise files",
+    ),
     ("worker_loader.js", "the loader trunk writes for the worker"),
     ("worker.js", "the worker's module as trunk writes it"),
     ("tests/artifacts/", "screenshots a test run writes"),

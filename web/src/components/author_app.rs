@@ -11,7 +11,7 @@
 use crate::author::link;
 use crate::author::saved::{self, SavedDraft};
 use crate::author::state::{Author, AuthorAction, CHECK_DELAY_MS, reduce};
-use crate::author::templates::{self, Template};
+use crate::author::templates::{self, Source, Template};
 use crate::components::author_editor::AuthorEditor;
 use crate::components::author_results::{AuthorResults, AuthorResultsProps};
 use crate::components::theme_switch::ThemeSwitch;
@@ -275,7 +275,7 @@ fn tools(
     templates: &Rc<Vec<Template>>,
     action_error: &UseStateHandle<Option<String>>,
 ) -> Html {
-    let on_template = on_template(author.dispatcher(), templates.clone());
+    let on_template = on_template(author.dispatcher(), templates.clone(), action_error.clone());
     let on_open_file = on_open_file(author.dispatcher(), action_error.clone());
     let on_share = {
         let dispatcher = author.dispatcher();
@@ -341,10 +341,13 @@ fn tools(
 }
 
 /// The template chosen replaces the draft, as one undoable change; the
-/// choice goes back to "a template…".
+/// choice goes back to "a template…". A bundled file is fetched from the
+/// site first (the service worker has it offline); one that cannot be
+/// fetched says why and leaves the draft as it is.
 fn on_template(
     dispatcher: UseReducerDispatcher<State>,
     templates: Rc<Vec<Template>>,
+    action_error: UseStateHandle<Option<String>>,
 ) -> Callback<Event> {
     Callback::from(move |event: Event| {
         let chosen = event
@@ -355,8 +358,30 @@ fn on_template(
                 index
             })
             .and_then(|index| templates.get(index).cloned());
-        if let Some(Template { text, .. }) = chosen {
-            dispatcher.dispatch(AuthorAction::Replace(text));
+        match chosen.map(|t| t.source) {
+            Some(Source::Text(text)) => {
+                action_error.set(None);
+                dispatcher.dispatch(AuthorAction::Replace(text.to_string()));
+            }
+            Some(Source::Bundled(file)) => {
+                let (dispatcher, action_error) = (dispatcher.clone(), action_error.clone());
+                wasm_bindgen_futures::spawn_local(async move {
+                    let address = templates::address(file);
+                    match crate::site::text_of(&address).await {
+                        Ok(Some(text)) => {
+                            action_error.set(None);
+                            dispatcher.dispatch(AuthorAction::Replace(templates::copied(&text)));
+                        }
+                        Ok(None) => action_error.set(Some(format!(
+                            "The template {address} could not be opened: the site does not serve it."
+                        ))),
+                        Err(message) => action_error.set(Some(format!(
+                            "The template {address} could not be opened: {message}."
+                        ))),
+                    }
+                });
+            }
+            None => {}
         }
     })
 }
