@@ -103,8 +103,8 @@ async function authorsSite() {
 
 const IMMUTABLE = "public, max-age=31536000, immutable";
 const REVALIDATE = "no-cache";
-/** The addresses that keep their names: the pages (index.html, each exercise's), the service worker, the data, embed.js. */
-const STABLE = /^\/(|[a-z0-9-]+\.html|sw\.js|embed\.js|exercises\/.*)$/;
+/** The addresses that keep their names: the pages (index.html, each exercise's), the service worker, the data (the site's exercises, the templates' bundled files), embed.js. */
+const STABLE = /^\/(|[a-z0-9-]+\.html|sw\.js|embed\.js|exercises\/.*|templates\/.*)$/;
 /** A content-hashed asset's path (crates/xtask/src/hashed.rs). */
 const HASHED = /^\/[^/]+-[0-9a-f]{16}\.[a-z]+$/;
 
