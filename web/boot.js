@@ -1,32 +1,13 @@
 // Starts the page. trunk's own loader would be an inline script, which the
-// Content-Security-Policy refuses, so this file does its job, and starts
-// the two slow things of a first visit at once, in parallel: the checking
-// worker (its wasm holds SQLite and is the larger file) and the download
-// and compilation of the page's own wasm.
+// Content-Security-Policy refuses, so this file does its job: it starts
+// the download and compilation of the page's own wasm, and the app once
+// the document is parsed. The checking worker, the other slow thing of a
+// first visit, was started earlier, from the <head> (start-worker.js).
 //
 // The file names below are trunk's; the build renames every asset after
 // its content and rewrites them here (crates/xtask/src/hashed.rs), so this
 // file names exactly the files of its own build.
 import init from "./fencelab-web.js";
-
-// The worker's address, for worker_client.rs too: it starts a new worker when one
-// has to be restarted, and its wasm cannot hold this build's name.
-const WORKER = "./worker_loader.js";
-globalThis.fencelabWorkerUrl = WORKER;
-
-// The worker, started before the page's wasm has even downloaded. worker_client.rs
-// takes it over with what it said meanwhile (its "ready" among it), which
-// would be lost without a listener. If it cannot start here, worker_client.rs
-// starts one itself and reports why that failed.
-try {
-  const worker = new Worker(WORKER, { type: "module" });
-  const held = [];
-  worker.onmessage = (event) => held.push(event);
-  worker.onerror = (event) => held.push(event);
-  globalThis.fencelabEarlyWorker = { worker, held };
-} catch (_) {
-  globalThis.fencelabEarlyWorker = null;
-}
 
 // The page's wasm compiles while it downloads. The app starts once
 // editor.js (a deferred script after this one) has run: the app's first

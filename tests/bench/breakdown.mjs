@@ -100,7 +100,7 @@ async function load(browser, url) {
 }
 
 const MILESTONES = [
-  ["workerCreated", "worker created (boot.js ran)"],
+  ["workerCreated", "worker created"],
   ["worker.js", "worker.js arrived (worker's clock)"],
   ["editor.js", "editor.js (CodeMirror) arrived"],
   ["fencelab-web_bg.wasm", "page wasm arrived"],
