@@ -598,11 +598,19 @@ pub fn refuse_before_sqlite(sql: &str) -> Option<Denial> {
     })
 }
 
-/// Whether `text` contains `word` (ASCII, compared without case).
+/// Whether `text` contains `word` (ASCII, compared without case). Every
+/// statement run and every invariant query passes here: its first letter
+/// is searched for (memchr's vector search), and the rest compared only
+/// there.
 fn contains_ignoring_case(text: &str, word: &str) -> bool {
-    text.as_bytes()
-        .windows(word.len())
-        .any(|window| window.eq_ignore_ascii_case(word.as_bytes()))
+    let (text, word) = (text.as_bytes(), word.as_bytes());
+    let Some((first, rest)) = word.split_first() else {
+        return true;
+    };
+    memchr::memchr2_iter(first.to_ascii_lowercase(), first.to_ascii_uppercase(), text).any(|at| {
+        text.get(at + 1..at + word.len())
+            .is_some_and(|after| after.eq_ignore_ascii_case(rest))
+    })
 }
 
 /// The statement an authorizer action stands for, in SQL's words (never a
@@ -650,6 +658,23 @@ mod tests {
     use super::*;
     #[cfg(target_arch = "wasm32")]
     use wasm_bindgen_test::wasm_bindgen_test as test;
+
+    #[test]
+    fn a_word_is_found_in_any_case_anywhere_and_only_whole() {
+        for (text, found) in [
+            ("vacuum", true),
+            ("VACUUM", true),
+            ("x VaCuUm", true),
+            ("vvacuum", true),
+            ("vacuu", false),
+            ("é vacuum é", true),
+            ("vacuéum", false),
+            ("", false),
+        ] {
+            assert_eq!(contains_ignoring_case(text, "vacuum"), found, "{text}");
+        }
+        assert!(contains_ignoring_case("anything", ""));
+    }
 
     #[test]
     fn vacuum_is_refused_by_its_own_name_after_comments() {

@@ -388,11 +388,14 @@ unsafe extern "C" fn write(
     };
     // SAFETY: SQLite gives `amount` readable bytes at `buffer`.
     let input = unsafe { std::slice::from_raw_parts(buffer.cast::<u8>(), amount) };
-    let end = offset + amount;
-    if state.bytes.len() < end {
-        state.bytes.resize(end, 0);
+    let bytes = &mut state.bytes;
+    // A journal grows by appends: those are copied once, not zeroed first.
+    if bytes.len() < offset {
+        bytes.resize(offset, 0);
     }
-    state.bytes[offset..end].copy_from_slice(input);
+    let inside = input.len().min(bytes.len() - offset);
+    bytes[offset..offset + inside].copy_from_slice(&input[..inside]);
+    bytes.extend_from_slice(&input[inside..]);
     ffi::SQLITE_OK
 }
 
