@@ -70,3 +70,35 @@ fn the_stale_incarnation_is_named_in_the_exercises_words() {
         "{sentence}"
     );
 }
+
+/// A scenario's search gives its report once, whole (no copy of its
+/// history is kept for a second asking); asked again, it says so as an
+/// engine error rather than giving another report.
+#[test]
+fn a_scenarios_search_gives_its_report_once_and_says_so_when_asked_again() {
+    use fencelab_core::check::Progress;
+    let exercises = bundled::exercises().expect("the bundled exercises load");
+    let exercise = &exercises[0];
+    let mut checker = exercise
+        .checker(&exercise.texts_with(&exercise.start_edits()))
+        .expect("the starting texts run");
+    let scenario = &exercise.scenarios[0];
+    let expected = checker.check(scenario);
+    let mut search = checker.search(scenario);
+    let report = loop {
+        if let Progress::Done(report) = search.advance(&mut checker, 2) {
+            break *report;
+        }
+    };
+    assert_eq!(report, expected);
+    let Progress::Done(again) = search.advance(&mut checker, 2) else {
+        panic!("a search that is done stays done");
+    };
+    assert_eq!(again.verdict(), Verdict::Error);
+    assert!(
+        again
+            .error()
+            .is_some_and(|e| e.to_string().contains("already given its report")),
+        "{again:?}"
+    );
+}
