@@ -17,7 +17,7 @@
 #![cfg(not(target_arch = "wasm32"))]
 
 use fencelab_core::check::{Progress, Strategy};
-use fencelab_core::{Exercise, ExerciseExt, ScenarioReport, bundled, mutation};
+use fencelab_core::{Exercise, ExerciseExt, ScenarioReport, bundled};
 use std::collections::BTreeMap;
 
 /// One generated mutant in this many is compared by default.
@@ -25,27 +25,7 @@ const MUTANT_STRIDE: usize = 9;
 
 /// The texts to compare the explorers on, each with a label.
 fn variants(exercise: &Exercise, every_mutant: bool) -> Vec<(String, Vec<(String, String)>)> {
-    let mut variants = vec![(
-        "reference".to_string(),
-        exercise.texts_with(&BTreeMap::new()),
-    )];
-    let starts = exercise.start_edits();
-    variants.push(("starting text".into(), exercise.texts_with(&starts)));
-    for variant in &exercise.variants {
-        variants.push((variant.name.clone(), exercise.texts_of_variant(variant)));
-    }
-    let context = mutation::context(exercise).expect("the schema's columns");
-    let base = mutation::reference_texts(exercise);
-    let generated = mutation::generate(exercise, &base, &context)
-        .expect("a bundled reference is within the mutant budget");
-    let stride = if every_mutant { 1 } else { MUTANT_STRIDE };
-    for mutant in generated.mutants.iter().step_by(stride) {
-        variants.push((
-            mutant.id.clone(),
-            mutation::texts_with_mutant(&base, mutant),
-        ));
-    }
-    variants
+    crate::common::texts_to_compare(exercise, if every_mutant { 1 } else { MUTANT_STRIDE })
 }
 
 /// The report without the exploration's figures, which differ by design.

@@ -9,7 +9,7 @@
 //! them, as a learner's edits and clicks come.
 
 use fencelab_core::check::{Limits, Progress, SuiteSearch};
-use fencelab_core::{Checker, Exercise, ExerciseExt, ExerciseReport, bundled, mutation};
+use fencelab_core::{Checker, Exercise, ExerciseExt, ExerciseReport, bundled};
 use std::collections::BTreeMap;
 
 #[cfg(target_arch = "wasm32")]
@@ -23,33 +23,15 @@ const MUTANT_STRIDE: usize = if cfg!(target_arch = "wasm32") { 23 } else { 7 };
 /// check is advanced, and dropped, between runs of one scenario.
 const RUNS_PER_SLICE: u64 = 3;
 
-/// The texts a learner's session might check, in order, each labelled;
-/// `None` is a text that does not parse.
+/// The texts a learner's session might check, in order, each labelled:
+/// the differential tests' sample, with a text that does not parse after
+/// the starting texts and the reference again at the end.
 fn texts_in_order(exercise: &Exercise) -> Vec<(String, Vec<(String, String)>)> {
-    let reference = exercise.texts_with(&BTreeMap::new());
-    let mut texts = vec![
-        ("reference".to_string(), reference.clone()),
-        (
-            "starting text".into(),
-            exercise.texts_with(&exercise.start_edits()),
-        ),
-    ];
+    let mut texts = crate::common::texts_to_compare(exercise, MUTANT_STRIDE);
+    let reference = texts[0].1.clone();
     let mut broken = reference.clone();
     broken[0].1 = "UPDATE nowhere SET (".into();
-    texts.push(("a text that does not parse".into(), broken));
-    for variant in &exercise.variants {
-        texts.push((variant.name.clone(), exercise.texts_of_variant(variant)));
-    }
-    let context = mutation::context(exercise).expect("the schema's columns");
-    let base = mutation::reference_texts(exercise);
-    let generated = mutation::generate(exercise, &base, &context)
-        .expect("a bundled reference is within the mutant budget");
-    for mutant in generated.mutants.iter().step_by(MUTANT_STRIDE) {
-        texts.push((
-            mutant.id.clone(),
-            mutation::texts_with_mutant(&base, mutant),
-        ));
-    }
+    texts.insert(2, ("a text that does not parse".into(), broken));
     texts.push(("the reference again".into(), reference));
     texts
 }

@@ -1,6 +1,38 @@
-//! Helpers shared by the tests that print outcomes as the lessons do.
+//! Helpers shared by the tests that print outcomes as the lessons do, and
+//! the texts of each bundled exercise the differential tests compare on.
 
-use fencelab_core::{Outcome, Value, Values};
+use fencelab_core::{Exercise, Outcome, Value, Values, mutation};
+use std::collections::BTreeMap;
+
+/// Labelled texts of `exercise` to compare two ways of checking on: the
+/// reference, the starting texts, every named broken variant, and every
+/// `stride`-th generated mutant in the order they are generated (a fixed
+/// sample, the same on every run).
+pub fn texts_to_compare(
+    exercise: &Exercise,
+    stride: usize,
+) -> Vec<(String, Vec<(String, String)>)> {
+    let mut texts = vec![(
+        "reference".to_string(),
+        exercise.texts_with(&BTreeMap::new()),
+    )];
+    let starts = exercise.start_edits();
+    texts.push(("starting text".into(), exercise.texts_with(&starts)));
+    for variant in &exercise.variants {
+        texts.push((variant.name.clone(), exercise.texts_of_variant(variant)));
+    }
+    let context = mutation::context(exercise).expect("the schema's columns");
+    let base = mutation::reference_texts(exercise);
+    let generated = mutation::generate(exercise, &base, &context)
+        .expect("a bundled reference is within the mutant budget");
+    for mutant in generated.mutants.iter().step_by(stride) {
+        texts.push((
+            mutant.id.clone(),
+            mutation::texts_with_mutant(&base, mutant),
+        ));
+    }
+    texts
+}
 
 pub fn values(pairs: &[(&str, Value)]) -> Values {
     pairs
