@@ -1,25 +1,23 @@
 // Starts the page. trunk's own loader would be an inline script, which the
-// Content-Security-Policy refuses, so this file does its job: it starts the
-// app once the document is parsed, with the page's wasm that early-start.js
-// began to download and compile as the head was parsed (and the checking
-// worker it started, which worker_client.rs takes over).
+// Content-Security-Policy refuses, so this file does its job: it starts
+// the download and compilation of the page's own wasm, and the app once
+// the document is parsed. The checking worker, the other slow thing of a
+// first visit, was started earlier, from the <head> (start-worker.js).
 //
 // The file names below are trunk's; the build renames every asset after
 // its content and rewrites them here (crates/xtask/src/hashed.rs), so this
 // file names exactly the files of its own build.
 import init from "./fencelab-web.js";
 
-// The page's wasm: early-start.js's compilation, or one started here if it
-// could not start one. A server that does not say application/wasm fails
-// both: then the bytes are compiled. The app starts once editor.js (a
-// deferred script after this one) has run: the app's first render creates
-// the editors. This module is deferred too, so it runs after parsing, when
-// readyState is already "interactive" but before editor.js;
+// The page's wasm compiles while it downloads. The app starts once
+// editor.js (a deferred script after this one) has run: the app's first
+// render creates the editors. This module is deferred too, so it runs after
+// parsing, when readyState is already "interactive" but before editor.js;
 // DOMContentLoaded comes after every deferred script. (`load` as well, in
 // case this file ever runs after DOMContentLoaded.)
-const WASM = "./fencelab-web_bg.wasm";
-const compiled = (globalThis.fencelabPageModule ?? WebAssembly.compileStreaming(fetch(WASM))).catch(() =>
-  fetch(WASM)
+const compiled = WebAssembly.compileStreaming(fetch("./fencelab-web_bg.wasm")).catch(() =>
+  // A server that does not say application/wasm: compile the bytes.
+  fetch("./fencelab-web_bg.wasm")
     .then((response) => response.arrayBuffer())
     .then((bytes) => WebAssembly.compile(bytes)),
 );

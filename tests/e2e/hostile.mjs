@@ -51,7 +51,7 @@ await runTests("hostile", [
       // budgets and its slices keep every piece of even this check short, so
       // only a watchdog shorter than a piece watches a restart happen.
       // Every worker, the restarted ones too, starts from this build's
-      // loader: its name is hashed, and the page's wasm learns it from early-start.js.
+      // loader: its name is hashed, and the page's wasm learns it from start-worker.js.
       const workers = [];
       page.on("worker", (worker) => workers.push(new URL(worker.url()).pathname));
       await page.goto(`${url}?answer_ms=1#${linkWith(MANY_HEAVY_STATEMENTS)}`);

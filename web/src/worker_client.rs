@@ -325,7 +325,7 @@ impl WorkerClient {
     }
 }
 
-/// The worker web/early-start.js started as the page's head was parsed, and
+/// The worker web/start-worker.js started as the page's head was parsed, and
 /// the events it sent until now (`globalThis.fencelabEarlyWorker`), taken
 /// once: a restart starts a worker of its own.
 fn early_worker() -> Option<(Worker, js_sys::Array)> {
@@ -344,9 +344,9 @@ fn early_worker() -> Option<(Worker, js_sys::Array)> {
     Some((worker, held))
 }
 
-/// The worker's address as web/early-start.js names it
+/// The worker's address as web/start-worker.js names it
 /// (`globalThis.fencelabWorkerUrl`): the build renames the worker's files
-/// after their content and rewrites early-start.js, not this wasm. Without
+/// after their content and rewrites start-worker.js, not this wasm. Without
 /// it (wasm tests), trunk's own name.
 fn worker_url() -> String {
     js_sys::Reflect::get(&js_sys::global(), &JsValue::from_str("fencelabWorkerUrl"))

@@ -33,14 +33,14 @@ const PAGE_TARGET: &str = "wasm32-unknown-unknown";
 /// The files a first visit downloads, by their names before hashing (the
 /// table keeps them from build to build), and whether the first view needs
 /// it: a prerendered page shows its verdicts with the page, its stylesheet
-/// and its two head scripts (first-paint.js, and early-start.js, which the
+/// and its two head scripts (first-paint.js, and start-worker.js, which the
 /// parser waits for too); the rest is needed before the first edit is
 /// checked.
 const FIRST_LOAD: &[(&str, bool)] = &[
     ("index.html", true),
     ("style.css", true),
     ("first-paint.js", true),
-    ("early-start.js", true),
+    ("start-worker.js", true),
     ("boot.js", false),
     ("fencelab-web.js", false),
     ("fencelab-web_bg.wasm", false),
