@@ -138,7 +138,7 @@ const NOT_IN_THE_TREE: &[(&str, &str)] = &[
     ),
     (
         "fuzz/regressions/",
-        "where a crash a fuzz target found is kept (none so far)",
+        "where a crash a fuzz target found is kept, replayed by `cargo test`",
     ),
 ];
 
