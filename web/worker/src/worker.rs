@@ -32,7 +32,8 @@ thread_local! {
     /// The request being served, so a panic can still answer it.
     static SERVING: Cell<u64> = const { Cell::new(0) };
     /// Jobs that yielded, in the order they did; each has one message on
-    /// its way through `RESUME` that continues it.
+    /// its way through `RESUME` that continues it (a message that finds the
+    /// queue empty, its job dropped as stale by a newer one, does nothing).
     static YIELDED: RefCell<VecDeque<Job>> = const { RefCell::new(VecDeque::new()) };
     /// The port the worker posts itself "continue" on (see `yield_job`).
     static RESUME: RefCell<Option<MessagePort>> = const { RefCell::new(None) };
@@ -98,6 +99,14 @@ fn with_server<T>(work: impl FnOnce(&mut Server) -> T) -> T {
 
 fn handle(request: Request) {
     let seq = request.seq();
+    // A new job makes every job waiting for its next piece stale
+    // (`Server::wants` keeps the newest only): dropped now rather than at
+    // their turn, so a stale check gives the exercise's kept checker back
+    // before the new check asks for it.
+    if request.is_job() {
+        let stale = YIELDED.with(|yielded| std::mem::take(&mut *yielded.borrow_mut()));
+        drop(stale);
+    }
     match serving(seq, || with_server(|server| server.serve(request))) {
         Served::Answer(response) => post(&response),
         Served::Job(job) => continue_job(job),
