@@ -156,12 +156,18 @@ fn totals(weights: &[Weight]) -> [(&'static str, (u64, u64, u64)); 2] {
     [(VIEW_TOTAL, sum(true)), (EDIT_TOTAL, sum(false))]
 }
 
-/// Fails if the page's wasm in `dist` contains SQLite's own strings.
-fn no_sqlite_in_page(dist: &Path) -> Result<(), String> {
+/// The page's wasm in `dist`: its path and its bytes.
+fn page_wasm(dist: &Path) -> Result<(std::path::PathBuf, Vec<u8>), String> {
     let page = hashed::find(dist, "fencelab-web_bg.wasm")
         .map_err(|e| format!("{e} (build the site first)"))?;
     let wasm = std::fs::read(&page)
         .map_err(|e| format!("cannot read {} (build the site first): {e}", page.display()))?;
+    Ok((page, wasm))
+}
+
+/// Fails if the page's wasm in `dist` contains SQLite's own strings.
+fn no_sqlite_in_page(dist: &Path) -> Result<(), String> {
+    let (page, wasm) = page_wasm(dist)?;
     let found: Vec<&str> = SQLITE_MARKERS
         .iter()
         .copied()
@@ -260,10 +266,7 @@ fn no_parser_in_page_graph(root: &Path) -> Result<(), String> {
 
 /// Fails if the page's wasm in `dist` contains the toml crate's own strings.
 fn no_toml_in_page(dist: &Path) -> Result<(), String> {
-    let page = hashed::find(dist, "fencelab-web_bg.wasm")
-        .map_err(|e| format!("{e} (build the site first)"))?;
-    let wasm = std::fs::read(&page)
-        .map_err(|e| format!("cannot read {} (build the site first): {e}", page.display()))?;
+    let (page, wasm) = page_wasm(dist)?;
     let found: Vec<&str> = TOML_MARKERS
         .iter()
         .copied()
@@ -291,10 +294,7 @@ const HEAD_LINES: usize = 4;
 /// Fails if the page's wasm in `dist` carries a bundled exercise file's
 /// text: the authoring view's templates fetch them from `templates/`.
 fn no_bundled_files_in_page(root: &Path, dist: &Path) -> Result<(), String> {
-    let page = hashed::find(dist, "fencelab-web_bg.wasm")
-        .map_err(|e| format!("{e} (build the site first)"))?;
-    let wasm = std::fs::read(&page)
-        .map_err(|e| format!("cannot read {} (build the site first): {e}", page.display()))?;
+    let (page, wasm) = page_wasm(dist)?;
     let folder = root.join(BUNDLED);
     let entries =
         std::fs::read_dir(&folder).map_err(|e| format!("cannot read {}: {e}", folder.display()))?;
