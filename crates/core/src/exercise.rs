@@ -119,11 +119,13 @@ impl ExerciseExt for Exercise {
                     }),
                 },
             })?;
-        if let Some(mut checker) = kept.take()
-            && checker.renew(procedures.iter().cloned()).is_ok()
-        {
-            return Ok(checker);
-        }
+        let procedures = match kept.take() {
+            Some(mut checker) => match checker.renew(procedures) {
+                Ok(()) => return Ok(checker),
+                Err(procedures) => procedures,
+            },
+            None => procedures,
+        };
         Checker::with_journal(
             &self.schema,
             procedures,

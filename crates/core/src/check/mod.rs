@@ -171,13 +171,17 @@ impl Checker {
     /// keeps: every run starts from the seed image ([`World::reset`]), so
     /// nothing of an earlier text's runs reaches a report (the suite's
     /// `kept_checker` tests compare every bundled text both ways). Fails
-    /// only if the world cannot be reset; build a new checker then.
-    pub fn renew(&mut self, procedures: impl IntoIterator<Item = Procedure>) -> Result<(), Error> {
+    /// only if the world cannot be reset, giving `procedures` back: build a
+    /// new checker with them then.
+    pub fn renew(&mut self, procedures: Vec<Procedure>) -> Result<(), Vec<Procedure>> {
+        if self.world.reset().is_err() {
+            return Err(procedures);
+        }
         self.world.replace_procedures(procedures);
         self.limits = Limits::default();
         self.strategy = Strategy::default();
         self.spent = Spent::default();
-        self.world.reset()
+        Ok(())
     }
 
     /// Starts the budget of a public call (or of its replay) afresh.
