@@ -367,14 +367,14 @@ fn on_template(
                 let (dispatcher, action_error) = (dispatcher.clone(), action_error.clone());
                 wasm_bindgen_futures::spawn_local(async move {
                     let address = templates::address(file);
-                    match crate::site::text_of(&address).await {
-                        Ok(Some(text)) => {
+                    let fetched = crate::site::text_of(&address).await.and_then(|text| {
+                        text.ok_or_else(|| "the site does not serve it".to_string())
+                    });
+                    match fetched {
+                        Ok(text) => {
                             action_error.set(None);
                             dispatcher.dispatch(AuthorAction::Replace(templates::copied(&text)));
                         }
-                        Ok(None) => action_error.set(Some(format!(
-                            "The template {address} could not be opened: the site does not serve it."
-                        ))),
                         Err(message) => action_error.set(Some(format!(
                             "The template {address} could not be opened: {message}."
                         ))),
