@@ -15,12 +15,19 @@ import init from "./fencelab-web.js";
 // parsing, when readyState is already "interactive" but before editor.js;
 // DOMContentLoaded comes after every deferred script. (`load` as well, in
 // case this file ever runs after DOMContentLoaded.)
-const compiled = WebAssembly.compileStreaming(fetch("./fencelab-web_bg.wasm")).catch(() =>
-  // A server that does not say application/wasm: compile the bytes.
-  fetch("./fencelab-web_bg.wasm")
-    .then((response) => response.arrayBuffer())
-    .then((bytes) => WebAssembly.compile(bytes)),
-);
+// Each step leaves a User Timing mark for tests/bench/breakdown.mjs
+// (web/src/timing.rs says why).
+const compiled = WebAssembly.compileStreaming(fetch("./fencelab-web_bg.wasm"))
+  .catch(() =>
+    // A server that does not say application/wasm: compile the bytes.
+    fetch("./fencelab-web_bg.wasm")
+      .then((response) => response.arrayBuffer())
+      .then((bytes) => WebAssembly.compile(bytes)),
+  )
+  .then((module) => {
+    performance.mark("fencelab:page-wasm-compiled");
+    return module;
+  });
 const parsed =
   document.readyState === "complete"
     ? Promise.resolve()
@@ -30,7 +37,11 @@ const parsed =
       });
 
 Promise.all([compiled, parsed])
-  .then(([module]) => init({ module_or_path: module }))
+  .then(([module]) => {
+    performance.mark("fencelab:init");
+    return init({ module_or_path: module });
+  })
+  .then(() => performance.mark("fencelab:init-done"))
   .catch((error) => cannotStart(error));
 
 /**

@@ -2,8 +2,9 @@
 // BENCH_LOADS fresh loads (empty cache, no service worker; default 9) of
 // the built site (FENCELAB_DIST), served as tests/bench/browser.mjs serves
 // it, the milestones below in ms from the start of navigation, read inside
-// the page (performance.now(), resource timing) and inside the worker (its
-// own resource timing, moved onto the page's clock). Prints median and p95
+// the page (performance.now(), resource timing, the app's own `fencelab:`
+// User Timing marks) and inside the worker (its own resource timing and
+// marks, moved onto the page's clock). Prints median and p95
 // of each as BENCH lines, like browser.mjs. A benchmark, not a test.
 //
 // BENCH_BASELINE_DIST, when set, names a second build (say, the main
@@ -72,6 +73,16 @@ function arrivals(entries, origin, pageOrigin) {
   return out;
 }
 
+/**
+ * When each `fencelab:` User Timing mark (web/src/timing.rs) was first
+ * made, on the page's clock.
+ */
+function marked(marks, origin, pageOrigin) {
+  const out = {};
+  for (const { name, at } of marks) out[name] ??= origin + at - pageOrigin;
+  return out;
+}
+
 async function load(browser, url) {
   const context = await browser.newContext({ viewport: { width: 1280, height: 800 } });
   try {
@@ -84,33 +95,56 @@ async function load(browser, url) {
     const resources = () => ({
       origin: performance.timeOrigin,
       entries: performance.getEntriesByType("resource").map((e) => ({ name: e.name, end: e.responseEnd })),
+      marks: performance
+        .getEntriesByType("mark")
+        .filter((e) => e.name.startsWith("fencelab:"))
+        .map((e) => ({ name: e.name, at: e.startTime })),
     });
     const inPage = await page.evaluate(resources);
     const dom = await page.evaluate(() => performance.getEntriesByType("navigation")[0].domContentLoadedEventEnd);
     const row = { ...(await page.evaluate(() => window.__milestones)), dom };
     Object.assign(row, arrivals(inPage.entries, inPage.origin, inPage.origin));
+    Object.assign(row, marked(inPage.marks, inPage.origin, inPage.origin));
     for (const worker of workers) {
       const inWorker = await worker.evaluate(resources);
       Object.assign(row, arrivals(inWorker.entries, inWorker.origin, inPage.origin));
+      Object.assign(row, marked(inWorker.marks, inWorker.origin, inPage.origin));
     }
+    // Per load, not a difference of medians: the first check's time in
+    // the worker, as the page saw it.
+    row.checkAnswered = row["received Checked"] - row["sent Check"];
     return row;
   } finally {
     await context.close();
   }
 }
 
+// In about the order they happen; the `fencelab:` ones are the page's and
+// the worker's own User Timing marks.
 const MILESTONES = [
   ["workerCreated", "worker created"],
   ["worker.js", "worker.js arrived (worker's clock)"],
   ["editor.js", "editor.js (CodeMirror) arrived"],
   ["fencelab-web_bg.wasm", "page wasm arrived"],
+  ["fencelab:page-wasm-compiled", "page wasm compiled"],
   ["worker_bg.wasm", "worker wasm arrived (worker's clock)"],
+  ["fencelab:worker-start", "worker wasm running (its main)"],
   ["dom", "DOMContentLoaded done (editor.js ran)"],
+  ["fencelab:init", "page wasm instantiating (compiled, document parsed)"],
+  ["fencelab:main", "page wasm running (its main)"],
+  ["fencelab:first-state", "page's first state made (catalogue read, prerendered page read)"],
+  ["fencelab:render-scheduled", "page's render or hydration scheduled"],
+  ["fencelab:init-done", "page wasm's start returned"],
   ["workerReady", "worker ready (its first message)"],
+  ["fencelab:editor-created", "first editor created"],
+  ["fencelab:first-render", "page's first render committed"],
+  ["fencelab:worker-server", "worker's server made (its exercises read)"],
+  ["fencelab:live", "page live (hydrated, saved work read)"],
   ["appStarted", "page wasm started the app (boot line gone, or hydrated and live)"],
   ["sent Check", "first check sent"],
   ["received Working", "worker answered Working (first slice done)"],
   ["received Checked", "worker answered the first report"],
+  ["checkAnswered", "first check: sent to answered (each load's own)"],
   ["version", "SQLite version shown"],
   ["verdict", "first verdicts shown"],
 ];

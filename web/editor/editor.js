@@ -354,6 +354,8 @@ globalThis.fencelabEditor = {
     ];
     const view = new EditorView({ parent, state: restored(saved, doc, extensions) });
     views.add(view);
+    // For tests/bench/breakdown.mjs (web/src/timing.rs says why).
+    performance.mark("fencelab:editor-created");
     return view;
   },
   // The authoring view's editor of a whole exercise file (TOML), its errors

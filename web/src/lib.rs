@@ -30,5 +30,6 @@ pub mod site;
 pub mod state;
 pub mod storage;
 pub mod tables;
+pub mod timing;
 pub mod vocabulary;
 pub mod worker_client;

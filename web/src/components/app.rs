@@ -83,6 +83,7 @@ pub fn start() {
     // The address as it was at the start, for what a hydrated app takes on
     // once hydrated (its theme): the app soon rewrites it.
     let hydrating = first.is_some();
+    crate::timing::mark("first-state");
     let props = AppProps {
         first: first.map(Rc::new),
         start: Some(Rc::new(start)),
@@ -93,6 +94,7 @@ pub fn start() {
         afresh(&root);
         yew::Renderer::<App>::with_root_and_props(root, props).render();
     }
+    crate::timing::mark("render-scheduled");
 }
 
 /// What the app starts from: a prerendered page's first state
@@ -136,6 +138,7 @@ pub fn app(props: &AppProps) -> Html {
     // so every render must call the same ones (a debug build asserts it
     // when a site's exercise, awaited at first, arrives).
     let narrow = reveal::use_narrow_screen();
+    use_start_marks(&playground);
 
     let Some(exercise) = playground.exercise() else {
         return unopened(&playground);
@@ -172,6 +175,19 @@ pub fn app(props: &AppProps) -> Html {
             <div id="announcer" class="visually-hidden" aria-live="polite" role="status">{ playground.announcement.clone() }</div>
         </div>
     }
+}
+
+/// Marks the app's first render committed, and the render where it went
+/// live (a prerendered page hydrated and read its saved work): see
+/// `timing`.
+#[hook]
+fn use_start_marks(playground: &UseReducerHandle<Playground>) {
+    use_effect_with((), |()| crate::timing::mark("first-render"));
+    use_effect_with(playground.prerendered.is_none(), |live| {
+        if *live {
+            crate::timing::mark("live");
+        }
+    });
 }
 
 /// The app's first state, from its props: the prerendered page's, or the

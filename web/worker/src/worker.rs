@@ -43,8 +43,17 @@ fn scope() -> DedicatedWorkerGlobalScope {
     js_sys::global().unchecked_into()
 }
 
+/// Records the User Timing mark `fencelab:<name>` on the worker's clock,
+/// for tests/bench/breakdown.mjs (the page's web/src/timing.rs says why).
+fn mark(name: &str) {
+    if let Some(performance) = scope().performance() {
+        let _ = performance.mark(&format!("fencelab:{name}"));
+    }
+}
+
 /// Installs the panic hook and the message handler, then says "ready".
 pub fn start() {
+    mark("worker-start");
     // A panic is a bug, but the page must hear of it: answer the request
     // being served (the worker's wasm is unusable afterwards, and the page
     // also sees the worker's error event).
@@ -76,11 +85,15 @@ pub fn start() {
         sqlite_version: fencelab_core::sqlite_version().to_string(),
     });
     // The server (every bundled exercise read from its build-time loaded
-    // form) is made in the next task rather than on the first request: web/boot.js
-    // starts this worker while the page's own wasm is still loading, so the
-    // build overlaps that wait instead of delaying the first verdicts. A
-    // request that arrives meanwhile is served right after it.
-    let warm = Closure::once_into_js(|| with_server(|_| ()));
+    // form) is made in the next task rather than on the first request:
+    // web/start-worker.js starts this worker while the page's own wasm is
+    // still loading, so the build overlaps that wait instead of delaying the
+    // first verdicts. A request that arrives meanwhile is served right
+    // after it.
+    let warm = Closure::once_into_js(|| {
+        with_server(|_| ());
+        mark("worker-server");
+    });
     let _ = scope().set_timeout_with_callback_and_timeout_and_arguments_0(warm.unchecked_ref(), 0);
 }
 
