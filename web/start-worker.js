@@ -1,4 +1,5 @@
-// Starts the checking worker as the page's <head> is parsed: a classic
+// Starts the checking worker as the page's <head> is parsed, and has it
+// check the exercise the page shows before the app asks: a classic
 // script, so it runs before anything below it, where boot.js (a module)
 // runs only once the document is parsed and its own module graph (the
 // page's JS glue) has arrived. The worker's wasm holds SQLite and is the
@@ -19,8 +20,35 @@
   try {
     var worker = new Worker(address, { type: "module" });
     var held = [];
+    // The exercise a prerendered page shows (web/prerender), known once the
+    // document is parsed: the worker checks its starting texts as soon as
+    // it is ready (its first message), so the check the app asks for once
+    // it has started is under way or done by then (`Request::Prepare` in
+    // web/protocol: it answers nothing; a returning learner's own texts
+    // drop it between two pieces). Not on a page first-paint.js turned into
+    // the loading line, as the address asks for another view.
+    var ready = false;
+    var exercise = null;
+    var prepare = function () {
+      if (!ready || !exercise) return;
+      worker.postMessage(JSON.stringify({ Prepare: { exercise: exercise } }));
+      exercise = null;
+    };
+    document.addEventListener(
+      "DOMContentLoaded",
+      function () {
+        var app = document.getElementById("app");
+        if (app && app.dataset.prerendered && !document.getElementById("boot")) {
+          exercise = app.dataset.prerendered;
+        }
+        prepare();
+      },
+      { once: true },
+    );
     worker.onmessage = function (event) {
       held.push(event);
+      ready = true;
+      prepare();
     };
     worker.onerror = function (event) {
       held.push(event);

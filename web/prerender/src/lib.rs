@@ -46,9 +46,19 @@ pub fn starting_report(server: &mut Server, exercise: &Exercise) -> Result<Exerc
     };
     let mut job = match server.serve(request) {
         Served::Job(job) => job,
-        Served::Answer(answer) => {
+        // The texts it checked last: its report, kept.
+        Served::Answer(answer) => match *answer {
+            Response::Checked { report, .. } => return Ok(report),
+            other => {
+                return Err(format!(
+                    "the worker answered a check of {} with {other:?}",
+                    exercise.id
+                ));
+            }
+        },
+        Served::Nothing => {
             return Err(format!(
-                "the worker answered a check of {} at once: {answer:?}",
+                "the worker answered a check of {} with nothing",
                 exercise.id
             ));
         }

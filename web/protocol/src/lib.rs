@@ -119,6 +119,14 @@ pub enum Request {
     /// A site's `exercises/index.toml`, read as the page reads an index
     /// (`SiteIndex::parse`: untrusted text). Answered `Indexed`.
     Index { seq: u64, source: String },
+    /// Sent by web/start-worker.js, not by the app, as the page's HTML
+    /// arrives: check this exercise's starting texts now, because the
+    /// page's first view (prerendered) shows it and the app will ask for
+    /// that check once it has started. Answered with nothing: the app's own
+    /// `Check` of the same texts takes the check over (its seq on the check
+    /// under way, or the finished report at once). Ignored once the worker
+    /// has been sent any job, and for an exercise it does not have.
+    Prepare { exercise: String },
 }
 
 impl Request {
@@ -133,6 +141,8 @@ impl Request {
             | Request::Install { seq, .. }
             | Request::Author { seq, .. }
             | Request::Index { seq, .. } => *seq,
+            // Answered with nothing, and so with no seq of its own.
+            Request::Prepare { .. } => 0,
         }
     }
 

@@ -547,12 +547,34 @@ fn every_response_and_request_round_trips() {
             seq: 16,
             source: "format = 1\nexercises = [\"a.toml\"]\n".into(),
         },
+        Request::Prepare {
+            exercise: "claim-compare-and-set".into(),
+        },
     ];
     for request in &requests {
         let text = encode(request);
         assert_eq!(round_trip(request).seq(), request.seq());
         assert_eq!(seq_of_request(&text), request.seq());
     }
+}
+
+/// web/start-worker.js writes this request by hand (`JSON.stringify`), as
+/// the app is not running yet: its text must read as `Prepare`.
+#[test]
+fn the_prepare_that_start_worker_js_writes_is_read() {
+    let script = include_str!("../../start-worker.js");
+    assert!(
+        script.contains("JSON.stringify({ Prepare: { exercise: exercise } })"),
+        "start-worker.js no longer writes the request this test reads"
+    );
+    let written = r#"{"Prepare":{"exercise":"claim-compare-and-set"}}"#;
+    assert_eq!(
+        decode::<Request>(written).ok(),
+        Some(Request::Prepare {
+            exercise: "claim-compare-and-set".into()
+        })
+    );
+    assert_eq!(seq_of_request(written), 0);
 }
 
 #[test]

@@ -14,16 +14,20 @@ use fencelab_core::check::{Progress, SuiteSearch};
 use fencelab_core::mutate::Context;
 use fencelab_core::report::Unusable;
 use fencelab_core::{Checker, Exercise, ExerciseExt, Limits, Scenario, mutation};
+use fencelab_model::ExerciseReport;
 use fencelab_model::site::SiteIndex;
 use fencelab_protocol::{Edits, Installation, Request, Response};
+use std::cell::RefCell;
 use std::collections::BTreeMap;
 use std::rc::Rc;
 
-/// What serving a request gives: an answer now, or a job to run.
+/// What serving a request gives: an answer now, a job to run, or nothing
+/// (`Request::Prepare`, which the app does not wait for).
 pub enum Served {
     /// Large, and moved around once: boxed.
     Answer(Box<Response>),
     Job(Job),
+    Nothing,
 }
 
 /// Work done one piece per [`Job::next`], so a newer request can arrive in
@@ -41,6 +45,16 @@ impl Job {
             Job::Check(job) => job.seq,
             Job::Protect(job) => job.seq,
             Job::Author(job) => job.seq,
+        }
+    }
+
+    /// Whether the app waits for this job: its answer, and the `Working`
+    /// between its pieces, are posted. A check `Request::Prepare` started
+    /// is the app's only once an equal `Check` takes it over.
+    pub fn answers_page(&self) -> bool {
+        match self {
+            Job::Check(job) => job.answers_page,
+            Job::Protect(_) | Job::Author(_) => true,
         }
     }
 
@@ -69,27 +83,41 @@ pub const RUNS_PER_SLICE: u64 = 8;
 /// checker, which it gives back when it ends or is dropped.
 pub struct CheckJob {
     pub seq: u64,
+    /// False for the check `Request::Prepare` started, until a `Check`
+    /// takes it over ([`Server::take_over`]).
+    answers_page: bool,
     exercise: String,
+    /// Every procedure's text, the edits in place: what is checked.
+    texts: Texts,
     /// `None` once the check has ended.
     suite: Option<SuiteSearch>,
     kept: KeptChecker,
+    last: LastReport,
 }
+
+/// An exercise's procedure texts, by name, as [`Exercise::texts_with`]
+/// gives them: everything a check's report depends on besides the exercise.
+type Texts = Vec<(String, String)>;
 
 impl CheckJob {
     /// A check of `edits` in `exercise` (nothing runs yet), on the checker
-    /// `kept` lends.
-    pub fn new(seq: u64, exercise: &Exercise, edits: &Edits, kept: &KeptChecker) -> CheckJob {
-        let checker = kept.lend(exercise, edits);
+    /// the server's kept checker lends; its report is the server's last
+    /// report when it ends.
+    fn new(seq: u64, exercise: &Exercise, edits: &Edits, server: &Server) -> CheckJob {
+        let checker = server.kept.lend(exercise, edits);
         CheckJob {
             seq,
+            answers_page: true,
             exercise: exercise.id.clone(),
+            texts: exercise.texts_with(edits),
             suite: Some(SuiteSearch::new(
                 &exercise.id,
                 checker,
                 &exercise.scenarios,
                 Limits::default(),
             )),
-            kept: kept.clone(),
+            kept: server.kept.clone(),
+            last: server.last.clone(),
         }
     }
 
@@ -101,6 +129,7 @@ impl CheckJob {
             Progress::Pending => None,
             Progress::Done(report) => {
                 self.give_back();
+                self.last.keep(&self.exercise, &self.texts, &report);
                 Some(Response::Checked {
                     seq: self.seq,
                     report: *report,
@@ -123,6 +152,40 @@ impl Drop for CheckJob {
     }
 }
 
+/// The report of the check that ended last, with what it checked. A check
+/// is a function of the exercise and its texts alone (the engine reads no
+/// clock and draws no randomness of its own), so an equal `Check` is
+/// answered with it at once: the app's first check of a prerendered
+/// page, checked already on `Request::Prepare`, or texts put back as they
+/// were. Installing never replaces an exercise, so an id names one.
+#[derive(Clone, Default)]
+struct LastReport(Rc<RefCell<Option<Reported>>>);
+
+struct Reported {
+    exercise: String,
+    texts: Texts,
+    report: ExerciseReport,
+}
+
+impl LastReport {
+    fn keep(&self, exercise: &str, texts: &Texts, report: &ExerciseReport) {
+        *self.0.borrow_mut() = Some(Reported {
+            exercise: exercise.to_string(),
+            texts: texts.clone(),
+            report: report.clone(),
+        });
+    }
+
+    /// The kept report, if it is of these texts of this exercise.
+    fn of(&self, exercise: &str, texts: &Texts) -> Option<ExerciseReport> {
+        self.0
+            .borrow()
+            .as_ref()
+            .filter(|last| last.exercise == exercise && last.texts == *texts)
+            .map(|last| last.report.clone())
+    }
+}
+
 /// The bundled exercises, what the mutation operators know of each (read
 /// from its schema once, on the first `Protect` that names it), and which
 /// job is still wanted.
@@ -139,6 +202,9 @@ pub struct Server {
     /// The checker of the exercise checked last, for the next check,
     /// replay, drive or hunt of it.
     kept: KeptChecker,
+    last: LastReport,
+    /// Whether a `Request::Prepare` was served: one is, at most.
+    prepared: bool,
 }
 
 impl Server {
@@ -158,6 +224,8 @@ impl Server {
             contexts: BTreeMap::new(),
             latest_job: 0,
             kept: KeptChecker::default(),
+            last: LastReport::default(),
+            prepared: false,
         }
     }
 
@@ -165,6 +233,36 @@ impl Server {
     /// (Replays, drives and queries are answered between its pieces.)
     pub fn wants(&self, job: &Job) -> bool {
         job.seq() == self.latest_job
+    }
+
+    /// The check under way in `stale` (jobs a newer request found waiting
+    /// for their next piece) of the same texts as `request`, a `Check`,
+    /// goes on as `request`'s: its answer, under `request`'s seq, is the
+    /// app's. That is how the app's first check of a prerendered page takes
+    /// over the check `Request::Prepare` started. Every other job in
+    /// `stale` is dropped; `None` when no job there checks those texts.
+    pub fn take_over(
+        &mut self,
+        stale: impl IntoIterator<Item = Job>,
+        request: &Request,
+    ) -> Option<Job> {
+        let Request::Check {
+            seq,
+            exercise,
+            edits,
+        } = request
+        else {
+            return None;
+        };
+        let texts = find(&self.exercises, exercise).ok()?.texts_with(edits);
+        let mut job = stale.into_iter().find_map(|job| match job {
+            Job::Check(check) if check.exercise == *exercise && check.texts == texts => Some(check),
+            _ => None,
+        })?;
+        job.seq = *seq;
+        job.answers_page = true;
+        self.latest_job = *seq;
+        Some(Job::Check(job))
     }
 
     /// Serves `request`; every failure is `Failed` with the request's seq.
@@ -256,9 +354,26 @@ impl Server {
                 edits,
             } => {
                 let exercise = find(exercises, &exercise)?;
-                Served::Job(Job::Check(Box::new(CheckJob::new(
-                    seq, exercise, &edits, kept,
-                ))))
+                match self.last.of(&exercise.id, &exercise.texts_with(&edits)) {
+                    Some(report) => Served::Answer(Box::new(Response::Checked { seq, report })),
+                    None => Served::Job(Job::Check(Box::new(CheckJob::new(
+                        seq, exercise, &edits, self,
+                    )))),
+                }
+            }
+            // Before the app's first job only, and once: a hint, which is
+            // answered with nothing even when it names no exercise here.
+            Request::Prepare { exercise } => {
+                let first = self.latest_job == 0 && !self.prepared;
+                self.prepared = true;
+                match find(&self.exercises, &exercise) {
+                    Ok(exercise) if first => {
+                        let mut job = CheckJob::new(0, exercise, &exercise.start_edits(), self);
+                        job.answers_page = false;
+                        Served::Job(Job::Check(Box::new(job)))
+                    }
+                    _ => Served::Nothing,
+                }
             }
             Request::Replay {
                 seq,
@@ -447,6 +562,7 @@ mod tests {
         match server.serve(request) {
             Served::Answer(response) => *response,
             Served::Job(_) => panic!("only checks and protections are jobs"),
+            Served::Nothing => panic!("only a prepare is answered with nothing"),
         }
     }
 
@@ -454,6 +570,7 @@ mod tests {
         match server.serve(request) {
             Served::Job(job) => job,
             Served::Answer(response) => panic!("a job, not {response:?}"),
+            Served::Nothing => panic!("a job, not nothing"),
         }
     }
 
@@ -556,6 +673,120 @@ mod tests {
         let mut job = job_of(&mut server, check(5, &other, starts(&other)));
         run_job(&mut job);
         assert!(server.kept.holds(&other.id) && !server.kept.holds(CLAIM));
+    }
+
+    fn prepare(exercise: &str) -> Request {
+        Request::Prepare {
+            exercise: exercise.into(),
+        }
+    }
+
+    fn check_of(seq: u64, edits: Edits) -> Request {
+        Request::Check {
+            seq,
+            exercise: CLAIM.into(),
+            edits,
+        }
+    }
+
+    /// start-worker.js's `Prepare` starts a check of the starting texts
+    /// that the app does not hear of; the app's first `Check` of the same
+    /// texts takes it over half-way, under its own seq, and its report is
+    /// a check's in one go.
+    #[test]
+    fn the_apps_first_check_takes_over_the_check_a_prepare_started() {
+        // Another text does not take it over; it is dropped.
+        let mut server = Server::new(exercises());
+        let prepared = job_of(&mut server, prepare(CLAIM));
+        assert!(
+            server
+                .take_over([prepared], &check_of(2, broken_claim()))
+                .is_none()
+        );
+
+        let mut server = Server::new(exercises());
+        let mut prepared = job_of(&mut server, prepare(CLAIM));
+        assert!(!prepared.answers_page() && server.wants(&prepared));
+        assert_eq!(
+            prepared.piece(),
+            None,
+            "claim's check takes more than a piece"
+        );
+        let mut taken = server
+            .take_over([prepared], &check_of(3, starts(&claim())))
+            .expect("the app's check of the starting texts takes it over");
+        assert!(taken.answers_page() && server.wants(&taken));
+        assert_eq!(taken.seq(), 3);
+        let (response, _) = run_job(&mut taken);
+        assert_eq!(
+            response,
+            Response::Checked {
+                seq: 3,
+                report: claim().run(&starts(&claim())),
+            }
+        );
+        // A newer job still drops it.
+        job_of(&mut server, check_of(4, broken_claim()));
+        assert!(!server.wants(&taken));
+    }
+
+    /// The report of the check that ended last answers an equal check at
+    /// once: a prepared one the app did not take over in time, or texts
+    /// put back. Other texts, or another exercise, are checked.
+    #[test]
+    fn a_check_of_the_texts_checked_last_is_answered_at_once() {
+        let mut server = Server::new(exercises());
+        let mut prepared = job_of(&mut server, prepare(CLAIM));
+        let (quiet, _) = run_job(&mut prepared);
+        assert!(!prepared.answers_page(), "{quiet:?} is not posted");
+        let expected = claim().run(&starts(&claim()));
+        assert_eq!(
+            answer_of(&mut server, check_of(1, starts(&claim()))),
+            Response::Checked {
+                seq: 1,
+                report: expected.clone(),
+            }
+        );
+        let mut edited = job_of(&mut server, check_of(2, Edits::new()));
+        let (response, _) = run_job(&mut edited);
+        assert!(matches!(response, Response::Checked { seq: 2, .. }));
+        // The starting texts again: the last report is the reference's now.
+        let mut again = job_of(&mut server, check_of(3, starts(&claim())));
+        let (response, _) = run_job(&mut again);
+        assert_eq!(
+            response,
+            Response::Checked {
+                seq: 3,
+                report: expected
+            }
+        );
+        let other = exercises().swap_remove(1);
+        let check = Request::Check {
+            seq: 4,
+            exercise: other.id.clone(),
+            edits: starts(&other),
+        };
+        assert!(matches!(server.serve(check), Served::Job(_)));
+    }
+
+    /// A prepare is a hint: once only, before any job, and for an exercise
+    /// the worker has; anything else is answered with nothing.
+    #[test]
+    fn a_prepare_after_a_job_a_second_prepare_and_an_unknown_exercise_do_nothing() {
+        let nothing =
+            |server: &mut Server, request| matches!(server.serve(request), Served::Nothing);
+        let mut server = Server::new(exercises());
+        assert!(nothing(&mut server, prepare("no-such-exercise")));
+        assert!(nothing(&mut server, prepare(CLAIM)), "a second prepare ran");
+        let mut server = Server::new(exercises());
+        job_of(&mut server, check_of(1, starts(&claim())));
+        assert!(
+            nothing(&mut server, prepare(CLAIM)),
+            "a prepare after a job ran"
+        );
+        let mut server = Server::new(exercises());
+        assert!(!nothing(&mut server, prepare(CLAIM)));
+        assert!(nothing(&mut server, prepare(CLAIM)));
     }
 
     #[test]

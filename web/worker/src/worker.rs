@@ -115,14 +115,21 @@ fn handle(request: Request) {
     // A new job makes every job waiting for its next piece stale
     // (`Server::wants` keeps the newest only): dropped now rather than at
     // their turn, so a stale check gives the exercise's kept checker back
-    // before the new check asks for it.
+    // before the new check asks for it. But a check of the same texts as
+    // one under way takes that one over instead (the app's first check of
+    // a prerendered page, which start-worker.js asked for already:
+    // `Request::Prepare`).
     if request.is_job() {
         let stale = YIELDED.with(|yielded| std::mem::take(&mut *yielded.borrow_mut()));
-        drop(stale);
+        if let Some(job) = with_server(|server| server.take_over(stale, &request)) {
+            continue_job(job);
+            return;
+        }
     }
     match serving(seq, || with_server(|server| server.serve(request))) {
         Served::Answer(response) => post(&response),
         Served::Job(job) => continue_job(job),
+        Served::Nothing => {}
     }
 }
 
@@ -136,14 +143,18 @@ fn continue_job(mut job: Job) {
     let started = js_sys::Date::now();
     loop {
         if let Some(response) = serving(job.seq(), || job.piece()) {
-            post(&response);
+            if job.answers_page() {
+                post(&response);
+            }
             return;
         }
         if js_sys::Date::now() - started >= TASK_MS {
             break;
         }
     }
-    post(&Response::Working { seq: job.seq() });
+    if job.answers_page() {
+        post(&Response::Working { seq: job.seq() });
+    }
     yield_job(job);
 }
 
