@@ -73,6 +73,27 @@ async function holdPageWasm(page) {
   return release;
 }
 
+/**
+ * Installed before the page's scripts: every message the page posts to a
+ * worker and every answer it gets, parsed, in order (`window.__wire`).
+ */
+function recordWorkerWire() {
+  const wire = [];
+  window.__wire = wire;
+  const Original = window.Worker;
+  window.Worker = function (...args) {
+    const worker = new Original(...args);
+    worker.addEventListener("message", (event) => wire.push({ received: JSON.parse(event.data) }));
+    const post = worker.postMessage.bind(worker);
+    worker.postMessage = (data, ...rest) => {
+      wire.push({ sent: JSON.parse(data) });
+      return post(data, ...rest);
+    };
+    return worker;
+  };
+  window.Worker.prototype = Original.prototype;
+}
+
 const tests = [
   [
     "with JavaScript off, every exercise's page shows its story, starting text and verdicts, on screen in both themes at both widths",
@@ -254,6 +275,54 @@ const tests = [
         assert.deepEqual(shown, { title: 1, loading: false, prerendered: false }, `${address}: once the app is live`);
         await context.close();
       }
+    },
+  ],
+  [
+    "the worker is asked to check a prerendered page's exercise before the app starts, reads that request, and the app's first check is the page's report",
+    async ({ browser, url }) => {
+      const ids = await exerciseIds(browser, url);
+      for (const id of [ids[0], ids[ids.length - 1]]) {
+        const context = await browser.newContext();
+        const page = await context.newPage();
+        await page.addInitScript(recordWorkerWire);
+        // The app starts only once the worker has been asked, so the order is
+        // the one a fast worker and a slow page give.
+        const release = await holdPageWasm(page);
+        await page.goto(`${url}${id}.html`);
+        const wire = () => page.evaluate(() => window.__wire);
+        await page.waitForFunction(() => window.__wire.some((m) => m.sent?.Prepare), null, { timeout: 60_000 });
+        const before = await wire();
+        assert.deepEqual(
+          before.filter((m) => m.sent).map((m) => m.sent),
+          [{ Prepare: { exercise: id } }],
+          `${id}.html: start-worker.js asks for its exercise, after the worker's Ready`,
+        );
+        assert.ok(before[0].received?.Ready, `${id}.html: asked once the worker is ready`);
+        release();
+        await live(page);
+        await page.waitForFunction(() => window.__wire.some((m) => m.received?.Checked), null, { timeout: 60_000 });
+        const after = await wire();
+        const failed = after.filter((m) => m.received?.Failed).map((m) => m.received.Failed.message);
+        assert.deepEqual(failed, [], `${id}.html: the worker read every request`);
+        const check = after.find((m) => m.sent?.Check).sent.Check;
+        const answer = after.find((m) => m.received?.Checked).received.Checked;
+        assert.equal(answer.seq, check.seq, `${id}.html: the first report answers the app's first check`);
+        const { data } = await carried(page);
+        assert.deepEqual(answer.report, data.report, `${id}.html: the app's first check is the page's report`);
+        await context.close();
+      }
+      // Asked for another view: no exercise is prepared.
+      const context = await browser.newContext();
+      const page = await context.newPage();
+      await page.addInitScript(recordWorkerWire);
+      const release = await holdPageWasm(page);
+      await page.goto(`${url}?exercise=${ids[1]}`);
+      await page.waitForFunction(() => window.__wire.some((m) => m.received?.Ready), null, { timeout: 60_000 });
+      // start-worker.js decides once DOMContentLoaded has fired.
+      await page.waitForFunction(() => performance.getEntriesByType("navigation")[0]?.domContentLoadedEventEnd > 0);
+      assert.deepEqual((await page.evaluate(() => window.__wire)).filter((m) => m.sent), [], "nothing prepared for another view");
+      release();
+      await context.close();
     },
   ],
   [
