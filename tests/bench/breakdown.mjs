@@ -9,7 +9,8 @@
 //
 // BENCH_BASELINE_DIST, when set, names a second build (say, the main
 // branch's) loaded alternately with it, so both see the same machine load;
-// its rows are prefixed "baseline:".
+// its rows are prefixed "baseline:". BENCH_ROWS=1 also prints each load's
+// own row (every milestone it saw) as JSON on stderr.
 //
 // Run: FENCELAB_DIST=dist node tests/bench/breakdown.mjs
 import { DIST, launchChromium, serveDir } from "../e2e/harness.mjs";

@@ -13,7 +13,6 @@
 
 use fencelab_core::report::Unusable;
 use fencelab_core::{Checker, Exercise, ExerciseExt};
-use fencelab_protocol::Edits;
 use std::cell::RefCell;
 use std::rc::Rc;
 
@@ -27,10 +26,15 @@ struct Kept {
 }
 
 impl KeptChecker {
-    /// A checker for `exercise` with `edits` in place: the kept one,
-    /// renewed, when it is this exercise's; a new one otherwise. Texts that
-    /// cannot run leave the kept checker where it is.
-    pub fn lend(&self, exercise: &Exercise, edits: &Edits) -> Result<Checker, Unusable> {
+    /// A checker for `exercise` with `texts` (every procedure's, as
+    /// [`Exercise::texts_with`] gives them): the kept one, renewed, when it
+    /// is this exercise's; a new one otherwise. Texts that cannot run leave
+    /// the kept checker where it is.
+    pub fn lend(
+        &self,
+        exercise: &Exercise,
+        texts: &[(String, String)],
+    ) -> Result<Checker, Unusable> {
         let mut slot = self.0.borrow_mut();
         let mut ours = match slot.take() {
             Some(kept) if kept.exercise == exercise.id => Some(kept.checker),
@@ -39,7 +43,7 @@ impl KeptChecker {
                 None
             }
         };
-        let checker = exercise.checker_reusing(&exercise.texts_with(edits), &mut ours);
+        let checker = exercise.checker_reusing(texts, &mut ours);
         if let Some(checker) = ours {
             *slot = Some(Kept {
                 exercise: exercise.id.clone(),

@@ -100,16 +100,16 @@ pub struct CheckJob {
 type Texts = Vec<(String, String)>;
 
 impl CheckJob {
-    /// A check of `edits` in `exercise` (nothing runs yet), on the checker
+    /// A check of `texts` in `exercise` (nothing runs yet), on the checker
     /// the server's kept checker lends; its report is the server's last
     /// report when it ends.
-    fn new(seq: u64, exercise: &Exercise, edits: &Edits, server: &Server) -> CheckJob {
-        let checker = server.kept.lend(exercise, edits);
+    fn new(seq: u64, exercise: &Exercise, texts: Texts, server: &Server) -> CheckJob {
+        let checker = server.kept.lend(exercise, &texts);
         CheckJob {
             seq,
             answers_page: true,
             exercise: exercise.id.clone(),
-            texts: exercise.texts_with(edits),
+            texts,
             suite: Some(SuiteSearch::new(
                 &exercise.id,
                 checker,
@@ -129,7 +129,8 @@ impl CheckJob {
             Progress::Pending => None,
             Progress::Done(report) => {
                 self.give_back();
-                self.last.keep(&self.exercise, &self.texts, &report);
+                self.last
+                    .keep(&self.exercise, std::mem::take(&mut self.texts), &report);
                 Some(Response::Checked {
                     seq: self.seq,
                     report: *report,
@@ -168,10 +169,10 @@ struct Reported {
 }
 
 impl LastReport {
-    fn keep(&self, exercise: &str, texts: &Texts, report: &ExerciseReport) {
+    fn keep(&self, exercise: &str, texts: Texts, report: &ExerciseReport) {
         *self.0.borrow_mut() = Some(Reported {
             exercise: exercise.to_string(),
-            texts: texts.clone(),
+            texts,
             report: report.clone(),
         });
     }
@@ -254,8 +255,11 @@ impl Server {
         else {
             return None;
         };
+        // Usually nothing is waiting: no texts to make then.
+        let mut stale = stale.into_iter().peekable();
+        stale.peek()?;
         let texts = find(&self.exercises, exercise).ok()?.texts_with(edits);
-        let mut job = stale.into_iter().find_map(|job| match job {
+        let mut job = stale.find_map(|job| match job {
             Job::Check(check) if check.exercise == *exercise && check.texts == texts => Some(check),
             _ => None,
         })?;
@@ -354,10 +358,11 @@ impl Server {
                 edits,
             } => {
                 let exercise = find(exercises, &exercise)?;
-                match self.last.of(&exercise.id, &exercise.texts_with(&edits)) {
+                let texts = exercise.texts_with(&edits);
+                match self.last.of(&exercise.id, &texts) {
                     Some(report) => Served::Answer(Box::new(Response::Checked { seq, report })),
                     None => Served::Job(Job::Check(Box::new(CheckJob::new(
-                        seq, exercise, &edits, self,
+                        seq, exercise, texts, self,
                     )))),
                 }
             }
@@ -368,7 +373,8 @@ impl Server {
                 self.prepared = true;
                 match find(&self.exercises, &exercise) {
                     Ok(exercise) if first => {
-                        let mut job = CheckJob::new(0, exercise, &exercise.start_edits(), self);
+                        let texts = exercise.texts_with(&exercise.start_edits());
+                        let mut job = CheckJob::new(0, exercise, texts, self);
                         job.answers_page = false;
                         Served::Job(Job::Check(Box::new(job)))
                     }
@@ -511,7 +517,7 @@ fn on_kept<T>(
     edits: &Edits,
     work: impl FnOnce(&mut Checker) -> T,
 ) -> Result<T, Unusable> {
-    let mut checker = kept.lend(exercise, edits)?;
+    let mut checker = kept.lend(exercise, &exercise.texts_with(edits))?;
     let done = work(&mut checker);
     kept.give_back(&exercise.id, checker);
     Ok(done)
