@@ -81,13 +81,7 @@ pub fn ensure(root: &Path, purpose: Purpose) -> Result<Tools, String> {
     let logs = root.join("target/xtask-logs");
 
     ensure_wasm_target(&logs)?;
-    if !(works("clang", &["--version"]) && works("llvm-ar", &["--version"])) {
-        apt.install(
-            "clang and llvm (SQLite is compiled to wasm32 with clang)",
-            &["clang", "llvm"],
-            &logs,
-        )?;
-    }
+    ensure_clang(&mut apt, &logs)?;
 
     let trunk_ok = cmd::first_line("trunk", &["--version"])
         .is_some_and(|line| line.split_whitespace().any(|word| word == TRUNK_VERSION));
@@ -182,9 +176,23 @@ fn clippy_driver() -> Result<PathBuf, String> {
     }
 }
 
-/// cargo-fuzz, and the C++ compiler that builds libFuzzer itself.
+/// clang and llvm: SQLite is compiled to wasm32 with clang, and the native
+/// build of the fuzz targets runs bindgen over SQLite's header (libclang).
+fn ensure_clang(apt: &mut Apt, logs: &Path) -> Result<(), String> {
+    if !(works("clang", &["--version"]) && works("llvm-ar", &["--version"])) {
+        apt.install(
+            "clang and llvm (SQLite is compiled to wasm32 with clang)",
+            &["clang", "llvm"],
+            logs,
+        )?;
+    }
+    Ok(())
+}
+
+/// cargo-fuzz, clang, and the C++ compiler that builds libFuzzer itself.
 pub fn ensure_fuzzing(root: &Path, apt: &mut Apt) -> Result<(), String> {
     let logs = root.join("target/xtask-logs");
+    ensure_clang(apt, &logs)?;
     if !works("c++", &["--version"]) {
         apt.install("a C++ compiler (libFuzzer is C++)", &["g++"], &logs)?;
     }
