@@ -17,6 +17,7 @@ use fencelab_model::report::{
 };
 use fencelab_model::scenario::Scenario;
 use std::collections::BTreeMap;
+use std::sync::Arc;
 
 /// Reads and validates an exercise file, and builds its world once to prove
 /// the schema works. `file` names it in errors.
@@ -102,9 +103,15 @@ impl ExerciseExt for Exercise {
         texts: &[(String, String)],
         kept: &mut Option<Checker>,
     ) -> Result<Checker, Unusable> {
+        // A text the kept checker holds already is not parsed again.
         let procedures = texts
             .iter()
-            .map(|(name, text)| Procedure::parse(name, text))
+            .map(|(name, text)| {
+                match kept.as_ref().and_then(|checker| checker.parsed(name, text)) {
+                    Some(parsed) => Ok(parsed),
+                    None => Procedure::parse(name, text).map(Arc::new),
+                }
+            })
             .collect::<Result<Vec<_>, _>>()
             .map_err(|error| Unusable {
                 // The place is carried apart, not repeated in the sentence.
@@ -128,7 +135,7 @@ impl ExerciseExt for Exercise {
         };
         Checker::with_journal(
             &self.schema,
-            procedures,
+            procedures.into_iter().map(Arc::unwrap_or_clone),
             self.constants.clone(),
             self.rules.clone(),
             self.journal,

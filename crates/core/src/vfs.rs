@@ -233,15 +233,19 @@ fn next_handle_number() -> u64 {
     NEXT.fetch_add(1, std::sync::atomic::Ordering::Relaxed)
 }
 
+/// Borrowed where the name is UTF-8 (always, for the names the engine
+/// gives): SQLite asks whether a journal exists at every transaction's
+/// start, and copying the name each time was a measurable cost.
+///
 /// # Safety
-/// `name` must be null or a NUL-terminated string.
-unsafe fn path_of(name: *const c_char) -> Option<String> {
+/// `name` must be null or a NUL-terminated string that outlives the result.
+unsafe fn path_of<'a>(name: *const c_char) -> Option<std::borrow::Cow<'a, str>> {
     if name.is_null() {
         return None;
     }
     // SAFETY: as the caller promises.
     let name = unsafe { CStr::from_ptr(name) };
-    Some(name.to_string_lossy().into_owned())
+    Some(name.to_string_lossy())
 }
 
 static IO_METHODS: ffi::sqlite3_io_methods = ffi::sqlite3_io_methods {
@@ -274,7 +278,7 @@ unsafe extern "C" fn open(
     out_flags: *mut c_int,
 ) -> c_int {
     // SAFETY: SQLite passes a file name that is null or NUL-terminated.
-    let path = unsafe { path_of(name) };
+    let path = unsafe { path_of(name) }.map(std::borrow::Cow::into_owned);
     let delete_on_close = flags & ffi::SQLITE_OPEN_DELETEONCLOSE != 0;
     let shared = match &path {
         Some(path) if !delete_on_close => {
@@ -648,7 +652,7 @@ unsafe extern "C" fn delete(
 ) -> c_int {
     // SAFETY: SQLite passes a NUL-terminated name.
     if let Some(path) = unsafe { path_of(name) } {
-        files().remove(&path);
+        files().remove(path.as_ref());
     }
     ffi::SQLITE_OK
 }
@@ -662,7 +666,7 @@ unsafe extern "C" fn access(
     // SAFETY: SQLite passes a NUL-terminated name.
     let path = unsafe { path_of(name) };
     let exists = path.is_some_and(|path| {
-        let file = files().get(&path).cloned();
+        let file = files().get(path.as_ref()).cloned();
         // As the unix VFS, an empty file counts as absent (a journal
         // truncated to nothing is no journal).
         file.is_some_and(|file| !lock(&file).bytes.is_empty())

@@ -46,6 +46,7 @@ use fencelab_model::exercise::{Journal, Rules};
 use run::Run;
 use serde::{Deserialize, Serialize};
 use std::collections::BTreeMap;
+use std::sync::Arc;
 
 /// The bounds on one scenario's exploration.
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Serialize, Deserialize)]
@@ -172,8 +173,9 @@ impl Checker {
     /// nothing of an earlier text's runs reaches a report (the suite's
     /// `kept_checker` tests compare every bundled text both ways). Fails
     /// only if the world cannot be reset, giving `procedures` back: build a
-    /// new checker with them then.
-    pub fn renew(&mut self, procedures: Vec<Procedure>) -> Result<(), Vec<Procedure>> {
+    /// new checker with them then. A text that did not change need not be
+    /// parsed again: [`Checker::parsed`] has it.
+    pub fn renew(&mut self, procedures: Vec<Arc<Procedure>>) -> Result<(), Vec<Arc<Procedure>>> {
         if self.world.reset().is_err() {
             return Err(procedures);
         }
@@ -182,6 +184,12 @@ impl Checker {
         self.strategy = Strategy::default();
         self.spent = Spent::default();
         Ok(())
+    }
+
+    /// The procedure `name` this checker holds, if it was parsed from
+    /// exactly `source` ([`World::parsed`]).
+    pub fn parsed(&self, name: &str, source: &str) -> Option<Arc<Procedure>> {
+        self.world.parsed(name, source)
     }
 
     /// Starts the budget of a public call (or of its replay) afresh.

@@ -284,11 +284,21 @@ impl World {
     }
 
     /// Puts `procedures` in place of every procedure the world holds.
-    pub fn replace_procedures(&mut self, procedures: impl IntoIterator<Item = Procedure>) {
+    pub fn replace_procedures(&mut self, procedures: impl IntoIterator<Item = Arc<Procedure>>) {
         self.procedures = procedures
             .into_iter()
-            .map(|p| (p.name.clone(), Arc::new(p)))
+            .map(|p| (p.name.clone(), p))
             .collect();
+    }
+
+    /// The procedure `name` as this world has it, if it was parsed from
+    /// exactly `source`: a parse is a function of the two, so it serves
+    /// again unchanged (a keystroke changes one procedure of several).
+    pub fn parsed(&self, name: &str, source: &str) -> Option<Arc<Procedure>> {
+        self.procedures
+            .get(name)
+            .filter(|p| p.source == source)
+            .cloned()
     }
 
     pub fn procedure(&self, name: &str) -> Option<&Procedure> {
@@ -430,12 +440,16 @@ impl World {
             .call
             .clone()
             .ok_or_else(|| Error::NoCallInProgress { id: id.to_string() })?;
-        let Some(step) = call.procedure.steps.get(call.next_step) else {
+        // The step is read through a handle of its own, so the call, copied
+        // once out of the process above, moves into the step and back into
+        // the process without another copy.
+        let procedure = Arc::clone(&call.procedure);
+        let Some(step) = procedure.steps.get(call.next_step) else {
             return Ok(StepResult::Finished(self.finish(id, ok(Values::new()))));
         };
         let result = match &step.kind {
-            StepKind::Effect { name, values } => self.run_effect(id, &call, step, name, values),
-            StepKind::Sql { sql, .. } => self.run_statement(id, &call, step, sql)?,
+            StepKind::Effect { name, values } => self.run_effect(id, call, step, name, values),
+            StepKind::Sql { sql, class } => self.run_statement(id, call, step, sql, *class)?,
         };
         // Locks are only ever released when a transaction ends: a process
         // still inside its transaction holds at least what it held before, so

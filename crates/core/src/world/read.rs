@@ -35,7 +35,7 @@ impl World {
     /// Runs SQL directly against the world, bypassing every procedure: the
     /// kind of write no fence can see. Returns the rows it changed.
     pub fn execute_direct(&mut self, sql: &str) -> Result<u64, Error> {
-        let before = self.before_step(None, sql);
+        let before = self.before_step(None, || super::record::rolls_back(sql));
         self.direct_statements += 1;
         self.anchor_sandbox.begin_statement();
         if let Some(denial) = crate::sandbox::refuse_before_sqlite(sql) {

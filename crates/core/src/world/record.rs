@@ -113,9 +113,15 @@ impl World {
         self.recorder == Recorder::Changes && self.seed.hook_columns_match()
     }
 
-    /// Notes what telling the row changes of `sql` will need, before
-    /// process `id` (or the anchor, for direct SQL) runs it.
-    pub(super) fn before_step(&self, id: Option<ProcessId>, sql: &str) -> Before {
+    /// Notes what telling the row changes of a statement will need, before
+    /// process `id` (or the anchor, for direct SQL) runs it; `rolls_back`
+    /// says whether it is a ROLLBACK, asked only where that matters (a
+    /// procedure's step knows from its class, read when it was parsed).
+    pub(super) fn before_step(
+        &self,
+        id: Option<ProcessId>,
+        rolls_back: impl FnOnce() -> bool,
+    ) -> Before {
         if !self.recording {
             Before::Off
         } else if self.hook_records() {
@@ -124,7 +130,7 @@ impl World {
                 .is_some_and(|p| !p.written.is_empty());
             Before::Watching {
                 watch: self.changes.watch(),
-                rollback: wrote && rolls_back(sql),
+                rollback: wrote && rolls_back(),
             }
         } else {
             self.snapshot_unlocked(id)
@@ -310,11 +316,52 @@ fn encoded_bytes(event: &Event) -> u64 {
 
 /// Whether `sql` is a ROLLBACK (of the transaction, or TO a savepoint): the
 /// one kind of statement that changes rows without the hook seeing it.
-fn rolls_back(sql: &str) -> bool {
+pub(super) fn rolls_back(sql: &str) -> bool {
     crate::procedure::lexer::tokens(sql).is_ok_and(|tokens| {
         tokens
             .iter()
             .find(|token| !token.is_comment())
             .is_some_and(|first| first.is_word(sql, "ROLLBACK"))
     })
+}
+
+#[cfg(test)]
+mod tests {
+    use super::rolls_back;
+    use crate::procedure::{Procedure, StatementClass, StepKind};
+
+    /// A step's class, read when its procedure was parsed, says ROLLBACK
+    /// exactly when `rolls_back` would: the engine asks the class on every
+    /// step, and lexes only direct SQL.
+    #[test]
+    fn a_steps_class_says_rollback_exactly_when_its_text_does() {
+        let mut texts: Vec<(String, String)> = vec![(
+            "p".into(),
+            "BEGIN;\nSAVEPOINT s;\nrollback to s;\n/* a comment */ ROLLBACK TO SAVEPOINT s;\n\
+             -- a line\nRollBack;\nSELECT 'ROLLBACK';\nWITH x AS (SELECT 1) SELECT * FROM x;\n\
+             INSERT INTO rollback_log VALUES (1);\nEND;\n"
+                .into(),
+        )];
+        for exercise in crate::bundled::exercises().expect("the bundled exercises load") {
+            texts.extend(exercise.texts_with(&Default::default()));
+            texts.extend(exercise.texts_with(&exercise.start_edits()));
+        }
+        let (mut rollbacks, mut others) = (0, 0);
+        for (name, text) in texts {
+            let Ok(procedure) = Procedure::parse(&name, &text) else {
+                continue;
+            };
+            for step in &procedure.steps {
+                if let StepKind::Sql { sql, class } = &step.kind {
+                    let said = *class == StatementClass::Rollback;
+                    assert_eq!(said, rolls_back(sql), "{sql}");
+                    if said { rollbacks += 1 } else { others += 1 }
+                }
+            }
+        }
+        assert!(
+            rollbacks >= 3 && others > 100,
+            "{rollbacks} rollbacks, {others} others"
+        );
+    }
 }

@@ -5,23 +5,23 @@ use super::statement::execute;
 use super::{Call, Process, ProcessId, StepResult, World, index};
 use crate::error::Error;
 use crate::history::{CallError, Effect, ErrorCause, Outcome, Values, What};
-use crate::procedure::{Action, Position, Step};
+use crate::procedure::{Action, Position, StatementClass, Step};
 use crate::value::Value;
 
 impl World {
     pub(super) fn run_effect(
         &mut self,
         id: ProcessId,
-        call: &Call,
+        call: Call,
         step: &Step,
         name: &str,
         names: &[String],
     ) -> StepResult {
-        let values = match self.resolve(id, call, names) {
+        let values = match self.resolve(id, &call, names) {
             Ok(values) => values,
             Err(missing) => {
                 let error = call_error(
-                    call,
+                    &call,
                     ErrorCause::MissingValue,
                     format!("@effect {name} names `{missing}`, which has no value in this call"),
                     Some(step.position),
@@ -39,7 +39,7 @@ impl World {
         });
         let event = self.step_event(
             id,
-            call,
+            &call,
             step,
             What::Effect {
                 name: name.to_string(),
@@ -53,21 +53,22 @@ impl World {
     pub(super) fn run_statement(
         &mut self,
         id: ProcessId,
-        call: &Call,
+        mut call: Call,
         step: &Step,
         sql: &str,
+        class: StatementClass,
     ) -> Result<StepResult, Error> {
-        let before = self.before_step(Some(id), sql);
+        let before = self.before_step(Some(id), || class == StatementClass::Rollback);
         let process = &self.processes[index(id)];
         let connection = process.connection.as_ref().expect("checked by step()");
         let executed = execute(connection, &process.sandbox, sql, |name| {
-            self.lookup(process, call, name)
+            self.lookup(process, &call, name)
         });
         let executed = match executed {
             Ok(executed) => executed,
             Err(failure) if failure.busy => {
                 self.abandon_step(before, id);
-                return Ok(self.blocked(id, call, step, sql));
+                return Ok(self.blocked(id, &call, step, sql));
             }
             Err(failure) => {
                 self.abandon_step(before, id);
@@ -77,13 +78,12 @@ impl World {
                         crate::procedure::position_at(&call.procedure.source, step.offset + offset)
                     })
                     .or(Some(step.position));
-                let error = call_error(call, failure.cause, failure.message, position);
+                let error = call_error(&call, failure.cause, failure.message, position);
                 return Ok(StepResult::Finished(self.finish(id, Outcome::Error(error))));
             }
         };
 
         let row_changes = self.row_changes_since(before, Some(id));
-        let mut call = call.clone();
         if let Some(first) = executed.rows.rows.first() {
             for (column, value) in executed.rows.columns.iter().zip(first) {
                 call.scope.insert(column.clone(), value.clone());
@@ -129,7 +129,7 @@ impl World {
             };
             return Ok(StepResult::Finished(self.finish(id, outcome)));
         }
-        Ok(self.advance(id, &call))
+        Ok(self.advance(id, call))
     }
 
     pub(super) fn blocked(
@@ -153,8 +153,7 @@ impl World {
     }
 
     /// Moves the call past the step just run, finishing it after its last.
-    pub(super) fn advance(&mut self, id: ProcessId, call: &Call) -> StepResult {
-        let mut call = call.clone();
+    pub(super) fn advance(&mut self, id: ProcessId, mut call: Call) -> StepResult {
         call.next_step += 1;
         let done = call.next_step >= call.procedure.steps.len();
         self.processes[index(id)].call = Some(call);

@@ -39,9 +39,20 @@ pub const RENEWED: &str = "reduced, renewed";
 /// references: how the page's worker checks every edit of an exercise
 /// after its first (`ExerciseExt::checker_reusing`), with no schema, seed
 /// rows or connections built. The checker is kept again for the next call.
+/// As after a keystroke, the first procedure's text is not the one the
+/// last call checked (a trailing comment comes and goes), so it is parsed
+/// anew; the other texts are the kept checker's own.
 pub fn check_all_renewed(exercise: &Exercise, kept: &mut Option<Checker>) -> Vec<ScenarioReport> {
+    let mut texts = exercise.texts_with(&BTreeMap::new());
+    let (name, text) = &texts[0];
+    if kept
+        .as_ref()
+        .is_some_and(|checker| checker.parsed(name, text).is_some())
+    {
+        texts[0].1.push_str("\n-- a keystroke");
+    }
     let mut checker = exercise
-        .checker_reusing(&exercise.texts_with(&BTreeMap::new()), kept)
+        .checker_reusing(&texts, kept)
         .expect("the references parse");
     let reports = exercise
         .scenarios

@@ -148,3 +148,51 @@ fn a_renewed_checker_forgets_the_limits_and_strategy_it_was_given() {
         );
     }
 }
+
+/// A renewed checker parses only the texts that changed: every other
+/// procedure is the very one it held (a keystroke changes one text of
+/// several; parsing every text again was a tenth of a small check).
+#[test]
+fn a_renewed_checker_keeps_the_parse_of_every_text_that_did_not_change() {
+    let exercises = bundled::exercises().expect("the bundled exercises load");
+    let exercise = exercises
+        .iter()
+        .find(|e| e.texts_with(&BTreeMap::new()).len() > 1)
+        .expect("a bundled exercise with several procedures");
+    let reference = exercise.texts_with(&BTreeMap::new());
+    let mut kept = None;
+    let checker = exercise
+        .checker_reusing(&reference, &mut kept)
+        .expect("the references parse");
+    let held: Vec<_> = reference
+        .iter()
+        .map(|(name, text)| checker.parsed(name, text).expect("held as parsed"))
+        .collect();
+    kept = Some(checker);
+
+    let mut edited = reference.clone();
+    edited[0].1.push_str("\n-- an edit");
+    let checker = exercise
+        .checker_reusing(&edited, &mut kept)
+        .expect("the edit parses");
+    let (name, text) = &edited[0];
+    let renewed = checker
+        .parsed(name, text)
+        .expect("the edited text, parsed anew");
+    assert!(
+        !std::sync::Arc::ptr_eq(&renewed, &held[0]),
+        "{name} changed: parsed anew"
+    );
+    assert_eq!(renewed.source, *text);
+    assert!(
+        checker.parsed(name, &reference[0].1).is_none(),
+        "the old text is gone"
+    );
+    for ((name, text), before) in reference.iter().zip(&held).skip(1) {
+        let now = checker.parsed(name, text).expect("still held");
+        assert!(
+            std::sync::Arc::ptr_eq(&now, before),
+            "{name} did not change: not parsed again"
+        );
+    }
+}
