@@ -36,8 +36,20 @@ const parsed =
         window.addEventListener("load", ok, { once: true });
       });
 
-Promise.all([compiled, parsed])
-  .then(([module]) => {
+// The bundled exercises (web/src/catalog.rs), whose fetch start-worker.js
+// started from the head; fetched here if it did not run.
+const catalog =
+  globalThis.fencelabCatalogFetch ??
+  fetch("./catalog.json").then((response) => {
+    if (!response.ok) {
+      throw new Error(`catalog.json answered ${response.status} ${response.statusText}`);
+    }
+    return response.text();
+  });
+
+Promise.all([compiled, parsed, catalog])
+  .then(([module, , text]) => {
+    globalThis.fencelabCatalog = text;
     performance.mark("fencelab:init");
     return init({ module_or_path: module });
   })

@@ -1,6 +1,6 @@
 // Loads the bundled exercises at build time (`src/catalog.rs` reads them):
 // the model's loaded form, written to OUT_DIR where
-// `fencelab_model::loaded_at_build_time!` reads it. The worker's build
+// `fencelab_model::loaded_json_at_build_time!` compiles it in. The worker's build
 // script is this file too (web/worker/build.rs includes it), so plain `//`
 // comments here: an included file cannot carry inner doc comments.
 fn main() {

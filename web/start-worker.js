@@ -11,14 +11,32 @@
 // start here, worker_client.rs starts one itself and reports why that
 // failed. The file name below is trunk's; the build renames every asset
 // after its content and rewrites it here (crates/xtask/src/hashed.rs).
+//
+// It also starts the fetch of the bundled exercises' loaded form, which
+// neither wasm file carries (web/src/catalog.rs): boot.js hands the page's
+// copy to the app, and the worker, told its address as its name, fetches
+// it again from the browser's cache. (Its name, not a query in its own
+// address: answered from the service worker's cache, a worker's address
+// is the cached response's, without the query.)
 (function () {
   "use strict";
-  // The worker's address, for worker_client.rs too: it starts a new worker
-  // when one has to be restarted, and its wasm cannot hold this build's name.
+  var catalog = "./catalog.json";
+  globalThis.fencelabCatalogFetch = fetch(catalog).then(function (response) {
+    if (!response.ok) {
+      throw new Error(catalog + " answered " + response.status + " " + response.statusText);
+    }
+    return response.text();
+  });
+  // Not a rejection nobody handles, when boot.js is not there to take it.
+  globalThis.fencelabCatalogFetch.catch(function () {});
+  // The worker's address and name, for worker_client.rs too: it starts a
+  // new worker when one has to be restarted, and its wasm cannot hold this
+  // build's names (web/worker/src/catalog.rs reads the name).
   var address = "./worker_loader.js";
   globalThis.fencelabWorkerUrl = address;
+  globalThis.fencelabWorkerName = catalog;
   try {
-    var worker = new Worker(address, { type: "module" });
+    var worker = new Worker(address, { type: "module", name: catalog });
     var held = [];
     // The exercise a prerendered page shows (web/prerender), known once the
     // document is parsed: the worker checks its starting texts as soon as

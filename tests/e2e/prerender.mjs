@@ -36,11 +36,11 @@ async function carried(page) {
 }
 
 /** The report the built worker gives for `texts` of `exercise`, asked in `page` as the app asks it. */
-async function workerReport(page, loader, exercise, texts) {
+async function workerReport(page, loader, catalog, exercise, texts) {
   return page.evaluate(
-    ([loader, exercise, texts]) =>
+    ([loader, catalog, exercise, texts]) =>
       new Promise((ok, fail) => {
-        const worker = new Worker(loader, { type: "module" });
+        const worker = new Worker(loader, { type: "module", name: catalog });
         const timer = setTimeout(() => fail(new Error("the worker did not answer in 60 s")), 60_000);
         worker.onerror = (event) => fail(new Error(`the worker failed: ${event.message}`));
         worker.onmessage = (event) => {
@@ -55,7 +55,7 @@ async function workerReport(page, loader, exercise, texts) {
           }
         };
       }),
-    [loader, exercise, texts],
+    [loader, catalog, exercise, texts],
   );
 }
 
@@ -145,6 +145,8 @@ const tests = [
     "every page's verdicts are the ones the built worker computes in Chromium for its starting texts",
     async ({ browser, page, url }) => {
       const ids = await exerciseIds(browser, url);
+      // Started as web/start-worker.js starts it: named after its catalogue.
+      const catalog = `./${await builtName(DIST, "catalog.json")}`;
       const loader = `./${await builtName(DIST, "worker_loader.js")}`;
       const off = await browser.newContext({ javaScriptEnabled: false });
       const reader = await off.newPage();
@@ -152,7 +154,7 @@ const tests = [
       for (const id of ids) {
         await reader.goto(`${url}${id}.html`);
         const { data, texts } = await carried(reader);
-        const computed = await workerReport(page, loader, id, texts);
+        const computed = await workerReport(page, loader, catalog, id, texts);
         assert.deepEqual(computed, data.report, `${id}.html carries the worker's report of its starting texts`);
       }
       await off.close();
@@ -328,19 +330,25 @@ const tests = [
   [
     "a prerendered page whose app cannot start says so above itself, and the page stays readable",
     async ({ browser, url }) => {
-      const context = await browser.newContext();
-      const page = await context.newPage();
-      // The page's wasm never arrives: what a learner sees when a proxy or
-      // a broken host drops it.
-      await page.route(/fencelab-web[^/]*\.wasm$/, (route) => route.fulfill({ status: 404, body: "gone" }));
-      await page.goto(url);
-      const alert = page.locator("#app > .boot-failed[role=alert]");
-      await alert.waitFor({ timeout: 30_000 });
-      assert.match(await alert.innerText(), /^The playground could not start: /);
-      assertInView(await placement(alert), "the sentence that the app could not start");
-      assertInView(await placement(page.locator("h1#exercise-title")), "the exercise's title, still shown");
-      assert.equal(await page.locator(".app[data-live]").count(), 0, "the page never pretends to be live");
-      await context.close();
+      // What a learner sees when a proxy or a broken host drops the page's
+      // wasm, or the exercises' catalogue that the page and its worker fetch.
+      const missing = [
+        [/fencelab-web[^/]*\.wasm$/, /^The playground could not start: /],
+        [/catalog[^/]*\.json$/, /^The playground could not start: Error: \.\/catalog-[0-9a-f]{16}\.json answered 404 Not Found$/],
+      ];
+      for (const [file, said] of missing) {
+        const context = await browser.newContext();
+        const page = await context.newPage();
+        await page.route(file, (route) => route.fulfill({ status: 404, body: "gone" }));
+        await page.goto(url);
+        const alert = page.locator("#app > .boot-failed[role=alert]");
+        await alert.waitFor({ timeout: 30_000 });
+        assert.match(await alert.innerText(), said);
+        assertInView(await placement(alert), "the sentence that the app could not start");
+        assertInView(await placement(page.locator("h1#exercise-title")), "the exercise's title, still shown");
+        assert.equal(await page.locator(".app[data-live]").count(), 0, "the page never pretends to be live");
+        await context.close();
+      }
     },
   ],
 ];

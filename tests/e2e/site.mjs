@@ -173,6 +173,7 @@ try {
             [await asset("worker_bg.wasm")]: ["application/wasm", IMMUTABLE],
             [await asset("editor.js")]: ["text/javascript; charset=utf-8", IMMUTABLE],
             [await asset("style.css")]: ["text/css; charset=utf-8", IMMUTABLE],
+            [await asset("catalog.json")]: ["application/json", IMMUTABLE],
             "/exercises/index.toml": ["application/toml; charset=utf-8", REVALIDATE],
             [`/exercises/${ID}.toml`]: ["application/toml; charset=utf-8", REVALIDATE],
           };
@@ -251,7 +252,7 @@ try {
           assert.deepEqual(fetched, [], "on a second visit the network is asked only for the page and its data");
           // The page and its worker did load every asset again: from the
           // service worker's copy.
-          for (const name of ["boot.js", "fencelab-web.js", "fencelab-web_bg.wasm", "worker_loader.js", "worker.js", "worker_bg.wasm", "editor.js", "style.css"]) {
+          for (const name of ["boot.js", "fencelab-web.js", "fencelab-web_bg.wasm", "worker_loader.js", "worker.js", "worker_bg.wasm", "editor.js", "style.css", "catalog.json"]) {
             const path = `/${await builtName(site, name)}`;
             assert.ok(replayed.has(path), `${path} came from the service worker (it served ${[...replayed].join(", ")})`);
           }

@@ -2,13 +2,73 @@
 //! web/build.rs at build time with the model's own loader, and read here
 //! from JSON. Parsing their TOML on every start took about 4x longer
 //! (15.6 ms against 4.1 ms natively, more in wasm), on the way to the first
-//! verdict. The test keeps this form equal to what the loader gives.
+//! verdict.
+//!
+//! In the browser the loaded form is not in the page's wasm: the build
+//! writes it once as the site's [`FILE`] (web/prerender), which the page
+//! and its worker both fetch; web/start-worker.js starts that fetch from
+//! the document's head and web/boot.js hands its text over
+//! (`globalThis.fencelabCatalog`) before the app starts. Carried in both
+//! wasm files it was 41 KB brotli twice. Natively (the prerender) and in
+//! the page's own tests it is compiled in, as the build wrote it.
 
 use fencelab_model::{Exercise, LoadError};
 
+/// The site's file of the bundled exercises' loaded form, by its name
+/// before the build names it after its content.
+pub const FILE: &str = "catalog.json";
+
+/// The loaded form as this crate's build script wrote it: what the build
+/// writes as [`FILE`], and what the page reads where nothing is fetched.
+#[cfg(any(test, not(target_arch = "wasm32")))]
+pub fn loaded_json() -> &'static str {
+    fencelab_model::loaded_json_at_build_time!()
+}
+
 /// The bundled exercises, or why they could not be loaded.
 pub fn bundled() -> Result<Vec<Exercise>, LoadError> {
-    fencelab_model::loaded_at_build_time!()
+    match text() {
+        Ok(text) => fencelab_model::bundled::from_loaded_json(text),
+        Err(message) => Err(LoadError {
+            file: FILE.into(),
+            line: 0,
+            column: 0,
+            field: "(loaded form)".into(),
+            message,
+        }),
+    }
+}
+
+#[cfg(any(test, not(target_arch = "wasm32")))]
+fn text() -> Result<&'static str, String> {
+    Ok(loaded_json())
+}
+
+/// The text web/boot.js fetched, taken from the global it left it in on
+/// first use (and the global deleted): it is read again whenever the app
+/// starts anew, and lives as long as the page.
+#[cfg(not(any(test, not(target_arch = "wasm32"))))]
+fn text() -> Result<&'static str, String> {
+    use wasm_bindgen::JsValue;
+    /// Where web/boot.js leaves the text, before the app starts.
+    const GLOBAL: &str = "fencelabCatalog";
+    static TEXT: std::sync::OnceLock<Result<&'static str, String>> = std::sync::OnceLock::new();
+    TEXT.get_or_init(|| {
+        let global = js_sys::global();
+        let key = JsValue::from_str(GLOBAL);
+        let value = js_sys::Reflect::get(&global, &key).unwrap_or(JsValue::UNDEFINED);
+        let _ = js_sys::Reflect::delete_property(&global, &key);
+        value
+            .as_string()
+            .map(|text| &*Box::leak(text.into_boxed_str()))
+            .ok_or_else(|| {
+                format!(
+                    "the page started without its exercises: web/boot.js fetches {FILE} and \
+                     hands its text over as globalThis.{GLOBAL} before the app starts"
+                )
+            })
+    })
+    .clone()
 }
 
 #[cfg(test)]

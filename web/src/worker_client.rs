@@ -26,9 +26,11 @@ use wasm_bindgen::prelude::*;
 use web_sys::{MessageEvent, Worker, WorkerOptions, WorkerType};
 
 /// trunk's loader for the worker binary (`data-loader-shim` in index.html),
-/// by its name before the build hashes it: used only where web/boot.js did
-/// not say this build's name ([`worker_url`]).
+/// and the worker's name, the catalogue it is to fetch, by their names
+/// before the build hashes them: used only where web/start-worker.js did
+/// not say this build's ([`worker_url`]).
 const WORKER_URL: &str = "./worker_loader.js";
+const WORKER_NAME: &str = "./catalog.json";
 /// The longest the page waits for an answer, or for the next piece of a job
 /// (a check's scenario, a protection's mutant), before it restarts the
 /// worker. A piece within the engine's budgets takes far less (a few
@@ -106,6 +108,7 @@ impl WorkerClient {
             None => {
                 let options = WorkerOptions::new();
                 options.set_type(WorkerType::Module);
+                options.set_name(&worker_name());
                 match Worker::new_with_options(&worker_url(), &options) {
                     Ok(worker) => (worker, js_sys::Array::new()),
                     Err(error) => {
@@ -353,6 +356,16 @@ fn worker_url() -> String {
         .ok()
         .and_then(|url| url.as_string())
         .unwrap_or_else(|| WORKER_URL.to_string())
+}
+
+/// The worker's name as web/start-worker.js gives it
+/// (`globalThis.fencelabWorkerName`): the address of this build's
+/// catalogue, which the worker fetches (web/worker/src/catalog.rs).
+fn worker_name() -> String {
+    js_sys::Reflect::get(&js_sys::global(), &JsValue::from_str("fencelabWorkerName"))
+        .ok()
+        .and_then(|name| name.as_string())
+        .unwrap_or_else(|| WORKER_NAME.to_string())
 }
 
 /// `?answer_ms=N` from the page's address: a shorter watchdog, for tests

@@ -69,17 +69,14 @@ pub fn loaded_json() -> Result<String, serde_json::Error> {
 /// The file a build script writes [`loaded_json`] to, under `OUT_DIR`.
 pub const LOADED_FILE: &str = "bundled-exercises.json";
 
-/// The bundled exercises as the calling crate's build script loaded them
-/// ([`loaded_json`], written as [`LOADED_FILE`]): `Result<Vec<Exercise>, LoadError>`, equal to
+/// The text the calling crate's build script wrote ([`loaded_json`], as
+/// [`LOADED_FILE`]), a `&'static str`: [`from_loaded_json`] reads it into
 /// what [`catalog`] gives, without parsing any TOML. Use it once per crate:
 /// each use compiles the text in.
 #[macro_export]
-macro_rules! loaded_at_build_time {
+macro_rules! loaded_json_at_build_time {
     () => {
-        $crate::bundled::from_loaded_json(include_str!(concat!(
-            env!("OUT_DIR"),
-            "/bundled-exercises.json"
-        )))
+        include_str!(concat!(env!("OUT_DIR"), "/bundled-exercises.json"))
     };
 }
 

@@ -364,8 +364,11 @@ mod tests {
             (
                 "boot.js",
                 "import init from \"./app.js\";\nfetch(\"./app_bg.wasm\");\n\
-                 new Worker(\"./worker_loader.js\");\nn.style.cssText = 1;\n",
+                 new Worker(\"./worker_loader.js\", { name: \"./catalog.json\" });\n\
+                 n.style.cssText = 1;\n",
             ),
+            // Lesson prose may quote a file's name: data, never rewritten.
+            ("catalog.json", "[{\"story\": \"(./boot.js)\"}]"),
             (
                 "app.js",
                 "new URL('app_bg.wasm', import.meta.url); // not my-app.js\n",
@@ -414,6 +417,7 @@ mod tests {
                 "app_bg.wasm",
                 "bg.png",
                 "boot.js",
+                "catalog.json",
                 "editor.js",
                 "style.css",
                 "worker.js",
@@ -432,9 +436,14 @@ mod tests {
             format!("app_bg-{}.wasm", &sha256::hex(b"\0asm app")[..16])
         );
         let boot = read(&dir, &renames["boot.js"]);
-        for name in ["app.js", "app_bg.wasm", "worker_loader.js"] {
+        for name in ["app.js", "app_bg.wasm", "worker_loader.js", "catalog.json"] {
             assert!(boot.contains(&format!("\"./{}\"", renames[name])), "{boot}");
         }
+        assert_eq!(
+            read(&dir, &renames["catalog.json"]),
+            "[{\"story\": \"(./boot.js)\"}]",
+            "the catalogue's prose is data, not references"
+        );
         assert!(boot.contains("n.style.cssText"), "not a reference: {boot}");
         let app = read(&dir, &renames["app.js"]);
         assert!(

@@ -48,6 +48,7 @@ const FIRST_LOAD: &[(&str, bool)] = &[
     ("worker.js", false),
     ("worker_bg.wasm", false),
     ("editor.js", false),
+    ("catalog.json", false),
 ];
 /// The two totals' rows.
 const VIEW_TOTAL: &str = "total before the first verdicts are shown";
@@ -108,6 +109,7 @@ pub fn report(root: &Path) -> Result<(), String> {
         no_parser_in_page_graph(root),
         no_toml_in_page(&dist),
         no_bundled_files_in_page(root, &dist),
+        no_catalogue_in_wasm(&dist),
     ]
     .into_iter()
     .filter_map(Result::err)
@@ -322,6 +324,41 @@ fn no_bundled_files_in_page(root: &Path, dist: &Path) -> Result<(), String> {
              fetches them from templates/ (web/src/author/templates.rs)",
             page.display(),
             found.join(", ")
+        ))
+    }
+}
+
+/// Bytes of the catalogue's start looked for in the wasm files.
+const CATALOGUE_HEAD: usize = 512;
+
+/// Fails if either wasm file carries the bundled exercises' loaded form,
+/// which the site serves once as catalog.json for both to fetch
+/// (web/src/catalog.rs).
+fn no_catalogue_in_wasm(dist: &Path) -> Result<(), String> {
+    let catalogue = hashed::find(dist, "catalog.json")
+        .and_then(|path| {
+            std::fs::read(&path).map_err(|e| format!("cannot read {}: {e}", path.display()))
+        })
+        .map_err(|e| format!("{e} (build the site first)"))?;
+    let head = &catalogue[..catalogue.len().min(CATALOGUE_HEAD)];
+    let mut found = Vec::new();
+    for name in ["fencelab-web_bg.wasm", "worker_bg.wasm"] {
+        let path = hashed::find(dist, name).map_err(|e| format!("{e} (build the site first)"))?;
+        let wasm =
+            std::fs::read(&path).map_err(|e| format!("cannot read {}: {e}", path.display()))?;
+        if contains(&wasm, head) {
+            found.push(path.display().to_string());
+        }
+    }
+    if found.is_empty() {
+        println!("xtask: neither wasm file carries the catalogue");
+        Ok(())
+    } else {
+        Err(format!(
+            "{} {} the bundled exercises' loaded form, which the site serves once as \
+             catalog.json for the page and its worker to fetch (web/src/catalog.rs)",
+            found.join(" and "),
+            if found.len() == 1 { "carries" } else { "carry" }
         ))
     }
 }

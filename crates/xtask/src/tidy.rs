@@ -131,6 +131,10 @@ const NOT_IN_THE_TREE: &[(&str, &str)] = &[
     ),
     ("worker_loader.js", "the loader trunk writes for the worker"),
     ("worker.js", "the worker's module as trunk writes it"),
+    (
+        "catalog.json",
+        "the built site's bundled exercises, which web/prerender writes",
+    ),
     ("tests/artifacts/", "screenshots a test run writes"),
     (
         "src/fencelab/",

@@ -195,17 +195,26 @@ pub fn pages(template: &str) -> Result<Vec<Page>, String> {
 }
 
 /// Prerenders the site trunk built in `dir`: its index.html is the
-/// template, and becomes the first exercise's page.
+/// template, and becomes the first exercise's page. Also writes the
+/// bundled exercises' loaded form as the site's catalogue, which the page
+/// and its worker fetch (web/src/catalog.rs): the one the pages were
+/// rendered from. Returns the pages written.
 pub fn prerender_site(dir: &Path) -> Result<Vec<String>, String> {
     let index = dir.join(FRONT_PAGE);
     let template = std::fs::read_to_string(&index)
         .map_err(|e| format!("cannot read {}: {e}", index.display()))?;
     let pages = pages(&template)?;
+    let write = |file: &str, text: &str| {
+        let path = dir.join(file);
+        std::fs::write(&path, text).map_err(|e| format!("cannot write {}: {e}", path.display()))
+    };
     for page in &pages {
-        let path = dir.join(&page.file);
-        std::fs::write(&path, &page.html)
-            .map_err(|e| format!("cannot write {}: {e}", path.display()))?;
+        write(&page.file, &page.html)?;
     }
+    write(
+        fencelab_web::catalog::FILE,
+        fencelab_web::catalog::loaded_json(),
+    )?;
     Ok(pages.into_iter().map(|p| p.file).collect())
 }
 

@@ -84,6 +84,11 @@ fn writes_a_page_per_bundled_exercise_in_the_folder_trunk_names() {
         read(&format!("{}.html", exercises[1].id)),
         "each exercise has a page of its own"
     );
+    assert_eq!(
+        fencelab_model::bundled::from_loaded_json(&read(fencelab_web::catalog::FILE)),
+        Ok(exercises),
+        "the catalogue the page and its worker fetch is the one the pages show"
+    );
     let _ = std::fs::remove_dir_all(&dir);
 }
 

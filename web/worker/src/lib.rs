@@ -16,6 +16,7 @@
 //! request's seq).
 
 mod author;
+pub mod catalog;
 mod kept;
 mod protect;
 pub mod serve;

@@ -187,6 +187,12 @@ impl LastReport {
     }
 }
 
+/// The bundled exercises' loaded form as the build script wrote it.
+#[cfg(any(test, not(target_arch = "wasm32")))]
+pub fn loaded_json() -> &'static str {
+    fencelab_model::loaded_json_at_build_time!()
+}
+
 /// The bundled exercises, what the mutation operators know of each (read
 /// from its schema once, on the first `Protect` that names it), and which
 /// job is still wanted.
@@ -215,8 +221,16 @@ impl Server {
     /// tried here: a test keeps this list equal to
     /// `fencelab_core::bundled::exercises()`, which tries every one on
     /// SQLite. None when the bundled exercises do not load, as before.
+    /// Natively only: the worker's wasm fetches that form (`catalog.rs`).
+    #[cfg(any(test, not(target_arch = "wasm32")))]
     pub fn bundled() -> Server {
-        Server::new(fencelab_model::loaded_at_build_time!().unwrap_or_default())
+        Server::new(fencelab_model::bundled::from_loaded_json(loaded_json()).unwrap_or_default())
+    }
+
+    /// The ids of the exercises served, in order.
+    #[cfg(test)]
+    pub(crate) fn exercise_ids(&self) -> Vec<&str> {
+        self.exercises.iter().map(|e| e.id.as_str()).collect()
     }
 
     pub fn new(exercises: Vec<Exercise>) -> Server {

@@ -26,9 +26,12 @@ use web_sys::{DedicatedWorkerGlobalScope, MessageChannel, MessageEvent, MessageP
 const TASK_MS: f64 = 8.0;
 
 thread_local! {
-    /// Built in the task after "ready" (or by the first request, should one
-    /// come first); it also knows which job is still wanted.
+    /// Built once the bundled exercises have been fetched (`catalog.rs`),
+    /// after "ready"; it also knows which job is still wanted.
     static SERVER: RefCell<Option<Server>> = const { RefCell::new(None) };
+    /// Requests that came before the server was built, in their order:
+    /// served as soon as it is.
+    static EARLY: RefCell<Vec<Request>> = const { RefCell::new(Vec::new()) };
     /// The request being served, so a panic can still answer it.
     static SERVING: Cell<u64> = const { Cell::new(0) };
     /// Jobs that yielded, in the order they did; each has one message on
@@ -84,33 +87,68 @@ pub fn start() {
     post(&Response::Ready {
         sqlite_version: fencelab_core::sqlite_version().to_string(),
     });
-    // The server (every bundled exercise read from its build-time loaded
-    // form) is made in the next task rather than on the first request:
+    // The server (every bundled exercise read from the build's loaded form)
+    // is made as soon as that file has come, not on the first request:
     // web/start-worker.js starts this worker while the page's own wasm is
     // still loading, so the build overlaps that wait instead of delaying the
-    // first verdicts. A request that arrives meanwhile is served right
-    // after it.
-    let warm = Closure::once_into_js(|| {
-        with_server(|_| ());
+    // first verdicts. Requests that arrive meanwhile are served right after.
+    wasm_bindgen_futures::spawn_local(async {
+        let fetched = match crate::catalog::address(&scope().name()) {
+            Ok(address) => fetch_text(&address).await,
+            Err(reason) => Err(reason),
+        };
+        let (server, failure) = crate::catalog::server(fetched);
+        SERVER.with(|cell| *cell.borrow_mut() = Some(server));
         mark("worker-server");
+        if let Some(message) = failure {
+            post(&Response::Failed { seq: 0, message });
+        }
+        for request in EARLY.with(|early| std::mem::take(&mut *early.borrow_mut())) {
+            handle(request);
+        }
     });
-    let _ = scope().set_timeout_with_callback_and_timeout_and_arguments_0(warm.unchecked_ref(), 0);
+}
+
+/// The text of the file at `address`, or why it could not be had.
+async fn fetch_text(address: &str) -> Result<String, String> {
+    use wasm_bindgen_futures::JsFuture;
+    let said = |error: JsValue| match error.dyn_ref::<js_sys::Error>() {
+        Some(error) => format!("{address}: {}", String::from(error.message())),
+        None => format!("{address}: {error:?}"),
+    };
+    let response: web_sys::Response = JsFuture::from(scope().fetch_with_str(address))
+        .await
+        .map_err(said)?
+        .unchecked_into();
+    if !response.ok() {
+        return Err(format!(
+            "{address} answered {} {}",
+            response.status(),
+            response.status_text()
+        ));
+    }
+    let text = JsFuture::from(response.text().map_err(said)?)
+        .await
+        .map_err(said)?;
+    text.as_string()
+        .ok_or_else(|| format!("{address} did not read as text"))
 }
 
 fn post(response: &Response) {
     let _ = scope().post_message(&JsValue::from_str(&encode(response)));
 }
 
-/// Runs `work` with the server, made from the bundled exercises (loaded at
-/// build time) on first use. Never held across a task of the event loop.
-fn with_server<T>(work: impl FnOnce(&mut Server) -> T) -> T {
-    SERVER.with(|cell| {
-        let mut server = cell.borrow_mut();
-        work(server.get_or_insert_with(Server::bundled))
-    })
+/// Runs `work` with the server; `None` before it is built. Never held
+/// across a task of the event loop.
+fn with_server<T>(work: impl FnOnce(&mut Server) -> T) -> Option<T> {
+    SERVER.with(|cell| cell.borrow_mut().as_mut().map(work))
 }
 
 fn handle(request: Request) {
+    if SERVER.with(|cell| cell.borrow().is_none()) {
+        EARLY.with(|early| early.borrow_mut().push(request));
+        return;
+    }
     let seq = request.seq();
     // A new job makes every job waiting for its next piece stale
     // (`Server::wants` keeps the newest only): dropped now rather than at
@@ -121,15 +159,15 @@ fn handle(request: Request) {
     // `Request::Prepare`).
     if request.is_job() {
         let stale = YIELDED.with(|yielded| std::mem::take(&mut *yielded.borrow_mut()));
-        if let Some(job) = with_server(|server| server.take_over(stale, &request)) {
+        if let Some(job) = with_server(|server| server.take_over(stale, &request)).flatten() {
             continue_job(job);
             return;
         }
     }
     match serving(seq, || with_server(|server| server.serve(request))) {
-        Served::Answer(response) => post(&response),
-        Served::Job(job) => continue_job(job),
-        Served::Nothing => {}
+        Some(Served::Answer(response)) => post(&response),
+        Some(Served::Job(job)) => continue_job(job),
+        Some(Served::Nothing) | None => {}
     }
 }
 
@@ -137,7 +175,7 @@ fn handle(request: Request) {
 /// loop so a newer request can arrive before the next piece. A job no
 /// longer wanted is dropped unanswered: the page has stopped waiting for it.
 fn continue_job(mut job: Job) {
-    if !with_server(|server| server.wants(&job)) {
+    if with_server(|server| server.wants(&job)) != Some(true) {
         return;
     }
     let started = js_sys::Date::now();

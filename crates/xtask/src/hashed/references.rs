@@ -37,9 +37,17 @@ pub(super) fn drop_stale_integrity(html: &str, rewritten: &BTreeSet<String>) -> 
     out
 }
 
+/// Files that are text but only data: the bundled exercises' loaded form
+/// (web/src/catalog.rs) quotes lessons, whose prose may name a file as the
+/// site does; it names none of the site's files and is never rewritten.
+const DATA: &[&str] = &["catalog.json"];
+
 /// The extensions of files that can name other files; anything else (wasm,
-/// images) is bytes that are hashed as they are.
+/// images, [`DATA`]) is bytes that are hashed as they are.
 fn is_text(name: &str) -> bool {
+    if DATA.contains(&name) {
+        return false;
+    }
     let extension = name.rsplit_once('.').map_or("", |(_, ext)| ext);
     matches!(
         extension,
