@@ -210,6 +210,12 @@ impl Meter {
         self.limit.store(steps_max, Ordering::Relaxed);
     }
 
+    /// Counts `steps` as spent without running them: what a run resumed
+    /// from an image charges for the steps that led there.
+    pub fn charge(&self, steps: u64) {
+        self.spent.fetch_add(steps, Ordering::Relaxed);
+    }
+
     /// SQLite steps spent since [`start`](Meter::start).
     pub fn spent(&self) -> u64 {
         self.spent.load(Ordering::Relaxed)

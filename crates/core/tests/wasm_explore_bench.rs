@@ -73,13 +73,15 @@ fn explore_every_bundled_exercise() {
                 console_log!("{line}");
             }
         }
-        let mut kept = None;
-        let reports = check_all_renewed(exercise, &mut kept);
-        let millis = timed(|| {
-            std::hint::black_box(check_all_renewed(exercise, &mut kept));
-        });
-        for line in rate_lines(exercise, RENEWED, "wasm", &reports, millis) {
-            console_log!("{line}");
+        for (resuming, name) in RENEWED {
+            let mut kept = None;
+            let reports = check_all_renewed(exercise, &mut kept, resuming);
+            let millis = timed(|| {
+                std::hint::black_box(check_all_renewed(exercise, &mut kept, resuming));
+            });
+            for line in rate_lines(exercise, name, "wasm", &reports, millis) {
+                console_log!("{line}");
+            }
         }
     }
 }

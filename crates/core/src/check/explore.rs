@@ -4,8 +4,11 @@
 //! The interpreter (`run.rs`) asks its [`Chooser`] at every choice and tells
 //! it after every move; it never knows which strategy it serves.
 //!
-//! The depth-first search re-runs the scenario from the seed for every
-//! branch and cuts a run at a state seen before at no greater depth. Its
+//! The depth-first search runs the scenario once for every branch: from
+//! the image of the world kept at the deepest choice between transactions
+//! that the new run shares with the last (world/image.rs), or else from
+//! the seed, replaying the path down to the branch. It cuts a run at a
+//! state seen before at no greater depth. Its
 //! reduced form (the default) also keeps sleep sets (Godefroid): after the
 //! subtree of a step `t` at a choice is explored, `t` sleeps in the
 //! subtrees of the later options there, and stays asleep down a path as
@@ -28,11 +31,13 @@
 
 use super::Checker;
 use super::footprint::Footprint;
+use super::run::Resume;
 use crate::random::SplitMix64;
 use crate::report::{ErrorKind, Exploration, Explored, Failure, Limit, Misfit, ScenarioError};
 use crate::scenario::{Action, Scenario};
 use crate::schedule::Schedule;
 use std::collections::HashMap;
+use std::sync::Arc;
 
 /// How a run ended.
 #[derive(Clone, Debug, Default)]
@@ -85,6 +90,10 @@ struct Node {
     sleep: Vec<Taken>,
     /// The options explored here before `taken`.
     done: Vec<Taken>,
+    /// The run as it stood on arrival, if no transaction was open then and
+    /// more than one option could be explored: later runs that branch at
+    /// or below this choice resume here instead of replaying from the seed.
+    resume: Option<Arc<Resume>>,
 }
 
 impl Node {
@@ -115,6 +124,9 @@ pub(super) struct DepthFirst {
     /// a schedule to show, where two runs through the same states are
     /// different pictures (one of them shows a wait).
     prune_states: bool,
+    /// Whether runs resume from the images kept at choices instead of
+    /// replaying from the seed (the same runs and reports either way).
+    resuming: bool,
 }
 
 /// The states an exploration has compared, each with the depths and sleep
@@ -185,7 +197,7 @@ impl Seen {
 }
 
 impl DepthFirst {
-    pub(super) fn new(strategy: Strategy, limits: &super::Limits) -> DepthFirst {
+    pub(super) fn new(strategy: Strategy, limits: &super::Limits, resuming: bool) -> DepthFirst {
         DepthFirst {
             strategy,
             nodes: Vec::new(),
@@ -194,16 +206,28 @@ impl DepthFirst {
             seen_bytes_max: limits.memory_bytes_max,
             section_steps_max: limits.section_steps_max,
             prune_states: true,
+            resuming,
         }
     }
 
     /// Every interleaving in the plain search's order, none cut: for
     /// choosing which passing schedule to show, never for a verdict.
-    pub(super) fn unpruned(limits: &super::Limits) -> DepthFirst {
+    pub(super) fn unpruned(limits: &super::Limits, resuming: bool) -> DepthFirst {
         DepthFirst {
             prune_states: false,
-            ..DepthFirst::new(Strategy::Plain, limits)
+            ..DepthFirst::new(Strategy::Plain, limits, resuming)
         }
+    }
+
+    /// Where the next run can start: the deepest choice it replays that
+    /// kept an image. The choices above it are the same in the next run,
+    /// so the image is the state the replay would reach there.
+    pub(super) fn resume_point(&self) -> Option<Arc<Resume>> {
+        self.nodes
+            .get(..self.replay)?
+            .iter()
+            .rev()
+            .find_map(|node| node.resume.clone())
     }
 
     pub(super) fn seen(&self) -> &Seen {
@@ -295,7 +319,13 @@ impl DepthFirst {
             .collect()
     }
 
-    fn choose(&mut self, depth: usize, action: usize, options: &[String]) -> Result<usize, End> {
+    fn choose(
+        &mut self,
+        depth: usize,
+        action: usize,
+        options: &[String],
+        image: impl FnOnce() -> Option<Resume>,
+    ) -> Result<usize, End> {
         if let Some(node) = self.nodes.get(depth).filter(|_| depth < self.replay) {
             return Ok(node.taken);
         }
@@ -317,6 +347,16 @@ impl DepthFirst {
             // here was covered by an earlier run.
             return Err(End::Pruned);
         };
+        // An option asleep on arrival is never explored here, so only a
+        // choice with two awake can be branched at later.
+        let awake = options
+            .iter()
+            .filter(|o| !sleep.iter().any(|t| &t.process == *o))
+            .count();
+        let resume = (self.resuming && awake > 1)
+            .then(image)
+            .flatten()
+            .map(Arc::new);
         self.nodes.push(Node {
             action,
             section_step,
@@ -325,6 +365,7 @@ impl DepthFirst {
             footprint: None,
             sleep,
             done: Vec::new(),
+            resume,
         });
         Ok(taken)
     }
@@ -441,15 +482,17 @@ pub(super) enum Chooser<'a> {
 impl Chooser<'_> {
     /// The index into `options` (the names of the processes that can move)
     /// of the one that moves at choice `depth`, inside the concurrent
-    /// section that is action `action` of the scenario.
+    /// section that is action `action` of the scenario. `image` is the run
+    /// as it stands, which the depth-first search keeps to resume from.
     pub(super) fn choose(
         &mut self,
         depth: usize,
         action: usize,
         options: &[String],
+        image: impl FnOnce() -> Option<Resume>,
     ) -> Result<usize, End> {
         let choice = match self {
-            Chooser::DepthFirst(search) => search.choose(depth, action, options)?,
+            Chooser::DepthFirst(search) => search.choose(depth, action, options, image)?,
             Chooser::Indices(choices) => choices.get(depth).copied().unwrap_or(0),
             Chooser::Random(rng) => rng.below(options.len()),
             Chooser::Names {
@@ -530,7 +573,13 @@ impl Checker {
         let mut last = Vec::new();
         let mut done = 0;
         for _ in 0..runs {
-            let path = self.run_path(scenario, actions, &mut Chooser::Random(&mut rng), None);
+            let path = self.run_path(
+                scenario,
+                actions,
+                &mut Chooser::Random(&mut rng),
+                None,
+                None,
+            );
             done += 1;
             last = path.choices;
             if matches!(path.end, End::Failed(_) | End::Error(_)) {

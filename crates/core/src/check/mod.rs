@@ -43,7 +43,7 @@ use crate::schedule::Schedule;
 use crate::world::World;
 use explore::{Chooser, End};
 use fencelab_model::exercise::{Journal, Rules};
-use run::Run;
+use run::{Resume, Run};
 use serde::{Deserialize, Serialize};
 use std::collections::BTreeMap;
 use std::sync::Arc;
@@ -103,6 +103,11 @@ pub struct Checker {
     rules: Rules,
     limits: Limits,
     strategy: Strategy,
+    /// Whether the depth-first search resumes runs from images of the
+    /// world instead of replaying each from the seed.
+    resuming: bool,
+    /// Runs resumed from an image since the checker was made.
+    resumed_runs: u64,
     /// Spent since the current public call (or its replay) began.
     spent: Spent,
 }
@@ -133,6 +138,8 @@ impl Checker {
             rules,
             limits: Limits::default(),
             strategy: Strategy::default(),
+            resuming: true,
+            resumed_runs: 0,
             spent: Spent::default(),
         })
     }
@@ -151,6 +158,20 @@ impl Checker {
     /// which the differential test and the benchmark compare.
     pub fn set_strategy(&mut self, strategy: Strategy) {
         self.strategy = strategy;
+    }
+
+    /// Whether exploring resumes each run from the deepest image of the
+    /// world kept at a choice it replays (the default), or replays it from
+    /// the seed: the same reports, figures included, which the differential
+    /// test and the benchmark compare.
+    pub fn set_resuming(&mut self, resuming: bool) {
+        self.resuming = resuming;
+    }
+
+    /// How many runs resumed from an image since the checker was made
+    /// (the rest started from the seed).
+    pub fn resumed_runs(&self) -> u64 {
+        self.resumed_runs
     }
 
     pub fn world(&self) -> &World {
@@ -182,6 +203,7 @@ impl Checker {
         self.world.replace_procedures(procedures);
         self.limits = Limits::default();
         self.strategy = Strategy::default();
+        self.resuming = true;
         self.spent = Spent::default();
         Ok(())
     }
@@ -255,7 +277,7 @@ impl Checker {
             schedule,
             interactive: false,
         };
-        let path = self.run_path(scenario, &actions, &mut chooser, None);
+        let path = self.run_path(scenario, &actions, &mut chooser, None, None);
         let mut report = self.report(scenario, path);
         report.exploration.sections = sections(&actions);
         report.exploration.schedules = 1;
@@ -283,7 +305,7 @@ impl Checker {
             schedule,
             interactive: true,
         };
-        let mut path = self.run_path(scenario, &actions, &mut chooser, None);
+        let mut path = self.run_path(scenario, &actions, &mut chooser, None, None);
         let options = match std::mem::take(&mut path.end) {
             End::Awaiting(options) => Some(options),
             end => {
@@ -335,7 +357,7 @@ impl Checker {
         // returned, which a run stopped at that event has not judged yet:
         // they come from a whole run first.
         let beliefs = reads_run_tables(sql).then(|| {
-            let whole = self.run_path(scenario, &actions, &mut chooser(), None);
+            let whole = self.run_path(scenario, &actions, &mut chooser(), None, None);
             let last = whole.beliefs.len().saturating_sub(1);
             whole
                 .beliefs
@@ -343,7 +365,7 @@ impl Checker {
                 .cloned()
                 .unwrap_or_default()
         });
-        self.run_path(scenario, &actions, &mut chooser(), Some(event_index));
+        self.run_path(scenario, &actions, &mut chooser(), Some(event_index), None);
         let history = self.world.take_history();
         if let Some(beliefs) = beliefs {
             return self
@@ -370,7 +392,13 @@ impl Checker {
         actions: &[Action],
         choices: &[usize],
     ) -> ScenarioReport {
-        let path = self.run_path(scenario, actions, &mut Chooser::Indices(choices), None);
+        let path = self.run_path(
+            scenario,
+            actions,
+            &mut Chooser::Indices(choices),
+            None,
+            None,
+        );
         self.report(scenario, path)
     }
 
@@ -379,15 +407,18 @@ impl Checker {
         report_of(scenario, path, history)
     }
 
-    /// Runs the scenario once from the prepared image, taking choices from
-    /// `chooser`.
+    /// Runs the scenario once from the prepared image, or from `resume`,
+    /// taking choices from `chooser`.
     fn run_path(
         &mut self,
         scenario: &Scenario,
         actions: &[Action],
         chooser: &mut Chooser<'_>,
         stop_after_event: Option<usize>,
+        resume: Option<&Resume>,
     ) -> Path {
+        let spent_before = (self.spent.procedure_steps, self.world.meter().spent());
+        self.resumed_runs += u64::from(resume.is_some());
         let mut run = Run {
             world: &mut self.world,
             run_tables: &mut self.run_tables,
@@ -402,13 +433,23 @@ impl Checker {
             stop_after_event,
             path: Path::default(),
             spent: &mut self.spent,
+            spent_before,
         };
-        let end = match run.world.reset() {
+        let put_back = match resume {
+            Some(resume) => run.world.resume(resume.world()).map(|()| {
+                // What the replay of the path down to the image would spend.
+                let (procedure_steps, sqlite_steps) = resume.cost();
+                run.spent.procedure_steps += procedure_steps;
+                run.world.meter().charge(sqlite_steps);
+            }),
+            None => run.world.reset(),
+        };
+        let end = match put_back {
             Ok(()) => {
                 if run.world.recording() {
                     run.path.initial_tables = run.world.tables().unwrap_or_default();
                 }
-                run.run(actions, chooser)
+                run.run(actions, chooser, resume)
             }
             Err(error) => End::Error(Box::new(ScenarioError::of(ErrorKind::Engine {
                 message: error.to_string(),

@@ -16,10 +16,11 @@ use crate::procedure::{StatementClass, StepKind};
 use crate::report::{ErrorKind, Failure, FailureCause, Lane, Limit, Misfit, Place, ScenarioError};
 use crate::sandbox::Denial;
 use crate::scenario::{Action, Arg, ConcurrentCall, Expect, Point, Scenario};
-use crate::world::{ProcessId, StepResult, World};
+use crate::world::{Image, ProcessId, StepResult, World};
 use fencelab_model::exercise::Rules;
 use std::collections::BTreeMap;
 
+#[derive(Clone)]
 pub(super) struct CallInfo {
     procedure: String,
     arguments: Values,
@@ -46,16 +47,66 @@ pub(super) struct Run<'a> {
     pub(super) path: Path,
     /// What the checker's current call has spent, over all its runs.
     pub(super) spent: &'a mut Spent,
+    /// Procedure steps and SQLite steps spent before this run began: what
+    /// a [`Resume`] taken in it says reaching it cost.
+    pub(super) spent_before: (u64, u64),
+}
+
+/// A run stopped at a choice between transactions, to resume later runs
+/// from instead of replaying them from the seed: the world's image and
+/// the interpreter's own state there (see world/image.rs).
+pub(super) struct Resume {
+    world: Image,
+    /// The concurrent section the choice belongs to, by action index, with
+    /// its members and the steps it has taken.
+    action: usize,
+    members: Vec<(String, ProcessId)>,
+    section_steps: usize,
+    processes: BTreeMap<String, (ProcessId, String)>,
+    calls: BTreeMap<ProcessId, CallInfo>,
+    monitor: Monitor,
+    effects_seen: usize,
+    /// The path down to the choice.
+    choices: Vec<usize>,
+    names: Vec<String>,
+    waited: Vec<bool>,
+    /// What the run had spent when it reached the choice: a resumed run
+    /// charges it, as a replay of the same steps would have.
+    procedure_steps: u64,
+    sqlite_steps: u64,
+}
+
+impl Resume {
+    /// The world as it stood at the choice.
+    pub(super) fn world(&self) -> &Image {
+        &self.world
+    }
+
+    /// Procedure steps and SQLite steps the run had spent to reach it.
+    pub(super) fn cost(&self) -> (u64, u64) {
+        (self.procedure_steps, self.sqlite_steps)
+    }
 }
 
 /// Stops the run with an end, from inside helper methods.
 type Flow<T = ()> = Result<T, End>;
 
 impl Run<'_> {
-    pub(super) fn run(&mut self, actions: &[Action], chooser: &mut Chooser<'_>) -> End {
+    /// Runs `actions` from the first, or, resuming, from the choice where
+    /// `resume` was taken (the world already put back as it was there).
+    pub(super) fn run(
+        &mut self,
+        actions: &[Action],
+        chooser: &mut Chooser<'_>,
+        resume: Option<&Resume>,
+    ) -> End {
         let mut end = End::Completed;
-        for (index, action) in actions.iter().enumerate() {
-            let acted = self.act(index, action, chooser);
+        let first = resume.map_or(0, |r| r.action);
+        for (index, action) in actions.iter().enumerate().skip(first) {
+            let acted = match resume {
+                Some(resume) if index == first => self.resume(resume, chooser),
+                _ => self.act(index, action, chooser),
+            };
             self.record_beliefs(self.world.history().len());
             if let Err(stop) = acted
                 .and_then(|()| self.within_budget())
@@ -67,6 +118,51 @@ impl Run<'_> {
         }
         self.record_beliefs(self.world.history().len());
         end
+    }
+
+    /// Takes up the interpreter's state at `resume` and goes on with its
+    /// concurrent section.
+    fn resume(&mut self, resume: &Resume, chooser: &mut Chooser<'_>) -> Flow {
+        self.processes.clone_from(&resume.processes);
+        self.calls.clone_from(&resume.calls);
+        self.monitor.clone_from(&resume.monitor);
+        self.effects_seen = resume.effects_seen;
+        self.path.choices.clone_from(&resume.choices);
+        self.path.names.clone_from(&resume.names);
+        self.path.waited.clone_from(&resume.waited);
+        self.interleave(
+            resume.action,
+            resume.members.clone(),
+            resume.section_steps,
+            chooser,
+        )
+    }
+
+    /// The state at a choice of the concurrent section `action`, if the
+    /// world can be imaged there (no transaction open).
+    fn resume_here(
+        &self,
+        action: usize,
+        members: &[(String, ProcessId)],
+        section_steps: usize,
+    ) -> Option<Resume> {
+        let world = self.world.image()?;
+        let (procedure_steps, sqlite_steps) = self.spent_before;
+        Some(Resume {
+            world,
+            action,
+            members: members.to_vec(),
+            section_steps,
+            processes: self.processes.clone(),
+            calls: self.calls.clone(),
+            monitor: self.monitor.clone(),
+            effects_seen: self.effects_seen,
+            choices: self.path.choices.clone(),
+            names: self.path.names.clone(),
+            waited: self.path.waited.clone(),
+            procedure_steps: self.spent.procedure_steps - procedure_steps,
+            sqlite_steps: self.world.meter().spent() - sqlite_steps,
+        })
     }
 
     /// What every process believes after each history event up to `events`
@@ -401,7 +497,18 @@ impl Run<'_> {
             members.push((call.process.clone(), id));
         }
         members.sort();
-        let mut section_steps = 0;
+        self.interleave(index, members, 0, chooser)
+    }
+
+    /// Moves the `members` of the concurrent section `index`, as the
+    /// chooser picks, until each has ended its call.
+    fn interleave(
+        &mut self,
+        index: usize,
+        members: Vec<(String, ProcessId)>,
+        mut section_steps: usize,
+        chooser: &mut Chooser<'_>,
+    ) -> Flow {
         loop {
             let in_call = self.world.in_call();
             let waiting: Vec<&(String, ProcessId)> = members
@@ -428,7 +535,9 @@ impl Run<'_> {
             }
             let depth = self.path.choices.len();
             let names: Vec<String> = options.iter().map(|(n, _)| n.clone()).collect();
-            let choice = chooser.choose(depth, index, &names)?;
+            let choice = chooser.choose(depth, index, &names, || {
+                self.resume_here(index, &members, section_steps)
+            })?;
             let (name, id) = options
                 .get(choice)
                 .cloned()

@@ -99,7 +99,7 @@ impl Checker {
                 .err()
                 .map(|error| ScenarioReport::errored(scenario, error.clone())),
             actions: actions.ok(),
-            dfs: DepthFirst::new(self.strategy, &self.limits),
+            dfs: DepthFirst::new(self.strategy, &self.limits, self.resuming),
             exploration: Exploration::default(),
             worst: None,
             first_complete: None,
@@ -143,10 +143,10 @@ impl Checker {
     fn first_waiting(&mut self, scenario: &Scenario, actions: &[Action]) -> Option<Kept> {
         self.begin_budget();
         self.world.set_recording(false);
-        let mut dfs = DepthFirst::unpruned(&self.limits);
+        let mut dfs = DepthFirst::unpruned(&self.limits, self.resuming);
         let mut found = None;
         for _ in 0..WAIT_SEARCH_RUNS_MAX {
-            let run = self.run_kept(scenario, actions, &mut Chooser::DepthFirst(&mut dfs));
+            let run = self.run_kept(scenario, actions, &mut dfs);
             if matches!(run.path.end, End::Completed) && run.path.waits_then_goes_through() {
                 found = Some(run);
                 break;
@@ -161,17 +161,26 @@ impl Checker {
         found
     }
 
-    /// One run from the seed (as [`Checker::run_path`]), with what it
-    /// spent of the budget.
-    fn run_kept(
-        &mut self,
-        scenario: &Scenario,
-        actions: &[Action],
-        chooser: &mut Chooser<'_>,
-    ) -> Kept {
+    /// The search's next run (as [`Checker::run_path`]), with what it
+    /// spent of the budget. It resumes from the deepest image the search
+    /// kept on its path, unless charging what reaching it cost would take
+    /// the budget past a limit: a replay would stop at the limit on the
+    /// way, and only a replay tells where.
+    fn run_kept(&mut self, scenario: &Scenario, actions: &[Action], dfs: &mut DepthFirst) -> Kept {
         let procedure_steps = self.spent.procedure_steps;
         let sqlite_steps = self.world.meter().spent();
-        let path = self.run_path(scenario, actions, chooser, None);
+        let resume = dfs.resume_point().filter(|resume| {
+            let (procedures, sqlite) = resume.cost();
+            procedure_steps.saturating_add(procedures) <= self.limits.steps_max
+                && sqlite_steps.saturating_add(sqlite) <= self.world.meter().limit()
+        });
+        let path = self.run_path(
+            scenario,
+            actions,
+            &mut Chooser::DepthFirst(dfs),
+            None,
+            resume.as_deref(),
+        );
         Kept {
             history: self.world.recording().then(|| self.world.take_history()),
             procedure_steps: self.spent.procedure_steps.saturating_sub(procedure_steps),
@@ -221,11 +230,7 @@ impl ScenarioSearch {
                 outcome = Some(Err(error));
                 break;
             }
-            let run = checker.run_kept(
-                &self.scenario,
-                &actions,
-                &mut Chooser::DepthFirst(&mut self.dfs),
-            );
+            let run = checker.run_kept(&self.scenario, &actions, &mut self.dfs);
             self.tally(run);
             checker.spent.memory_bytes = checker.spent.memory_bytes.max(self.dfs.seen().bytes());
             if !self.dfs.next_branch() {

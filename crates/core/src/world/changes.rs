@@ -14,8 +14,14 @@
 //!
 //! It must never note anything outside the exercise's own tables in `main`:
 //! the checker's temp tables (beliefs, effects) and SQLite's own tables are
-//! ignored, and nothing is noted while no step is watched (a reset's seed
+//! ignored, and no row is noted while no step is watched (a reset's seed
 //! rows, the checker's bookkeeping).
+//!
+//! Watched or not, the log also keeps which exercise tables any connection
+//! of the world has changed since the restorer last put rows back (see
+//! seed.rs): a table no one has written since holds exactly what was put
+//! back, so it need not be read, nor written again. A change a ROLLBACK
+//! undoes still counts: the table may differ, so it is read.
 
 use crate::sql_value::value_from_ref;
 use crate::value::Value;
@@ -50,6 +56,9 @@ pub(super) struct ChangeLog {
 
 #[derive(Default)]
 struct State {
+    /// Per exercise table, in table order: changed since the last
+    /// [`ChangeLog::take_changed_tables`].
+    changed: Vec<bool>,
     watching: bool,
     touched: Vec<Touched>,
     /// SQLite could not hand the hook a row (out of memory): what the step
@@ -65,9 +74,13 @@ pub(super) struct Watch {
 
 impl ChangeLog {
     pub(super) fn new(tables: Vec<HookTable>) -> Arc<ChangeLog> {
+        let changed = vec![false; tables.len()];
         Arc::new(ChangeLog {
             tables,
-            state: Mutex::new(State::default()),
+            state: Mutex::new(State {
+                changed,
+                ..State::default()
+            }),
         })
     }
 
@@ -94,6 +107,27 @@ impl ChangeLog {
         }
     }
 
+    /// Which exercise tables a connection changed since the last call (in
+    /// table order), and starts counting afresh: called when the restorer
+    /// puts rows back.
+    pub(super) fn take_changed_tables(&self) -> Vec<bool> {
+        let mut state = self.state();
+        let fresh = vec![false; state.changed.len()];
+        std::mem::replace(&mut state.changed, fresh)
+    }
+
+    /// Which exercise tables a connection changed since the last
+    /// [`ChangeLog::take_changed_tables`], in table order.
+    pub(super) fn changed_tables(&self) -> Vec<bool> {
+        self.state().changed.clone()
+    }
+
+    /// Counts every table as changed: what a put-back that failed half-way
+    /// leaves.
+    pub(super) fn all_changed(&self) {
+        self.state().changed.fill(true);
+    }
+
     /// A panic inside the hook cannot leave the state half-written in a way
     /// that matters (it is a list), so a poisoned lock is used as it is.
     fn state(&self) -> MutexGuard<'_, State> {
@@ -103,13 +137,16 @@ impl ChangeLog {
     }
 
     fn note(&self, table: &str, case: &PreUpdateCase) {
-        let mut state = self.state();
-        if !state.watching {
-            return;
-        }
         let Some(index) = self.tables.iter().position(|t| t.name == table) else {
             return;
         };
+        let mut state = self.state();
+        if let Some(changed) = state.changed.get_mut(index) {
+            *changed = true;
+        }
+        if !state.watching {
+            return;
+        }
         match touched_rows(index, &self.tables[index].key_columns, case) {
             Ok(rows) => state.touched.extend(rows),
             Err(_) => state.lost = true,

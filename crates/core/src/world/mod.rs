@@ -23,12 +23,14 @@
 //! `:now`. The world never reads real time or real randomness.
 
 mod changes;
+mod image;
 mod read;
 mod record;
 mod seed;
 mod statement;
 mod step;
 
+pub use image::Image;
 pub use read::{Lock, TransactionMode};
 pub use record::Recorder;
 pub use seed::diff_tables;
@@ -314,9 +316,11 @@ impl World {
                 release(&mut self.idle, connection, process.sandbox);
             }
         }
-        self.seed
-            .restore()
-            .map_err(|e| Error::sqlite("put the seed rows back", e))?;
+        let changed = self.changes.take_changed_tables();
+        if let Err(e) = self.seed.restore(&changed) {
+            self.changes.all_changed();
+            return Err(Error::sqlite("put the seed rows back", e));
+        }
         self.clock_seconds = 0;
         self.effects.clear();
         self.history.clear();
@@ -349,20 +353,7 @@ impl World {
     /// Starts a new process hosting `actor`, with its own connection.
     pub fn start_process(&mut self, actor: &str) -> Result<ProcessId, Error> {
         let id = ProcessId(u32::try_from(self.processes.len() + 1).unwrap_or(u32::MAX));
-        // A connection left by an earlier process is as good as a new one (no
-        // transaction, no state a procedure can read), and it keeps its
-        // prepared statements: opening one costs far more than a step.
-        let (connection, sandbox) = match self.idle.pop() {
-            Some(idle) => idle,
-            None => {
-                let (mut connection, sandbox) = open_sandboxed(&self.name, &self.meter)
-                    .map_err(|e| Error::sqlite("open a process's connection", e))?;
-                self.changes
-                    .install(&mut connection)
-                    .map_err(|e| Error::sqlite("watch the world's row changes", e))?;
-                (connection, sandbox)
-            }
-        };
+        let (connection, sandbox) = self.pooled_connection()?;
         self.processes.push(Process {
             id,
             actor: actor.to_string(),
@@ -376,6 +367,22 @@ impl World {
         let event = self.process_event(id, What::ProcessStarted);
         self.record(event);
         Ok(id)
+    }
+
+    /// A connection for a process: one left by an earlier process is as
+    /// good as a new one (no transaction, no state a procedure can read),
+    /// and it keeps its prepared statements: opening one costs far more
+    /// than a step.
+    fn pooled_connection(&mut self) -> Result<(Connection, Arc<Sandbox>), Error> {
+        if let Some(idle) = self.idle.pop() {
+            return Ok(idle);
+        }
+        let (mut connection, sandbox) = open_sandboxed(&self.name, &self.meter)
+            .map_err(|e| Error::sqlite("open a process's connection", e))?;
+        self.changes
+            .install(&mut connection)
+            .map_err(|e| Error::sqlite("watch the world's row changes", e))?;
+        Ok((connection, sandbox))
     }
 
     /// Crashes a process: its connection closes (an open transaction rolls

@@ -158,7 +158,7 @@ impl World {
         #[derive(Serialize)]
         struct Key<'a> {
             clock: i64,
-            tables: Vec<TableRows>,
+            tables: Vec<&'a TableRows>,
             effects: &'a [Effect],
             processes: Vec<ProcessKey<'a>>,
         }
@@ -180,7 +180,8 @@ impl World {
         if stands_apart {
             return None;
         }
-        let tables = self.snapshot(None).ok()?;
+        let tables = self.committed_tables()?;
+        let tables: Vec<&TableRows> = tables.iter().map(|t| t.as_ref()).collect();
         let processes = self
             .processes
             .iter()
@@ -202,6 +203,15 @@ impl World {
             processes,
         })
         .ok()
+    }
+
+    /// Every exercise table as the committed state has it, read only where
+    /// a connection has changed it since the rows were last put back; read
+    /// while no process holds the write lock.
+    pub(super) fn committed_tables(&self) -> Option<Vec<std::sync::Arc<TableRows>>> {
+        let _trusted = self.anchor_sandbox.trusted();
+        let changed = self.changes.changed_tables();
+        self.seed.committed(&self.anchor, &changed).ok()
     }
 
     /// The rows of every exercise table, as the committed state has them.

@@ -17,6 +17,7 @@ use crate::value::Value;
 use rusqlite::Connection;
 use rusqlite::config::DbConfig;
 use std::collections::BTreeMap;
+use std::sync::Arc;
 
 /// One exercise table, and how to read it in a stable order.
 pub(super) struct Table {
@@ -41,7 +42,11 @@ pub(super) struct Table {
 /// AUTOINCREMENT counters, and the connection that puts them back.
 pub(super) struct SeedImage {
     tables: Vec<Table>,
-    rows: Vec<TableRows>,
+    rows: Vec<Arc<TableRows>>,
+    /// What each table held when the restorer last put rows back (the
+    /// seed, at first): what it still holds unless a connection has
+    /// changed it since (`ChangeLog::changed_tables`).
+    placed: Vec<Arc<TableRows>>,
     /// `None` when no table uses AUTOINCREMENT.
     sequences: Option<Vec<(String, i64)>>,
     /// The engine's own connection to the shared database, never given
@@ -61,12 +66,17 @@ impl SeedImage {
     ) -> Result<SeedImage, (&'static str, rusqlite::Error)> {
         let (tables, has_generated_columns) =
             discover_tables(anchor).map_err(|e| ("read the exercise's tables", e))?;
-        let rows = snapshot_tables(anchor, &tables).map_err(|e| ("read the seed rows", e))?;
+        let rows: Vec<Arc<TableRows>> = snapshot_tables(anchor, &tables)
+            .map_err(|e| ("read the seed rows", e))?
+            .into_iter()
+            .map(Arc::new)
+            .collect();
         let sequences =
             read_sequences(anchor).map_err(|e| ("read the AUTOINCREMENT counters", e))?;
         let restorer = open_restorer(name).map_err(|e| ("open the connection resets use", e))?;
         Ok(SeedImage {
             tables,
+            placed: rows.clone(),
             rows,
             sequences,
             restorer,
@@ -119,6 +129,45 @@ impl SeedImage {
         Ok((found == key).then(|| rest.to_vec()))
     }
 
+    /// The AUTOINCREMENT counters as `connection` sees them; `None` when
+    /// the schema has none.
+    pub(super) fn sequences_now(
+        &self,
+        connection: &Connection,
+    ) -> rusqlite::Result<Option<Vec<(String, i64)>>> {
+        if self.sequences.is_none() {
+            return Ok(None);
+        }
+        connection
+            .prepare_cached("SELECT name, seq FROM sqlite_sequence ORDER BY name")?
+            .query_map([], |row| Ok((row.get(0)?, row.get(1)?)))?
+            .collect::<rusqlite::Result<_>>()
+            .map(Some)
+    }
+
+    /// Every exercise table as the committed state has it, read through
+    /// `connection` (which has no transaction open) where a connection has
+    /// `changed` it since the last put-back, and the rows put back then
+    /// where none has.
+    pub(super) fn committed(
+        &self,
+        connection: &Connection,
+        changed: &[bool],
+    ) -> rusqlite::Result<Vec<Arc<TableRows>>> {
+        self.tables
+            .iter()
+            .zip(&self.placed)
+            .zip(changed)
+            .map(|((table, placed), &changed)| {
+                if changed {
+                    read_table(connection, table).map(Arc::new)
+                } else {
+                    Ok(Arc::clone(placed))
+                }
+            })
+            .collect()
+    }
+
     /// Every exercise table as `connection` sees it.
     pub(super) fn snapshot(&self, connection: &Connection) -> rusqlite::Result<Vec<TableRows>> {
         snapshot_tables(connection, &self.tables)
@@ -129,14 +178,87 @@ impl SeedImage {
     /// reload it or re-prepare its statements (a byte-for-byte copy of the
     /// image would make every connection do both, and that cost more than
     /// the run).
-    pub(super) fn restore(&self) -> rusqlite::Result<()> {
+    /// `changed` says which tables a connection has written since the last
+    /// put-back (`ChangeLog::take_changed_tables`).
+    pub(super) fn restore(&mut self, changed: &[bool]) -> rusqlite::Result<()> {
+        let seed = self.rows.clone();
+        self.put_back(&seed, self.sequences.clone().as_deref(), changed)
+    }
+
+    /// Puts `rows` (one entry per table, as [`SeedImage::committed`] reads
+    /// them) and the AUTOINCREMENT counters `sequences` in place of what
+    /// the tables hold, as [`SeedImage::restore`] puts back the seed. Only
+    /// the tables that differ are written: those changed since the last
+    /// put-back (`changed`), or put back then with other rows. When none
+    /// differs, nothing is written, so no connection's page cache goes
+    /// stale.
+    pub(super) fn put_back(
+        &mut self,
+        rows: &[Arc<TableRows>],
+        sequences: Option<&[(String, i64)]>,
+        changed: &[bool],
+    ) -> rusqlite::Result<()> {
+        let rewrite: Vec<bool> = rows
+            .iter()
+            .zip(&self.placed)
+            .zip(changed)
+            .map(|((wanted, placed), &changed)| {
+                changed || !(Arc::ptr_eq(wanted, placed) || wanted == placed)
+            })
+            .collect();
+        // sqlite_sequence is SQLite's own table, which the preupdate hook
+        // does not report: it is read instead (a few rows). Rows put back
+        // into an AUTOINCREMENT table move its counter, so it is written
+        // after them whenever a table is.
+        let tables = rewrite.iter().any(|&r| r);
+        let sequences = match sequences {
+            Some(wanted) if tables => Some(wanted),
+            Some(wanted) => {
+                let now = self.sequences_now(&self.restorer)?;
+                (now.as_deref() != Some(wanted)).then_some(wanted)
+            }
+            None => None,
+        };
+        if tables || sequences.is_some() {
+            self.write(rows, &rewrite, sequences)?;
+        }
+        self.placed = rows.to_vec();
+        #[cfg(debug_assertions)]
+        self.assert_placed();
+        Ok(())
+    }
+
+    /// Checks, in debug builds (the tests), that every table holds what
+    /// was put back: that the preupdate hook missed no change.
+    #[cfg(debug_assertions)]
+    fn assert_placed(&self) {
+        let held = snapshot_tables(&self.restorer, &self.tables).expect("the tables read back");
+        for (held, placed) in held.iter().zip(&self.placed) {
+            assert_eq!(held, placed.as_ref(), "a put-back left other rows");
+        }
+    }
+
+    /// One transaction of the restorer: the tables marked in `rewrite`
+    /// emptied and filled with their `rows`, and `sequences` in place.
+    fn write(
+        &self,
+        rows: &[Arc<TableRows>],
+        rewrite: &[bool],
+        sequences: Option<&[(String, i64)]>,
+    ) -> rusqlite::Result<()> {
         let restorer = &self.restorer;
         // The seed rows carry their keys, so nothing here should draw on
         // SQLite's generator; pinned all the same, as before every statement.
         crate::sqlite::pin_randomness();
         let result = (|| {
             restorer.prepare_cached("BEGIN IMMEDIATE")?.execute([])?;
-            for (table, seed) in self.tables.iter().zip(&self.rows) {
+            for ((table, seed), _) in self
+                .tables
+                .iter()
+                .zip(rows)
+                .zip(rewrite)
+                .filter(|(_, rewrite)| **rewrite)
+            {
                 restorer.prepare_cached(&table.delete_sql)?.execute([])?;
                 let mut insert = restorer.prepare_cached(&table.insert_sql)?;
                 for row in &seed.rows {
@@ -148,7 +270,7 @@ impl SeedImage {
                     insert.execute(rusqlite::params_from_iter(values.iter().map(Bind)))?;
                 }
             }
-            if let Some(sequences) = &self.sequences {
+            if let Some(sequences) = sequences {
                 restorer
                     .prepare_cached("DELETE FROM sqlite_sequence")?
                     .execute([])?;
@@ -298,24 +420,26 @@ fn read_sequences(connection: &Connection) -> rusqlite::Result<Option<Vec<(Strin
 fn snapshot_tables(connection: &Connection, tables: &[Table]) -> rusqlite::Result<Vec<TableRows>> {
     tables
         .iter()
-        .map(|table| {
-            let mut statement = connection.prepare_cached(&table.select_sql)?;
-            let width = table.key_len + table.columns.len();
-            let rows = statement
-                .query_map([], |row| {
-                    (0..width)
-                        .map(|i| row.get_ref(i).map(value_from_ref))
-                        .collect::<Result<Vec<_>, _>>()
-                })?
-                .collect::<Result<Vec<_>, _>>()?;
-            Ok(TableRows {
-                table: table.name.clone(),
-                columns: table.columns.clone(),
-                rows,
-                key_len: table.key_len,
-            })
-        })
+        .map(|table| read_table(connection, table))
         .collect()
+}
+
+fn read_table(connection: &Connection, table: &Table) -> rusqlite::Result<TableRows> {
+    let mut statement = connection.prepare_cached(&table.select_sql)?;
+    let width = table.key_len + table.columns.len();
+    let rows = statement
+        .query_map([], |row| {
+            (0..width)
+                .map(|i| row.get_ref(i).map(value_from_ref))
+                .collect::<Result<Vec<_>, _>>()
+        })?
+        .collect::<Result<Vec<_>, _>>()?;
+    Ok(TableRows {
+        table: table.name.clone(),
+        columns: table.columns.clone(),
+        rows,
+        key_len: table.key_len,
+    })
 }
 
 /// The rows that differ between two snapshots of the same tables, in table

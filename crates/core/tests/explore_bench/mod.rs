@@ -32,8 +32,14 @@ pub fn check_all(exercise: &Exercise, strategy: Strategy) -> Vec<ScenarioReport>
         .collect()
 }
 
-/// The column name of [`check_all_renewed`]'s rate lines.
-pub const RENEWED: &str = "reduced, renewed";
+/// The column names of [`check_all_renewed`]'s rate lines, with each
+/// run resuming from an image of the world where it can (the page's way)
+/// and with every run replayed from the seed: the same reports, figures
+/// included (tests/suite/resume_differential.rs).
+pub const RENEWED: [(bool, &str); 2] = [
+    (true, "reduced, renewed"),
+    (false, "reduced, renewed, from the seed"),
+];
 
 /// As [`check_all`] with the reduced explorer, on `kept` renewed for the
 /// references: how the page's worker checks every edit of an exercise
@@ -42,7 +48,11 @@ pub const RENEWED: &str = "reduced, renewed";
 /// As after a keystroke, the first procedure's text is not the one the
 /// last call checked (a trailing comment comes and goes), so it is parsed
 /// anew; the other texts are the kept checker's own.
-pub fn check_all_renewed(exercise: &Exercise, kept: &mut Option<Checker>) -> Vec<ScenarioReport> {
+pub fn check_all_renewed(
+    exercise: &Exercise,
+    kept: &mut Option<Checker>,
+    resuming: bool,
+) -> Vec<ScenarioReport> {
     let mut texts = exercise.texts_with(&BTreeMap::new());
     let (name, text) = &texts[0];
     if kept
@@ -54,6 +64,7 @@ pub fn check_all_renewed(exercise: &Exercise, kept: &mut Option<Checker>) -> Vec
     let mut checker = exercise
         .checker_reusing(&texts, kept)
         .expect("the references parse");
+    checker.set_resuming(resuming);
     let reports = exercise
         .scenarios
         .iter()

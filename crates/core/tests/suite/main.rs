@@ -26,4 +26,5 @@ mod mutation;
 mod no_panic;
 mod random_schedules;
 mod reports;
+mod resume_differential;
 mod scenarios;
