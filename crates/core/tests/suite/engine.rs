@@ -237,9 +237,10 @@ fn everything(world: &World) -> Vec<Vec<Vec<Value>>> {
 /// A reset puts back every table and AUTOINCREMENT counter, however it was
 /// written: a statement, a trigger, a whole-table delete, a copy of one
 /// table into another, a write rolled back, and sqlite_sequence itself,
-/// which is no exercise table; recorded or explored. (A reset that put back
-/// only the tables its hook saw written passed this, and gained nothing
-/// measurable, so it was not kept; this is what such a change must pass.)
+/// which is no exercise table; recorded or explored. A reset writes only
+/// the tables the preupdate hook saw changed since the last put-back
+/// (world/seed.rs), and sqlite_sequence when it differs: this is what that
+/// must pass. (Debug builds also read every table back after each put-back.)
 #[test]
 fn a_reset_puts_back_every_table_however_it_was_written() {
     let schema = "CREATE TABLE a (id INTEGER PRIMARY KEY AUTOINCREMENT, v TEXT);
