@@ -138,11 +138,7 @@ impl SeedImage {
         if self.sequences.is_none() {
             return Ok(None);
         }
-        connection
-            .prepare_cached("SELECT name, seq FROM sqlite_sequence ORDER BY name")?
-            .query_map([], |row| Ok((row.get(0)?, row.get(1)?)))?
-            .collect::<rusqlite::Result<_>>()
-            .map(Some)
+        sequence_rows(connection).map(Some)
     }
 
     /// Every exercise table as the committed state has it, read through
@@ -410,11 +406,15 @@ fn read_sequences(connection: &Connection) -> rusqlite::Result<Option<Vec<(Strin
     if !exists {
         return Ok(None);
     }
+    sequence_rows(connection).map(Some)
+}
+
+/// The rows of sqlite_sequence, which must exist, in name order.
+fn sequence_rows(connection: &Connection) -> rusqlite::Result<Vec<(String, i64)>> {
     connection
-        .prepare("SELECT name, seq FROM sqlite_sequence ORDER BY name")?
+        .prepare_cached("SELECT name, seq FROM sqlite_sequence ORDER BY name")?
         .query_map([], |row| Ok((row.get(0)?, row.get(1)?)))?
-        .collect::<rusqlite::Result<_>>()
-        .map(Some)
+        .collect()
 }
 
 fn snapshot_tables(connection: &Connection, tables: &[Table]) -> rusqlite::Result<Vec<TableRows>> {

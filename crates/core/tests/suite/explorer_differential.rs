@@ -67,28 +67,7 @@ fn compare(exercise: &Exercise, every_mutant: bool) -> (usize, u64, u64) {
 #[test]
 fn the_reduced_explorer_reports_what_the_plain_one_does_on_every_bundled_scenario() {
     let every_mutant = std::env::var_os("FENCELAB_DIFFERENTIAL_ALL").is_some();
-    let exercises = bundled::exercises().unwrap();
-    let threads = std::thread::available_parallelism().map_or(1, |n| n.get());
-    let mut results = Vec::new();
-    std::thread::scope(|scope| {
-        let handles: Vec<_> = (0..threads)
-            .map(|thread| {
-                let exercises = &exercises;
-                scope.spawn(move || {
-                    exercises
-                        .iter()
-                        .skip(thread)
-                        .step_by(threads)
-                        .map(|e| (e.id.clone(), compare(e, every_mutant)))
-                        .collect::<Vec<_>>()
-                })
-            })
-            .collect();
-        for handle in handles {
-            results.extend(handle.join().expect("a comparison panicked"));
-        }
-    });
-    results.sort();
+    let results = crate::common::on_every_exercise(|e| compare(e, every_mutant));
     let checks: usize = results.iter().map(|(_, (c, _, _))| c).sum();
     let plain: u64 = results.iter().map(|(_, (_, p, _))| p).sum();
     let reduced: u64 = results.iter().map(|(_, (_, _, r))| r).sum();
@@ -102,7 +81,6 @@ fn the_reduced_explorer_reports_what_the_plain_one_does_on_every_bundled_scenari
             "a sample of generated"
         },
     );
-    assert_eq!(results.len(), exercises.len());
     // The sample is not empty, and the reduction does run fewer schedules.
     assert!(checks > 1_000, "only {checks} checks compared");
     assert!(reduced < plain, "reduced {reduced} runs, plain {plain}");

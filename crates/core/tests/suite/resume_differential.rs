@@ -13,7 +13,7 @@
 #![cfg(not(target_arch = "wasm32"))]
 
 use fencelab_core::check::Limits;
-use fencelab_core::{Exercise, ExerciseExt, bundled};
+use fencelab_core::{Exercise, ExerciseExt};
 
 /// One text in this many is also checked with its limits cut.
 const CUT_STRIDE: usize = 5;
@@ -74,28 +74,7 @@ fn compare(exercise: &Exercise) -> (usize, u64, u64) {
 
 #[test]
 fn resumed_runs_report_what_replayed_runs_do_on_every_bundled_scenario_and_mutant() {
-    let exercises = bundled::exercises().unwrap();
-    let threads = std::thread::available_parallelism().map_or(1, |n| n.get());
-    let mut results = Vec::new();
-    std::thread::scope(|scope| {
-        let handles: Vec<_> = (0..threads)
-            .map(|thread| {
-                let exercises = &exercises;
-                scope.spawn(move || {
-                    exercises
-                        .iter()
-                        .skip(thread)
-                        .step_by(threads)
-                        .map(|e| (e.id.clone(), compare(e)))
-                        .collect::<Vec<_>>()
-                })
-            })
-            .collect();
-        for handle in handles {
-            results.extend(handle.join().expect("a comparison panicked"));
-        }
-    });
-    results.sort();
+    let results = crate::common::on_every_exercise(compare);
     let checks: usize = results.iter().map(|(_, (c, _, _))| c).sum();
     let runs: u64 = results.iter().map(|(_, (_, r, _))| r).sum();
     let resumed: u64 = results.iter().map(|(_, (_, _, r))| r).sum();
@@ -104,7 +83,6 @@ fn resumed_runs_report_what_replayed_runs_do_on_every_bundled_scenario_and_mutan
          {resumed} of {runs} runs resumed from an image",
         results.len()
     );
-    assert_eq!(results.len(), exercises.len());
     assert!(checks > 5_000, "only {checks} checks compared");
     // Resuming is not vacuous: every exercise that explores more than one
     // run for some scenario resumes some of them from an image.

@@ -34,6 +34,36 @@ pub fn texts_to_compare(
     texts
 }
 
+/// `compare(exercise)` for every bundled exercise, spread over the
+/// machine's cores; by exercise id, in id order. A panic in one is the
+/// test's failure.
+pub fn on_every_exercise<T: Send>(compare: impl Fn(&Exercise) -> T + Sync) -> Vec<(String, T)> {
+    let exercises = fencelab_core::bundled::exercises().unwrap();
+    let threads = std::thread::available_parallelism().map_or(1, |n| n.get());
+    let mut results = Vec::new();
+    std::thread::scope(|scope| {
+        let handles: Vec<_> = (0..threads)
+            .map(|thread| {
+                let (exercises, compare) = (&exercises, &compare);
+                scope.spawn(move || {
+                    exercises
+                        .iter()
+                        .skip(thread)
+                        .step_by(threads)
+                        .map(|e| (e.id.clone(), compare(e)))
+                        .collect::<Vec<_>>()
+                })
+            })
+            .collect();
+        for handle in handles {
+            results.extend(handle.join().expect("a comparison panicked"));
+        }
+    });
+    results.sort_by(|a, b| a.0.cmp(&b.0));
+    assert_eq!(results.len(), exercises.len());
+    results
+}
+
 pub fn values(pairs: &[(&str, Value)]) -> Values {
     pairs
         .iter()
