@@ -27,6 +27,7 @@ use rusqlite::Connection;
 use rusqlite::config::DbConfig;
 use rusqlite::hooks::{AuthAction, AuthContext, Authorization};
 use rusqlite::limits::Limit;
+use rustc_hash::FxBuildHasher;
 use std::collections::{BTreeSet, HashMap};
 use std::sync::atomic::{AtomicBool, AtomicU64, Ordering};
 use std::sync::{Arc, Mutex};
@@ -259,7 +260,7 @@ struct Accesses {
     /// Whether it has been called at all since then (it is, for every
     /// statement SQLite prepares).
     called: bool,
-    by_sql: HashMap<String, Access>,
+    by_sql: HashMap<String, Access, FxBuildHasher>,
     /// The current statement's, once [`Sandbox::note_prepared`] has run.
     last: Option<Access>,
 }

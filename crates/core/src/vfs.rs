@@ -33,6 +33,7 @@
 #![allow(unsafe_code)]
 
 use rusqlite::ffi;
+use rustc_hash::FxBuildHasher;
 use std::collections::{BTreeMap, HashMap};
 use std::ffi::{CStr, c_char, c_int, c_void};
 use std::sync::{Arc, Mutex, MutexGuard, Once};
@@ -83,7 +84,7 @@ impl FileLock {
 struct FileState {
     bytes: Vec<u8>,
     /// The lock level of every open handle, by handle number.
-    locks: HashMap<u64, c_int>,
+    locks: HashMap<u64, c_int, FxBuildHasher>,
     /// The WAL's shared memory: regions that never move once made, since
     /// SQLite keeps pointers into them. `u64` keeps them 8-byte aligned.
     shm_regions: Vec<Box<[u64]>>,

@@ -36,6 +36,7 @@ use crate::random::SplitMix64;
 use crate::report::{ErrorKind, Exploration, Explored, Failure, Limit, Misfit, ScenarioError};
 use crate::scenario::{Action, Scenario};
 use crate::schedule::Schedule;
+use rustc_hash::FxBuildHasher;
 use std::collections::HashMap;
 use std::sync::Arc;
 
@@ -133,7 +134,7 @@ pub(super) struct DepthFirst {
 /// sets it was explored from, and the bytes they take.
 #[derive(Default)]
 pub(super) struct Seen {
-    visits: HashMap<Vec<u8>, Vec<Visit>>,
+    visits: HashMap<Vec<u8>, Vec<Visit>, FxBuildHasher>,
     bytes: u64,
 }
 

@@ -36,7 +36,8 @@ pub fn texts_to_compare(
 
 /// `compare(exercise)` for every bundled exercise, spread over the
 /// machine's cores; by exercise id, in id order. A panic in one is the
-/// test's failure.
+/// test's failure. Native only: wasm32 has no threads here.
+#[cfg(not(target_arch = "wasm32"))]
 pub fn on_every_exercise<T: Send>(compare: impl Fn(&Exercise) -> T + Sync) -> Vec<(String, T)> {
     let exercises = fencelab_core::bundled::exercises().unwrap();
     let threads = std::thread::available_parallelism().map_or(1, |n| n.get());
