@@ -56,6 +56,12 @@ async function openChapter(page, url, title) {
   const frame = page.frameLocator("fencelab-exercise iframe");
   await waitForText(frame.locator("#exercise-title"), new RegExp(title));
   await waitForText(frame.locator("#scenario-summary"), /^\d+ of 3 scenarios pass$/, VERDICTS_TIMEOUT_MS);
+  // Every height the frame took, from its first report on: its content's,
+  // never the loading line's (which would fold the chapter's frame up and
+  // open it out again, moving the text below it twice).
+  const heights = await until("the frame's first report of its height",
+    () => page.evaluate(() => (window.frameHeights.length ? window.frameHeights : null)), 10_000);
+  assert.ok(heights.every((height) => height >= 400), `the frame's heights, in order: ${heights.join(", ")} px`);
   const box = await placement(page.locator("fencelab-exercise iframe"));
   assert.ok(box.bottom - box.top >= 400 && box.right - box.left >= 560, `the frame is big enough to use: ${JSON.stringify(box)}`);
   // The frame is laid out as a course page's frame is (its stylesheet
@@ -71,6 +77,17 @@ async function openChapter(page, url, title) {
 const saved = (page, id) => page.evaluate((key) => JSON.parse(localStorage.getItem(key) ?? "null"), `mdbook-fencelab:${id}`);
 
 async function readerSolves(page, book) {
+  // The chapter's frame follows its content's height (embed.js sets it
+  // from the frame's reports): each height it takes, as it takes it.
+  await page.addInitScript(() => {
+    if (window !== window.top) return;
+    window.frameHeights = [];
+    new MutationObserver((records) => {
+      for (const record of records) {
+        if (record.target instanceof HTMLIFrameElement) window.frameHeights.push(Number.parseFloat(record.target.style.height));
+      }
+    }).observe(document, { subtree: true, attributes: true, attributeFilter: ["style"] });
+  });
   // A saved result that is not one (another script of the origin, an old
   // format): it starts over, and the reader's work goes on.
   await page.addInitScript(() => {

@@ -109,6 +109,11 @@ const tests = [
     assert.equal(first.total, 3);
     assert.ok(first.passed < 3, JSON.stringify(first));
     assert.equal(first.passed + first.failed, first.total);
+    // The frame reports its exercise's height, never the line it shows
+    // while that exercise loads (47 px): the course page's frame must not
+    // fold up and open out again before the learner has seen anything.
+    const early = (await until("a resize", () => heard(page, "resize").then((r) => (r.length ? r : null)))).map((m) => m.height);
+    assert.ok(early.every((height) => height >= 400), `the heights the frame reported first: ${early.join(", ")} px`);
     assert.deepEqual(first.scenarios.map((s) => s.name), ["one winner", "first come, first served", "each claim takes one message"]);
     for (const s of first.scenarios) {
       assert.equal(s.passes, s.verdict === "passed" || s.verdict === "limit_shown");
