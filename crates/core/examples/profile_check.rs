@@ -1,32 +1,31 @@
-//! Checks one bundled scenario many times, for profilers:
-//! `valgrind --tool=callgrind target/release/examples/profile_check 20`.
+//! Checks one bundled exercise's references many times on a kept checker,
+//! as the explore bench's "reduced, renewed" row (and the page's worker,
+//! after an exercise's first edit) does, for profilers:
+//! `valgrind --tool=callgrind target/release/examples/profile_check execution-attempts 10`.
+//! Arguments: an exercise id (the first bundled one if none) and a number
+//! of rounds (10), each one check of every scenario.
 
-use fencelab_core::{Checker, Procedure, bundled};
-use std::collections::BTreeMap;
+#[path = "../tests/explore_bench/mod.rs"]
+#[allow(
+    dead_code,
+    reason = "the example takes only the renewed workload of the benches' module"
+)]
+mod explore_bench;
 
 fn main() {
-    let Ok(exercises) = bundled::exercises() else {
-        return;
+    let mut args = std::env::args().skip(1);
+    let id = args.next();
+    let rounds: usize = args.next().and_then(|n| n.parse().ok()).unwrap_or(10);
+    let exercises = explore_bench::exercises();
+    let Some(exercise) = exercises
+        .iter()
+        .find(|e| id.as_deref().is_none_or(|id| e.id == id))
+    else {
+        eprintln!("no bundled exercise has the id {id:?}");
+        std::process::exit(2);
     };
-    let exercise = &exercises[0];
-    let procedures = exercise
-        .texts_with(&BTreeMap::new())
-        .into_iter()
-        .filter_map(|(name, text)| Procedure::parse(&name, &text).ok());
-    let Ok(mut checker) = Checker::new(
-        &exercise.schema,
-        procedures,
-        exercise.constants.clone(),
-        exercise.rules.clone(),
-    ) else {
-        return;
-    };
-    let scenario = &exercise.scenarios[0];
-    let rounds: usize = std::env::args()
-        .nth(1)
-        .and_then(|n| n.parse().ok())
-        .unwrap_or(50);
+    let mut kept = None;
     for _ in 0..rounds {
-        std::hint::black_box(checker.check(scenario));
+        std::hint::black_box(explore_bench::check_all_renewed(exercise, &mut kept, true));
     }
 }

@@ -287,10 +287,15 @@ impl SeedImage {
 
 /// Opens the restorer: a plain connection to the shared database `name`
 /// (no sandbox: it only ever runs the statements above, built from the
-/// schema's own names), with foreign keys and triggers off.
+/// schema's own names), with foreign keys, triggers and CHECK constraints
+/// off. Every row it puts back was read from these tables, where its
+/// checks passed when it was written; checked again, a CHECK such as
+/// `state IN ('A', 'B', 'C')` builds and drops a table of its list on every
+/// INSERT (callgrind: 2.5 % of a renewed check of execution-attempts, 4 %
+/// of claim-compare-and-set's).
 fn open_restorer(name: &str) -> rusqlite::Result<Connection> {
     let restorer = open_shared(name)?;
-    restorer.execute_batch("PRAGMA foreign_keys = OFF")?;
+    restorer.execute_batch("PRAGMA foreign_keys = OFF; PRAGMA ignore_check_constraints = ON")?;
     restorer.set_db_config(DbConfig::SQLITE_DBCONFIG_ENABLE_TRIGGER, false)?;
     Ok(restorer)
 }
