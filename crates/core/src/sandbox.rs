@@ -260,9 +260,12 @@ struct Accesses {
     /// Whether it has been called at all since then (it is, for every
     /// statement SQLite prepares).
     called: bool,
-    by_sql: HashMap<String, Access, FxBuildHasher>,
+    /// Shared, not copied: a statement's access is asked for after every
+    /// step it runs, and copying its sets of names cost an allocation per
+    /// name each time.
+    by_sql: HashMap<String, Arc<Access>, FxBuildHasher>,
     /// The current statement's, once [`Sandbox::note_prepared`] has run.
-    last: Option<Access>,
+    last: Option<Arc<Access>>,
 }
 
 /// The live state of one connection's fence, shared with SQLite's callbacks.
@@ -433,11 +436,11 @@ impl Sandbox {
         };
         let accesses = &mut *accesses;
         let access = if accesses.called {
-            let seen = std::mem::take(&mut accesses.capturing);
+            let seen = Arc::new(std::mem::take(&mut accesses.capturing));
             if accesses.by_sql.len() >= ACCESSES_REMEMBERED_MAX {
                 accesses.by_sql.clear();
             }
-            accesses.by_sql.insert(sql.to_string(), seen.clone());
+            accesses.by_sql.insert(sql.to_string(), Arc::clone(&seen));
             Some(seen)
         } else {
             accesses.by_sql.get(sql).cloned()
@@ -449,7 +452,7 @@ impl Sandbox {
 
     /// What the current statement touches; `None` when it is unknown (not
     /// prepared, or its text not remembered).
-    pub fn last_access(&self) -> Option<Access> {
+    pub fn last_access(&self) -> Option<Arc<Access>> {
         self.accesses.lock().ok().and_then(|a| a.last.clone())
     }
 

@@ -30,7 +30,7 @@
 
 use crate::sandbox::Access;
 use crate::world::TransactionMode;
-use std::collections::BTreeSet;
+use std::sync::Arc;
 
 /// What one step touched. Built by the interpreter after each step of a
 /// concurrent section.
@@ -46,8 +46,11 @@ pub(super) struct Footprint {
     /// The step ended its process's call (a decision, an error, the last
     /// step), or recorded an effect.
     judged: bool,
-    reads: BTreeSet<String>,
-    writes: BTreeSet<String>,
+    /// The tables the step read and wrote, as the authorizer told them
+    /// (shared with the sandbox's memory of the statement); `None` when it
+    /// touched none that another step could see: an effect, or a
+    /// statement inside its own transaction.
+    touched: Option<Arc<Access>>,
 }
 
 /// What the interpreter saw of one step.
@@ -56,7 +59,7 @@ pub(super) struct Observed {
     pub(super) after: Option<TransactionMode>,
     /// `None` for an effect step; for a statement, what the authorizer saw
     /// (`None` inside when it is unknown).
-    pub(super) statement: Option<Option<Access>>,
+    pub(super) statement: Option<Option<Arc<Access>>>,
     pub(super) blocked: bool,
     pub(super) ended_call: bool,
 }
@@ -85,28 +88,22 @@ impl Footprint {
             };
         }
         let access = match step.statement {
-            None => Some(Access::default()),
-            Some(access) => access,
+            // An effect reads and writes no table.
+            None => None,
+            Some(Some(access)) => Some(access),
+            Some(None) => return Footprint::opaque(),
         };
-        let Some(access) = access else {
-            return Footprint::opaque();
-        };
+        let transaction = access.as_ref().is_some_and(|access| access.transaction);
         // Inside a transaction whose lock the step kept, what it wrote is its
         // own until COMMIT, and what it read no other step can change: a
         // write outside would need the lock this one holds, and meet it.
         let inside = step.before.is_some_and(|mode| mode.open) && !changed_transaction;
-        let (reads, writes) = if inside {
-            Default::default()
-        } else {
-            (access.reads, access.writes)
-        };
         Footprint {
-            opaque: changed_transaction || access.transaction,
+            opaque: changed_transaction || transaction,
             blocked: false,
             unblocks,
             judged: step.ended_call || effect,
-            reads,
-            writes,
+            touched: access.filter(|_| !inside),
         }
     }
 
@@ -133,12 +130,15 @@ impl Footprint {
         if self.judged && other.judged {
             return false;
         }
-        let conflict = |a: &Footprint, b: &Footprint| {
+        let (Some(one), Some(another)) = (&self.touched, &other.touched) else {
+            return true;
+        };
+        let conflict = |a: &Access, b: &Access| {
             a.writes
                 .iter()
                 .any(|t| b.reads.contains(t) || b.writes.contains(t))
         };
-        !conflict(self, other) && !conflict(other, self)
+        !conflict(one, another) && !conflict(another, one)
     }
 }
 
@@ -167,11 +167,11 @@ mod tests {
         Footprint::of(Observed {
             before: Some(before),
             after: Some(after),
-            statement: Some(Some(Access {
+            statement: Some(Some(Arc::new(Access {
                 reads: r.iter().map(|t| t.to_string()).collect(),
                 writes: w.iter().map(|t| t.to_string()).collect(),
                 transaction: false,
-            })),
+            }))),
             blocked: false,
             ended_call: false,
         })

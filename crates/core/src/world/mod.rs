@@ -443,20 +443,17 @@ impl World {
         if process.connection.is_none() {
             return Err(Error::ProcessCrashed { id: id.to_string() });
         }
-        let call = process
-            .call
-            .clone()
-            .ok_or_else(|| Error::NoCallInProgress { id: id.to_string() })?;
-        // The step is read through a handle of its own, so the call, copied
-        // once out of the process above, moves into the step and back into
-        // the process without another copy.
+        let call = self.call_of(id)?;
+        // The step is read through a handle of its own, so the call stays
+        // in its process, where the step reads its scope and updates it in
+        // place (a copy of the call was a copy of every value so far).
         let procedure = Arc::clone(&call.procedure);
         let Some(step) = procedure.steps.get(call.next_step) else {
             return Ok(StepResult::Finished(self.finish(id, ok(Values::new()))));
         };
         let result = match &step.kind {
-            StepKind::Effect { name, values } => self.run_effect(id, call, step, name, values),
-            StepKind::Sql { sql, class } => self.run_statement(id, call, step, sql, *class)?,
+            StepKind::Effect { name, values } => self.run_effect(id, step, name, values)?,
+            StepKind::Sql { sql, class } => self.run_statement(id, step, sql, *class)?,
         };
         // Locks are only ever released when a transaction ends: a process
         // still inside its transaction holds at least what it held before, so

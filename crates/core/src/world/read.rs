@@ -137,7 +137,7 @@ impl World {
 
     /// What process `id`'s latest statement reads and writes, as SQLite's
     /// authorizer saw it; `None` when unknown.
-    pub fn last_access(&self, id: ProcessId) -> Option<crate::sandbox::Access> {
+    pub fn last_access(&self, id: ProcessId) -> Option<std::sync::Arc<crate::sandbox::Access>> {
         self.process(id).ok()?.sandbox.last_access()
     }
 

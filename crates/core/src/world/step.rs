@@ -9,24 +9,32 @@ use crate::procedure::{Action, Position, StatementClass, Step};
 use crate::value::Value;
 
 impl World {
+    /// Process `id`'s call in progress.
+    pub(super) fn call_of(&self, id: ProcessId) -> Result<&Call, Error> {
+        self.process(id)?
+            .call
+            .as_ref()
+            .ok_or_else(|| Error::NoCallInProgress { id: id.to_string() })
+    }
+
     pub(super) fn run_effect(
         &mut self,
         id: ProcessId,
-        call: Call,
         step: &Step,
         name: &str,
         names: &[String],
-    ) -> StepResult {
-        let values = match self.resolve(id, &call, names) {
+    ) -> Result<StepResult, Error> {
+        let call = self.call_of(id)?;
+        let values = match self.resolve(id, call, names) {
             Ok(values) => values,
             Err(missing) => {
                 let error = call_error(
-                    &call,
+                    call,
                     ErrorCause::MissingValue,
                     format!("@effect {name} names `{missing}`, which has no value in this call"),
                     Some(step.position),
                 );
-                return StepResult::Finished(self.finish(id, Outcome::Error(error)));
+                return Ok(StepResult::Finished(self.finish(id, Outcome::Error(error))));
             }
         };
         let process = &self.processes[index(id)];
@@ -39,7 +47,7 @@ impl World {
         });
         let event = self.step_event(
             id,
-            &call,
+            self.call_of(id)?,
             step,
             What::Effect {
                 name: name.to_string(),
@@ -47,44 +55,51 @@ impl World {
             },
         );
         self.record(event);
-        self.advance(id, call)
+        Ok(self.advance(id))
     }
 
     pub(super) fn run_statement(
         &mut self,
         id: ProcessId,
-        mut call: Call,
         step: &Step,
         sql: &str,
         class: StatementClass,
     ) -> Result<StepResult, Error> {
         let before = self.before_step(Some(id), || class == StatementClass::Rollback);
-        let process = &self.processes[index(id)];
-        let connection = process.connection.as_ref().expect("checked by step()");
+        let process = self.process(id)?;
+        let connection = process
+            .connection
+            .as_ref()
+            .ok_or_else(|| Error::ProcessCrashed { id: id.to_string() })?;
+        let call = self.call_of(id)?;
         let executed = execute(connection, &process.sandbox, sql, |name| {
-            self.lookup(process, &call, name)
+            self.lookup(process, call, name)
         });
         let executed = match executed {
             Ok(executed) => executed,
             Err(failure) if failure.busy => {
                 self.abandon_step(before, id);
-                return Ok(self.blocked(id, &call, step, sql));
+                return self.blocked(id, step, sql);
             }
             Err(failure) => {
                 self.abandon_step(before, id);
+                let call = self.call_of(id)?;
                 let position = failure
                     .offset
                     .map(|offset| {
                         crate::procedure::position_at(&call.procedure.source, step.offset + offset)
                     })
                     .or(Some(step.position));
-                let error = call_error(&call, failure.cause, failure.message, position);
+                let error = call_error(call, failure.cause, failure.message, position);
                 return Ok(StepResult::Finished(self.finish(id, Outcome::Error(error))));
             }
         };
 
         let row_changes = self.row_changes_since(before, Some(id));
-        if let Some(first) = executed.rows.rows.first() {
+        if let (Some(first), Some(call)) = (
+            executed.rows.rows.first(),
+            self.processes[index(id)].call.as_mut(),
+        ) {
             for (column, value) in executed.rows.columns.iter().zip(first) {
                 call.scope.insert(column.clone(), value.clone());
             }
@@ -93,7 +108,7 @@ impl World {
         let changed = executed.changed;
         let mut event = self.step_event(
             id,
-            &call,
+            self.call_of(id)?,
             step,
             What::Statement {
                 sql: sql.to_string(),
@@ -105,6 +120,7 @@ impl World {
         event.row_changes = row_changes;
         self.record(event);
 
+        let call = self.call_of(id)?;
         for decision in &step.decisions {
             if !decision
                 .condition
@@ -117,10 +133,10 @@ impl World {
                     category: category.clone(),
                     reason: interpolate(reason, &call.scope),
                 },
-                Action::Return { names } => match self.resolve(id, &call, names) {
+                Action::Return { names } => match self.resolve(id, call, names) {
                     Ok(values) => ok(values),
                     Err(missing) => Outcome::Error(call_error(
-                        &call,
+                        call,
                         ErrorCause::MissingValue,
                         format!("@return names `{missing}`, which has no value in this call"),
                         Some(decision.position),
@@ -129,34 +145,32 @@ impl World {
             };
             return Ok(StepResult::Finished(self.finish(id, outcome)));
         }
-        Ok(self.advance(id, call))
+        Ok(self.advance(id))
     }
 
-    pub(super) fn blocked(
-        &mut self,
-        id: ProcessId,
-        call: &Call,
-        step: &Step,
-        sql: &str,
-    ) -> StepResult {
+    fn blocked(&mut self, id: ProcessId, step: &Step, sql: &str) -> Result<StepResult, Error> {
         self.processes[index(id)].blocked = true;
         let event = self.step_event(
             id,
-            call,
+            self.call_of(id)?,
             step,
             What::Blocked {
                 sql: sql.to_string(),
             },
         );
         self.record(event);
-        StepResult::Blocked
+        Ok(StepResult::Blocked)
     }
 
     /// Moves the call past the step just run, finishing it after its last.
-    pub(super) fn advance(&mut self, id: ProcessId, mut call: Call) -> StepResult {
-        call.next_step += 1;
-        let done = call.next_step >= call.procedure.steps.len();
-        self.processes[index(id)].call = Some(call);
+    pub(super) fn advance(&mut self, id: ProcessId) -> StepResult {
+        let done = match self.processes[index(id)].call.as_mut() {
+            Some(call) => {
+                call.next_step += 1;
+                call.next_step >= call.procedure.steps.len()
+            }
+            None => true,
+        };
         if done {
             StepResult::Finished(self.finish(id, ok(Values::new())))
         } else {
