@@ -122,6 +122,50 @@ fn files() -> MutexGuard<'static, BTreeMap<String, SharedFile>> {
         .unwrap_or_else(|poisoned| poisoned.into_inner())
 }
 
+/// The emptied buffers of files that are gone, kept for the next file
+/// made. A rollback journal lives for one write transaction: grown anew
+/// from nothing each time, by the page, it was reallocated and copied
+/// several times per transaction.
+fn spare_buffers() -> MutexGuard<'static, Vec<Vec<u8>>> {
+    static SPARE: Mutex<Vec<Vec<u8>>> = Mutex::new(Vec::new());
+    SPARE
+        .lock()
+        .unwrap_or_else(|poisoned| poisoned.into_inner())
+}
+
+/// How many buffers are kept, and the largest kept (a file that grew past
+/// it gives its memory back).
+const SPARE_BUFFERS_MAX: usize = 16;
+const SPARE_BUFFER_BYTES_MAX: usize = 1 << 20;
+
+/// A new, empty file, with a spare buffer's room if there is one.
+fn new_file() -> SharedFile {
+    let bytes = spare_buffers().pop().unwrap_or_default();
+    Arc::new(Mutex::new(FileState {
+        bytes,
+        ..FileState::default()
+    }))
+}
+
+/// Keeps the buffer of a file that no one holds any more.
+fn recycle(file: SharedFile) {
+    let Some(state) = Arc::into_inner(file) else {
+        return;
+    };
+    let mut bytes = state
+        .into_inner()
+        .unwrap_or_else(|poisoned| poisoned.into_inner())
+        .bytes;
+    if bytes.capacity() > SPARE_BUFFER_BYTES_MAX {
+        return;
+    }
+    bytes.clear();
+    let mut spare = spare_buffers();
+    if spare.len() < SPARE_BUFFERS_MAX {
+        spare.push(bytes);
+    }
+}
+
 fn lock(file: &SharedFile) -> MutexGuard<'_, FileState> {
     file.lock().unwrap_or_else(|poisoned| poisoned.into_inner())
 }
@@ -288,14 +332,14 @@ unsafe extern "C" fn open(
                 Some(existing) => Arc::clone(existing),
                 None if flags & ffi::SQLITE_OPEN_CREATE == 0 => return ffi::SQLITE_CANTOPEN,
                 None => {
-                    let made = SharedFile::default();
+                    let made = new_file();
                     files.insert(path.clone(), Arc::clone(&made));
                     made
                 }
             }
         }
         // A temporary file is private to its handle, as an unlinked one is.
-        _ => SharedFile::default(),
+        _ => new_file(),
     };
     let number = next_handle_number();
     lock(&shared).locks.insert(number, NONE);
@@ -350,6 +394,7 @@ unsafe extern "C" fn close(file: *mut ffi::sqlite3_file) -> c_int {
         }
     }
     handle.base.pMethods = std::ptr::null();
+    recycle(shared);
     ffi::SQLITE_OK
 }
 
