@@ -117,9 +117,7 @@ type SharedFile = Arc<Mutex<FileState>>;
 /// unlinked file's descriptor does).
 fn files() -> MutexGuard<'static, BTreeMap<String, SharedFile>> {
     static FILES: Mutex<BTreeMap<String, SharedFile>> = Mutex::new(BTreeMap::new());
-    FILES
-        .lock()
-        .unwrap_or_else(|poisoned| poisoned.into_inner())
+    lock(&FILES)
 }
 
 /// The emptied buffers of files that are gone, kept for the next file
@@ -128,9 +126,7 @@ fn files() -> MutexGuard<'static, BTreeMap<String, SharedFile>> {
 /// several times per transaction.
 fn spare_buffers() -> MutexGuard<'static, Vec<Vec<u8>>> {
     static SPARE: Mutex<Vec<Vec<u8>>> = Mutex::new(Vec::new());
-    SPARE
-        .lock()
-        .unwrap_or_else(|poisoned| poisoned.into_inner())
+    lock(&SPARE)
 }
 
 /// How many buffers are kept, and the largest kept (a file that grew past
@@ -166,8 +162,13 @@ fn recycle(file: SharedFile) {
     }
 }
 
-fn lock(file: &SharedFile) -> MutexGuard<'_, FileState> {
-    file.lock().unwrap_or_else(|poisoned| poisoned.into_inner())
+/// `mutex` locked. A panic while it was held (only a bug could cause one)
+/// leaves plain bytes and tables that are still usable, so the lock is
+/// taken all the same rather than failing every later call into SQLite.
+fn lock<T>(mutex: &Mutex<T>) -> MutexGuard<'_, T> {
+    mutex
+        .lock()
+        .unwrap_or_else(|poisoned| poisoned.into_inner())
 }
 
 /// What SQLite allocates for each open file (`szOsFile` bytes): SQLite's
@@ -205,9 +206,7 @@ impl Handle {
         // SAFETY: `file` holds a strong count of the Arc until `close`, and
         // SQLite calls no method of a handle after closing it.
         let shared: &'a Mutex<FileState> = unsafe { &*self.file };
-        shared
-            .lock()
-            .unwrap_or_else(|poisoned| poisoned.into_inner())
+        lock(shared)
     }
 }
 
