@@ -68,6 +68,12 @@ pub fn shared_uri(name: &str) -> String {
     format!("file:/{name}?vfs={}", crate::vfs::VFS_NAME)
 }
 
+/// The names the VFS keeps the shared database `name` under: its file and
+/// its write-ahead log (SQLite names the log after the file).
+pub fn shared_paths(name: &str) -> (String, String) {
+    (format!("/{name}"), format!("/{name}-wal"))
+}
+
 /// Opens one more connection to the shared in-memory database `name`,
 /// creating the database if this is the first connection. The database is
 /// in rollback-journal mode unless its first connection switched it to WAL
@@ -236,6 +242,51 @@ mod tests {
             open_shared(name).unwrap(),
             open_shared(name).unwrap(),
         )
+    }
+
+    /// What the VFS says of the committed rows changes with every commit,
+    /// in both journal modes, and with nothing else: not a read, not a
+    /// write still inside its transaction, not a rollback. While a writer
+    /// holds PENDING (no new reader gets in) it says nothing.
+    #[test]
+    fn the_stored_stamp_moves_with_commits_alone() {
+        for journal in [Journal::Delete, Journal::Wal] {
+            let name = format!("stored-stamp-test-{}", journal.pragma_name());
+            let (writer, reader, _third) = three(&name, journal);
+            let (path, wal) = shared_paths(&name);
+            let stored = || crate::vfs::stored(&path, &wal);
+            let start = stored().expect("the database is stored");
+            assert_eq!(count(&reader).unwrap(), 1);
+            writer
+                .execute_batch("BEGIN IMMEDIATE; INSERT INTO t VALUES (2);")
+                .unwrap();
+            assert_eq!(stored(), Some(start), "{journal:?}: nothing committed yet");
+            writer.execute_batch("ROLLBACK").unwrap();
+            assert_eq!(
+                stored(),
+                Some(start),
+                "{journal:?}: a rollback commits nothing"
+            );
+            writer.execute_batch("INSERT INTO t VALUES (3)").unwrap();
+            let after = stored().expect("the database is stored");
+            assert_ne!(after, start, "{journal:?}: a commit moves the stamp");
+            assert_eq!(count(&reader).unwrap(), 2);
+            assert_eq!(stored(), Some(after), "{journal:?}: a read does not");
+            if journal == Journal::Delete {
+                reader.execute_batch("BEGIN; SELECT * FROM t;").unwrap();
+                writer
+                    .execute_batch("BEGIN IMMEDIATE; INSERT INTO t VALUES (4);")
+                    .unwrap();
+                assert!(
+                    writer.execute_batch("COMMIT").is_err(),
+                    "the reader is inside"
+                );
+                assert_eq!(stored(), None, "a pending writer turns new readers away");
+                reader.execute_batch("COMMIT").unwrap();
+                writer.execute_batch("COMMIT").unwrap();
+                assert_ne!(stored(), Some(after));
+            }
+        }
     }
 
     /// A database file's rollback-journal locks, where memdb's are

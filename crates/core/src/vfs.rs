@@ -36,6 +36,7 @@ use rusqlite::ffi;
 use rustc_hash::FxBuildHasher;
 use std::collections::{BTreeMap, HashMap};
 use std::ffi::{CStr, c_char, c_int, c_void};
+use std::sync::atomic::{AtomicU64, Ordering};
 use std::sync::{Arc, Mutex, MutexGuard, Once};
 
 /// The name connections open this VFS by (`?vfs=fencelab-file` in a URI).
@@ -83,6 +84,8 @@ impl FileLock {
 #[derive(Default)]
 struct FileState {
     bytes: Vec<u8>,
+    /// The [`stamp`] of this file's latest write, or of its making.
+    written: u64,
     /// The lock level of every open handle, by handle number.
     locks: HashMap<u64, c_int, FxBuildHasher>,
     /// The WAL's shared memory: regions that never move once made, since
@@ -139,8 +142,44 @@ fn new_file() -> SharedFile {
     let bytes = spare_buffers().pop().unwrap_or_default();
     Arc::new(Mutex::new(FileState {
         bytes,
+        written: stamp(),
         ..FileState::default()
     }))
+}
+
+/// A number no earlier call returned, in this program: every write to a
+/// file, and every file made, takes one. A file whose stamp is what it was
+/// has not been written since, even if it was deleted and made again.
+fn stamp() -> u64 {
+    static STAMPS: AtomicU64 = AtomicU64::new(1);
+    STAMPS.fetch_add(1, Ordering::Relaxed)
+}
+
+/// When a database's committed rows may last have changed, and whether a
+/// reader could read them now.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub struct Stored {
+    /// The stamps of the latest writes to the database file and to its
+    /// write-ahead log (0 while it has none). Equal stamps at two moments
+    /// mean nothing wrote either file in between, so a read-only query
+    /// finds the same rows in the same pages at both.
+    written: (u64, u64),
+}
+
+/// The database at `path` (a name as SQLite opened it; its write-ahead log
+/// at `wal`) as it stands: `None` when there is no such file, or when a
+/// connection holds PENDING or EXCLUSIVE on it, which turns a new reader
+/// away (so a query now would not read what it read before).
+pub fn stored(path: &str, wal: &str) -> Option<Stored> {
+    let files = files();
+    let main = lock(files.get(path)?);
+    if main.strongest() >= PENDING {
+        return None;
+    }
+    let wal = files.get(wal).map_or(0, |file| lock(file).written);
+    Some(Stored {
+        written: (main.written, wal),
+    })
 }
 
 /// Keeps the buffer of a file that no one holds any more.
@@ -445,6 +484,7 @@ unsafe extern "C" fn write(
     let inside = input.len().min(bytes.len() - offset);
     bytes[offset..offset + inside].copy_from_slice(&input[..inside]);
     bytes.extend_from_slice(&input[inside..]);
+    state.written = stamp();
     ffi::SQLITE_OK
 }
 
@@ -457,6 +497,7 @@ unsafe extern "C" fn truncate(file: *mut ffi::sqlite3_file, size: ffi::sqlite3_i
     let mut state = handle.state();
     if state.bytes.len() > size {
         state.bytes.truncate(size);
+        state.written = stamp();
     }
     ffi::SQLITE_OK
 }

@@ -44,6 +44,8 @@ pub(super) fn create_tables(world: &World) -> Result<(), Error> {
 pub(super) struct Loaded {
     /// `None` until a load succeeds (and while one is under way).
     contents: Option<(Vec<Belief>, Vec<Effect>, u64)>,
+    /// Loads so far: equal at two moments, the tables held the same rows.
+    loads: u64,
 }
 
 impl Loaded {
@@ -56,6 +58,14 @@ impl Loaded {
         sql: &str,
         beliefs: &[Belief],
     ) -> Result<Option<ResultRows>, Error> {
+        self.load(world, beliefs)?;
+        world.query_committed(sql)
+    }
+
+    /// Makes the tables hold `beliefs` and the world's effects, if they do
+    /// not already. Returns which load they hold: the same number means
+    /// the same rows.
+    pub(super) fn load(&mut self, world: &World, beliefs: &[Belief]) -> Result<u64, Error> {
         let current =
             self.contents
                 .as_ref()
@@ -66,6 +76,7 @@ impl Loaded {
                 });
         if !current {
             self.contents = None;
+            self.loads += 1;
             world
                 .with_anchor_trusted(|anchor| load(anchor, beliefs, world.effects()))
                 .map_err(|e| Error::Sqlite {
@@ -78,7 +89,7 @@ impl Loaded {
                 world.direct_statements(),
             ));
         }
-        world.query_committed(sql)
+        Ok(self.loads)
     }
 }
 

@@ -434,6 +434,7 @@ impl Checker {
             path: Path::default(),
             spent: &mut self.spent,
             spent_before,
+            held: None,
         };
         let put_back = match resume {
             Some(resume) => run.world.resume(resume.world()).map(|()| {

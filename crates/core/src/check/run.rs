@@ -50,6 +50,23 @@ pub(super) struct Run<'a> {
     /// Procedure steps and SQLite steps spent before this run began: what
     /// a [`Resume`] taken in it says reaching it cost.
     pub(super) spent_before: (u64, u64),
+    /// The last time every invariant held, if it is known what then.
+    pub(super) held: Option<Held>,
+}
+
+/// Every invariant of the run's scenario held on the committed rows as
+/// `stored` says they stood and the run's tables as load `loads` filled
+/// them; judging them cost `steps` SQLite steps. Invariants are read-only
+/// queries of those alone, so while both are as they were, judging them
+/// again finds the same rows at the same cost. Most steps commit nothing
+/// (a read, a write inside a transaction, a step of code), and the check
+/// charges the cost instead of running the queries (see
+/// [`Run::invariants_hold`]).
+#[derive(Clone, Copy)]
+pub(super) struct Held {
+    stored: crate::vfs::Stored,
+    loads: u64,
+    steps: u64,
 }
 
 /// A run stopped at a choice between transactions, to resume later runs
@@ -652,10 +669,42 @@ impl Run<'_> {
         if let Some(violation) = self.monitor.check_exclusive(clock) {
             return Err(self.violated(violation));
         }
+        self.invariants_hold()
+    }
+
+    /// Judges the scenario's invariants on the committed rows, or charges
+    /// what judging them cost when nothing they read has changed since
+    /// they last held ([`Held`]).
+    fn invariants_hold(&mut self) -> Flow {
+        if self.scenario.invariants.is_empty() {
+            return Ok(());
+        }
+        let loads = self
+            .run_tables
+            .load(self.world, self.monitor.beliefs())
+            .map_err(engine_error)?;
+        let stored = self.world.stored();
+        let meter = self.world.meter();
+        let unchanged = self.held.filter(|held| {
+            Some(held.stored) == stored
+                && held.loads == loads
+                // Charged in one go, the cost must not cross the check's
+                // budget, which the queries would have stopped at.
+                && meter.spent().saturating_add(held.steps) <= meter.limit()
+        });
+        if let Some(held) = unchanged {
+            if cfg!(debug_assertions) {
+                self.assert_still_held(held);
+            }
+            self.world.meter().charge(held.steps);
+            return Ok(());
+        }
+        self.held = None;
+        let spent_before = self.world.meter().spent();
         for invariant in &self.scenario.invariants {
             let Some(rows) = self
-                .run_tables
-                .query(self.world, &invariant.sql, self.monitor.beliefs())
+                .world
+                .query_committed(&invariant.sql)
                 .map_err(engine_error)?
             else {
                 // A process holds the write lock; the committed state has
@@ -670,7 +719,34 @@ impl Run<'_> {
                 }));
             }
         }
+        self.held = stored.map(|stored| Held {
+            stored,
+            loads,
+            steps: self.world.meter().spent() - spent_before,
+        });
         Ok(())
+    }
+
+    /// Debug builds judge the invariants that [`Held`] says need not be
+    /// judged, and fail if they break or cost other than it says; the
+    /// steps the queries spend are taken back, for the caller to charge.
+    fn assert_still_held(&self, held: Held) {
+        let meter = self.world.meter();
+        let spent_before = meter.spent();
+        for invariant in &self.scenario.invariants {
+            let rows = self.world.query_committed(&invariant.sql);
+            assert!(
+                matches!(&rows, Ok(Some(rows)) if rows.rows.is_empty()),
+                "invariant {:?} judged again on unchanged rows: {rows:?}",
+                invariant.name
+            );
+        }
+        assert_eq!(
+            meter.spent() - spent_before,
+            held.steps,
+            "the invariants cost other than when they last held"
+        );
+        meter.resume(spent_before, meter.limit());
     }
 
     fn state_key(&self, index: usize) -> Option<Vec<u8>> {

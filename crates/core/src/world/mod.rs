@@ -128,6 +128,8 @@ struct Call {
 
 pub struct World {
     name: String,
+    /// The names of the database's file and write-ahead log in the VFS.
+    stored_at: (String, String),
     anchor: Connection,
     anchor_sandbox: Arc<Sandbox>,
     /// The budget of SQLite steps every connection of this world charges.
@@ -220,6 +222,7 @@ impl World {
             check_argument_name(name)?;
         }
         Ok(World {
+            stored_at: crate::sqlite::shared_paths(&name),
             name,
             anchor,
             anchor_sandbox: sandbox,

@@ -112,6 +112,13 @@ impl World {
         }
     }
 
+    /// When the committed rows may last have changed: equal at two moments,
+    /// a read-only query finds the same rows at both. `None` when a query
+    /// could not read them now (a writer holds PENDING or more).
+    pub(crate) fn stored(&self) -> Option<crate::vfs::Stored> {
+        crate::vfs::stored(&self.stored_at.0, &self.stored_at.1)
+    }
+
     /// Process `id`'s transaction as SQLite has it: whether one is open,
     /// and the lock it holds (none, shared, reserved, or pending after a
     /// COMMIT that met readers, as the database file's lock says). With the
