@@ -46,7 +46,13 @@ pub(super) struct Loaded {
     contents: Option<(Vec<Belief>, Vec<Effect>, u64)>,
     /// Loads so far: equal at two moments, the tables held the same rows.
     loads: u64,
+    /// Whether a query reads these tables, by its text: asked for every
+    /// invariant of every run, where the scenarios are few.
+    readers: Vec<(String, bool)>,
 }
+
+/// Queries whose answer [`Loaded::read_by`] keeps; past it, it starts again.
+const READERS_KEPT_MAX: usize = 64;
 
 impl Loaded {
     /// Runs a read-only query that may read the run's tables as they are
@@ -60,6 +66,19 @@ impl Loaded {
     ) -> Result<Option<ResultRows>, Error> {
         self.load(world, beliefs)?;
         world.query_committed(sql)
+    }
+
+    /// Whether `sql` reads the run's tables (names `beliefs` or `effects`).
+    pub(super) fn read_by(&mut self, sql: &str) -> bool {
+        if let Some((_, reads)) = self.readers.iter().find(|(known, _)| known == sql) {
+            return *reads;
+        }
+        let reads = super::reads_run_tables(sql);
+        if self.readers.len() >= READERS_KEPT_MAX {
+            self.readers.clear();
+        }
+        self.readers.push((sql.to_string(), reads));
+        reads
     }
 
     /// Makes the tables hold `beliefs` and the world's effects, if they do

@@ -435,6 +435,7 @@ impl Checker {
             spent: &mut self.spent,
             spent_before,
             held: None,
+            invariants_read_run_tables: None,
         };
         let put_back = match resume {
             Some(resume) => run.world.resume(resume.world()).map(|()| {

@@ -52,11 +52,14 @@ pub(super) struct Run<'a> {
     pub(super) spent_before: (u64, u64),
     /// The last time every invariant held, if it is known what then.
     pub(super) held: Option<Held>,
+    /// Whether any invariant reads the run's own tables: worked out at
+    /// the first judgement.
+    pub(super) invariants_read_run_tables: Option<bool>,
 }
 
 /// Every invariant of the run's scenario held on the committed rows as
 /// `stored` says they stood and the run's tables as load `loads` filled
-/// them; judging them cost `steps` SQLite steps. Invariants are read-only
+/// them (0: they read none); judging them cost `steps` SQLite steps. Invariants are read-only
 /// queries of those alone, so while both are as they were, judging them
 /// again finds the same rows at the same cost. Most steps commit nothing
 /// (a read, a write inside a transaction, a step of code), and the check
@@ -679,10 +682,27 @@ impl Run<'_> {
         if self.scenario.invariants.is_empty() {
             return Ok(());
         }
-        let loads = self
-            .run_tables
-            .load(self.world, self.monitor.beliefs())
-            .map_err(engine_error)?;
+        let reads_run_tables = match self.invariants_read_run_tables {
+            Some(reads) => reads,
+            None => {
+                let run_tables = &mut *self.run_tables;
+                let reads = self
+                    .scenario
+                    .invariants
+                    .iter()
+                    .any(|invariant| run_tables.read_by(&invariant.sql));
+                *self.invariants_read_run_tables.insert(reads)
+            }
+        };
+        // Invariants that read only the exercise's tables need not wait for
+        // the run's tables to be filled with what changed since.
+        let loads = if reads_run_tables {
+            self.run_tables
+                .load(self.world, self.monitor.beliefs())
+                .map_err(engine_error)?
+        } else {
+            0
+        };
         let stored = self.world.stored();
         let meter = self.world.meter();
         let unchanged = self.held.filter(|held| {
