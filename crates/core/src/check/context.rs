@@ -56,15 +56,17 @@ const READERS_KEPT_MAX: usize = 64;
 
 impl Loaded {
     /// Runs a read-only query that may read the run's tables as they are
-    /// now. `None` when a process holds the write lock, so the committed
-    /// state cannot be read now.
+    /// now (filled first if it reads them). `None` when a process holds the
+    /// write lock, so the committed state cannot be read now.
     pub(super) fn query(
         &mut self,
         world: &World,
         sql: &str,
         beliefs: &[Belief],
     ) -> Result<Option<ResultRows>, Error> {
-        self.load(world, beliefs)?;
+        if self.read_by(sql) {
+            self.load(world, beliefs)?;
+        }
         world.query_committed(sql)
     }
 
