@@ -2,8 +2,11 @@
 //! as the explore bench's "reduced, renewed" row (and the page's worker,
 //! after an exercise's first edit) does, for profilers:
 //! `valgrind --tool=callgrind target/release/examples/profile_check execution-attempts 10`.
-//! Arguments: an exercise id (the first bundled one if none) and a number
-//! of rounds (10), each one check of every scenario.
+//! Arguments: an exercise id (the first bundled one if none), a number of
+//! rounds (10), each one check of every scenario, and `new` to check each
+//! round on a new checker instead (the bench's "reduced, new checker" row,
+//! an exercise's first check): profile it with
+//! `--toggle-collect='*explore_bench::check_all'`.
 
 #[path = "../tests/explore_bench/mod.rs"]
 #[allow(
@@ -24,8 +27,16 @@ fn main() {
         eprintln!("no bundled exercise has the id {id:?}");
         std::process::exit(2);
     };
+    let new_checker = args.next().as_deref() == Some("new");
     let mut kept = None;
     for _ in 0..rounds {
-        std::hint::black_box(explore_bench::check_all_renewed(exercise, &mut kept, true));
+        if new_checker {
+            std::hint::black_box(explore_bench::check_all(
+                exercise,
+                fencelab_core::check::Strategy::Reduced,
+            ));
+        } else {
+            std::hint::black_box(explore_bench::check_all_renewed(exercise, &mut kept, true));
+        }
     }
 }

@@ -8,7 +8,10 @@
 //!
 //! They are temp tables on the world's anchor connection, so no process sees
 //! them and a reset of the exercise's tables leaves them alone. They belong
-//! to the checker: the world only lends its anchor.
+//! to the checker: the world only lends its anchor. They are made when the
+//! first query or direct statement that may read them comes ([`Loaded`]):
+//! most exercises never name them, and making them was a tenth of a small
+//! exercise's first check.
 
 use crate::error::Error;
 use crate::history::{Effect, ResultRows};
@@ -19,7 +22,7 @@ use crate::world::World;
 use rusqlite::Connection;
 
 /// Creates the run's tables on the world's anchor. Once per world.
-pub(super) fn create_tables(world: &World) -> Result<(), Error> {
+fn create_tables(world: &World) -> Result<(), Error> {
     world
         .with_anchor_trusted(|anchor| {
             anchor.execute_batch(
@@ -46,6 +49,8 @@ pub(super) struct Loaded {
     contents: Option<(Vec<Belief>, Vec<Effect>, u64)>,
     /// Loads so far: equal at two moments, the tables held the same rows.
     loads: u64,
+    /// Whether the tables have been made on the anchor.
+    created: bool,
     /// Whether a query reads these tables, by its text: asked for every
     /// invariant of every run, where the scenarios are few.
     readers: Vec<(String, bool)>,
@@ -83,6 +88,16 @@ impl Loaded {
         reads
     }
 
+    /// Makes the tables, if `sql` may read them and they are not made yet:
+    /// before a direct statement, which may write them.
+    pub(super) fn make_for(&mut self, world: &World, sql: &str) -> Result<(), Error> {
+        if !self.created && self.read_by(sql) {
+            create_tables(world)?;
+            self.created = true;
+        }
+        Ok(())
+    }
+
     /// Makes the tables hold `beliefs` and the world's effects, if they do
     /// not already. Returns which load they hold: the same number means
     /// the same rows.
@@ -96,6 +111,10 @@ impl Loaded {
                         && *direct == world.direct_statements()
                 });
         if !current {
+            if !self.created {
+                create_tables(world)?;
+                self.created = true;
+            }
             self.contents = None;
             self.loads += 1;
             world

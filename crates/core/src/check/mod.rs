@@ -131,7 +131,6 @@ impl Checker {
         journal: Journal,
     ) -> Result<Checker, Error> {
         let world = World::with_journal(schema_sql, procedures, constants, journal)?;
-        context::create_tables(&world)?;
         Ok(Checker {
             world,
             run_tables: context::Loaded::default(),
@@ -521,13 +520,35 @@ impl Path {
     }
 }
 
-/// Whether `sql` names the run's own `beliefs` or `effects` table (as a
-/// word, not inside a string or a comment).
+/// Whether `sql` may read the run's own `beliefs` or `effects` table, or
+/// see that they exist: it names one, or the temp schema, or the list of
+/// every schema's tables, as a word or quoted (SQLite takes `'beliefs'`
+/// for a name where only a name can stand), or it cannot be read as
+/// tokens at all. Comments do not count.
 fn reads_run_tables(sql: &str) -> bool {
-    crate::procedure::lexer::tokens(sql).is_ok_and(|tokens| {
-        tokens
-            .iter()
-            .any(|t| t.is_word(sql, "beliefs") || t.is_word(sql, "effects"))
+    use crate::procedure::lexer::TokenKind;
+    const NAMES: [&str; 7] = [
+        "beliefs",
+        "effects",
+        "temp",
+        "sqlite_temp_master",
+        "sqlite_temp_schema",
+        "table_list",
+        "pragma_table_list",
+    ];
+    let Ok(tokens) = crate::procedure::lexer::tokens(sql) else {
+        return true;
+    };
+    tokens.iter().any(|token| {
+        let text = token.text(sql);
+        let name = match token.kind {
+            TokenKind::Word => text,
+            TokenKind::QuotedName | TokenKind::String => text
+                .get(1..text.len().saturating_sub(1))
+                .unwrap_or_default(),
+            _ => return false,
+        };
+        NAMES.iter().any(|known| name.eq_ignore_ascii_case(known))
     })
 }
 
@@ -561,4 +582,40 @@ fn sections(actions: &[Action]) -> u32 {
         .filter(|a| matches!(a, Action::Concurrent { .. }))
         .count();
     u32::try_from(count).unwrap_or(u32::MAX)
+}
+
+#[cfg(test)]
+mod tests {
+    use super::reads_run_tables;
+    #[cfg(target_arch = "wasm32")]
+    use wasm_bindgen_test::wasm_bindgen_test as test;
+
+    /// A query that may see the run's tables fills (and first makes) them;
+    /// one that cannot is spared that. A miss here would read stale beliefs,
+    /// so every way SQLite lets a text name them counts.
+    #[test]
+    fn a_query_reads_the_run_tables_however_it_names_them() {
+        for sql in [
+            "SELECT * FROM beliefs",
+            "select * from Effects",
+            "SELECT * FROM \"beliefs\"",
+            "SELECT * FROM [effects]",
+            "SELECT * FROM `beliefs`",
+            "SELECT * FROM 'beliefs'",
+            "SELECT * FROM temp.messages",
+            "SELECT name FROM sqlite_temp_master",
+            "SELECT name FROM pragma_table_list",
+            "SELECT 'unclosed",
+        ] {
+            assert!(reads_run_tables(sql), "{sql}");
+        }
+        for sql in [
+            "SELECT * FROM messages",
+            "SELECT 1 -- beliefs",
+            "SELECT /* effects */ 1",
+            "SELECT * FROM belief_log",
+        ] {
+            assert!(!reads_run_tables(sql), "{sql}");
+        }
+    }
 }

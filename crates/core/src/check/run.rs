@@ -304,6 +304,9 @@ impl Run<'_> {
                 self.after_step()?;
             }
             Action::Sql { sql } => {
+                self.run_tables
+                    .make_for(self.world, sql)
+                    .map_err(engine_error)?;
                 self.world.execute_direct(sql).map_err(engine_error)?;
                 self.after_step()?;
             }
