@@ -108,6 +108,13 @@ pub struct Checker {
     resuming: bool,
     /// Runs resumed from an image since the checker was made.
     resumed_runs: u64,
+    /// See [`Checker::set_recording_first_runs`].
+    recording_first_runs: bool,
+    /// Whether the run under way is recorded before it is known to be the
+    /// one shown (a search's first run): its history is then not counted
+    /// against the memory limit, as exploring does not hold it (see
+    /// `ScenarioSearch::advance`).
+    recording_speculatively: bool,
     /// Spent since the current public call (or its replay) began.
     spent: Spent,
 }
@@ -139,6 +146,8 @@ impl Checker {
             strategy: Strategy::default(),
             resuming: true,
             resumed_runs: 0,
+            recording_first_runs: true,
+            recording_speculatively: false,
             spent: Spent::default(),
         })
     }
@@ -165,6 +174,14 @@ impl Checker {
     /// test and the benchmark compare.
     pub fn set_resuming(&mut self, resuming: bool) {
         self.resuming = resuming;
+    }
+
+    /// Whether a search records its first run as it explores it, to show
+    /// it without a replay when it is the run to show (the default), or
+    /// explores unrecorded and replays the run to show: the same reports,
+    /// figures included, which the differential test compares.
+    pub fn set_recording_first_runs(&mut self, recording: bool) {
+        self.recording_first_runs = recording;
     }
 
     /// How many runs resumed from an image since the checker was made
@@ -435,6 +452,7 @@ impl Checker {
             spent_before,
             held: None,
             invariants_read_run_tables: None,
+            history_counted: !self.recording_speculatively,
         };
         let put_back = match resume {
             Some(resume) => run.world.resume(resume.world()).map(|()| {

@@ -55,6 +55,9 @@ pub(super) struct Run<'a> {
     /// Whether any invariant reads the run's own tables: worked out at
     /// the first judgement.
     pub(super) invariants_read_run_tables: Option<bool>,
+    /// Whether the history the run records counts against the check's
+    /// memory; not while it is recorded speculatively.
+    pub(super) history_counted: bool,
 }
 
 /// Every invariant of the run's scenario held on the committed rows as
@@ -226,7 +229,11 @@ impl Run<'_> {
         if let Some(denial) = self.world.meter().exceeded() {
             return Err(End::Error(Box::new(denied(denial))));
         }
-        let held = self.world.history_bytes();
+        let held = if self.history_counted {
+            self.world.history_bytes()
+        } else {
+            0
+        };
         self.spent.memory_bytes = self.spent.memory_bytes.max(held);
         if held > self.limits.memory_bytes_max {
             return Err(limit_hit(memory_exceeded(self.limits.memory_bytes_max)));

@@ -31,10 +31,13 @@ pub enum Progress<T> {
 /// every interleaving is explored.
 #[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
 pub enum Purpose {
-    /// A report a person reads: the shown schedule is run once more with
-    /// its history, beliefs and tables recorded. A scenario without a
-    /// concurrent section is one run, recorded as it is explored: that run
-    /// is the report, its steps counted twice, as a replay would have.
+    /// A report a person reads: the shown schedule's run with its
+    /// history, beliefs and tables recorded. The search's first run is
+    /// recorded as it is explored, and is the report when it is the run to
+    /// show (the first that completes, when every one passes; the only
+    /// one, in a scenario without a concurrent section), its steps counted
+    /// twice, as a replay would have. Any other run to show is run once
+    /// more, recorded.
     #[default]
     Shown,
     /// A verdict alone (a mutant's: line marks, `fencelab mutate`): the
@@ -53,6 +56,8 @@ struct Kept {
     path: Path,
     /// What it recorded, if it ran with recording on.
     history: Option<Vec<Event>>,
+    /// The bytes of that history, as the memory limit counts them.
+    history_bytes: u64,
     procedure_steps: u64,
     sqlite_steps: u64,
 }
@@ -182,6 +187,7 @@ impl Checker {
             resume.as_deref(),
         );
         Kept {
+            history_bytes: self.world.history_bytes(),
             history: self.world.recording().then(|| self.world.take_history()),
             procedure_steps: self.spent.procedure_steps.saturating_sub(procedure_steps),
             sqlite_steps: self.world.meter().spent().saturating_sub(sqlite_steps),
@@ -217,20 +223,14 @@ impl ScenarioSearch {
             return Progress::Pending;
         };
         self.resume_budget(checker, &actions);
-        // A scenario without a concurrent section is one run: recorded when
-        // a person reads its report, that run is the report, and nothing is
-        // replayed.
         let one_run = self.exploration.sections == 0;
-        checker
-            .world
-            .set_recording(one_run && self.purpose == Purpose::Shown);
         let mut outcome = None;
         for _ in 0..runs_max {
             if let Err(error) = self.within_limits(checker) {
                 outcome = Some(Err(error));
                 break;
             }
-            let run = checker.run_kept(&self.scenario, &actions, &mut self.dfs);
+            let run = self.explore_one(checker, &actions, one_run);
             self.tally(run);
             checker.spent.memory_bytes = checker.spent.memory_bytes.max(self.dfs.seen().bytes());
             if !self.dfs.next_branch() {
@@ -239,7 +239,6 @@ impl ScenarioSearch {
                 break;
             }
         }
-        checker.world.set_recording(true);
         let Some(explored) = outcome else {
             self.spent = checker.spent;
             self.sqlite_steps = checker.world.meter().spent();
@@ -265,6 +264,7 @@ impl ScenarioSearch {
                         let mut report = report_of(&self.scenario, kept.path, history);
                         exploration.procedure_steps += kept.procedure_steps;
                         exploration.sqlite_steps += kept.sqlite_steps;
+                        exploration.memory_bytes = exploration.memory_bytes.max(kept.history_bytes);
                         report.exploration = exploration;
                         report
                     }
@@ -291,6 +291,28 @@ impl ScenarioSearch {
         };
         self.given = true;
         Progress::Done(Box::new(report))
+    }
+
+    /// Runs the exploration's next run. The first is recorded when a
+    /// person reads the report: it is the run shown when every run passes,
+    /// or the only run, so that run needs no replay. Its history counts
+    /// against the memory limit only in a scenario of one run, where the
+    /// run is the report; otherwise it is speculative, as the exploration
+    /// would not hold it, and a history past the limit is dropped, so the
+    /// replay meets the limit where it always did.
+    fn explore_one(&mut self, checker: &mut Checker, actions: &[Action], one_run: bool) -> Kept {
+        let first = self.exploration.schedules + self.exploration.pruned == 0;
+        let recorded =
+            first && self.purpose == Purpose::Shown && (one_run || checker.recording_first_runs);
+        checker.world.set_recording(recorded);
+        checker.recording_speculatively = recorded && !one_run;
+        let mut run = checker.run_kept(&self.scenario, actions, &mut self.dfs);
+        if checker.recording_speculatively && run.history_bytes > checker.limits.memory_bytes_max {
+            run.history = None;
+        }
+        checker.recording_speculatively = false;
+        checker.world.set_recording(true);
+        run
     }
 
     /// Starts the check's budget on the first slice; on a later one, goes

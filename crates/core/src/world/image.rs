@@ -20,9 +20,10 @@
 //! (`tests/suite/resume_differential.rs`) holds the two to the same report,
 //! figures included.
 //!
-//! Only a world that is not recording is imaged: exploration records
-//! nothing, and the run it shows is replayed from the seed with recording
-//! on.
+//! An image holds no history, so a run is resumed only with recording
+//! off: exploration's runs after its first. The first run of a search is
+//! recorded (it is the run a passing check shows) and is imaged like any
+//! other, for the runs after it to resume from.
 
 use super::{Call, Process, ProcessId, World, record::Rows};
 use crate::error::Error;
@@ -52,13 +53,10 @@ struct ProcessImage {
 }
 
 impl World {
-    /// The world as it stands, if it can be resumed from: not recording,
-    /// and no process inside a transaction. `None` otherwise, or when the
-    /// rows cannot be read.
+    /// The world as it stands, if it can be resumed from: no process
+    /// inside a transaction. `None` otherwise, or when the rows cannot be
+    /// read.
     pub fn image(&self) -> Option<Image> {
-        if self.recording {
-            return None;
-        }
         let between_transactions = self.processes.iter().all(|p| {
             p.written.is_empty() && p.connection.as_ref().is_none_or(|c| c.is_autocommit())
         });
@@ -94,6 +92,15 @@ impl World {
     /// for the seed, for any point between transactions. Every open
     /// transaction is rolled back first.
     pub fn resume(&mut self, image: &Image) -> Result<(), Error> {
+        if self.recording {
+            // The history before the image is not in it.
+            return Err(Error::Sqlite {
+                context: "resume a run from an image".into(),
+                message: "a recording world cannot resume: its history would lack the steps \
+                          that led to the image"
+                    .into(),
+            });
+        }
         for process in self.processes.drain(..) {
             if let Some(connection) = process.connection {
                 super::release(&mut self.idle, connection, process.sandbox);

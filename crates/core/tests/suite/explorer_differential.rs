@@ -161,3 +161,64 @@ fn a_scenario_of_one_run_reports_what_replaying_it_reports() {
     }
     assert!(compared > 1_000, "only {compared} scenarios compared");
 }
+
+/// A search records its first run as it explores it, and shows that run
+/// without a replay when it is the one to show; checked the way before
+/// (every run unrecorded, the shown one replayed), every scenario gives the
+/// same report, to the figures (procedure and SQLite steps, memory), and
+/// with the memory limit cut below what the shown history needs (the
+/// speculative history is then dropped and the replay meets the limit), the
+/// same error too. On every bundled exercise's references, starting texts,
+/// named variants and sampled mutants.
+#[test]
+fn a_first_run_recorded_as_explored_reports_what_replaying_it_reports() {
+    use fencelab_core::ScenarioResult;
+    use fencelab_core::check::Limits;
+    let (mut compared, mut passed_concurrent, mut cut) = (0, 0, 0);
+    for exercise in bundled::exercises().unwrap() {
+        for (label, texts) in variants(&exercise, false) {
+            let (Ok(mut replaying), Ok(mut recording)) =
+                (exercise.checker(&texts), exercise.checker(&texts))
+            else {
+                continue;
+            };
+            replaying.set_recording_first_runs(false);
+            for scenario in &exercise.scenarios {
+                let context = format!("{} / {label} / {}", exercise.id, scenario.name);
+                let expected = replaying.check(scenario);
+                let got = recording.check(scenario);
+                assert_eq!(got, expected, "{context}");
+                compared += 1;
+                let passed = matches!(got.result, ScenarioResult::Passed);
+                if !(passed && got.exploration.sections != 0) {
+                    continue;
+                }
+                passed_concurrent += 1;
+                // Half the memory the shown run's history took: exploring
+                // holds no history, so only the run shown meets the limit.
+                let limits = Limits {
+                    memory_bytes_max: got.exploration.memory_bytes / 2,
+                    ..Limits::default()
+                };
+                replaying.set_limits(limits);
+                recording.set_limits(limits);
+                let expected = replaying.check(scenario);
+                let got = recording.check(scenario);
+                assert_eq!(got, expected, "{context}, memory cut to {limits:?}");
+                cut += usize::from(!matches!(got.result, ScenarioResult::Passed));
+                replaying.set_limits(Limits::default());
+                recording.set_limits(Limits::default());
+            }
+        }
+    }
+    println!(
+        "first runs recorded: {compared} scenario checks identical, {passed_concurrent} passed with a \
+         concurrent section, {cut} of them meeting a memory limit cut"
+    );
+    assert!(compared > 1_000, "only {compared} scenarios compared");
+    assert!(
+        passed_concurrent > 100,
+        "only {passed_concurrent} passed with a concurrent section"
+    );
+    assert!(cut > 10, "only {cut} met the cut memory limit");
+}
