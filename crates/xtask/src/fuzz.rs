@@ -4,9 +4,12 @@
 //! project's own data (crates/fuzzing's `fuzz-seeds`: the bundled exercises,
 //! their procedures, links and saved entries made of them, and
 //! tests/hostile/), runs each target for a given time and prints one line per
-//! target: executions, executions per second, crashes. A crash's input is in
-//! fuzz/artifacts/<target>/; `cargo fuzz tmin` shrinks it, and a shrunk copy
-//! under fuzz/regressions/<target>/ keeps it fixed in `cargo test`.
+//! target: executions, executions per second, findings (crashes, hangs,
+//! leaks, running out of memory: the command fails on any) and slow units
+//! (inputs libFuzzer noted as slow and went on past: the command does not
+//! fail on those). Their inputs are in fuzz/artifacts/<target>/; `cargo fuzz
+//! tmin` shrinks a finding's, and a shrunk copy under
+//! fuzz/regressions/<target>/ keeps it fixed in `cargo test`.
 //!
 //! cargo-fuzz passes nightly flags to rustc; the toolchain is stable, so its
 //! commands run with RUSTC_BOOTSTRAP=1.
@@ -168,7 +171,7 @@ pub fn run(root: &Path, options: &Options) -> Result<bool, String> {
             println!("{}", result.line(target));
         }
     }
-    Ok(results.iter().all(|(_, r)| r.crashes.is_empty()))
+    Ok(results.iter().all(|(_, r)| r.findings.is_empty()))
 }
 
 /// Writes the seeds of every corpus (fuzz/corpus/<target>/from-*).
@@ -205,24 +208,36 @@ struct Outcome {
     executions: u64,
     per_second: u64,
     seconds: f64,
-    /// The inputs libFuzzer saved as crashes, hangs or out-of-memory.
-    crashes: Vec<PathBuf>,
+    /// The inputs libFuzzer saved as crashes, hangs, leaks or out of memory.
+    findings: Vec<PathBuf>,
+    /// The inputs it saved as slow units, and went on past.
+    slow_units: Vec<PathBuf>,
+}
+
+/// Whether libFuzzer saved `artifact` as a slow unit (`slow-unit-<sha1>`),
+/// a note that the run went on past, rather than a finding (`crash-`,
+/// `timeout-`, `leak-`, `oom-`, and any name it may use for one later).
+fn is_slow_unit(artifact: &Path) -> bool {
+    artifact
+        .file_name()
+        .and_then(|name| name.to_str())
+        .is_some_and(|name| name.starts_with("slow-unit-"))
 }
 
 impl Outcome {
     fn line(&self, target: &str) -> String {
-        let crashes = if self.crashes.is_empty() {
-            "0 crashes".to_string()
-        } else {
-            let files: Vec<String> = self
-                .crashes
-                .iter()
-                .map(|p| p.display().to_string())
-                .collect();
-            format!("{} crash(es): {}", self.crashes.len(), files.join(", "))
+        let listed = |one: &str, many: &str, files: &[PathBuf]| match files {
+            [] => format!("0 {many}"),
+            files => {
+                let word = if files.len() == 1 { one } else { many };
+                let names: Vec<String> = files.iter().map(|p| p.display().to_string()).collect();
+                format!("{} {word}: {}", files.len(), names.join(", "))
+            }
         };
+        let findings = listed("finding", "findings", &self.findings);
+        let slow = listed("slow unit", "slow units", &self.slow_units);
         format!(
-            "xtask: fuzz {target}: {} executions, {} exec/s, {crashes} ({:.0} s)",
+            "xtask: fuzz {target}: {} executions, {} exec/s, {findings}, {slow} ({:.0} s)",
             self.executions, self.per_second, self.seconds
         )
     }
@@ -261,11 +276,11 @@ fn run_target(
     };
     let executions = stat("stat::number_of_executed_units").unwrap_or(0);
     let per_second = stat("stat::average_exec_per_sec").unwrap_or(0);
-    let crashes: Vec<PathBuf> = files_in(&artifacts)
+    let (slow_units, findings): (Vec<PathBuf>, Vec<PathBuf>) = files_in(&artifacts)
         .into_iter()
         .filter(|file| !before.contains(file))
-        .collect();
-    if executions == 0 && crashes.is_empty() {
+        .partition(|file| is_slow_unit(file));
+    if executions == 0 && findings.is_empty() {
         return Err(format!(
             "fuzzing {target} ran nothing; see {}",
             log.display()
@@ -275,7 +290,8 @@ fn run_target(
         executions,
         per_second,
         seconds,
-        crashes,
+        findings,
+        slow_units,
     })
 }
 
@@ -285,4 +301,38 @@ fn files_in(dir: &Path) -> Vec<PathBuf> {
         .unwrap_or_default();
     files.sort();
     files
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    /// libFuzzer's own artifact names: only a slow unit lets the command
+    /// pass, and the line says which is which.
+    #[test]
+    fn a_slow_unit_is_reported_apart_from_findings() {
+        let dir = Path::new("fuzz/artifacts/whole_run");
+        for finding in [
+            "crash-ab12",
+            "timeout-cd34",
+            "leak-ef56",
+            "oom-0789",
+            "unknown-1",
+        ] {
+            assert!(!is_slow_unit(&dir.join(finding)), "{finding}");
+        }
+        assert!(is_slow_unit(&dir.join("slow-unit-9f00")));
+        let outcome = Outcome {
+            executions: 10,
+            per_second: 5,
+            seconds: 2.0,
+            findings: Vec::new(),
+            slow_units: vec![dir.join("slow-unit-9f00")],
+        };
+        assert_eq!(
+            outcome.line("whole_run"),
+            "xtask: fuzz whole_run: 10 executions, 5 exec/s, 0 findings, 1 slow unit: \
+             fuzz/artifacts/whole_run/slow-unit-9f00 (2 s)"
+        );
+    }
 }
