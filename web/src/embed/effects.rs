@@ -22,15 +22,10 @@ pub fn use_embedding(playground: &UseReducerHandle<Playground>) {
             move || drop(listener)
         });
     }
-    // The content's height is reported from the moment the page shows what
-    // it will go on showing (an exercise with its editors, or why none
-    // opens), not while the exercise the address names is awaited or its
-    // saved work is read: those lines are 47 and 99 px high, and reporting
-    // them would fold the course page's 600 px frame up and open it out
-    // again a moment later, moving everything below it twice.
-    let settled = playground.awaiting.is_none()
-        && playground.awaiting_link.is_none()
-        && playground.opening.is_none();
+    // The content's height is reported once the page has settled: the
+    // lines shown before would fold the course page's 600 px frame up and
+    // open it out again a moment later, moving everything below it twice.
+    let settled = playground.settled();
     use_effect_with((parent.clone(), settled), |(parent, settled)| {
         let watch = parent
             .clone()

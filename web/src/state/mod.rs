@@ -256,6 +256,15 @@ impl Playground {
         self.exercises.get(self.current)
     }
 
+    /// Whether the page shows what it will go on showing: an exercise with
+    /// its editors, or why none opens; not while the exercise the address
+    /// names is awaited, nor while its saved work is read (a line each,
+    /// 47 and 99 px high). An embed reports its height only from then on
+    /// (embed/effects.rs).
+    pub fn settled(&self) -> bool {
+        self.awaiting.is_none() && self.awaiting_link.is_none() && self.opening.is_none()
+    }
+
     fn exercise_id(&self) -> String {
         self.exercise().map(|e| e.id.clone()).unwrap_or_default()
     }

@@ -410,3 +410,11 @@ fn a_link_shared_from_an_embed_opens_as_an_embed() {
             .starts_with("https://fencelab.example/#s1=")
     );
 }
+
+/// The frame reports its height once the page has settled (`use_embedding`):
+/// not while the exercise's saved work is read, from then on.
+#[test]
+fn an_embedded_exercise_settles_once_its_saved_work_is_read() {
+    assert!(!embedded(Some(HOST)).settled(), "its saved work is read");
+    assert!(ready().settled());
+}

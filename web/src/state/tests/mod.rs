@@ -295,6 +295,7 @@ fn a_link_that_cannot_be_read_is_reported_and_the_learners_work_opens() {
         playground.awaiting.is_some(),
         "perhaps one of the site's own"
     );
+    assert!(!playground.settled(), "the exercise is awaited");
     act(
         &mut playground,
         Action::SiteExercises(SiteExercises::NoIndex),
@@ -304,6 +305,18 @@ fn a_link_that_cannot_be_read_is_reported_and_the_learners_work_opens() {
         playground.opening.as_ref().map(|o| o.exercise.as_str()),
         Some(CLAIM)
     );
+    assert!(
+        !playground.settled(),
+        "the first exercise's saved work is read"
+    );
+    act(
+        &mut playground,
+        Action::SavedWorkRead {
+            exercise: CLAIM.into(),
+            loaded: Loaded::Nothing,
+        },
+    );
+    assert!(playground.settled(), "the first exercise is open");
 }
 
 #[test]
