@@ -56,7 +56,8 @@ pub(super) struct Run<'a> {
     /// the first judgement.
     pub(super) invariants_read_run_tables: Option<bool>,
     /// Whether the history the run records counts against the check's
-    /// memory; not while it is recorded speculatively.
+    /// memory; not while it is recorded speculatively, when a history past
+    /// the limit stops being recorded instead.
     pub(super) history_counted: bool,
 }
 
@@ -229,11 +230,17 @@ impl Run<'_> {
         if let Some(denial) = self.world.meter().exceeded() {
             return Err(End::Error(Box::new(denied(denial))));
         }
-        let held = if self.history_counted {
-            self.world.history_bytes()
-        } else {
-            0
-        };
+        let held = self.world.history_bytes();
+        if !self.history_counted {
+            // A speculative history past the limit is of no use (its run
+            // would be replayed to meet the limit), and nothing would
+            // bound it: the run goes on unrecorded, as exploring runs do.
+            if held > self.limits.memory_bytes_max && self.world.recording() {
+                self.world.set_recording(false);
+                drop(self.world.take_history());
+            }
+            return Ok(());
+        }
         self.spent.memory_bytes = self.spent.memory_bytes.max(held);
         if held > self.limits.memory_bytes_max {
             return Err(limit_hit(memory_exceeded(self.limits.memory_bytes_max)));

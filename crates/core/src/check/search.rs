@@ -298,8 +298,9 @@ impl ScenarioSearch {
     /// or the only run, so that run needs no replay. Its history counts
     /// against the memory limit only in a scenario of one run, where the
     /// run is the report; otherwise it is speculative, as the exploration
-    /// would not hold it, and a history past the limit is dropped, so the
-    /// replay meets the limit where it always did.
+    /// would not hold it: once past the limit it is dropped and the run
+    /// goes on unrecorded (`Run::within_budget`), so the replay meets the
+    /// limit where it always did.
     fn explore_one(&mut self, checker: &mut Checker, actions: &[Action], one_run: bool) -> Kept {
         let first = self.exploration.schedules + self.exploration.pruned == 0;
         let recorded =
@@ -308,6 +309,7 @@ impl ScenarioSearch {
         checker.recording_speculatively = recorded && !one_run;
         let mut run = checker.run_kept(&self.scenario, actions, &mut self.dfs);
         if checker.recording_speculatively && run.history_bytes > checker.limits.memory_bytes_max {
+            // Past the limit in its last step, or dropped during the run.
             run.history = None;
         }
         checker.recording_speculatively = false;
