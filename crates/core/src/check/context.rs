@@ -75,7 +75,8 @@ impl Loaded {
         world.query_committed(sql)
     }
 
-    /// Whether `sql` reads the run's tables (names `beliefs` or `effects`).
+    /// Whether `sql` may read the run's tables, as `reads_run_tables`
+    /// judges it, kept by text.
     pub(super) fn read_by(&mut self, sql: &str) -> bool {
         if let Some((_, reads)) = self.readers.iter().find(|(known, _)| known == sql) {
             return *reads;
@@ -91,7 +92,14 @@ impl Loaded {
     /// Makes the tables, if `sql` may read them and they are not made yet:
     /// before a direct statement, which may write them.
     pub(super) fn make_for(&mut self, world: &World, sql: &str) -> Result<(), Error> {
-        if !self.created && self.read_by(sql) {
+        if self.read_by(sql) {
+            self.make(world)?;
+        }
+        Ok(())
+    }
+
+    fn make(&mut self, world: &World) -> Result<(), Error> {
+        if !self.created {
             create_tables(world)?;
             self.created = true;
         }
@@ -111,10 +119,7 @@ impl Loaded {
                         && *direct == world.direct_statements()
                 });
         if !current {
-            if !self.created {
-                create_tables(world)?;
-                self.created = true;
-            }
+            self.make(world)?;
             self.contents = None;
             self.loads += 1;
             world

@@ -63,8 +63,8 @@ pub(super) struct Run<'a> {
 
 /// Every invariant of the run's scenario held on the committed rows as
 /// `stored` says they stood and the run's tables as load `loads` filled
-/// them (0: they read none); judging them cost `steps` SQLite steps. Invariants are read-only
-/// queries of those alone, so while both are as they were, judging them
+/// them (0: they read none); judging them cost `steps` SQLite steps.
+/// Invariants are read-only queries of those alone, so while both are as they were, judging them
 /// again finds the same rows at the same cost. Most steps commit nothing
 /// (a read, a write inside a transaction, a step of code), and the check
 /// charges the cost instead of running the queries (see
@@ -733,11 +733,11 @@ impl Run<'_> {
             if cfg!(debug_assertions) {
                 self.assert_still_held(held);
             }
-            self.world.meter().charge(held.steps);
+            meter.charge(held.steps);
             return Ok(());
         }
+        let spent_before = meter.spent();
         self.held = None;
-        let spent_before = self.world.meter().spent();
         for invariant in &self.scenario.invariants {
             let Some(rows) = self
                 .world
