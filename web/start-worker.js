@@ -31,12 +31,17 @@
   globalThis.fencelabCatalogFetch.catch(function () {});
   // The worker's address and name, for worker_client.rs too: it starts a
   // new worker when one has to be restarted, and its wasm cannot hold this
-  // build's names (web/worker/src/catalog.rs reads the name).
+  // build's names (web/worker/src/catalog.rs reads the name). The name's
+  // second word is the exercise reader (web/reader), which the worker
+  // starts only when a text needs the TOML loader: a first visit to a
+  // bundled exercise never fetches it.
   var address = "./worker_loader.js";
+  var reader = "./reader_loader.js";
+  var name = catalog + " " + reader;
   globalThis.fencelabWorkerUrl = address;
-  globalThis.fencelabWorkerName = catalog;
+  globalThis.fencelabWorkerName = name;
   try {
-    var worker = new Worker(address, { type: "module", name: catalog });
+    var worker = new Worker(address, { type: "module", name: name });
     var held = [];
     // The exercise a prerendered page shows (web/prerender), known once the
     // document is parsed: the worker checks its starting texts as soon as

@@ -9,10 +9,23 @@
 // CSP violation) and the javascript: link is no link. Both themes, both
 // widths: the editor and the results on screen, unclipped.
 import assert from "node:assert/strict";
-import { readFile } from "node:fs/promises";
+import { cp, mkdtemp, readFile, rm } from "node:fs/promises";
+import { tmpdir } from "node:os";
 import { deflateRawSync } from "node:zlib";
-import { join } from "node:path";
-import { ROOT, assertNoSeriousViolations, cachedForOffline, runTests, waitForText } from "./harness.mjs";
+import { basename, join } from "node:path";
+import {
+  CLAIM,
+  DIST,
+  ROOT,
+  assertNoSeriousViolations,
+  cachedForOffline,
+  open,
+  runTests,
+  serveDir,
+  typeClaim,
+  verdictsCurrent,
+  waitForText,
+} from "./harness.mjs";
 
 const STARTER = await readFile(join(ROOT, "crates/cli/src/starter.toml"), "utf8");
 const EDITOR = "#exercise-editor .cm-content";
@@ -55,7 +68,63 @@ function onScreen(box, width) {
   return box && box.width > 0 && box.height > 0 && box.x >= 0 && box.x + box.width <= width + 0.5;
 }
 
+/** Every path the site's server has answered, in order. */
+const served = [];
+/** Whether a path is one of the exercise reader's files (web/reader). */
+const isReader = (path) => /^\/reader(_loader|_bg)?-[0-9a-f]{16}\.(js|wasm)$/.test(path);
+
 await runTests("author", [
+  [
+    "a first visit checks its first edit without fetching the exercise reader; the first draft starts it",
+    async ({ browser, url }) => {
+      // No service worker: it would precache every asset, the reader's too,
+      // for offline use, and hide what the page itself asks for.
+      const context = await browser.newContext({ serviceWorkers: "block", viewport: { width: 1280, height: 800 } });
+      try {
+        const page = await context.newPage();
+        const from = served.length;
+        await open(page, `${url}${CLAIM}.html`);
+        await typeClaim(page, ["SELECT 1;"]);
+        await verdictsCurrent(page);
+        const first = served.slice(from);
+        assert.ok(first.some((path) => /^\/worker_bg-[0-9a-f]{16}\.wasm$/.test(path)), `the checking worker was fetched: ${first}`);
+        assert.ok(first.includes("/exercises/index.toml"), `the site's index was read: ${first}`);
+        assert.deepEqual(first.filter(isReader), [], "no reader before a text needs it");
+
+        await openAuthoring(page, `${url}?author=1`);
+        await waitForText(page.locator(STATUS), PASSES, 60_000);
+        const reader = served.slice(from).filter(isReader).map((path) => path.replace(/-[0-9a-f]{16}/, ""));
+        assert.deepEqual([...new Set(reader)].sort(), ["/reader.js", "/reader_bg.wasm", "/reader_loader.js"]);
+      } finally {
+        await context.close();
+      }
+    },
+  ],
+  [
+    "a site whose exercise reader is missing says so for the draft, in one line",
+    async ({ browser }) => {
+      // A half-uploaded site: every file but the reader's.
+      const dir = await mkdtemp(join(tmpdir(), "fencelab-no-reader-"));
+      await cp(DIST, dir, { recursive: true, filter: (path) => !isReader(`/${basename(path)}`) });
+      const site = await serveDir(dir);
+      const context = await browser.newContext({ serviceWorkers: "block" });
+      try {
+        const page = await context.newPage();
+        const thrown = [];
+        page.on("pageerror", (error) => thrown.push(String(error)));
+        await openAuthoring(page, `${site.url}?author=1`);
+        await waitForText(
+          page.locator(STATUS),
+          /^⚠ The draft could not be checked: the exercise reader \(\.\/reader_loader-[0-9a-f]{16}\.js\) could not be loaded/,
+        );
+        assert.deepEqual(thrown, [], "the page threw nothing");
+      } finally {
+        await context.close();
+        await site.close();
+        await rm(dir, { recursive: true, force: true });
+      }
+    },
+  ],
   [
     "a bundled exercise's copy opens as a template, online and offline, under an id of its own; a template that cannot be fetched says so",
     async ({ page, url, context }) => {
@@ -330,4 +399,4 @@ await runTests("author", [
       assert.equal((await downloaded(page)).bytes.toString("utf8"), STARTER);
     },
   ],
-]);
+], { serve: () => serveDir(DIST, {}, served) });

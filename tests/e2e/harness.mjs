@@ -48,11 +48,13 @@ const MIME = {
 /**
  * Serves `dir` on 127.0.0.1 at a free port; resolves to { url, close }.
  * `headers` are added to every answer (a site whose embed.js other origins
- * import needs `access-control-allow-origin`).
+ * import needs `access-control-allow-origin`); the path of every request
+ * is pushed to `served`, when given, as it comes.
  */
-export async function serveDir(dir = DIST, headers = {}) {
+export async function serveDir(dir = DIST, headers = {}, served = null) {
   const server = createServer(async (req, res) => {
     const path = decodeURIComponent(new URL(req.url, "http://x").pathname);
+    served?.push(path);
     const file = normalize(join(dir, path.endsWith("/") ? path + "index.html" : path));
     if (!file.startsWith(dir)) {
       res.writeHead(403).end();

@@ -25,7 +25,9 @@ fn from_the_worker(server: &mut Server, seq: u64, exercise: &fencelab_core::Exer
                 break response;
             }
         },
-        Served::Nothing => panic!("the worker answered a protection with nothing"),
+        Served::Nothing | Served::Read(_) => {
+            panic!("the worker answered a protection with nothing")
+        }
     };
     decode(&encode(&response)).expect("an answer reads back")
 }

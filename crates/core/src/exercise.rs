@@ -8,8 +8,9 @@
 use crate::check::{Checker, Limits, Progress, SuiteSearch};
 use crate::mutation::EquivalentJudgement;
 use crate::world::World;
+use fencelab_model::exercise::Exercise;
+#[cfg(feature = "loader")]
 pub use fencelab_model::exercise::scenarios_from_toml;
-use fencelab_model::exercise::{Exercise, LoadError};
 use fencelab_model::procedure::Procedure;
 use fencelab_model::report::{
     ErrorKind, ExerciseCheck, ExerciseReport, KillMatrix, Place, ScenarioError, Unusable,
@@ -21,7 +22,8 @@ use std::sync::Arc;
 
 /// Reads and validates an exercise file, and builds its world once to prove
 /// the schema works. `file` names it in errors.
-pub fn load(file: &str, text: &str) -> Result<Exercise, LoadError> {
+#[cfg(feature = "loader")]
+pub fn load(file: &str, text: &str) -> Result<Exercise, fencelab_model::LoadError> {
     Exercise::from_toml_checked(file, text, try_schema)
 }
 

@@ -13,6 +13,7 @@
 //! from a fake clock and order from a schedule, so every run replays exactly,
 //! natively and in WebAssembly.
 
+#[cfg(feature = "loader")]
 pub mod bundled;
 pub mod check;
 mod error;

@@ -57,26 +57,80 @@ impl SiteIndex {
         Ok(index)
     }
 
-    /// Reads an index served by a site: untrusted text. (The page's worker
-    /// reads it: the page links no TOML parser.)
+    /// Reads an index served by a site: untrusted text. (The page's
+    /// exercise reader reads it: neither the page nor the checking worker
+    /// links a TOML parser.)
     #[cfg(feature = "toml")]
     pub fn parse(text: &str) -> Result<SiteIndex, IndexError> {
-        if text.len() > INDEX_BYTES_MAX {
-            return Err(IndexError(format!(
-                "the index is {} bytes; at most {INDEX_BYTES_MAX} are read",
-                text.len()
-            )));
-        }
+        within_bounds(text)?;
         let index: SiteIndex =
             toml::from_str(text).map_err(|e| IndexError(e.message().to_string()))?;
-        if index.format != INDEX_FORMAT {
+        index.checked()
+    }
+
+    /// Reads an index written in the form [`SiteIndex::to_toml`] writes
+    /// (and the empty index a site starts with): lines that are blank or a
+    /// comment, `format = N`, and `exercises = [` with one quoted file name
+    /// a line, or `exercises = []`. `None` for any other text, which only a
+    /// TOML parser reads: the checking worker reads a site's index with this
+    /// on every load, and starts the exercise reader (web/reader) only for a
+    /// text it cannot read. Whatever it reads, it reads as [`SiteIndex::parse`]
+    /// does (a test compares the two on every text of a small grammar).
+    pub fn parse_written(text: &str) -> Option<Result<SiteIndex, IndexError>> {
+        if let Err(error) = within_bounds(text) {
+            return Some(Err(error));
+        }
+        let mut format = None;
+        let mut exercises = None;
+        // A line's end is `\n` or `\r\n`; a `\r` anywhere else is left in
+        // the line, where nothing reads it.
+        let mut lines = text.split_inclusive('\n').map(|line| {
+            line.strip_suffix("\r\n")
+                .or_else(|| line.strip_suffix('\n'))
+                .unwrap_or(line)
+        });
+        while let Some(line) = lines.next() {
+            let line = line.trim_matches([' ', '\t']);
+            if line.is_empty() {
+                continue;
+            }
+            if let Some(comment) = line.strip_prefix('#') {
+                if comment.chars().any(|c| c != '\t' && c.is_control()) {
+                    return None;
+                }
+                continue;
+            }
+            let (key, value) = line.split_once('=')?;
+            let value = value.trim_matches([' ', '\t']);
+            match key.trim_matches([' ', '\t']) {
+                "format" if format.is_none() => format = Some(written_integer(value)?),
+                "exercises" if exercises.is_none() => {
+                    exercises = Some(match value {
+                        "[]" => Vec::new(),
+                        "[" => written_names(&mut lines)?,
+                        _ => return None,
+                    });
+                }
+                _ => return None,
+            }
+        }
+        let index = SiteIndex {
+            format: format?,
+            exercises: exercises?,
+        };
+        Some(index.checked())
+    }
+
+    /// The index, if it is of this build's format and names files it may.
+    fn checked(self) -> Result<SiteIndex, IndexError> {
+        if self.format != INDEX_FORMAT {
             return Err(IndexError(format!(
                 "format {} is not one this page reads (it reads format {INDEX_FORMAT})",
-                index.format
+                self.format
             )));
         }
-        index.validate()?;
-        Ok(index)
+        self.validate()?;
+        Ok(self)
     }
 
     /// The index as TOML, with a comment saying what wrote it and why.
@@ -117,6 +171,62 @@ impl SiteIndex {
         }
         Ok(())
     }
+}
+
+/// Refuses an index larger than [`INDEX_BYTES_MAX`].
+fn within_bounds(text: &str) -> Result<(), IndexError> {
+    if text.len() > INDEX_BYTES_MAX {
+        return Err(IndexError(format!(
+            "the index is {} bytes; at most {INDEX_BYTES_MAX} are read",
+            text.len()
+        )));
+    }
+    Ok(())
+}
+
+/// A TOML decimal integer of at most `u32::MAX`, as [`SiteIndex::to_toml`]
+/// writes the format (no sign, underscore or leading zero).
+fn written_integer(value: &str) -> Option<u32> {
+    let plain = !value.is_empty()
+        && value.bytes().all(|b| b.is_ascii_digit())
+        && (value == "0" || !value.starts_with('0'));
+    if plain { value.parse().ok() } else { None }
+}
+
+/// The rest of an array [`SiteIndex::to_toml`] writes, after its `[`: one
+/// `"name",` a line (the last one's comma optional), then `]` alone. Names
+/// are of the characters a file name may have, so no escape is read.
+fn written_names<'a>(lines: &mut impl Iterator<Item = &'a str>) -> Option<Vec<String>> {
+    let mut names = Vec::new();
+    let mut comma = true;
+    for line in lines {
+        let line = line.trim_matches([' ', '\t']);
+        if line.is_empty() {
+            continue;
+        }
+        if line == "]" {
+            return Some(names);
+        }
+        // A name after one without its comma is not TOML.
+        if !comma {
+            return None;
+        }
+        let item = line.strip_prefix('"')?;
+        let (name, rest) = item.split_once('"')?;
+        comma = match rest.trim_start_matches([' ', '\t']) {
+            "," => true,
+            "" => false,
+            _ => return None,
+        };
+        let plain = name
+            .bytes()
+            .all(|b| b.is_ascii_alphanumeric() || matches!(b, b'-' | b'_' | b'.'));
+        if !plain {
+            return None;
+        }
+        names.push(name.to_string());
+    }
+    None
 }
 
 /// A file name the index may carry: a `.toml` file directly inside
@@ -212,5 +322,84 @@ mod tests {
         );
         let huge = "#".repeat(INDEX_BYTES_MAX + 1);
         assert!(SiteIndex::parse(&huge).unwrap_err().0.contains("bytes"));
+    }
+
+    /// Lines from which every text of up to four lines is made, joined by
+    /// `\n` or `\r\n`, with and without a last line end: what
+    /// `to_toml` writes, and each way a line can leave its grammar.
+    const LINES: &[&str] = &[
+        "",
+        "# a comment\t",
+        "# \u{7f}",
+        "format = 1",
+        "format=2",
+        "format = 01",
+        "exercises = []",
+        "exercises = [",
+        "]",
+        "  \"a.toml\",",
+        "\"b.toml\"",
+        "\"a b.toml\" ,",
+        "] # end",
+        "format = 1\r",
+    ];
+
+    #[test]
+    fn what_it_reads_without_toml_it_reads_as_toml_does() {
+        let mut texts = vec![
+            String::from(include_str!("../../../web/exercises/index.toml")),
+            SiteIndex::new(Vec::new()).unwrap().to_toml(),
+            // Longer than the texts below are.
+            "format = 1\nexercises = [\n\"b.toml\"\n\"a.toml\",\n]\n".into(),
+            "exercises = [\n  \"a.toml\",\n\n  \"b.toml\"\n]\nformat = 1".into(),
+            "format = 1\nexercises = [\n\"a.toml\",\n# one\n]\n".into(),
+            "format = 1\nexercises = [\n\"a.toml\",\n]\nexercises = []\n".into(),
+        ];
+        let mut lines: Vec<Vec<&str>> = vec![Vec::new()];
+        for _ in 0..4 {
+            let longer: Vec<Vec<&str>> = lines
+                .iter()
+                .filter(|text| text.len() == lines.last().map_or(0, Vec::len))
+                .flat_map(|text| {
+                    LINES.iter().map(move |line| {
+                        let mut text = text.clone();
+                        text.push(*line);
+                        text
+                    })
+                })
+                .collect();
+            lines.extend(longer);
+        }
+        for text in &lines {
+            for end in ["\n", "\r\n"] {
+                let joined = text.join(end);
+                texts.push(format!("{joined}{end}"));
+                texts.push(joined);
+            }
+        }
+        let mut read = 0;
+        for text in &texts {
+            if let Some(written) = SiteIndex::parse_written(text) {
+                assert_eq!(written, SiteIndex::parse(text), "{text:?}");
+                read += 1;
+            }
+        }
+        // The grammar's own texts are read, and the comparison above was
+        // made on hundreds of texts it read, not a handful.
+        for files in [
+            vec![],
+            vec!["a.toml".to_string(), "my_course-2.toml".into()],
+        ] {
+            let text = SiteIndex::new(files).unwrap().to_toml();
+            assert!(
+                SiteIndex::parse_written(&text).is_some_and(|r| r.is_ok()),
+                "{text}"
+            );
+        }
+        assert!(
+            SiteIndex::parse_written(include_str!("../../../web/exercises/index.toml"))
+                .is_some_and(|r| r.is_ok())
+        );
+        assert!(read > 500, "{read} of {}", texts.len());
     }
 }

@@ -1,9 +1,11 @@
 //! What the first load of the built playground weighs, and the layering
 //! checks on it: the page's own wasm must not contain SQLite (only the
-//! worker runs the engine), nor a TOML parser (the worker loads every text:
-//! checked on the dependency graph the page is built with, and on the built
-//! file), nor a Markdown parser (the loader renders an exercise's prose:
-//! checked on the graph). Reads `dist/`, which the trunk stage writes.
+//! worker runs the engine), and neither the page's nor the checking
+//! worker's a TOML parser (the exercise reader, web/reader, reads every
+//! text, fetched only when one needs it: checked on the dependency graphs
+//! the two are built with, and on the built files) or a Markdown parser
+//! (the loader renders an exercise's prose: checked on the graphs). Reads
+//! `dist/`, which the trunk stage writes.
 //! Sizes are raw, gzip -9 and brotli (quality 11, through Node's zlib:
 //! xtask has no dependencies), the two encodings a server may send.
 
@@ -17,38 +19,58 @@ use std::process::{Command, Stdio};
 const SQLITE_MARKERS: &[&str] = &["sqlite_schema", "SQLite format 3"];
 
 /// Strings that only the toml crate's parser carries (its own error
-/// sentences, found in the worker's wasm, which links it, and in no other
-/// crate of the page). Finding one in the page's wasm means the main thread
-/// links a TOML parser again.
+/// sentences: the reader's wasm, which links it, must hold every one, or
+/// the list is stale). Finding one in the page's or the checking worker's
+/// wasm means it links a TOML parser again.
 const TOML_MARKERS: &[&str] = &[
     "missing assignment between key-value pairs",
     "carriage return must be followed by newline",
     "integers with a radix cannot be signed",
 ];
 
-/// The page's package and the target trunk builds it for.
-const PAGE_PACKAGE: &str = "fencelab-web";
-const PAGE_TARGET: &str = "wasm32-unknown-unknown";
+/// The packages that must link no TOML or Markdown parser (the page and
+/// the checking worker), with the name of their wasm in `dist`, and the
+/// target trunk builds them for.
+const WITHOUT_PARSERS: &[(&str, &str)] = &[
+    ("fencelab-web", "fencelab-web_bg.wasm"),
+    ("fencelab-worker", "worker_bg.wasm"),
+];
+const WASM_TARGET: &str = "wasm32-unknown-unknown";
+/// The exercise reader's wasm, which links the TOML parser.
+const READER_WASM: &str = "reader_bg.wasm";
 
-/// The files a first visit downloads, by their names before hashing (the
-/// table keeps them from build to build), and whether the first view needs
-/// it: a prerendered page shows its verdicts with the page, its stylesheet
-/// and its two head scripts (first-paint.js, and start-worker.js, which the
-/// parser waits for too); the rest is needed before the first edit is
-/// checked.
-const FIRST_LOAD: &[(&str, bool)] = &[
-    ("index.html", true),
-    ("style.css", true),
-    ("first-paint.js", true),
-    ("start-worker.js", true),
-    ("boot.js", false),
-    ("fencelab-web.js", false),
-    ("fencelab-web_bg.wasm", false),
-    ("worker_loader.js", false),
-    ("worker.js", false),
-    ("worker_bg.wasm", false),
-    ("editor.js", false),
-    ("catalog.json", false),
+/// When a file is fetched.
+#[derive(Clone, Copy, PartialEq, Eq)]
+enum Needed {
+    /// Before the first view: a prerendered page shows its verdicts with
+    /// the page, its stylesheet and its two head scripts (first-paint.js,
+    /// and start-worker.js, which the parser waits for too).
+    FirstView,
+    /// Before the first edit is checked.
+    FirstEdit,
+    /// Only when a text needs the TOML loader (a site's own exercises, an
+    /// exercise link, the authoring view): in neither total.
+    OnDemand,
+}
+
+/// The files the playground fetches, by their names before hashing (the
+/// table keeps them from build to build), and when.
+const FILES: &[(&str, Needed)] = &[
+    ("index.html", Needed::FirstView),
+    ("style.css", Needed::FirstView),
+    ("first-paint.js", Needed::FirstView),
+    ("start-worker.js", Needed::FirstView),
+    ("boot.js", Needed::FirstEdit),
+    ("fencelab-web.js", Needed::FirstEdit),
+    ("fencelab-web_bg.wasm", Needed::FirstEdit),
+    ("worker_loader.js", Needed::FirstEdit),
+    ("worker.js", Needed::FirstEdit),
+    ("worker_bg.wasm", Needed::FirstEdit),
+    ("editor.js", Needed::FirstEdit),
+    ("catalog.json", Needed::FirstEdit),
+    ("reader_loader.js", Needed::OnDemand),
+    ("reader.js", Needed::OnDemand),
+    ("reader_bg.wasm", Needed::OnDemand),
 ];
 /// The two totals' rows.
 const VIEW_TOTAL: &str = "total before the first verdicts are shown";
@@ -57,7 +79,7 @@ const EDIT_TOTAL: &str = "total before the first edit is checked";
 /// What one first-load file weighs, in bytes.
 struct Weight {
     name: &'static str,
-    first_view: bool,
+    needed: Needed,
     raw: u64,
     gzip: u64,
     brotli: u64,
@@ -66,7 +88,7 @@ struct Weight {
 /// The weight of every first-load file present in `dist`.
 fn weigh(dist: &Path) -> Result<Vec<Weight>, String> {
     let mut weights = Vec::new();
-    for &(name, first_view) in FIRST_LOAD {
+    for &(name, needed) in FILES {
         // The name before hashing: the file is whichever version is there.
         let Ok(path) = hashed::find(dist, name) else {
             println!("  {name:<42} missing");
@@ -76,7 +98,7 @@ fn weigh(dist: &Path) -> Result<Vec<Weight>, String> {
             std::fs::metadata(&path).map_err(|e| format!("cannot read {}: {e}", path.display()))?;
         weights.push(Weight {
             name,
-            first_view,
+            needed,
             raw: meta.len(),
             gzip: gzip_len(&path)?,
             brotli: brotli_len(&path)?,
@@ -106,8 +128,8 @@ pub fn report(root: &Path) -> Result<(), String> {
     }
     let failures: Vec<String> = [
         no_sqlite_in_page(&dist),
-        no_parser_in_page_graph(root),
-        no_toml_in_page(&dist),
+        no_parser_in_graphs(root),
+        toml_only_in_reader(&dist),
         no_bundled_files_in_page(root, &dist),
         no_catalogue_in_wasm(&dist),
     ]
@@ -150,7 +172,11 @@ fn totals(weights: &[Weight]) -> [(&'static str, (u64, u64, u64)); 2] {
     let sum = |view_only: bool| {
         weights
             .iter()
-            .filter(|w| w.first_view || !view_only)
+            .filter(|w| match w.needed {
+                Needed::FirstView => true,
+                Needed::FirstEdit => !view_only,
+                Needed::OnDemand => false,
+            })
             .fold((0, 0, 0), |(r, g, b), w| {
                 (r + w.raw, g + w.gzip, b + w.brotli)
             })
@@ -209,20 +235,34 @@ fn parser_format(name: &str) -> Option<&'static str> {
     }
 }
 
-/// Fails if the dependency graph the page is built with (its normal
+/// Fails if the dependency graph the page or the checking worker is built
+/// with holds a TOML or Markdown parser.
+fn no_parser_in_graphs(root: &Path) -> Result<(), String> {
+    let failures: Vec<String> = WITHOUT_PARSERS
+        .iter()
+        .filter_map(|(package, _)| no_parser_in_graph(root, package).err())
+        .collect();
+    if failures.is_empty() {
+        Ok(())
+    } else {
+        Err(failures.join("\n"))
+    }
+}
+
+/// Fails if the dependency graph `package` is built with (its normal
 /// dependencies for wasm32, with its default features, as trunk builds it,
 /// but not what its proc-macros use at build time) holds a TOML or Markdown
-/// parser: the model's `toml` or `markdown` feature switched on again by a
-/// crate the page links.
-fn no_parser_in_page_graph(root: &Path) -> Result<(), String> {
+/// parser: the model's `toml` or `markdown` feature, or the core's
+/// `loader`, switched on again by a crate it links.
+fn no_parser_in_graph(root: &Path, package: &str) -> Result<(), String> {
     let output = Command::new("cargo")
         .args([
             "tree",
             "--locked",
             "-p",
-            PAGE_PACKAGE,
+            package,
             "--target",
-            PAGE_TARGET,
+            WASM_TARGET,
             // A proc-macro's own dependencies run on the host at build
             // time and link nothing into the wasm (yew's macros pull in
             // toml_edit through proc-macro-crate).
@@ -240,7 +280,7 @@ fn no_parser_in_page_graph(root: &Path) -> Result<(), String> {
         .map_err(|e| format!("cannot run cargo tree: {e}"))?;
     if !output.status.success() {
         return Err(format!(
-            "cargo tree of {PAGE_PACKAGE} failed ({})",
+            "cargo tree of {package} failed ({})",
             output.status
         ));
     }
@@ -253,37 +293,65 @@ fn no_parser_in_page_graph(root: &Path) -> Result<(), String> {
     found.sort_unstable();
     found.dedup();
     if found.is_empty() {
-        println!("xtask: the page's dependency graph (wasm32) holds no TOML or Markdown parser");
+        println!("xtask: {package}'s dependency graph (wasm32) holds no TOML or Markdown parser");
         Ok(())
     } else {
         Err(format!(
-            "the page ({PAGE_PACKAGE}, built for {PAGE_TARGET}) depends on {}: the main thread \
-             must build fencelab-model without its `toml` and `markdown` features and leave \
-             loading and rendering to the worker (`cargo tree -p {PAGE_PACKAGE} --target \
-             {PAGE_TARGET} -e normal -i PACKAGE` shows who pulls it in)",
+            "{package} (built for {WASM_TARGET}) depends on {}: it must build fencelab-model \
+             without its `toml` and `markdown` features, and fencelab-core without its \
+             `loader`, and leave reading texts to the exercise reader, web/reader \
+             (`cargo tree -p {package} --target {WASM_TARGET} -e normal -i PACKAGE` shows \
+             who pulls it in)",
             found.join(", ")
         ))
     }
 }
 
-/// Fails if the page's wasm in `dist` contains the toml crate's own strings.
-fn no_toml_in_page(dist: &Path) -> Result<(), String> {
-    let (page, wasm) = page_wasm(dist)?;
-    let found: Vec<&str> = TOML_MARKERS
-        .iter()
-        .copied()
-        .filter(|marker| contains(&wasm, marker.as_bytes()))
-        .collect();
-    if found.is_empty() {
-        println!("xtask: the page's wasm contains no TOML parser");
+/// Fails if the page's or the checking worker's wasm in `dist` contains
+/// the toml crate's own strings, or if the reader's lacks one (the markers
+/// would no longer be the parser's).
+fn toml_only_in_reader(dist: &Path) -> Result<(), String> {
+    let markers_in = |name: &str| -> Result<(std::path::PathBuf, Vec<&str>), String> {
+        let path = hashed::find(dist, name).map_err(|e| format!("{e} (build the site first)"))?;
+        let wasm = std::fs::read(&path)
+            .map_err(|e| format!("cannot read {} (build the site first): {e}", path.display()))?;
+        let found = TOML_MARKERS
+            .iter()
+            .copied()
+            .filter(|marker| contains(&wasm, marker.as_bytes()))
+            .collect();
+        Ok((path, found))
+    };
+    let mut failures = Vec::new();
+    for (package, wasm) in WITHOUT_PARSERS {
+        let (path, found) = markers_in(wasm)?;
+        if found.is_empty() {
+            println!("xtask: {package}'s wasm contains no TOML parser");
+        } else {
+            failures.push(format!(
+                "{package}'s wasm ({}) contains the toml crate's strings ({}): it must not \
+                 link a TOML parser; the exercise reader reads every text",
+                path.display(),
+                found.join(", ")
+            ));
+        }
+    }
+    let (path, found) = markers_in(READER_WASM)?;
+    if found.len() == TOML_MARKERS.len() {
+        println!("xtask: the exercise reader's wasm holds every string taken as toml's");
+    } else {
+        failures.push(format!(
+            "the exercise reader's wasm ({}) holds {} of the {} strings taken as the toml \
+             parser's: update TOML_MARKERS in crates/xtask/src/sizes.rs",
+            path.display(),
+            found.len(),
+            TOML_MARKERS.len()
+        ));
+    }
+    if failures.is_empty() {
         Ok(())
     } else {
-        Err(format!(
-            "the page's wasm ({}) contains the toml crate's strings ({}): the main thread \
-             must not link a TOML parser; the worker loads every text",
-            page.display(),
-            found.join(", ")
-        ))
+        Err(failures.join("\n"))
     }
 }
 

@@ -229,6 +229,8 @@ fn plan(root: &Path, tools: &Tools) -> Vec<Step> {
                 "fencelab-web",
                 "-p",
                 "fencelab-worker",
+                "-p",
+                "fencelab-reader",
                 "--target",
                 WASM_TARGET,
                 "--all-targets",

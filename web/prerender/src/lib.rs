@@ -56,7 +56,7 @@ pub fn starting_report(server: &mut Server, exercise: &Exercise) -> Result<Exerc
                 ));
             }
         },
-        Served::Nothing => {
+        Served::Nothing | Served::Read(_) => {
             return Err(format!(
                 "the worker answered a check of {} with nothing",
                 exercise.id

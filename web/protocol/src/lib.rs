@@ -14,12 +14,16 @@
 //! round-trips a report through them natively and in wasm.
 //!
 //! Every text a site or an author gives the page (an exercise file, a
-//! draft, the site's index) is loaded by the worker, which links the
-//! model's loader: `Install`, `Author` and `Index` carry the text, and
-//! their answers carry what the loader made of it, the loaded value or the
-//! loader's own error. The page builds the model without its TOML loader.
+//! draft, the site's index) is loaded by the worker: `Install`, `Author`
+//! and `Index` carry the text, and their answers carry what the loader
+//! made of it, the loaded value or the loader's own error. The page builds
+//! the model without its TOML loader, and so does the worker: it hands the
+//! text to the exercise reader, a worker of its own started when first
+//! needed, with the messages of [`reader`].
 //!
 //! Must never: depend on the engine (the page links this crate).
+
+pub mod reader;
 
 use fencelab_model::LoadError;
 use fencelab_model::history::ResultRows;
@@ -143,6 +147,21 @@ impl Request {
             | Request::Index { seq, .. } => *seq,
             // Answered with nothing, and so with no seq of its own.
             Request::Prepare { .. } => 0,
+        }
+    }
+
+    /// The exercise the request names: every request but those that hand
+    /// over a text to be read.
+    pub fn exercise(&self) -> Option<&str> {
+        match self {
+            Request::Check { exercise, .. }
+            | Request::Replay { exercise, .. }
+            | Request::Drive { exercise, .. }
+            | Request::Hunt { exercise, .. }
+            | Request::Query { exercise, .. }
+            | Request::Protect { exercise, .. }
+            | Request::Prepare { exercise } => Some(exercise),
+            Request::Install { .. } | Request::Author { .. } | Request::Index { .. } => None,
         }
     }
 

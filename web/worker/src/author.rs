@@ -9,9 +9,10 @@
 //! SQLite) and never installed: nothing the author types reaches the
 //! exercises a learner opens. Must never panic on a draft.
 
-use fencelab_core::Exercise;
 use fencelab_core::check::Progress;
-use fencelab_core::exercise::CheckSearch;
+use fencelab_core::exercise::{CheckSearch, try_schema};
+use fencelab_core::{Exercise, LoadError};
+use fencelab_model::exercise::Unchecked;
 use fencelab_protocol::Response;
 
 /// A draft being checked: one run per [`AuthorJob::piece`].
@@ -29,9 +30,15 @@ pub enum Draft {
 }
 
 impl AuthorJob {
-    /// Loads the draft `source` (named `file` in errors).
-    pub fn start(seq: u64, file: &str, source: &str) -> Draft {
-        match fencelab_core::exercise::load(file, source) {
+    /// Starts the check of a draft, as the exercise reader read it: its
+    /// schema is tried on SQLite first, as `fencelab check` loads a file.
+    pub fn start(seq: u64, read: Result<Box<Unchecked>, LoadError>) -> Draft {
+        let loaded = read.and_then(|read| {
+            let Unchecked { exercise, schema } = *read;
+            try_schema(&exercise).map_err(|message| schema.error("schema", message))?;
+            Ok(exercise)
+        });
+        match loaded {
             Ok(exercise) => Draft::Job(AuthorJob {
                 seq,
                 check: CheckSearch::new(&exercise),
@@ -64,6 +71,11 @@ mod tests {
     use fencelab_core::mutate::StaleEquivalent;
     use fencelab_core::report::{ExerciseCheck, Verdict};
 
+    /// `source` as the exercise reader reads it.
+    fn read(file: &str, source: &str) -> Result<Box<Unchecked>, LoadError> {
+        Exercise::from_toml_unchecked(file, source).map(Box::new)
+    }
+
     /// The starter `fencelab new` writes: three scenarios, one broken variant.
     const STARTER: &str = include_str!("../../../crates/cli/src/starter.toml");
 
@@ -77,7 +89,7 @@ mod tests {
     }
 
     fn job(source: &str) -> AuthorJob {
-        match AuthorJob::start(7, "draft.toml", source) {
+        match AuthorJob::start(7, read("draft.toml", source)) {
             Draft::Job(job) => job,
             Draft::Unloadable(response) => panic!("the draft loads: {response:?}"),
         }
@@ -168,7 +180,7 @@ mod tests {
     #[test]
     fn equivalent_declarations_are_judged_as_check_judges_them() {
         let (name, text) = fencelab_core::bundled::FILES[0];
-        let check = finished(match AuthorJob::start(7, name, text) {
+        let check = finished(match AuthorJob::start(7, read(name, text)) {
             Draft::Job(job) => job,
             Draft::Unloadable(response) => panic!("the bundled file loads: {response:?}"),
         })
@@ -184,7 +196,7 @@ mod tests {
             1,
         );
         assert_ne!(stale, text);
-        let Draft::Job(job) = AuthorJob::start(7, name, &stale) else {
+        let Draft::Job(job) = AuthorJob::start(7, read(name, &stale)) else {
             panic!("the edited file loads");
         };
         let check = finished(job).expect("checked");
@@ -209,7 +221,7 @@ mod tests {
         let Draft::Unloadable(Response::Authored {
             seq: 7,
             result: Err(error),
-        }) = AuthorJob::start(7, "draft.toml", &broken)
+        }) = AuthorJob::start(7, read("draft.toml", &broken))
         else {
             panic!("a load error");
         };

@@ -19,5 +19,6 @@ mod author;
 pub mod catalog;
 mod kept;
 mod protect;
+mod reading;
 pub mod serve;
 pub mod worker;

@@ -6,6 +6,12 @@
 //! [`Job`] that does one piece per call (a slice of one scenario's
 //! exploration, one mutant), so the event loop can deliver a newer request
 //! between pieces. Must never panic on a request.
+//!
+//! A request that hands over a text to be read (`Install`, `Author`, an
+//! `Index` in a form `SiteIndex::parse_written` does not read) is given
+//! back as [`Served::Read`]: the glue asks the exercise reader (web/reader)
+//! and hands its answer to [`Server::serve_read`]. Natively, the tests
+//! answer with the reader's own function.
 
 use crate::author::{AuthorJob, Draft};
 use crate::kept::KeptChecker;
@@ -15,7 +21,9 @@ use fencelab_core::mutate::Context;
 use fencelab_core::report::Unusable;
 use fencelab_core::{Checker, Exercise, ExerciseExt, Limits, Scenario, mutation};
 use fencelab_model::ExerciseReport;
+use fencelab_model::exercise::Unchecked;
 use fencelab_model::site::SiteIndex;
+use fencelab_protocol::reader::ReadAnswer;
 use fencelab_protocol::{Edits, Installation, Request, Response};
 use std::cell::RefCell;
 use std::collections::BTreeMap;
@@ -28,6 +36,9 @@ pub enum Served {
     Answer(Box<Response>),
     Job(Job),
     Nothing,
+    /// The request's text is for the exercise reader (`Request::read`):
+    /// its answer and the request go to [`Server::serve_read`].
+    Read(Box<Request>),
 }
 
 /// Work done one piece per [`Job::next`], so a newer request can arrive in
@@ -289,8 +300,17 @@ impl Server {
         if request.is_job() {
             self.latest_job = seq;
         }
-        if let Some(response) = self.read(&request) {
-            return Served::Answer(Box::new(response));
+        match &request {
+            // The index a site is built with is read here, on every load,
+            // without starting the reader.
+            Request::Index { source, .. } => match SiteIndex::parse_written(source) {
+                Some(result) => return Served::Answer(Box::new(Response::Indexed { seq, result })),
+                None => return Served::Read(Box::new(request)),
+            },
+            Request::Install { .. } | Request::Author { .. } => {
+                return Served::Read(Box::new(request));
+            }
+            _ => {}
         }
         match self.answer(request) {
             Ok(served) => served,
@@ -298,66 +318,71 @@ impl Server {
         }
     }
 
-    /// Loads an exercise that is not bundled, as `fencelab check` loads a
-    /// file, and installs it unless its id is taken: the first exercise of
-    /// an id wins, as on the page, which lists what this answers and leaves
-    /// out what it leaves out. The schema is tried on SQLite only for an
-    /// exercise that would be installed.
-    fn install(&mut self, file: &str, source: &str) -> Installation {
-        let taken = |id: &str| self.exercises.iter().any(|e| e.id == id);
-        let mut id_taken = false;
-        let mut schema_failed = false;
-        let loaded = Exercise::from_toml_checked(file, source, |exercise| {
-            id_taken = taken(&exercise.id);
-            if id_taken {
-                return Ok(());
+    /// Whether this server has the exercise `id`.
+    pub fn has(&self, id: &str) -> bool {
+        find(&self.exercises, id).is_ok()
+    }
+
+    /// Serves a request [`Server::serve`] gave back as [`Served::Read`],
+    /// with what the exercise reader made of its text: a site's file or an
+    /// exercise link's installed, a draft answered or its check started, an
+    /// index answered. A draft's check that a newer job has replaced
+    /// meanwhile is not started.
+    pub fn serve_read(&mut self, request: Request, answer: ReadAnswer) -> Served {
+        let seq = request.seq();
+        if request.is_job() && self.latest_job != seq {
+            return Served::Nothing;
+        }
+        let response = match (request, answer) {
+            (_, ReadAnswer::Failed(message)) => Response::Failed { seq, message },
+            (Request::Install { .. }, ReadAnswer::Exercise(read)) => Response::Installed {
+                seq,
+                installation: Box::new(match read {
+                    Ok(read) => self.install(*read),
+                    Err(error) => Installation::Unloadable(error),
+                }),
+            },
+            (Request::Author { check: false, .. }, ReadAnswer::Exercise(read)) => {
+                Response::Drafted {
+                    seq,
+                    result: read.map(|read| Box::new(read.exercise)),
+                }
             }
-            let tried = fencelab_core::exercise::try_schema(exercise);
-            schema_failed = tried.is_err();
-            tried
-        });
-        match loaded {
-            Ok(exercise) if id_taken => Installation::IdTaken(exercise),
-            Ok(exercise) => {
+            (Request::Author { check: true, .. }, ReadAnswer::Exercise(read)) => {
+                match AuthorJob::start(seq, read) {
+                    Draft::Job(job) => return Served::Job(Job::Author(Box::new(job))),
+                    Draft::Unloadable(response) => response,
+                }
+            }
+            (Request::Index { .. }, ReadAnswer::Index(result)) => Response::Indexed { seq, result },
+            _ => Response::Failed {
+                seq,
+                message: "the exercise reader answered another question than this one".into(),
+            },
+        };
+        Served::Answer(Box::new(response))
+    }
+
+    /// Installs an exercise that is not bundled, read as `fencelab check`
+    /// reads a file, unless its id is taken: the first exercise of an id
+    /// wins, as on the page, which lists what this answers and leaves out
+    /// what it leaves out. The schema is tried on SQLite only for an
+    /// exercise that would be installed.
+    fn install(&mut self, read: Unchecked) -> Installation {
+        let Unchecked { exercise, schema } = read;
+        if self.has(&exercise.id) {
+            return Installation::IdTaken(exercise);
+        }
+        match fencelab_core::exercise::try_schema(&exercise) {
+            Ok(()) => {
                 self.exercises.push(Rc::new(exercise.clone()));
                 Installation::Installed(exercise)
             }
-            // The schema's error is placed in the file, but the loader then
-            // gives no exercise: read it again without the schema (only on
-            // this path), so the page can still list it.
-            Err(error) if schema_failed => match Exercise::from_toml(file, source) {
-                Ok(exercise) => Installation::SchemaFailed { exercise, error },
-                Err(error) => Installation::Unloadable(error),
+            Err(message) => Installation::SchemaFailed {
+                error: schema.error("schema", message),
+                exercise,
             },
-            Err(error) => Installation::Unloadable(error),
         }
-    }
-
-    /// Answers a text the page hands over to be loaded (a site's file, a
-    /// draft as it changes, a site's index) with what the loader made of
-    /// it; `None` for any other request.
-    fn read(&mut self, request: &Request) -> Option<Response> {
-        let seq = request.seq();
-        Some(match request {
-            Request::Install { file, source, .. } => {
-                let installation = Box::new(self.install(file, source));
-                Response::Installed { seq, installation }
-            }
-            Request::Author {
-                file,
-                source,
-                check: false,
-                ..
-            } => Response::Drafted {
-                seq,
-                result: Exercise::from_toml(file, source).map(Box::new),
-            },
-            Request::Index { source, .. } => Response::Indexed {
-                seq,
-                result: SiteIndex::parse(source),
-            },
-            _ => return None,
-        })
     }
 
     // long: one arm per request the worker routes to the core, so every
@@ -482,15 +507,9 @@ impl Server {
                     seq, exercise, &edits, context,
                 ))))
             }
-            Request::Author {
-                seq, file, source, ..
-            } => match AuthorJob::start(seq, &file, &source) {
-                Draft::Job(job) => Served::Job(Job::Author(Box::new(job))),
-                Draft::Unloadable(response) => Served::Answer(Box::new(response)),
-            },
-            // `read` has answered these above.
-            Request::Install { .. } | Request::Index { .. } => {
-                return Err("the worker read this request twice".into());
+            // `serve` has handed these to the reader.
+            Request::Install { .. } | Request::Author { .. } | Request::Index { .. } => {
+                return Err("the worker served a text the reader was to read".into());
             }
         })
     }
@@ -578,19 +597,33 @@ mod tests {
             .expect("the claim exercise")
     }
 
-    fn answer_of(server: &mut Server, request: Request) -> Response {
+    /// Serves `request` as the glue does, a text handed over answered by
+    /// the exercise reader's own function, in-process.
+    fn served(server: &mut Server, request: Request) -> Served {
         match server.serve(request) {
+            Served::Read(request) => {
+                let read = request.read().expect("a request that hands over a text");
+                server.serve_read(*request, fencelab_reader::read(&read))
+            }
+            served => served,
+        }
+    }
+
+    fn answer_of(server: &mut Server, request: Request) -> Response {
+        match served(server, request) {
             Served::Answer(response) => *response,
             Served::Job(_) => panic!("only checks and protections are jobs"),
             Served::Nothing => panic!("only a prepare is answered with nothing"),
+            Served::Read(_) => panic!("a read is answered"),
         }
     }
 
     fn job_of(server: &mut Server, request: Request) -> Job {
-        match server.serve(request) {
+        match served(server, request) {
             Served::Job(job) => job,
             Served::Answer(response) => panic!("a job, not {response:?}"),
             Served::Nothing => panic!("a job, not nothing"),
+            Served::Read(_) => panic!("a read is answered"),
         }
     }
 

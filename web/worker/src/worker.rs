@@ -12,6 +12,7 @@
 //! unanswered: the page has stopped waiting for it).
 
 use crate::serve::{Job, Served, Server};
+use fencelab_protocol::reader::ReadAnswer;
 use fencelab_protocol::{Request, Response, decode, encode, seq_of_request};
 use std::cell::{Cell, RefCell};
 use std::collections::VecDeque;
@@ -29,9 +30,10 @@ thread_local! {
     /// Built once the bundled exercises have been fetched (`catalog.rs`),
     /// after "ready"; it also knows which job is still wanted.
     static SERVER: RefCell<Option<Server>> = const { RefCell::new(None) };
-    /// Requests that came before the server was built, in their order:
-    /// served as soon as it is.
-    static EARLY: RefCell<Vec<Request>> = const { RefCell::new(Vec::new()) };
+    /// Requests not served yet, in their order: every request until the
+    /// server is built; while a text is with the exercise reader, those
+    /// that may depend on what it makes of it (`must_wait`).
+    static WAITING: RefCell<VecDeque<Request>> = const { RefCell::new(VecDeque::new()) };
     /// The request being served, so a panic can still answer it.
     static SERVING: Cell<u64> = const { Cell::new(0) };
     /// Jobs that yielded, in the order they did; each has one message on
@@ -42,7 +44,7 @@ thread_local! {
     static RESUME: RefCell<Option<MessagePort>> = const { RefCell::new(None) };
 }
 
-fn scope() -> DedicatedWorkerGlobalScope {
+pub(crate) fn scope() -> DedicatedWorkerGlobalScope {
     js_sys::global().unchecked_into()
 }
 
@@ -103,9 +105,7 @@ pub fn start() {
         if let Some(message) = failure {
             post(&Response::Failed { seq: 0, message });
         }
-        for request in EARLY.with(|early| std::mem::take(&mut *early.borrow_mut())) {
-            handle(request);
-        }
+        serve_waiting();
     });
 }
 
@@ -145,10 +145,56 @@ fn with_server<T>(work: impl FnOnce(&mut Server) -> T) -> Option<T> {
 }
 
 fn handle(request: Request) {
-    if SERVER.with(|cell| cell.borrow().is_none()) {
-        EARLY.with(|early| early.borrow_mut().push(request));
+    if must_wait(&request) {
+        WAITING.with(|waiting| waiting.borrow_mut().push_back(request));
         return;
     }
+    // A job waiting behind a read came before this one, which replaces it.
+    if request.is_job() {
+        WAITING.with(|waiting| waiting.borrow_mut().retain(|waiting| !waiting.is_job()));
+    }
+    serve_now(request);
+}
+
+/// Whether `request` waits: before the server is built, every request;
+/// while a text is with the reader (or waits for it), a request that hands
+/// over a text too (they are read in their order) or that names an
+/// exercise the server does not have (it may be the one being read). A
+/// request about an exercise the server has is served at once: a read
+/// never changes an exercise once installed.
+fn must_wait(request: &Request) -> bool {
+    let depends = with_server(|server| request.exercise().is_none_or(|id| !server.has(id)));
+    match depends {
+        None => true,
+        Some(depends) => {
+            depends
+                && (crate::reading::busy() || WAITING.with(|waiting| !waiting.borrow().is_empty()))
+        }
+    }
+}
+
+/// Serves the waiting requests in their order, until one hands a text to
+/// the reader.
+fn serve_waiting() {
+    while !crate::reading::busy() {
+        match WAITING.with(|waiting| waiting.borrow_mut().pop_front()) {
+            Some(request) => serve_now(request),
+            None => break,
+        }
+    }
+}
+
+/// The reader's answer to `request`'s text: served, then whatever waited
+/// for it.
+pub(crate) fn read_answered(request: Request, answer: ReadAnswer) {
+    let seq = request.seq();
+    dispatch(serving(seq, || {
+        with_server(|server| server.serve_read(request, answer))
+    }));
+    serve_waiting();
+}
+
+fn serve_now(request: Request) {
     let seq = request.seq();
     // A new job makes every job waiting for its next piece stale
     // (`Server::wants` keeps the newest only): dropped now rather than at
@@ -164,9 +210,16 @@ fn handle(request: Request) {
             return;
         }
     }
-    match serving(seq, || with_server(|server| server.serve(request))) {
+    dispatch(serving(seq, || with_server(|server| server.serve(request))));
+}
+
+/// Does what serving a request gave: posts its answer, runs its job, or
+/// hands its text to the reader.
+fn dispatch(served: Option<Served>) {
+    match served {
         Some(Served::Answer(response)) => post(&response),
         Some(Served::Job(job)) => continue_job(job),
+        Some(Served::Read(request)) => crate::reading::ask(*request),
         Some(Served::Nothing) | None => {}
     }
 }

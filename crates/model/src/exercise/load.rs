@@ -10,8 +10,8 @@
 
 use super::file::{File, field_of};
 use super::{
-    EXERCISE_FILE_BYTES_MAX, Equivalent, Exercise, FORMAT_VERSION, LoadError, Places,
-    ProcedureSpec, Rules, Variant,
+    EXERCISE_FILE_BYTES_MAX, Equivalent, Exercise, FORMAT_VERSION, FilePlace, LoadError, Places,
+    ProcedureSpec, Rules, Unchecked, Variant,
 };
 use crate::monitor::template_names;
 use crate::procedure::Procedure;
@@ -51,13 +51,16 @@ impl Source<'_> {
     }
 
     fn error(&self, span: Range<usize>, field: &str, message: impl Into<String>) -> LoadError {
-        let position = crate::procedure::position_at(self.text, span.start);
-        LoadError {
+        self.place(span.start).error(field, message)
+    }
+
+    /// The file, line and column of byte `at`.
+    fn place(&self, at: usize) -> FilePlace {
+        let position = crate::procedure::position_at(self.text, at);
+        FilePlace {
             file: self.file.to_string(),
             line: position.line as usize,
             column: position.column as usize,
-            field: field.to_string(),
-            message: message.into(),
         }
     }
 
@@ -89,7 +92,7 @@ impl Exercise {
     /// which only SQLite can try (`fencelab_core::exercise::load` does both).
     /// `file` names the file in errors.
     pub fn from_toml(file: &str, text: &str) -> Result<Exercise, LoadError> {
-        Exercise::from_toml_checked(file, text, |_| Ok(()))
+        Exercise::from_toml_unchecked(file, text).map(|unchecked| unchecked.exercise)
     }
 
     /// As [`Exercise::from_toml`], then `check_schema` tries the loaded
@@ -100,6 +103,14 @@ impl Exercise {
         text: &str,
         check_schema: impl FnOnce(&Exercise) -> Result<(), String>,
     ) -> Result<Exercise, LoadError> {
+        let Unchecked { exercise, schema } = Exercise::from_toml_unchecked(file, text)?;
+        check_schema(&exercise).map_err(|message| schema.error("schema", message))?;
+        Ok(exercise)
+    }
+
+    /// As [`Exercise::from_toml`], with the place where an error about the
+    /// schema belongs, for whoever tries it on SQLite later.
+    pub fn from_toml_unchecked(file: &str, text: &str) -> Result<Unchecked, LoadError> {
         let source = Source { file, text };
         let parsed = parse(&source)?;
         let id = check_id(&source, &parsed)?;
@@ -139,8 +150,10 @@ impl Exercise {
             variants,
             equivalents,
         };
-        check_schema(&exercise).map_err(|message| source.error(schema_span, "schema", message))?;
-        Ok(exercise)
+        Ok(Unchecked {
+            exercise,
+            schema: source.place(schema_span.start),
+        })
     }
 }
 

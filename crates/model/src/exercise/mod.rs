@@ -171,6 +171,40 @@ pub struct Equivalent {
     pub reason: String,
 }
 
+/// An exercise file read and validated in everything but its schema, which
+/// only SQLite can try (`Exercise::from_toml_unchecked`): the loader and
+/// the engine may be in two places, as in the browser (the exercise reader
+/// web/reader, and the checking worker).
+#[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
+pub struct Unchecked {
+    pub exercise: Exercise,
+    /// Where the schema is in the file: SQLite's sentence about it is
+    /// placed here.
+    pub schema: FilePlace,
+}
+
+/// A place in an exercise file, where a [`LoadError`] about what starts
+/// there is put.
+#[derive(Clone, Debug, PartialEq, Eq, Serialize, Deserialize)]
+pub struct FilePlace {
+    pub file: String,
+    pub line: usize,
+    pub column: usize,
+}
+
+impl FilePlace {
+    /// The error `message` about `field`, at this place.
+    pub fn error(&self, field: &str, message: impl Into<String>) -> LoadError {
+        LoadError {
+            file: self.file.clone(),
+            line: self.line,
+            column: self.column,
+            field: field.to_string(),
+            message: message.into(),
+        }
+    }
+}
+
 /// An exercise file that cannot be used, with where and why.
 #[derive(Clone, Debug, PartialEq, Eq, Serialize, Deserialize)]
 pub struct LoadError {

@@ -1,0 +1,5 @@
+//! The reader's entry point: see `lib.rs`.
+
+fn main() {
+    fencelab_reader::worker::start();
+}
