@@ -130,6 +130,10 @@ const NOT_IN_THE_TREE: &[(&str, &str)] = &[
         "the built site's copies of the bundled exercise files",
     ),
     ("worker_loader.js", "the loader trunk writes for the worker"),
+    (
+        "reader_loader.js",
+        "the loader trunk writes for the exercise reader",
+    ),
     ("worker.js", "the worker's module as trunk writes it"),
     (
         "catalog.json",

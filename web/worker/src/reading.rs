@@ -51,6 +51,13 @@ pub fn ask(request: Request) {
     }
 }
 
+/// Starts the reader, if it is not started, before any text is handed
+/// over: when one is sure to come. A reader that cannot start says so on
+/// that text.
+pub fn warm() {
+    let _ = started();
+}
+
 /// Whether the reader is ready, after starting it if it was not.
 fn started() -> Result<bool, String> {
     let ready = READER.with(|reader| match &*reader.borrow() {

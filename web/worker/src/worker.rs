@@ -217,7 +217,16 @@ fn serve_now(request: Request) {
 /// hands its text to the reader.
 fn dispatch(served: Option<Served>) {
     match served {
-        Some(Served::Answer(response)) => post(&response),
+        Some(Served::Answer(response)) => {
+            // A site that lists exercises of its own sends each file to be
+            // read next: the reader starts loading while the page fetches
+            // them.
+            if matches!(&*response, Response::Indexed { result: Ok(index), .. } if !index.exercises.is_empty())
+            {
+                crate::reading::warm();
+            }
+            post(&response);
+        }
         Some(Served::Job(job)) => continue_job(job),
         Some(Served::Read(request)) => crate::reading::ask(*request),
         Some(Served::Nothing) | None => {}
