@@ -28,7 +28,7 @@ pub type Target = fn(&[u8]);
 
 /// The fuzz targets, by name: the folders under `fuzz/fuzz_targets/`,
 /// `fuzz/corpus/` and `fuzz/regressions/`.
-pub const TARGETS: [(&str, Target); 7] = [
+pub const TARGETS: [(&str, Target); 8] = [
     ("procedure_parser", procedure_parser),
     ("exercise_loader", exercise_loader),
     ("share_link", share_link),
@@ -36,6 +36,7 @@ pub const TARGETS: [(&str, Target); 7] = [
     ("whole_run", whole_run),
     ("host_message", host_message),
     ("book_directive", book_directive),
+    ("site_index", site_index),
 ];
 
 /// The longest refusal the frame may post back to a host: a refusal quotes
@@ -218,6 +219,25 @@ pub fn procedure_parser(data: &[u8]) {
 
 /// The exercise loader, with the schema tried on SQLite as the CLI and the
 /// worker load it: a refusal names a place and says why.
+/// A site's index as the checking worker reads it on every load, without
+/// a TOML parser (`SiteIndex::parse_written`, for the form `fencelab index`
+/// writes): whatever it reads, it reads as the toml parser does
+/// (`SiteIndex::parse`, which the exercise reader uses for every other
+/// text), value or sentence.
+pub fn site_index(data: &[u8]) {
+    use fencelab_model::site::SiteIndex;
+    let Ok(text) = std::str::from_utf8(data) else {
+        return;
+    };
+    if let Some(written) = SiteIndex::parse_written(text) {
+        assert_eq!(
+            written,
+            SiteIndex::parse(text),
+            "the written form is read otherwise than TOML reads it"
+        );
+    }
+}
+
 pub fn exercise_loader(data: &[u8]) {
     let Ok(text) = std::str::from_utf8(data) else {
         return;

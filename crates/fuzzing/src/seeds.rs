@@ -35,6 +35,7 @@ pub fn seeds(root: &Path) -> Vec<Seed> {
         exercise_seeds(&mut seeds, file, text);
     }
     host_message_seeds(&mut seeds);
+    site_index_seeds(&mut seeds);
     book_seeds(&mut seeds, root);
     hostile_seeds(&mut seeds, root);
     seeds
@@ -169,6 +170,32 @@ fn host_message_seeds(seeds: &mut Vec<Seed>) {
             format!("{name}.json"),
             message.as_bytes().into(),
         );
+    }
+}
+
+/// Site indexes: as `fencelab index` writes them, the empty one a site
+/// starts with, and forms only a TOML parser reads.
+fn site_index_seeds(seeds: &mut Vec<Seed>) {
+    use fencelab_model::site::SiteIndex;
+    let written = |files: &[&str]| {
+        SiteIndex::new(files.iter().map(|f| f.to_string()).collect())
+            .map(|index| index.to_toml())
+            .unwrap_or_default()
+    };
+    for (name, text) in [
+        ("empty.toml", written(&[])),
+        ("two.toml", written(&["a.toml", "my_course-2.toml"])),
+        ("start.toml", "format = 1\nexercises = []\n".to_string()),
+        (
+            "inline.toml",
+            "format = 1 # one\nexercises = [\"a.toml\", \"b.toml\"]\r\n".to_string(),
+        ),
+    ] {
+        seeds.push(Seed {
+            target: "site_index",
+            name: name.to_string(),
+            data: text.into_bytes(),
+        });
     }
 }
 
