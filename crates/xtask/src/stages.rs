@@ -317,7 +317,8 @@ fn plan(root: &Path, tools: &Tools) -> Vec<Step> {
         ],
     });
     steps.push(Step::Alone(Stage {
-        name: "first-load sizes; the page's wasm has no SQLite and no TOML parser".into(),
+        name: "first-load sizes; no SQLite in the page, no TOML parser in the page or the worker"
+            .into(),
         command: xtask(&["sizes"]),
     }));
     steps.push(Step::Beside {
