@@ -21,4 +21,5 @@ mod kept;
 mod protect;
 mod reading;
 pub mod serve;
+mod waiting;
 pub mod worker;

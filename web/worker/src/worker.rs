@@ -12,6 +12,7 @@
 //! unanswered: the page has stopped waiting for it).
 
 use crate::serve::{Job, Served, Server};
+use crate::waiting::Waiting;
 use fencelab_protocol::reader::ReadAnswer;
 use fencelab_protocol::{Request, Response, decode, encode, seq_of_request};
 use std::cell::{Cell, RefCell};
@@ -32,8 +33,8 @@ thread_local! {
     static SERVER: RefCell<Option<Server>> = const { RefCell::new(None) };
     /// Requests not served yet, in their order: every request until the
     /// server is built; while a text is with the exercise reader, those
-    /// that may depend on what it makes of it (`must_wait`).
-    static WAITING: RefCell<VecDeque<Request>> = const { RefCell::new(VecDeque::new()) };
+    /// that may depend on what it makes of it (`waiting.rs`).
+    static WAITING: RefCell<Waiting> = RefCell::new(Waiting::default());
     /// The request being served, so a panic can still answer it.
     static SERVING: Cell<u64> = const { Cell::new(0) };
     /// Jobs that yielded, in the order they did; each has one message on
@@ -144,32 +145,18 @@ fn with_server<T>(work: impl FnOnce(&mut Server) -> T) -> Option<T> {
     SERVER.with(|cell| cell.borrow_mut().as_mut().map(work))
 }
 
+/// Serves `request` now, or queues it (`waiting.rs` says which).
 fn handle(request: Request) {
-    if must_wait(&request) {
-        WAITING.with(|waiting| waiting.borrow_mut().push_back(request));
-        return;
-    }
-    // A job waiting behind a read came before this one, which replaces it.
-    if request.is_job() {
-        WAITING.with(|waiting| waiting.borrow_mut().retain(|waiting| !waiting.is_job()));
-    }
-    serve_now(request);
-}
-
-/// Whether `request` waits: before the server is built, every request;
-/// while a text is with the reader (or waits for it), a request that hands
-/// over a text too (they are read in their order) or that names an
-/// exercise the server does not have (it may be the one being read). A
-/// request about an exercise the server has is served at once: a read
-/// never changes an exercise once installed.
-fn must_wait(request: &Request) -> bool {
-    let depends = with_server(|server| request.exercise().is_none_or(|id| !server.has(id)));
-    match depends {
-        None => true,
-        Some(depends) => {
-            depends
-                && (crate::reading::busy() || WAITING.with(|waiting| !waiting.borrow().is_empty()))
-        }
+    let reading = crate::reading::busy();
+    let admitted = SERVER.with(|server| {
+        WAITING.with(|waiting| {
+            waiting
+                .borrow_mut()
+                .admit(request, server.borrow().as_ref(), reading)
+        })
+    });
+    if let Some(request) = admitted {
+        serve_now(request);
     }
 }
 
@@ -177,7 +164,7 @@ fn must_wait(request: &Request) -> bool {
 /// the reader.
 fn serve_waiting() {
     while !crate::reading::busy() {
-        match WAITING.with(|waiting| waiting.borrow_mut().pop_front()) {
+        match WAITING.with(|waiting| waiting.borrow_mut().next()) {
             Some(request) => serve_now(request),
             None => break,
         }
