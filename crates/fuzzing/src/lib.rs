@@ -217,8 +217,6 @@ pub fn procedure_parser(data: &[u8]) {
     }
 }
 
-/// The exercise loader, with the schema tried on SQLite as the CLI and the
-/// worker load it: a refusal names a place and says why.
 /// A site's index as the checking worker reads it on every load, without
 /// a TOML parser (`SiteIndex::parse_written`, for the form `fencelab index`
 /// writes): whatever it reads, it reads as the toml parser does
@@ -238,6 +236,8 @@ pub fn site_index(data: &[u8]) {
     }
 }
 
+/// The exercise loader, with the schema tried on SQLite as the CLI and the
+/// worker load it: a refusal names a place and says why.
 pub fn exercise_loader(data: &[u8]) {
     let Ok(text) = std::str::from_utf8(data) else {
         return;

@@ -186,11 +186,15 @@ fn totals(weights: &[Weight]) -> [(&'static str, (u64, u64, u64)); 2] {
 
 /// The page's wasm in `dist`: its path and its bytes.
 fn page_wasm(dist: &Path) -> Result<(std::path::PathBuf, Vec<u8>), String> {
-    let page = hashed::find(dist, "fencelab-web_bg.wasm")
-        .map_err(|e| format!("{e} (build the site first)"))?;
-    let wasm = std::fs::read(&page)
-        .map_err(|e| format!("cannot read {} (build the site first): {e}", page.display()))?;
-    Ok((page, wasm))
+    built(dist, "fencelab-web_bg.wasm")
+}
+
+/// The built file trunk calls `name` in `dist`: its path and its bytes.
+fn built(dist: &Path, name: &str) -> Result<(std::path::PathBuf, Vec<u8>), String> {
+    let path = hashed::find(dist, name).map_err(|e| format!("{e} (build the site first)"))?;
+    let bytes = std::fs::read(&path)
+        .map_err(|e| format!("cannot read {} (build the site first): {e}", path.display()))?;
+    Ok((path, bytes))
 }
 
 /// Fails if the page's wasm in `dist` contains SQLite's own strings.
@@ -312,9 +316,7 @@ fn no_parser_in_graph(root: &Path, package: &str) -> Result<(), String> {
 /// would no longer be the parser's).
 fn toml_only_in_reader(dist: &Path) -> Result<(), String> {
     let markers_in = |name: &str| -> Result<(std::path::PathBuf, Vec<&str>), String> {
-        let path = hashed::find(dist, name).map_err(|e| format!("{e} (build the site first)"))?;
-        let wasm = std::fs::read(&path)
-            .map_err(|e| format!("cannot read {} (build the site first): {e}", path.display()))?;
+        let (path, wasm) = built(dist, name)?;
         let found = TOML_MARKERS
             .iter()
             .copied()

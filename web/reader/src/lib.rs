@@ -34,13 +34,17 @@ pub fn read(read: &Read) -> ReadAnswer {
 
 /// The answer to a question's JSON text, as the JSON text of
 /// [`FromReader::Answered`]: a question that cannot be decoded is answered
-/// `Failed`, with its seq when it has one.
-pub fn answer(question: &str) -> String {
+/// `Failed`, with its seq when it has one. `reading` is told the seq of a
+/// question before it is read (the glue's panic hook answers it).
+pub fn answer(question: &str, reading: impl FnOnce(u64)) -> String {
     let response = match decode::<ReadRequest>(question) {
-        Ok(ReadRequest { seq, read: text }) => ReadResponse {
-            seq,
-            answer: read(&text),
-        },
+        Ok(ReadRequest { seq, read: text }) => {
+            reading(seq);
+            ReadResponse {
+                seq,
+                answer: read(&text),
+            }
+        }
         Err(error) => ReadResponse {
             seq: seq_of_request(question),
             answer: ReadAnswer::Failed(format!(
@@ -57,7 +61,7 @@ mod tests {
     use fencelab_model::bundled::FILES;
 
     fn answered(question: &ReadRequest) -> ReadResponse {
-        reply(&answer(&encode(question)))
+        reply(&answer(&encode(question), |_| {}))
     }
 
     fn reply(text: &str) -> ReadResponse {
@@ -131,12 +135,12 @@ mod tests {
 
     #[test]
     fn a_question_that_is_not_one_is_answered_failed_with_its_seq() {
-        let reply = reply(&answer("{\"Nonsense\":{\"seq\":12}}"));
+        let reply = reply(&answer("{\"Nonsense\":{\"seq\":12}}", |_| {}));
         assert_eq!(reply.seq, 12);
         assert!(
             matches!(&reply.answer, ReadAnswer::Failed(message) if message.contains("could not read a question")),
             "{reply:?}"
         );
-        assert_eq!(super::tests::reply(&answer("not json")).seq, 0);
+        assert_eq!(super::tests::reply(&answer("not json", |_| {})).seq, 0);
     }
 }

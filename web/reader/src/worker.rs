@@ -33,9 +33,10 @@ pub fn start() {
     }));
     let on_message = Closure::<dyn FnMut(MessageEvent)>::new(|event: MessageEvent| {
         let question = event.data().as_string().unwrap_or_default();
-        READING.with(|seq| seq.set(fencelab_protocol::seq_of_request(&question)));
-        post(&crate::answer(&question));
-        READING.with(|seq| seq.set(0));
+        post(&crate::answer(&question, |seq| {
+            READING.with(|reading| reading.set(seq))
+        }));
+        READING.with(|reading| reading.set(0));
     });
     scope().set_onmessage(Some(on_message.as_ref().unchecked_ref()));
     on_message.forget();

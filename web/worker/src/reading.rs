@@ -81,7 +81,6 @@ fn started() -> Result<bool, String> {
     on_message.forget();
     // An `ErrorEvent` for an error in the reader's script, but a plain
     // `Event` when its script could not be fetched.
-    let script = address.clone();
     let on_error = Closure::<dyn FnMut(Event)>::new(move |event: Event| {
         // Handled here: left alone, a nested worker's error goes on to this
         // worker's own scope, and the page would take it for this worker's.
@@ -94,7 +93,7 @@ fn started() -> Result<bool, String> {
         }
         fail(match event.dyn_ref::<ErrorEvent>() {
             Some(error) => format!("the exercise reader failed: {}", error.message()),
-            None => format!("the exercise reader ({script}) could not be loaded"),
+            None => format!("the exercise reader ({address}) could not be loaded"),
         });
     });
     worker.set_onerror(Some(on_error.as_ref().unchecked_ref()));

@@ -320,7 +320,7 @@ impl Server {
 
     /// Whether this server has the exercise `id`.
     pub fn has(&self, id: &str) -> bool {
-        find(&self.exercises, id).is_ok()
+        self.exercises.iter().any(|e| e.id == id)
     }
 
     /// Serves a request [`Server::serve`] gave back as [`Served::Read`],

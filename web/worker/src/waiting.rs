@@ -32,9 +32,11 @@ impl Waiting {
     ) -> Option<Request> {
         let must_wait = match server {
             None => true,
+            // The server is searched only while something is read or waits:
+            // on a learner's keystrokes, nothing is.
             Some(server) => {
-                let depends = request.exercise().is_none_or(|id| !server.has(id));
-                depends && (reading || !self.queue.is_empty())
+                (reading || !self.queue.is_empty())
+                    && request.exercise().is_none_or(|id| !server.has(id))
             }
         };
         if must_wait {
