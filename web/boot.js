@@ -10,10 +10,10 @@
 import init from "./fencelab-web.js";
 
 // The page's wasm compiles while it downloads. The app starts once
-// editor.js (a deferred script after this one) has run: the app's first
+// editor.js (a module script after this one, deferred likewise) has run: the app's first
 // render creates the editors. This module is deferred too, so it runs after
 // parsing, when readyState is already "interactive" but before editor.js;
-// DOMContentLoaded comes after every deferred script. (`load` as well, in
+// DOMContentLoaded comes after every deferred and module script. (`load` as well, in
 // case this file ever runs after DOMContentLoaded.)
 // Each step leaves a User Timing mark for tests/bench/breakdown.mjs
 // (web/src/timing.rs says why).

@@ -3,7 +3,7 @@
 // system's scheme switched between the two checks), at a laptop's 1280x800
 // and a phone's 390 px: no serious or critical violations.
 import assert from "node:assert/strict";
-import { REPAIRED, assertNoSeriousViolations, runTests, settled, typeClaim } from "./harness.mjs";
+import { REPAIRED, assertNoSeriousViolations, editorExtras, runTests, settled, typeClaim } from "./harness.mjs";
 
 const LAPTOP = { width: 1280, height: 800 };
 const PHONE = { width: 390, height: 844 };
@@ -79,6 +79,7 @@ await runTests("accessibility", [
       await page.emulateMedia({ colorScheme: "light" });
       await ready(page, url);
       await page.locator("#theme").selectOption("dark");
+      await editorExtras(page);
       await page.locator('.editor[data-procedure="claim"] .cm-content').click();
       await page.keyboard.press("Control+F");
       await page.locator(".cm-search").waitFor();

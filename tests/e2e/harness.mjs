@@ -323,6 +323,23 @@ export async function live(page, timeout = 90_000) {
 }
 
 /**
+ * Waits until every editor has its extras (web/editor/extras.js: the SQL
+ * colours, completion, search, lint), which the page loads once it is idle
+ * after its first editor: a test of one of them waits for them first, as a
+ * learner's first keystrokes need not.
+ */
+export async function editorExtras(page, timeout = 30_000) {
+  await page.waitForFunction(
+    () => {
+      const editors = [...document.querySelectorAll(".cm-editor")];
+      return editors.length > 0 && editors.every((editor) => editor.hasAttribute("data-extras"));
+    },
+    null,
+    { timeout, polling: 50 },
+  );
+}
+
+/**
  * Clears the claim editor (or the one `editor` selects) and types `lines`,
  * closing any completion popup before each newline; `within` is the page or
  * a frame (a frameLocator) that holds the editor.

@@ -1,7 +1,7 @@
 // The playground as a learner uses it: typing in the editor, clicking,
 // reading the text on the page. Follows the test list of issue 6.
 import assert from "node:assert/strict";
-import { CLAIM, EDITOR, REPAIRED, cachedForOffline, live, open, runTests, typeClaim, verdictsCurrent, waitForText } from "./harness.mjs";
+import { CLAIM, EDITOR, REPAIRED, cachedForOffline, editorExtras, live, open, runTests, typeClaim, verdictsCurrent, waitFor, waitForText } from "./harness.mjs";
 
 async function editorText(page) {
   return page.locator(EDITOR).innerText();
@@ -346,6 +346,7 @@ await runTests("playground", [
       await open(page, url);
       await page.locator(".vocabulary > summary").click();
       assert.match(await page.locator(".vocabulary").innerText(), /:message_id/);
+      await editorExtras(page);
       await page.locator(EDITOR).click();
       await page.keyboard.press("Control+End");
       await page.keyboard.press("Enter");
@@ -362,6 +363,34 @@ await runTests("playground", [
       await page.locator("#show-hint").click();
       assert.equal(await page.locator(".hint").count(), 2);
       assert.match(await page.locator("#show-hint").innerText(), /Show hint 3 of 3/);
+    },
+  ],
+  [
+    "without the editor's extras (their file refused), the editor takes an edit and the page checks it; the console says why",
+    async ({ page, url }) => {
+      const warnings = [];
+      page.on("console", (message) => {
+        if (message.type() === "warning") warnings.push(message.text());
+      });
+      // No service worker: its precache would fetch the extras where the
+      // route below cannot refuse them.
+      await page.addInitScript(() => {
+        navigator.serviceWorker.register = () => Promise.reject(new Error("no service worker in this test"));
+      });
+      let asked = 0;
+      await page.route(/editor-extras(-[0-9a-f]{16})?\.js$/, (route) => {
+        asked += 1;
+        return route.abort();
+      });
+      await open(page, url);
+      await repair(page);
+      await waitFor("the page to ask for the extras", () => asked >= 1);
+      await waitFor("the warning", () => warnings.some((w) => /editor's extras .* did not load/.test(w)));
+      assert.equal(await page.locator(".cm-editor[data-extras]").count(), 0);
+      // Undo is the editor's own, not an extra: the starting text comes back.
+      await page.locator(EDITOR).click();
+      for (let i = 0; i < 40; i += 1) await page.keyboard.press("Control+Z");
+      await summary(page, /^0 of 3 scenarios pass$/);
     },
   ],
   [

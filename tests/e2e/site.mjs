@@ -20,6 +20,7 @@ import {
   assertInView,
   builtName,
   cachedForOffline,
+  editorExtras,
   fencelabCommand,
   placement,
   runTests,
@@ -241,6 +242,7 @@ try {
           });
           await page.reload();
           await verdicts(page, /^0 of 3 scenarios pass$/);
+          await editorExtras(page);
           const fetched = [];
           for (const [path, answers] of seen) {
             if (STABLE.test(path)) continue;
@@ -252,7 +254,7 @@ try {
           assert.deepEqual(fetched, [], "on a second visit the network is asked only for the page and its data");
           // The page and its worker did load every asset again: from the
           // service worker's copy.
-          for (const name of ["boot.js", "fencelab-web.js", "fencelab-web_bg.wasm", "worker_loader.js", "worker.js", "worker_bg.wasm", "editor.js", "style.css", "catalog.json"]) {
+          for (const name of ["boot.js", "fencelab-web.js", "fencelab-web_bg.wasm", "worker_loader.js", "worker.js", "worker_bg.wasm", "editor.js", "editor-chunk.js", "editor-extras.js", "style.css", "catalog.json"]) {
             const path = `/${await builtName(site, name)}`;
             assert.ok(replayed.has(path), `${path} came from the service worker (it served ${[...replayed].join(", ")})`);
           }

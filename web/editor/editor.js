@@ -1,20 +1,50 @@
-// The one bridge between the yew page and CodeMirror 6. esbuild bundles this
-// file with its npm imports into target/editor/editor.js (a trunk pre_build
-// hook), and the page reaches it as the global `fencelabEditor`. Rust owns
-// every decision; this module only creates editors, reports their text,
-// replaces it as one undoable change, marks an error line, shows the line
-// marks Rust computed (which lines the scenarios protect), follows the
+// The one bridge between the yew page and CodeMirror 6, in two parts. This
+// file is what a first edit needs: the editor itself (view, state, undo,
+// the gutters, the page's colours), which the page reaches as the global
+// `fencelabEditor`. extras.js (built as editor-extras.js) is what can come
+// a moment later: the SQL grammar (its colours), completion, bracket
+// closing, search and lint diagnostics. esbuild bundles both with their npm imports into
+// target/editor/ (a trunk pre_build hook) as ES modules that share one copy
+// of CodeMirror's core (editor-chunk.js), and this file imports the extras
+// once an editor exists, when the page is idle (`loadExtras`). Until they
+// come, an editor takes and reports every keystroke; then each live editor
+// is reconfigured with them (`extras`, a compartment), and its element
+// carries `data-extras`. Nothing moves when they come: the one gutter they
+// bring, the TOML editor's lint gutter, has its place held until then.
+//
+// Rust owns every decision; this module only creates editors, reports their
+// text, replaces it as one undoable change, marks an error line, shows the
+// line marks Rust computed (which lines the scenarios protect), follows the
 // page's theme, and hands its state (text and undo history) to Rust as JSON
 // to keep across reloads. The authoring view has a second kind of editor,
 // of a whole exercise file (TOML), whose errors are lint diagnostics.
-import { basicSetup } from "codemirror";
-import { historyField } from "@codemirror/commands";
-import { EditorView, Decoration, WidgetType, GutterMarker, gutter, keymap } from "@codemirror/view";
+import { history, historyField, defaultKeymap, historyKeymap } from "@codemirror/commands";
+import {
+  EditorView,
+  Decoration,
+  WidgetType,
+  GutterMarker,
+  gutter,
+  keymap,
+  lineNumbers,
+  highlightActiveLineGutter,
+  highlightSpecialChars,
+  drawSelection,
+  dropCursor,
+  rectangularSelection,
+  crosshairCursor,
+  highlightActiveLine,
+} from "@codemirror/view";
 import { EditorState, StateField, StateEffect, Prec, RangeSet, Compartment } from "@codemirror/state";
-import { HighlightStyle, StreamLanguage, syntaxHighlighting } from "@codemirror/language";
-import { lintGutter, setDiagnostics } from "@codemirror/lint";
+import {
+  HighlightStyle,
+  syntaxHighlighting,
+  foldGutter,
+  foldKeymap,
+  indentOnInput,
+  bracketMatching,
+} from "@codemirror/language";
 import { tags } from "@lezer/highlight";
-import { sql, SQLite } from "@codemirror/lang-sql";
 
 // Syntax colours from the page's stylesheet (--code-*), which picks them for
 // light and dark with 4.5:1 against the editor's backgrounds, the line marks
@@ -76,11 +106,12 @@ const chrome = EditorView.theme({
   ".cm-panel.cm-search label": { color: "var(--ink)" },
   ".cm-foldPlaceholder": { backgroundColor: "var(--paper)", color: "var(--ink)", border: "1px solid var(--line)" },
 });
-// Every live editor, so a change of theme reaches each.
-const views = new Set();
 const applyScheme = (view) => view.dispatch({ effects: scheme.reconfigure(EditorView.darkTheme.of(isDark())) });
-const refreshScheme = () => views.forEach(applyScheme);
+const refreshScheme = () => views.forEach((_, view) => applyScheme(view));
 dark?.addEventListener("change", refreshScheme);
+
+// Diagnostics asked for before the extras came: the newest per editor.
+const pendingDiagnostics = new Map();
 
 const setError = StateEffect.define();
 
@@ -200,32 +231,6 @@ function marksGutter(onMark) {
   });
 }
 
-// Completions for the procedure vocabulary: `:parameter` names and the
-// decision comments. `words` is [{label, detail, kind}] from Rust.
-function vocabulary(words) {
-  return (context) => {
-    const param = context.matchBefore(/:[A-Za-z_][A-Za-z0-9_]*|:$/);
-    if (param) {
-      return {
-        from: param.from,
-        options: words
-          .filter((w) => w.kind === "parameter")
-          .map((w) => ({ label: w.label, detail: w.detail, type: "variable" })),
-      };
-    }
-    const directive = context.matchBefore(/--\s*@?[a-z]*$/);
-    if (directive && (directive.text.includes("@") || context.explicit)) {
-      return {
-        from: directive.from,
-        options: words
-          .filter((w) => w.kind === "directive")
-          .map((w) => ({ label: w.label, detail: w.detail, type: "keyword" })),
-      };
-    }
-    return null;
-  };
-}
-
 // The state saved before (text, selection, undo history), when it is of
 // this very text; anything else starts afresh.
 function restored(saved, doc, extensions) {
@@ -240,84 +245,39 @@ function restored(saved, doc, extensions) {
   return EditorState.create({ doc, extensions });
 }
 
-// TOML for the authoring view's exercise editor: comments, table headers,
-// keys, strings (a multi-line one carries on to its closing quotes), numbers
-// and booleans. Only colours: the page's loader (Rust) judges the file and
-// its errors reach the editor as lint diagnostics.
-const toml = StreamLanguage.define({
-  name: "toml",
-  startState: () => ({ string: null }),
-  token(stream, state) {
-    if (state.string) return tomlString(stream, state);
-    if (stream.sol() && stream.match(/^\s*\[\[?[^\]]*\]\]?/)) return "heading";
-    if (stream.eatSpace()) return null;
-    const next = stream.peek();
-    if (next === "#") {
-      stream.skipToEnd();
-      return "comment";
-    }
-    if (stream.match('"""') || stream.match("'''")) {
-      state.string = stream.current();
-      return tomlString(stream, state);
-    }
-    if (next === '"' || next === "'") {
-      state.string = stream.next();
-      return tomlString(stream, state);
-    }
-    if (stream.match(/^(true|false)\b/)) return "bool";
-    if (stream.match(/^[+-]?\d[\d_]*(\.\d+)?([eE][+-]?\d+)?/)) return "number";
-    if (stream.match(/^[A-Za-z0-9_-]+(?=\s*=)/)) return "propertyName";
-    stream.next();
-    return null;
-  },
-  languageData: { commentTokens: { line: "#" } },
-});
+// The part of the extras' place each kind of editor holds until they come.
+// Procedure editors: nothing (the extras bring no gutter to them). The TOML
+// editor: an empty gutter where lint's will be, as wide (lint's own theme
+// gives its gutter 1.4em).
+const NOTHING = [];
+const LINT_PLACE = [
+  gutter({ class: "cm-gutter-lint" }),
+  EditorView.baseTheme({ ".cm-gutter-lint": { width: "1.4em" } }),
+];
+const extras = new Compartment();
 
-// The rest of a string up to its closing quotes, or to the end of the line
-// (where a one-line string ends, closed or not).
-function tomlString(stream, state) {
-  const close = state.string;
-  const escapes = close.startsWith('"');
-  while (!stream.eol()) {
-    if (escapes && stream.peek() === "\\") {
-      stream.next();
-      stream.next();
-      continue;
-    }
-    if (stream.match(close)) {
-      state.string = null;
-      return "string";
-    }
-    stream.next();
-  }
-  if (close.length === 1) state.string = null;
-  return "string";
-}
-
-// Rust's errors about the exercise, as CodeMirror lint diagnostics: each
-// underlined from its line and column (1-based, as the loader counts) to the
-// end of that line, with the loader's sentence on hover and in the gutter
-// (an empty line gets a point mark).
-function diagnosticsOf(doc, errors) {
-  return errors
-    .filter((e) => e.line >= 1 && e.line <= doc.lines)
-    .map((e) => {
-      const line = doc.line(e.line);
-      // An error past the line's last character (a string left open) marks
-      // that character, so the underline is always visible.
-      const from = Math.max(line.from, Math.min(line.from + Math.max(e.column - 1, 0), line.to - 1));
-      const to = line.to;
-      return { from, to, severity: "error", source: "fencelab check", message: e.message };
-    });
-}
-
-// What every editor has: CodeMirror's basic setup in the page's colours and
-// theme, wrapped lines (so it never becomes a sideways scroll region the
-// keyboard cannot reach), Ctrl/Cmd+Enter to run, a label, and its changes.
-function common(label, onChange, onRun) {
+// What every editor has: CodeMirror's usual set (line numbers, undo, folding,
+// bracket matching, the active line, several selections) in the page's
+// colours and theme, wrapped lines (so it never becomes a sideways scroll
+// region the keyboard cannot reach), Ctrl/Cmd+Enter to run, a label, its
+// changes, and the extras' place (`held` until they come).
+function common(label, onChange, onRun, held) {
   return [
-    basicSetup,
+    lineNumbers(),
+    highlightActiveLineGutter(),
+    highlightSpecialChars(),
+    history(),
+    foldGutter(),
+    drawSelection(),
+    dropCursor(),
+    EditorState.allowMultipleSelections.of(true),
+    indentOnInput(),
     syntaxHighlighting(highlight),
+    bracketMatching(),
+    rectangularSelection(),
+    crosshairCursor(),
+    highlightActiveLine(),
+    keymap.of([...defaultKeymap, ...historyKeymap, ...foldKeymap]),
     chrome,
     scheme.of(EditorView.darkTheme.of(isDark())),
     EditorView.lineWrapping,
@@ -339,21 +299,57 @@ function common(label, onChange, onRun) {
     EditorView.updateListener.of((update) => {
       if (update.docChanged) onChange(update.state.doc.toString());
     }),
+    extras.of(held),
   ];
+}
+
+// Every live editor, with what it takes from the extras module once that
+// has come (a function of the module).
+const views = new Map();
+// The extras module once it has come, and its import (started once).
+let loaded = null;
+let loading = null;
+
+// Imports the extras and gives every live editor its part; each editor
+// made later gets its part as it is made. A failure (offline before the
+// service worker has them) leaves the editors as they are: every edit is
+// still taken and checked.
+function loadExtras() {
+  loading ??= import("./extras.js").then(
+    (module) => {
+      loaded = module;
+      for (const [view, wanted] of views) view.dispatch({ effects: extras.reconfigure(wanted(module)) });
+      return module;
+    },
+    (error) => {
+      console.warn(`fencelab: the editor's extras (SQL colours, completion, search) did not load: ${error}`);
+      return null;
+    },
+  );
+  return loading;
+}
+
+// The extras are asked for once the page is idle after the first editor,
+// so their download and their work never stand before a first edit.
+function soon(run) {
+  if (typeof requestIdleCallback === "function") requestIdleCallback(run, { timeout: 2000 });
+  else setTimeout(run, 200);
+}
+
+// Makes an editor under `parent` and registers it with its part of the
+// extras (`wanted`, a function of the extras module).
+function make(parent, state, wanted) {
+  const view = new EditorView({ parent, state });
+  views.set(view, wanted);
+  if (loaded) view.dispatch({ effects: extras.reconfigure(wanted(loaded)) });
+  else if (!loading) soon(loadExtras);
+  return view;
 }
 
 globalThis.fencelabEditor = {
   create(parent, doc, label, words, onChange, onRun, onMark, saved) {
-    const extensions = [
-      ...common(label, onChange, onRun),
-      sql({ dialect: SQLite, upperCaseKeywords: true }),
-      SQLite.language.data.of({ autocomplete: vocabulary(words) }),
-      errorField,
-      marksField,
-      marksGutter(onMark),
-    ];
-    const view = new EditorView({ parent, state: restored(saved, doc, extensions) });
-    views.add(view);
+    const extensions = [...common(label, onChange, onRun, NOTHING), errorField, marksField, marksGutter(onMark)];
+    const view = make(parent, restored(saved, doc, extensions), (module) => module.procedure(words));
     // For tests/bench/breakdown.mjs (web/src/timing.rs says why).
     performance.mark("fencelab:editor-created");
     return view;
@@ -361,14 +357,23 @@ globalThis.fencelabEditor = {
   // The authoring view's editor of a whole exercise file (TOML), its errors
   // shown as lint diagnostics (`setDiagnostics`); Ctrl/Cmd+Enter checks now.
   createToml(parent, doc, label, onChange, onRun) {
-    const extensions = [...common(label, onChange, onRun), toml, lintGutter()];
-    const view = new EditorView({ parent, state: EditorState.create({ doc, extensions }) });
-    views.add(view);
-    return view;
+    const extensions = common(label, onChange, onRun, LINT_PLACE);
+    return make(parent, EditorState.create({ doc, extensions }), (module) => module.toml());
   },
-  // Replaces the diagnostics: [{line, column, message}]; an empty list clears them.
+  // Replaces the diagnostics: [{line, column, message}]; an empty list
+  // clears them. They are lint's, so they wait for the extras: the newest
+  // list is shown once they come, on an editor still live.
   setDiagnostics(view, errors) {
-    view.dispatch(setDiagnostics(view.state, diagnosticsOf(view.state.doc, errors)));
+    if (loaded) {
+      loaded.showDiagnostics(view, errors);
+      return;
+    }
+    pendingDiagnostics.set(view, errors);
+    loadExtras().then((module) => {
+      const waiting = pendingDiagnostics.get(view);
+      pendingDiagnostics.delete(view);
+      if (module && waiting && views.has(view)) module.showDiagnostics(view, waiting);
+    });
   },
   // The editor's state as JSON text: its text, selection and undo history.
   stateJson(view) {
@@ -393,6 +398,7 @@ globalThis.fencelabEditor = {
   },
   destroy(view) {
     views.delete(view);
+    pendingDiagnostics.delete(view);
     view.destroy();
   },
 };

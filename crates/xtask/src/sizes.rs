@@ -4,8 +4,10 @@
 //! worker's a TOML parser (the exercise reader, web/reader, reads every
 //! text, fetched only when one needs it: checked on the dependency graphs
 //! the two are built with, and on the built files) or a Markdown parser
-//! (the loader renders an exercise's prose: checked on the graphs). Reads
-//! `dist/`, which the trunk stage writes.
+//! (the loader renders an exercise's prose: checked on the graphs); and the
+//! editor's split: what an editor can do without for its first moment
+//! (web/editor/extras.js) is in none of the files a first edit waits for.
+//! Reads `dist/`, which the trunk stage writes.
 //! Sizes are raw, gzip -9 and brotli (quality 11, through Node's zlib:
 //! xtask has no dependencies), the two encodings a server may send.
 
@@ -39,8 +41,8 @@ const WASM_TARGET: &str = "wasm32-unknown-unknown";
 /// The exercise reader's wasm, which links the TOML parser.
 const READER_WASM: &str = "reader_bg.wasm";
 
-/// When a file is fetched.
-#[derive(Clone, Copy, PartialEq, Eq)]
+/// When a file is fetched, in that order.
+#[derive(Clone, Copy, PartialEq, Eq, PartialOrd, Ord)]
 enum Needed {
     /// Before the first view: a prerendered page shows its verdicts with
     /// the page, its stylesheet and its two head scripts (first-paint.js,
@@ -48,6 +50,10 @@ enum Needed {
     FirstView,
     /// Before the first edit is checked.
     FirstEdit,
+    /// On every first visit, but asked for only once the page is idle after
+    /// its first editor exists (the editor's extras, web/editor/extras.js):
+    /// in the third total only.
+    AfterEditor,
     /// Only when a text needs the TOML loader (a site's own exercises, an
     /// exercise link, the authoring view): in neither total.
     OnDemand,
@@ -67,14 +73,31 @@ const FILES: &[(&str, Needed)] = &[
     ("worker.js", Needed::FirstEdit),
     ("worker_bg.wasm", Needed::FirstEdit),
     ("editor.js", Needed::FirstEdit),
+    ("editor-chunk.js", Needed::FirstEdit),
+    ("editor-extras.js", Needed::AfterEditor),
     ("catalog.json", Needed::FirstEdit),
     ("reader_loader.js", Needed::OnDemand),
     ("reader.js", Needed::OnDemand),
     ("reader_bg.wasm", Needed::OnDemand),
 ];
-/// The two totals' rows.
+/// The three totals' rows.
 const VIEW_TOTAL: &str = "total before the first verdicts are shown";
 const EDIT_TOTAL: &str = "total before the first edit is checked";
+const VISIT_TOTAL: &str = "total of a first visit to a bundled exercise";
+
+/// Strings only the editor's extras carry (completion's, search's and
+/// lint's class names and phrases, the SQLite grammar's keyword list): the
+/// parts of the editor a first edit waits for must hold none, and the
+/// extras every one (else the markers are stale).
+const EXTRAS_MARKERS: &[&str] = &[
+    "cm-completionMatchedText",
+    "replace all",
+    "cm-lintRange",
+    "autoincrement conflict database detach",
+];
+/// The editor's parts a first edit waits for, and its extras.
+const EDITOR_FIRST: &[&str] = &["editor.js", "editor-chunk.js"];
+const EDITOR_EXTRAS: &str = "editor-extras.js";
 
 /// What one first-load file weighs, in bytes.
 struct Weight {
@@ -132,6 +155,7 @@ pub fn report(root: &Path) -> Result<(), String> {
         toml_only_in_reader(&dist),
         no_bundled_files_in_page(root, &dist),
         no_catalogue_in_wasm(&dist),
+        extras_only_in_extras(&dist),
     ]
     .into_iter()
     .filter_map(Result::err)
@@ -144,7 +168,7 @@ pub fn report(root: &Path) -> Result<(), String> {
 }
 
 /// The `first load` section of `cargo xtask bench`: a row per file and the
-/// two totals, in columns raw / gzip -9 / brotli.
+/// three totals, in columns raw / gzip -9 / brotli.
 pub fn figures(root: &Path) -> Result<Vec<Figure>, String> {
     let weights = weigh(&root.join("dist"))?;
     let rows = weights
@@ -166,22 +190,22 @@ pub fn figures(root: &Path) -> Result<Vec<Figure>, String> {
     Ok(figures)
 }
 
-/// The bytes before the first view and before the first edit: raw, gzip
-/// and brotli.
-fn totals(weights: &[Weight]) -> [(&'static str, (u64, u64, u64)); 2] {
-    let sum = |view_only: bool| {
+/// The bytes before the first view, before the first edit, and of the
+/// whole first visit: raw, gzip and brotli.
+fn totals(weights: &[Weight]) -> [(&'static str, (u64, u64, u64)); 3] {
+    let sum = |upto: Needed| {
         weights
             .iter()
-            .filter(|w| match w.needed {
-                Needed::FirstView => true,
-                Needed::FirstEdit => !view_only,
-                Needed::OnDemand => false,
-            })
+            .filter(|w| w.needed != Needed::OnDemand && w.needed <= upto)
             .fold((0, 0, 0), |(r, g, b), w| {
                 (r + w.raw, g + w.gzip, b + w.brotli)
             })
     };
-    [(VIEW_TOTAL, sum(true)), (EDIT_TOTAL, sum(false))]
+    [
+        (VIEW_TOTAL, sum(Needed::FirstView)),
+        (EDIT_TOTAL, sum(Needed::FirstEdit)),
+        (VISIT_TOTAL, sum(Needed::AfterEditor)),
+    ]
 }
 
 /// The page's wasm in `dist`: its path and its bytes.
@@ -351,6 +375,48 @@ fn toml_only_in_reader(dist: &Path) -> Result<(), String> {
         ));
     }
     if failures.is_empty() {
+        Ok(())
+    } else {
+        Err(failures.join("\n"))
+    }
+}
+
+/// Fails if a part of the editor a first edit waits for holds one of the
+/// extras' strings, or if the extras lack one (the markers would be stale).
+fn extras_only_in_extras(dist: &Path) -> Result<(), String> {
+    let markers_in = |name: &str| -> Result<(std::path::PathBuf, Vec<&str>), String> {
+        let (path, text) = built(dist, name)?;
+        let found = EXTRAS_MARKERS
+            .iter()
+            .copied()
+            .filter(|marker| contains(&text, marker.as_bytes()))
+            .collect();
+        Ok((path, found))
+    };
+    let mut failures = Vec::new();
+    for name in EDITOR_FIRST {
+        let (path, found) = markers_in(name)?;
+        if !found.is_empty() {
+            failures.push(format!(
+                "{} carries the editor's extras ({}): a first edit would wait for them; \
+                 they belong in web/editor/extras.js, which editor.js imports later",
+                path.display(),
+                found.join(", ")
+            ));
+        }
+    }
+    let (path, found) = markers_in(EDITOR_EXTRAS)?;
+    if found.len() != EXTRAS_MARKERS.len() {
+        failures.push(format!(
+            "the editor's extras ({}) hold {} of the {} strings taken as theirs: update \
+             EXTRAS_MARKERS in crates/xtask/src/sizes.rs",
+            path.display(),
+            found.len(),
+            EXTRAS_MARKERS.len()
+        ));
+    }
+    if failures.is_empty() {
+        println!("xtask: the editor a first edit waits for carries none of its extras");
         Ok(())
     } else {
         Err(failures.join("\n"))
