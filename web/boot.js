@@ -36,20 +36,21 @@ const parsed =
         window.addEventListener("load", ok, { once: true });
       });
 
-// The bundled exercises (web/src/catalog.rs), whose fetch start-worker.js
-// started from the head; fetched here if it did not run.
+// The bundled exercises (web/src/catalog.rs), as bytes (an ArrayBuffer,
+// which the wasm copies as it is), whose fetch start-worker.js started from
+// the head; fetched here if it did not run.
 const catalog =
   globalThis.fencelabCatalogFetch ??
   fetch("./catalog.json").then((response) => {
     if (!response.ok) {
       throw new Error(`catalog.json answered ${response.status} ${response.statusText}`);
     }
-    return response.text();
+    return response.arrayBuffer();
   });
 
 Promise.all([compiled, parsed, catalog])
-  .then(([module, , text]) => {
-    globalThis.fencelabCatalog = text;
+  .then(([module, , bytes]) => {
+    globalThis.fencelabCatalog = bytes;
     performance.mark("fencelab:init");
     return init({ module_or_path: module });
   })

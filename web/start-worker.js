@@ -13,8 +13,8 @@
 // after its content and rewrites it here (crates/xtask/src/hashed.rs).
 //
 // It also starts the fetch of the bundled exercises' loaded form, which
-// neither wasm file carries (web/src/catalog.rs): boot.js hands the page's
-// copy to the app, and the worker, told its address as its name, fetches
+// neither wasm file carries (web/src/catalog.rs), as bytes: boot.js hands
+// the page's copy to the app, and the worker, told its address as its name, fetches
 // it again from the browser's cache. (Its name, not a query in its own
 // address: answered from the service worker's cache, a worker's address
 // is the cached response's, without the query.)
@@ -25,7 +25,7 @@
     if (!response.ok) {
       throw new Error(catalog + " answered " + response.status + " " + response.statusText);
     }
-    return response.text();
+    return response.arrayBuffer();
   });
   // Not a rejection nobody handles, when boot.js is not there to take it.
   globalThis.fencelabCatalogFetch.catch(function () {});

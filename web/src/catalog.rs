@@ -7,10 +7,14 @@
 //! In the browser the loaded form is not in the page's wasm: the build
 //! writes it once as the site's [`FILE`] (web/prerender), which the page
 //! and its worker both fetch; web/start-worker.js starts that fetch from
-//! the document's head and web/boot.js hands its text over
-//! (`globalThis.fencelabCatalog`) before the app starts. Carried in both
-//! wasm files it was 41 KB brotli twice. Natively (the prerender) and in
-//! the page's own tests it is compiled in, as the build wrote it.
+//! the document's head and web/boot.js hands its bytes over
+//! (`globalThis.fencelabCatalog`, an `ArrayBuffer`) before the app starts.
+//! Carried in both wasm files it was 41 KB brotli twice. Natively (the
+//! prerender) and in the page's own tests it is compiled in, as the build
+//! wrote it. Bytes, not text: a JavaScript string is encoded to UTF-8 again
+//! on its way into the wasm by a loop of JavaScript over its characters,
+//! cold at the start (about 20 ms of the page's start for this file, whose
+//! first 200,000 characters are ASCII); bytes are copied as they are.
 
 use fencelab_model::{Exercise, LoadError};
 
@@ -27,8 +31,8 @@ pub fn loaded_json() -> &'static str {
 
 /// The bundled exercises, or why they could not be loaded.
 pub fn bundled() -> Result<Vec<Exercise>, LoadError> {
-    match text() {
-        Ok(text) => fencelab_model::bundled::from_loaded_json(text),
+    match bytes() {
+        Ok(bytes) => fencelab_model::bundled::from_loaded_json(bytes),
         Err(message) => Err(LoadError {
             file: FILE.into(),
             line: 0,
@@ -40,35 +44,36 @@ pub fn bundled() -> Result<Vec<Exercise>, LoadError> {
 }
 
 #[cfg(any(test, not(target_arch = "wasm32")))]
-fn text() -> Result<&'static str, String> {
-    Ok(loaded_json())
+fn bytes() -> Result<&'static [u8], String> {
+    Ok(loaded_json().as_bytes())
 }
 
-/// The text web/boot.js fetched, taken from the global it left it in on
-/// first use (and the global deleted): it is read again whenever the app
-/// starts anew, and lives as long as the page.
+/// The bytes web/boot.js fetched, taken from the global it left them in on
+/// first use (and the global deleted): they are read again whenever the
+/// app starts anew, and live as long as the page.
 #[cfg(not(any(test, not(target_arch = "wasm32"))))]
-fn text() -> Result<&'static str, String> {
-    use wasm_bindgen::JsValue;
-    /// Where web/boot.js leaves the text, before the app starts.
+fn bytes() -> Result<&'static [u8], String> {
+    use wasm_bindgen::{JsCast, JsValue};
+    /// Where web/boot.js leaves the bytes, before the app starts.
     const GLOBAL: &str = "fencelabCatalog";
-    static TEXT: std::sync::OnceLock<Result<&'static str, String>> = std::sync::OnceLock::new();
-    TEXT.get_or_init(|| {
-        let global = js_sys::global();
-        let key = JsValue::from_str(GLOBAL);
-        let value = js_sys::Reflect::get(&global, &key).unwrap_or(JsValue::UNDEFINED);
-        let _ = js_sys::Reflect::delete_property(&global, &key);
-        value
-            .as_string()
-            .map(|text| &*Box::leak(text.into_boxed_str()))
-            .ok_or_else(|| {
-                format!(
-                    "the page started without its exercises: web/boot.js fetches {FILE} and \
-                     hands its text over as globalThis.{GLOBAL} before the app starts"
-                )
-            })
-    })
-    .clone()
+    static BYTES: std::sync::OnceLock<Result<&'static [u8], String>> = std::sync::OnceLock::new();
+    BYTES
+        .get_or_init(|| {
+            let global = js_sys::global();
+            let key = JsValue::from_str(GLOBAL);
+            let value = js_sys::Reflect::get(&global, &key).unwrap_or(JsValue::UNDEFINED);
+            let _ = js_sys::Reflect::delete_property(&global, &key);
+            value
+                .dyn_into::<js_sys::ArrayBuffer>()
+                .map(|buffer| &*Box::leak(js_sys::Uint8Array::new(&buffer).to_vec().into_boxed_slice()))
+                .map_err(|_| {
+                    format!(
+                        "the page started without its exercises: web/boot.js fetches {FILE} and \
+                         hands its bytes over as globalThis.{GLOBAL} before the app starts"
+                    )
+                })
+        })
+        .clone()
 }
 
 #[cfg(test)]

@@ -81,17 +81,31 @@ macro_rules! loaded_json_at_build_time {
 }
 
 /// Reads what [`loaded_json`] wrote: the same result [`catalog`] gives.
-/// Text from anywhere else is an error naming where it stops being one,
-/// never a panic.
-pub fn from_loaded_json(json: &str) -> Result<Vec<Exercise>, LoadError> {
-    serde_json::from_str(json).unwrap_or_else(|error| {
-        Err(LoadError {
-            file: "the bundled exercises".into(),
-            line: error.line(),
-            column: error.column(),
-            field: "(loaded form)".into(),
-            message: format!("the build's loaded exercises cannot be read: {error}"),
-        })
+/// Text from anywhere else (or bytes that are not UTF-8) is an error naming
+/// where it stops being one, never a panic. Bytes are taken as they are:
+/// the page and its worker fetch the file as bytes, since a JavaScript
+/// string would have to be encoded to UTF-8 again, by a loop of JavaScript
+/// over every character, on the way into the wasm. They are read as `str`
+/// (`serde_json::from_str`), as every other JSON the page and the worker
+/// read: `from_slice` would compile the whole model's readers a second
+/// time, for bytes (48 KB more of the page's wasm, raw).
+pub fn from_loaded_json(json: impl AsRef<[u8]>) -> Result<Vec<Exercise>, LoadError> {
+    let bytes = json.as_ref();
+    let unreadable = |line: usize, column: usize, why: String| LoadError {
+        file: "the bundled exercises".into(),
+        line,
+        column,
+        field: "(loaded form)".into(),
+        message: format!("the build's loaded exercises cannot be read: {why}"),
+    };
+    let text = std::str::from_utf8(bytes).map_err(|error| {
+        let before = &bytes[..error.valid_up_to()];
+        let line = before.iter().filter(|&&b| b == b'\n').count() + 1;
+        let column = before.iter().rev().take_while(|&&b| b != b'\n').count() + 1;
+        unreadable(line, column, error.to_string())
+    })?;
+    serde_json::from_str(text).unwrap_or_else(|error| {
+        Err(unreadable(error.line(), error.column(), error.to_string()))
     })
 }
 
@@ -117,5 +131,14 @@ mod tests {
             "{}",
             error.message
         );
+        let json = super::loaded_json().expect("the catalog serialises to JSON");
+        let key = "\"title\":\"";
+        let at = json.find(key).expect("a title") + key.len();
+        let mut bytes = json.into_bytes();
+        // A byte no UTF-8 text holds, as the first title's first.
+        bytes[at] = 0xff;
+        let error = super::from_loaded_json(&bytes).unwrap_err();
+        assert!(error.message.contains("cannot be read"), "{}", error.message);
+        assert_eq!((error.line, error.column), (1, at + 1), "{}", error.message);
     }
 }

@@ -63,13 +63,13 @@ fn beside(value: &str, extension: &str) -> Option<String> {
         .then(|| value.to_string())
 }
 
-/// A server for the exercises in `fetched` (the file's text, or why it
+/// A server for the exercises in `fetched` (the file's bytes, or why it
 /// could not be had), and the sentence the page must hear if there are
 /// none: then every request that names an exercise fails, as for any
 /// exercise the server does not have.
-pub fn server(fetched: Result<String, String>) -> (Server, Option<String>) {
-    let loaded = fetched.and_then(|text| {
-        fencelab_model::bundled::from_loaded_json(&text).map_err(|error| error.to_string())
+pub fn server(fetched: Result<Vec<u8>, String>) -> (Server, Option<String>) {
+    let loaded = fetched.and_then(|bytes| {
+        fencelab_model::bundled::from_loaded_json(bytes).map_err(|error| error.to_string())
     });
     match loaded {
         Ok(exercises) => (Server::new(exercises), None),
@@ -146,7 +146,7 @@ mod tests {
 
     #[test]
     fn the_fetched_catalogue_serves_as_the_compiled_one_and_a_bad_one_is_said() {
-        let (served, failure) = server(Ok(crate::serve::loaded_json().to_string()));
+        let (served, failure) = server(Ok(crate::serve::loaded_json().as_bytes().to_vec()));
         assert_eq!(failure, None);
         assert!(!served.exercise_ids().is_empty());
         assert_eq!(served.exercise_ids(), Server::bundled().exercise_ids());
@@ -160,7 +160,7 @@ mod tests {
                  catalog-x.json answered 404 Not Found"
             )
         );
-        let (_, failure) = server(Ok("{\"not\": \"a list\"".into()));
+        let (_, failure) = server(Ok(b"{\"not\": \"a list\"".to_vec()));
         assert!(failure.unwrap().contains("cannot be read"));
     }
 }

@@ -97,7 +97,7 @@ pub fn start() {
     // first verdicts. Requests that arrive meanwhile are served right after.
     wasm_bindgen_futures::spawn_local(async {
         let fetched = match crate::catalog::address(&scope().name()) {
-            Ok(address) => fetch_text(&address).await,
+            Ok(address) => fetch_bytes(&address).await,
             Err(reason) => Err(reason),
         };
         let (server, failure) = crate::catalog::server(fetched);
@@ -110,8 +110,11 @@ pub fn start() {
     });
 }
 
-/// The text of the file at `address`, or why it could not be had.
-async fn fetch_text(address: &str) -> Result<String, String> {
+/// The bytes of the file at `address`, or why they could not be had: as
+/// bytes, not text, so they are copied into the wasm as they are rather
+/// than decoded to a JavaScript string and encoded again
+/// (`fencelab_model::bundled::from_loaded_json`).
+async fn fetch_bytes(address: &str) -> Result<Vec<u8>, String> {
     use wasm_bindgen_futures::JsFuture;
     let said = |error: JsValue| match error.dyn_ref::<js_sys::Error>() {
         Some(error) => format!("{address}: {}", String::from(error.message())),
@@ -128,11 +131,10 @@ async fn fetch_text(address: &str) -> Result<String, String> {
             response.status_text()
         ));
     }
-    let text = JsFuture::from(response.text().map_err(said)?)
+    let buffer = JsFuture::from(response.array_buffer().map_err(said)?)
         .await
         .map_err(said)?;
-    text.as_string()
-        .ok_or_else(|| format!("{address} did not read as text"))
+    Ok(js_sys::Uint8Array::new(&buffer).to_vec())
 }
 
 fn post(response: &Response) {
