@@ -65,7 +65,9 @@ fn bytes() -> Result<&'static [u8], String> {
             let _ = js_sys::Reflect::delete_property(&global, &key);
             value
                 .dyn_into::<js_sys::ArrayBuffer>()
-                .map(|buffer| &*Box::leak(js_sys::Uint8Array::new(&buffer).to_vec().into_boxed_slice()))
+                .map(|buffer| {
+                    &*Box::leak(js_sys::Uint8Array::new(&buffer).to_vec().into_boxed_slice())
+                })
                 .map_err(|_| {
                     format!(
                         "the page started without its exercises: web/boot.js fetches {FILE} and \

@@ -104,9 +104,8 @@ pub fn from_loaded_json(json: impl AsRef<[u8]>) -> Result<Vec<Exercise>, LoadErr
         let column = before.iter().rev().take_while(|&&b| b != b'\n').count() + 1;
         unreadable(line, column, error.to_string())
     })?;
-    serde_json::from_str(text).unwrap_or_else(|error| {
-        Err(unreadable(error.line(), error.column(), error.to_string()))
-    })
+    serde_json::from_str(text)
+        .unwrap_or_else(|error| Err(unreadable(error.line(), error.column(), error.to_string())))
 }
 
 #[cfg(all(test, feature = "toml"))]
@@ -138,7 +137,11 @@ mod tests {
         // A byte no UTF-8 text holds, as the first title's first.
         bytes[at] = 0xff;
         let error = super::from_loaded_json(&bytes).unwrap_err();
-        assert!(error.message.contains("cannot be read"), "{}", error.message);
+        assert!(
+            error.message.contains("cannot be read"),
+            "{}",
+            error.message
+        );
         assert_eq!((error.line, error.column), (1, at + 1), "{}", error.message);
     }
 }
