@@ -306,9 +306,11 @@ function common(label, onChange, onRun, held) {
 // Every live editor, with what it takes from the extras module once that
 // has come (a function of the module).
 const views = new Map();
-// The extras module once it has come, and its import (started once).
+// The extras module once it has come, its import (started once), and
+// whether that import has been asked for.
 let loaded = null;
 let loading = null;
+let asked = false;
 
 // Imports the extras and gives every live editor its part; each editor
 // made later gets its part as it is made. A failure (offline before the
@@ -342,7 +344,10 @@ function make(parent, state, wanted) {
   const view = new EditorView({ parent, state });
   views.set(view, wanted);
   if (loaded) view.dispatch({ effects: extras.reconfigure(wanted(loaded)) });
-  else if (!loading) soon(loadExtras);
+  else if (!asked) {
+    asked = true;
+    soon(loadExtras);
+  }
   return view;
 }
 

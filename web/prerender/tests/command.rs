@@ -85,7 +85,7 @@ fn writes_a_page_per_bundled_exercise_in_the_folder_trunk_names() {
         "each exercise has a page of its own"
     );
     assert_eq!(
-        fencelab_model::bundled::from_loaded_json(&read(fencelab_web::catalog::FILE)),
+        fencelab_model::bundled::from_loaded_json(read(fencelab_web::catalog::FILE)),
         Ok(exercises),
         "the catalogue the page and its worker fetch is the one the pages show"
     );
