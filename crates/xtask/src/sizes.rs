@@ -208,6 +208,22 @@ fn totals(weights: &[Weight]) -> [(&'static str, (u64, u64, u64)); 3] {
     ]
 }
 
+/// The built file trunk calls `name` in `dist` (its path), and which of
+/// `markers` its bytes hold.
+fn markers_found(
+    dist: &Path,
+    name: &str,
+    markers: &[&'static str],
+) -> Result<(std::path::PathBuf, Vec<&'static str>), String> {
+    let (path, bytes) = built(dist, name)?;
+    let found = markers
+        .iter()
+        .copied()
+        .filter(|marker| contains(&bytes, marker.as_bytes()))
+        .collect();
+    Ok((path, found))
+}
+
 /// The page's wasm in `dist`: its path and its bytes.
 fn page_wasm(dist: &Path) -> Result<(std::path::PathBuf, Vec<u8>), String> {
     built(dist, "fencelab-web_bg.wasm")
@@ -339,15 +355,7 @@ fn no_parser_in_graph(root: &Path, package: &str) -> Result<(), String> {
 /// the toml crate's own strings, or if the reader's lacks one (the markers
 /// would no longer be the parser's).
 fn toml_only_in_reader(dist: &Path) -> Result<(), String> {
-    let markers_in = |name: &str| -> Result<(std::path::PathBuf, Vec<&str>), String> {
-        let (path, wasm) = built(dist, name)?;
-        let found = TOML_MARKERS
-            .iter()
-            .copied()
-            .filter(|marker| contains(&wasm, marker.as_bytes()))
-            .collect();
-        Ok((path, found))
-    };
+    let markers_in = |name: &str| markers_found(dist, name, TOML_MARKERS);
     let mut failures = Vec::new();
     for (package, wasm) in WITHOUT_PARSERS {
         let (path, found) = markers_in(wasm)?;
@@ -384,15 +392,7 @@ fn toml_only_in_reader(dist: &Path) -> Result<(), String> {
 /// Fails if a part of the editor a first edit waits for holds one of the
 /// extras' strings, or if the extras lack one (the markers would be stale).
 fn extras_only_in_extras(dist: &Path) -> Result<(), String> {
-    let markers_in = |name: &str| -> Result<(std::path::PathBuf, Vec<&str>), String> {
-        let (path, text) = built(dist, name)?;
-        let found = EXTRAS_MARKERS
-            .iter()
-            .copied()
-            .filter(|marker| contains(&text, marker.as_bytes()))
-            .collect();
-        Ok((path, found))
-    };
+    let markers_in = |name: &str| markers_found(dist, name, EXTRAS_MARKERS);
     let mut failures = Vec::new();
     for name in EDITOR_FIRST {
         let (path, found) = markers_in(name)?;
