@@ -3,17 +3,16 @@
 // system's scheme switched between the two checks), at a laptop's 1280x800
 // and a phone's 390 px: no serious or critical violations.
 import assert from "node:assert/strict";
-import { REPAIRED, assertNoSeriousViolations, editorExtras, live, runTests, settled, typeClaim } from "./harness.mjs";
+import { REPAIRED, assertNoSeriousViolations, editorExtras, open, runTests, settled, typeClaim } from "./harness.mjs";
 
 const LAPTOP = { width: 1280, height: 800 };
 const PHONE = { width: 390, height: 844 };
 
 async function ready(page, url) {
-  await page.goto(url);
-  await page.locator("#scenario-summary").filter({ hasText: /^\d+ of \d+ scenarios pass$/ }).waitFor({ timeout: 30_000 });
-  // A prerendered page shows its verdicts before the app has hydrated it,
-  // and a click on that HTML does nothing yet.
-  await live(page);
+  // The verdicts' line, then the app live: a prerendered page shows its
+  // verdicts before the app has hydrated it, and a click on that HTML does
+  // nothing yet.
+  await open(page, url);
 }
 
 /** The views every theme and width is checked on. */
