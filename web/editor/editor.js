@@ -312,6 +312,9 @@ let loaded = null;
 let loading = null;
 let asked = false;
 
+// Gives `view` its part of the extras `module` (`wanted`, a function of it).
+const give = (view, wanted, module) => view.dispatch({ effects: extras.reconfigure(wanted(module)) });
+
 // Imports the extras and gives every live editor its part; each editor
 // made later gets its part as it is made. A failure (offline before the
 // service worker has them) leaves the editors as they are: every edit is
@@ -320,7 +323,7 @@ function loadExtras() {
   loading ??= import("./extras.js").then(
     (module) => {
       loaded = module;
-      for (const [view, wanted] of views) view.dispatch({ effects: extras.reconfigure(wanted(module)) });
+      for (const [view, wanted] of views) give(view, wanted, module);
       return module;
     },
     (error) => {
@@ -343,7 +346,7 @@ function soon(run) {
 function make(parent, state, wanted) {
   const view = new EditorView({ parent, state });
   views.set(view, wanted);
-  if (loaded) view.dispatch({ effects: extras.reconfigure(wanted(loaded)) });
+  if (loaded) give(view, wanted, loaded);
   else if (!asked) {
     asked = true;
     soon(loadExtras);
