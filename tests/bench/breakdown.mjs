@@ -140,6 +140,8 @@ const MILESTONES = [
   ["dom", "DOMContentLoaded done (editor.js ran)"],
   ["fencelab:init", "page wasm instantiating (compiled, document parsed)"],
   ["fencelab:main", "page wasm running (its main)"],
+  ["fencelab:prerendered-read", "page's prerendered state read (its report's JSON)"],
+  ["fencelab:catalogue-read", "page's catalogue read (every bundled exercise)"],
   ["fencelab:first-state", "page's first state made (catalogue read, prerendered page read)"],
   ["fencelab:render-scheduled", "page's render or hydration scheduled"],
   ["fencelab:init-done", "page wasm's start returned"],

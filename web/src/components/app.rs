@@ -77,9 +77,13 @@ pub fn start() {
         return;
     }
     let start = address::read_start();
-    let first = prerendered::read(&document)
-        .filter(|page| prerendered::fits(&start, page))
-        .and_then(|page| Playground::prerendered(crate::catalog::bundled(), &page));
+    let page = prerendered::read(&document).filter(|page| prerendered::fits(&start, page));
+    crate::timing::mark("prerendered-read");
+    let first = page.and_then(|page| {
+        let catalog = crate::catalog::bundled();
+        crate::timing::mark("catalogue-read");
+        Playground::prerendered(catalog, &page)
+    });
     // The address as it was at the start, for what a hydrated app takes on
     // once hydrated (its theme): the app soon rewrites it.
     let hydrating = first.is_some();

@@ -248,11 +248,13 @@ pub struct Lane {
 }
 
 #[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
+#[serde(try_from = "ScenarioReportJson")]
 pub struct ScenarioReport {
     pub name: String,
     pub summary: String,
     /// In JSON, flattened: `"verdict"` beside the name, with `"failure"` or
     /// `"error"` when there is one, as a CI job reading `--json` expects.
+    /// Read back through [`ScenarioReportJson`], not serde's `flatten`.
     #[serde(flatten)]
     pub result: ScenarioResult,
     /// The schedule whose history is shown: the shortest failing one, or the
@@ -268,6 +270,65 @@ pub struct ScenarioReport {
     /// (leases that lapsed by the event's clock left out), as the checker's
     /// monitor saw it: one entry per event.
     pub beliefs: Vec<Vec<Belief>>,
+}
+
+/// A [`ScenarioReport`] as its JSON is read: the result's fields beside the
+/// others, as `flatten` writes them. Reading them with `flatten` made serde
+/// buffer each whole report (its history, tables and beliefs) as untyped
+/// content and read it a second time from there, and compiled every type
+/// inside a report twice, once for each reader: the page's wasm reads the
+/// worker's reports, and carried both.
+#[derive(Deserialize)]
+struct ScenarioReportJson {
+    name: String,
+    summary: String,
+    verdict: Verdict,
+    #[serde(default)]
+    failure: Option<Failure>,
+    #[serde(default)]
+    error: Option<ScenarioError>,
+    schedule: Schedule,
+    exploration: Exploration,
+    lanes: Vec<Lane>,
+    initial_tables: Vec<TableRows>,
+    history: Vec<Event>,
+    beliefs: Vec<Vec<Belief>>,
+}
+
+impl TryFrom<ScenarioReportJson> for ScenarioReport {
+    type Error = String;
+
+    fn try_from(json: ScenarioReportJson) -> Result<ScenarioReport, String> {
+        let result = match (json.verdict, json.failure, json.error) {
+            (Verdict::Passed, None, None) => ScenarioResult::Passed,
+            (Verdict::LimitShown, None, None) => ScenarioResult::LimitShown,
+            (Verdict::Failed, Some(failure), None) => ScenarioResult::Failed { failure },
+            (Verdict::Error, None, Some(error)) => ScenarioResult::Error { error },
+            (verdict, _, _) => {
+                let carries = match verdict {
+                    Verdict::Passed | Verdict::LimitShown => "neither `failure` nor `error`",
+                    Verdict::Failed => "a `failure` and no `error`",
+                    Verdict::Error => "an `error` and no `failure`",
+                };
+                return Err(format!(
+                    "scenario `{}`: a {} verdict carries {carries}",
+                    json.name,
+                    verdict.word()
+                ));
+            }
+        };
+        Ok(ScenarioReport {
+            name: json.name,
+            summary: json.summary,
+            result,
+            schedule: json.schedule,
+            exploration: json.exploration,
+            lanes: json.lanes,
+            initial_tables: json.initial_tables,
+            history: json.history,
+            beliefs: json.beliefs,
+        })
+    }
 }
 
 impl ScenarioReport {
@@ -400,9 +461,11 @@ impl Unusable {
 /// of them), the kill matrix of its named broken variants, and its
 /// `[[equivalent]]` declarations that no longer name a generated mutant.
 #[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
+#[serde(from = "ExerciseCheckJson")]
 pub struct ExerciseCheck {
     pub title: String,
     /// The reference's run: `exercise`, `scenarios`, `passed`, `failed`.
+    /// Read back through [`ExerciseCheckJson`], as a scenario report is.
     #[serde(flatten)]
     pub reference: ExerciseReport,
     pub start: Vec<VerdictCell>,
@@ -411,6 +474,39 @@ pub struct ExerciseCheck {
     /// (`fencelab check` says each; a mutant killed is `mutate`'s to find).
     #[serde(default, skip_serializing_if = "Vec::is_empty")]
     pub stale_equivalents: Vec<StaleEquivalent>,
+}
+
+/// An [`ExerciseCheck`] as its JSON is read: the reference's report's
+/// fields beside the others, without serde's `flatten`
+/// ([`ScenarioReportJson`] says why).
+#[derive(Deserialize)]
+struct ExerciseCheckJson {
+    title: String,
+    exercise: String,
+    scenarios: Vec<ScenarioReport>,
+    passed: usize,
+    failed: usize,
+    start: Vec<VerdictCell>,
+    matrix: KillMatrix,
+    #[serde(default)]
+    stale_equivalents: Vec<StaleEquivalent>,
+}
+
+impl From<ExerciseCheckJson> for ExerciseCheck {
+    fn from(json: ExerciseCheckJson) -> ExerciseCheck {
+        ExerciseCheck {
+            title: json.title,
+            reference: ExerciseReport {
+                exercise: json.exercise,
+                scenarios: json.scenarios,
+                passed: json.passed,
+                failed: json.failed,
+            },
+            start: json.start,
+            matrix: json.matrix,
+            stale_equivalents: json.stale_equivalents,
+        }
+    }
 }
 
 impl ExerciseCheck {
@@ -671,6 +767,49 @@ mod tests {
         assert!(
             !draft.ok(),
             "an error against a variant is a flaw, as in check"
+        );
+    }
+
+    #[test]
+    fn every_result_round_trips_beside_the_name_and_a_contradiction_is_refused() {
+        let error = ScenarioResult::Error {
+            error: ScenarioError::of(ErrorKind::Engine {
+                message: "no such table: t".into(),
+            }),
+        };
+        for (report, verdict) in [
+            (scenario("one", ScenarioResult::Passed), "passed"),
+            (scenario("two", ScenarioResult::LimitShown), "limit_shown"),
+            (failed("three"), "failed"),
+            (scenario("four", error), "error"),
+        ] {
+            let json = serde_json::to_value(&report).expect("serializes");
+            assert_eq!(json["verdict"], verdict, "{json}");
+            assert_eq!(
+                serde_json::from_value::<ScenarioReport>(json).ok(),
+                Some(report)
+            );
+        }
+        let mut json = serde_json::to_value(failed("five")).expect("serializes");
+        let failure = json["failure"].take();
+        json.as_object_mut().map(|o| o.remove("failure"));
+        let refused = serde_json::from_value::<ScenarioReport>(json.clone())
+            .expect_err("a failed verdict without its failure");
+        assert!(
+            refused
+                .to_string()
+                .contains("scenario `five`: a failed verdict carries a `failure` and no `error`"),
+            "{refused}"
+        );
+        json["verdict"] = "passed".into();
+        json["failure"] = failure;
+        let refused = serde_json::from_value::<ScenarioReport>(json)
+            .expect_err("a passed verdict with a failure");
+        assert!(
+            refused
+                .to_string()
+                .contains("a passed verdict carries neither `failure` nor `error`"),
+            "{refused}"
         );
     }
 
