@@ -313,12 +313,22 @@ pub fn encode<T: Serialize>(message: &T) -> String {
     // a failure would be a message the other side never gets: say so rather
     // than panic.
     serde_json::to_string(message).unwrap_or_else(|error| {
-        serde_json::to_string(&Response::Failed {
+        let message = format!("a message could not be encoded: {error}");
+        serde_json::to_string(&EncodeFailed::Failed {
             seq: 0,
-            message: format!("a message could not be encoded: {error}"),
+            message: &message,
         })
         .unwrap_or_default()
     })
+}
+
+/// [`Response::Failed`]'s JSON, written without [`Response`]'s own
+/// `Serialize`: the page encodes only requests, and through this fallback
+/// it carried the code that writes every response (the reports, the
+/// exercises) without ever sending one.
+#[derive(Serialize)]
+enum EncodeFailed<'a> {
+    Failed { seq: u64, message: &'a str },
 }
 
 /// Reads a message back from its text.

@@ -592,6 +592,21 @@ fn a_message_that_cannot_be_read_is_an_error_with_its_seq_when_it_has_one() {
     assert_eq!(seq_of_request("[1, 2]"), 0);
 }
 
+/// A message that cannot be written (a map whose keys are not strings)
+/// still sends something the other side reads: `Failed`, saying why.
+#[test]
+fn a_message_that_cannot_be_written_is_sent_as_failed() {
+    let unwritable: std::collections::BTreeMap<(u8, u8), u8> = [((1, 2), 3)].into();
+    let text = encode(&unwritable);
+    match decode::<Response>(&text) {
+        Ok(Response::Failed { seq: 0, message }) => assert!(
+            message.starts_with("a message could not be encoded: key must be a string"),
+            "{message}"
+        ),
+        other => panic!("{text} reads as {other:?}"),
+    }
+}
+
 /// What the worker loads for the page crosses whole: every bundled exercise
 /// (constants, seed rows, scenarios with their values) comes back equal, in
 /// each answer that carries one, and so do the loader's errors and a site's
