@@ -41,7 +41,7 @@ use crate::hooks::{
     address, autosave, document, hash_change, keys, reveal, saved_work, site, worker,
 };
 use crate::prerendered;
-use crate::state::{Action, HuntText, Playground, Start, Theme, View};
+use crate::state::{Action, HuntText, Playground, SharedExercises, Start, Theme, View};
 use crate::tables;
 use crate::vocabulary::vocabulary;
 use fencelab_model::Exercise;
@@ -158,7 +158,7 @@ pub fn app(props: &AppProps) -> Html {
             }
             <div class="layout">
                 if !playground.embed {
-                    <ExerciseList exercises={playground.exercises.clone()} current={playground.current} folded={narrow}
+                    <ExerciseList exercises={SharedExercises(playground.exercises.clone())} current={playground.current} folded={narrow}
                         current_progress={playground.current_progress()} progress={playground.progress.clone()} on_open={handlers.open.clone()} />
                 }
                 <main id="workspace" class="workspace" tabindex="-1">
@@ -495,7 +495,7 @@ fn shown_report(
             unfinished={unfinished} on_step={handlers.step.clone()} on_step_by={handlers.step_by.clone()} />
         <TableView tables={tables::after_event(&report.initial_tables, &report.history, step)} step={step} />
         if !unfinished {
-            <crate::components::take_home::TakeHome exercises={playground.exercises.clone()}
+            <crate::components::take_home::TakeHome exercises={SharedExercises(playground.exercises.clone())}
                 current={playground.current} edits={playground.view_texts().clone()} report={report.clone()} />
         }
         if !driving && !playground.interleaved(&report.name).is_empty() {

@@ -3,16 +3,14 @@
 //! On a phone the list starts folded under one line (how many are solved),
 //! a tap away, so the first screen belongs to the exercise.
 
-use crate::state;
+use crate::state::{self, SharedExercises};
 use crate::storage::Progress;
-use fencelab_model::Exercise;
 use std::collections::BTreeMap;
-use std::rc::Rc;
 use yew::prelude::*;
 
 #[derive(Properties, PartialEq)]
 pub struct ExerciseListProps {
-    pub exercises: Rc<Vec<Exercise>>,
+    pub exercises: SharedExercises,
     pub current: usize,
     /// The open exercise's progress, from the page's own state.
     pub current_progress: Progress,

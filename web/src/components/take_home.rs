@@ -4,17 +4,16 @@
 //! --python` uses) makes it from the report shown, when the learner asks,
 //! and the page offers it as a download (docs/REPLAY.md).
 
-use crate::state::SharedReport;
+use crate::state::{SharedExercises, SharedReport};
 use fencelab_model::procedure::Procedure;
 use fencelab_model::replay::Plan;
 use fencelab_model::{Exercise, ScenarioReport};
 use fencelab_protocol::Edits;
-use std::rc::Rc;
 use yew::prelude::*;
 
 #[derive(Properties, PartialEq)]
 pub struct TakeHomeProps {
-    pub exercises: Rc<Vec<Exercise>>,
+    pub exercises: SharedExercises,
     pub current: usize,
     /// The texts the report ran.
     pub edits: Edits,
@@ -48,7 +47,7 @@ pub fn take_home(props: &TakeHomeProps) -> Html {
     let problem = use_state(|| None::<String>);
     let onclick = {
         let problem = problem.clone();
-        let exercises = Rc::clone(&props.exercises);
+        let exercises = props.exercises.clone();
         let current = props.current;
         let edits = props.edits.clone();
         let report = props.report.clone();

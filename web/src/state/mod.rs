@@ -48,7 +48,7 @@ pub use protect::{Protection, Without};
 pub use reduce::reduce;
 pub use site::SiteExercises;
 pub use theme::Theme;
-pub use view::{At, Console, DriveState, SharedReport, View};
+pub use view::{At, Console, DriveState, SharedExercises, SharedReport, View};
 
 use crate::embed::protocol::{HostRequest, Refusal};
 use crate::storage::{Loaded, Progress};

@@ -8,7 +8,7 @@
 use super::{Playground, Without};
 use crate::share::Shown;
 use fencelab_model::history::{ResultRows, What};
-use fencelab_model::{Drive, ExerciseReport, HuntVerdict, ScenarioReport, Schedule};
+use fencelab_model::{Drive, Exercise, ExerciseReport, HuntVerdict, ScenarioReport, Schedule};
 use fencelab_protocol::Request;
 use std::ops::Deref;
 use std::rc::Rc;
@@ -190,6 +190,28 @@ impl PartialEq for SharedReport {
             (SharedReport::Drive(drive), SharedReport::Drive(other)) => Rc::ptr_eq(drive, other),
             _ => false,
         }
+    }
+}
+
+/// The exercises, shared with the playground rather than copied, as a
+/// component's property. Two are equal when they are the same list (the
+/// playground changes its list only through `Rc::make_mut`, which copies
+/// a list a component still holds): comparing the lists themselves, every
+/// exercise's every field, cost each render of the exercise list and the
+/// take-home panel a walk through all of them.
+#[derive(Clone, Debug)]
+pub struct SharedExercises(pub Rc<Vec<Exercise>>);
+
+impl Deref for SharedExercises {
+    type Target = [Exercise];
+    fn deref(&self) -> &[Exercise] {
+        &self.0
+    }
+}
+
+impl PartialEq for SharedExercises {
+    fn eq(&self, other: &SharedExercises) -> bool {
+        Rc::ptr_eq(&self.0, &other.0)
     }
 }
 
