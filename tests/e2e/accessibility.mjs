@@ -8,19 +8,16 @@ import { REPAIRED, assertNoSeriousViolations, editorExtras, open, runTests, sett
 const LAPTOP = { width: 1280, height: 800 };
 const PHONE = { width: 390, height: 844 };
 
-async function ready(page, url) {
-  // The verdicts' line, then the app live: a prerendered page shows its
-  // verdicts before the app has hydrated it, and a click on that HTML does
-  // nothing yet.
-  await open(page, url);
-}
+// Each view starts with the harness's `open`: the verdicts' line, then the
+// app live (a prerendered page shows its verdicts before the app has
+// hydrated it, and a click on that HTML does nothing yet).
 
 /** The views every theme and width is checked on. */
 const VIEWS = [
   [
     "the exercise with a failing scenario's timeline selected and a hint shown",
     async (page, url) => {
-      await ready(page, url);
+      await open(page, url);
       await page.locator('.scenario[data-scenario="one winner"] .scenario-select').click();
       await page.locator(".timeline").waitFor();
       await page.locator("#show-hint").click();
@@ -30,7 +27,7 @@ const VIEWS = [
   [
     "driving a scenario by hand, with a share link shown",
     async (page, url) => {
-      await ready(page, url);
+      await open(page, url);
       await page.locator('.scenario[data-scenario="one winner"] .drive-button').click();
       await page.locator(".drive-move").first().waitFor();
       await page.locator("#share").click();
@@ -40,7 +37,7 @@ const VIEWS = [
   [
     "the session exercise's long timeline, folded, beside its offer of the working version",
     async (page, url) => {
-      await ready(page, `${url}?exercise=session-incarnations`);
+      await open(page, `${url}?exercise=session-incarnations`);
       await page.locator('.scenario[data-scenario="host-a comes back"] .scenario-select').click();
       await page.locator(".lanes .fold-open").first().waitFor();
       await page.locator("#start-from").waitFor();
@@ -79,7 +76,7 @@ await runTests("accessibility", [
     "the dark theme chosen on the page while the system is light, with the editor's search open",
     async ({ page, url }) => {
       await page.emulateMedia({ colorScheme: "light" });
-      await ready(page, url);
+      await open(page, url);
       await page.locator("#theme").selectOption("dark");
       await editorExtras(page);
       await page.locator('.editor[data-procedure="claim"] .cm-content').click();
@@ -91,7 +88,7 @@ await runTests("accessibility", [
   [
     "the solved claim's line marks and a counterexample, in light and in dark",
     async ({ page, url }) => {
-      await ready(page, url);
+      await open(page, url);
       await typeClaim(page, REPAIRED);
       await page.locator(".line-marks .mark-button").first().waitFor({ timeout: 90_000 });
       await page.locator(".line-marks .mark-button").first().click();
@@ -105,7 +102,7 @@ await runTests("accessibility", [
     "the embedded exercise at 390 px wide",
     async ({ page, url }) => {
       await page.setViewportSize(PHONE);
-      await ready(page, `${url}?embed=1&exercise=claim-compare-and-set`);
+      await open(page, `${url}?embed=1&exercise=claim-compare-and-set`);
       await assertNoSeriousViolations(page, "embed at 390 px");
     },
   ],
