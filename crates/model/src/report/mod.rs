@@ -791,8 +791,10 @@ mod tests {
             );
         }
         let mut json = serde_json::to_value(failed("five")).expect("serializes");
-        let failure = json["failure"].take();
-        json.as_object_mut().map(|o| o.remove("failure"));
+        let failure = json
+            .as_object_mut()
+            .and_then(|report| report.remove("failure"))
+            .expect("a failed report's JSON has its failure");
         let refused = serde_json::from_value::<ScenarioReport>(json.clone())
             .expect_err("a failed verdict without its failure");
         assert!(
