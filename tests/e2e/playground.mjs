@@ -366,7 +366,7 @@ await runTests("playground", [
     },
   ],
   [
-    "without the editor's extras (their file refused), the editor takes an edit and the page checks it; the console says why",
+    "without the editor's extras (their file refused), the editor takes an edit and the page checks it; the console says why; back online, they come without a reload",
     async ({ page, url }) => {
       const warnings = [];
       page.on("console", (message) => {
@@ -378,18 +378,29 @@ await runTests("playground", [
         navigator.serviceWorker.register = () => Promise.reject(new Error("no service worker in this test"));
       });
       let asked = 0;
+      let refusing = true;
       await page.route(/editor-extras(-[0-9a-f]{16})?\.js$/, (route) => {
         asked += 1;
-        return route.abort();
+        return refusing ? route.abort() : route.continue();
       });
       await open(page, url);
       await repair(page);
       await waitFor("the page to ask for the extras", () => asked >= 1);
-      await waitFor("the warning", () => warnings.some((w) => /editor's extras .* did not load/.test(w)));
+      await waitFor("the warning", () => warnings.some((w) => /editor's extras .* did not load: .*; trying again in 5000 ms$/.test(w)));
       assert.equal(await page.locator(".cm-editor[data-extras]").count(), 0);
       // Undo is the editor's own, not an extra: the starting text comes back.
       await page.locator(EDITOR).click();
       for (let i = 0; i < 40; i += 1) await page.keyboard.press("Control+Z");
+      await summary(page, /^0 of 3 scenarios pass$/);
+      // The file can be fetched again and the browser says it is online: the
+      // extras are asked for again without a reload, and every live editor
+      // takes them, its text and verdicts as they were.
+      refusing = false;
+      const before = asked;
+      await page.evaluate(() => window.dispatchEvent(new Event("online")));
+      await waitFor("the extras to be asked for again", () => asked > before);
+      await page.locator(".cm-editor[data-extras]").first().waitFor({ timeout: 10000 });
+      assert.equal(await page.locator(".cm-editor:not([data-extras])").count(), 0);
       await summary(page, /^0 of 3 scenarios pass$/);
     },
   ],

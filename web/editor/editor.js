@@ -306,11 +306,22 @@ function common(label, onChange, onRun, held) {
 // Every live editor, with what it takes from the extras module once that
 // has come (a function of the module).
 const views = new Map();
-// The extras module once it has come, its import (started once), and
-// whether that import has been asked for.
+// The extras module once it has come, its import while one is under way,
+// and whether one has been asked for (and not failed since).
 let loaded = null;
 let loading = null;
 let asked = false;
+// Imports that failed so far, and the next try's timer. A failed import is
+// tried again: at once when the browser says it is back online, and after
+// RETRY_FIRST_MS, then twice as long after each next failure, up to
+// RETRIES_MAX times (an editor made later, or the authoring view's
+// diagnostics, ask again too). Chromium fetches a module whose import
+// failed again when it is imported again (whatwg/html#10327); a browser
+// that keeps the failure fails again at once, and says so.
+let failures = 0;
+let retry = null;
+const RETRY_FIRST_MS = 5000;
+const RETRIES_MAX = 4;
 
 // Gives `view` its part of the extras `module` (`wanted`, a function of it).
 const give = (view, wanted, module) => view.dispatch({ effects: extras.reconfigure(wanted(module)) });
@@ -318,7 +329,7 @@ const give = (view, wanted, module) => view.dispatch({ effects: extras.reconfigu
 // Imports the extras and gives every live editor its part; each editor
 // made later gets its part as it is made. A failure (offline before the
 // service worker has them) leaves the editors as they are: every edit is
-// still taken and checked.
+// still taken and checked, and the import is tried again (above).
 function loadExtras() {
   loading ??= import("./extras.js").then(
     (module) => {
@@ -327,12 +338,28 @@ function loadExtras() {
       return module;
     },
     (error) => {
-      console.warn(`fencelab: the editor's extras (SQL colours, completion, search) did not load: ${error}`);
+      failures += 1;
+      const again = failures <= RETRIES_MAX;
+      console.warn(
+        `fencelab: the editor's extras (SQL colours, completion, search) did not load: ${error}` +
+          (again ? `; trying again in ${RETRY_FIRST_MS * 2 ** (failures - 1)} ms` : ""),
+      );
+      loading = null;
+      asked = false;
+      if (again) retry = setTimeout(tryAgain, RETRY_FIRST_MS * 2 ** (failures - 1));
       return null;
     },
   );
   return loading;
 }
+
+// A failed import's next try, while editors that lack the extras are live.
+function tryAgain() {
+  clearTimeout(retry);
+  retry = null;
+  if (!loaded && failures > 0 && views.size > 0) loadExtras();
+}
+addEventListener("online", tryAgain);
 
 // The extras are asked for once the page is idle after the first editor,
 // so their download and their work never stand before a first edit.
