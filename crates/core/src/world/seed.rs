@@ -316,14 +316,16 @@ fn discover_tables(connection: &Connection) -> rusqlite::Result<(Vec<Table>, boo
         .collect::<Result<_, _>>()?;
     let mut tables = Vec::new();
     let mut has_generated_columns = false;
+    // One statement for every table's columns: a new checker prepares it
+    // once, not once a table.
+    let mut info = connection.prepare(
+        "SELECT name, pk, upper(type) = 'INTEGER', hidden FROM pragma_table_xinfo(?1) \
+         ORDER BY cid",
+    )?;
     for (name, without_rowid) in names {
         let mut columns = Vec::new();
         let mut primary_key = Vec::new();
         let mut integer_key = false;
-        let mut info = connection.prepare(
-            "SELECT name, pk, upper(type) = 'INTEGER', hidden FROM pragma_table_xinfo(?1) \
-             ORDER BY cid",
-        )?;
         let mut rows = info.query([&name])?;
         while let Some(row) = rows.next()? {
             if row.get::<_, i64>(3)? != 0 {
