@@ -346,7 +346,10 @@ function loadExtras() {
       );
       loading = null;
       asked = false;
-      if (again) retry = setTimeout(tryAgain, RETRY_FIRST_MS * 2 ** (failures - 1));
+      // One next try at a time: a try that an editor or the online event
+      // started before the timer came replaces the timer's.
+      clearTimeout(retry);
+      retry = again ? setTimeout(tryAgain, RETRY_FIRST_MS * 2 ** (failures - 1)) : null;
       return null;
     },
   );
