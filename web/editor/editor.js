@@ -340,16 +340,17 @@ function loadExtras() {
     (error) => {
       failures += 1;
       const again = failures <= RETRIES_MAX;
+      const waitMs = RETRY_FIRST_MS * 2 ** (failures - 1);
       console.warn(
         `fencelab: the editor's extras (SQL colours, completion, search) did not load: ${error}` +
-          (again ? `; trying again in ${RETRY_FIRST_MS * 2 ** (failures - 1)} ms` : ""),
+          (again ? `; trying again in ${waitMs} ms` : ""),
       );
       loading = null;
       asked = false;
       // One next try at a time: a try that an editor or the online event
       // started before the timer came replaces the timer's.
       clearTimeout(retry);
-      retry = again ? setTimeout(tryAgain, RETRY_FIRST_MS * 2 ** (failures - 1)) : null;
+      retry = again ? setTimeout(tryAgain, waitMs) : null;
       return null;
     },
   );
