@@ -117,16 +117,13 @@ impl ExerciseExt for Exercise {
             .collect::<Result<Vec<_>, _>>()
             .map_err(|error| Unusable {
                 // The place is carried apart, not repeated in the sentence.
-                error: ScenarioError {
-                    scenario: None,
-                    kind: Box::new(ErrorKind::Unusable {
-                        message: error.message.clone(),
-                    }),
-                    place: Some(Place {
-                        procedure: error.procedure.clone(),
-                        position: Some(error.position),
-                    }),
-                },
+                error: ScenarioError::of(ErrorKind::Unusable {
+                    message: error.message.clone(),
+                })
+                .at(Place {
+                    procedure: error.procedure.clone(),
+                    position: Some(error.position),
+                }),
             })?;
         let procedures = match kept.take() {
             Some(mut checker) => match checker.renew(procedures) {

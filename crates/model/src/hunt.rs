@@ -170,12 +170,12 @@ mod tests {
 
     fn failed() -> ScenarioResult {
         ScenarioResult::Failed {
-            failure: Failure {
-                cause: FailureCause::Deadlock {
+            failure: Failure::new(
+                FailureCause::Deadlock {
                     processes: vec!["a".into(), "b".into()],
                 },
-                event_index: Some(4),
-            },
+                Some(4),
+            ),
         }
     }
 

@@ -110,7 +110,7 @@ pub fn scenario_list(props: &ScenarioListProps) -> Html {
                                 <p class="failure-message">{ failure.to_string() }</p>
                             }
                             if let Some(error) = report.and_then(|r| r.error()).filter(|_| detailed) {
-                                <p class="error-message" data-error-kind={error.kind.name()}>
+                                <p class="error-message" data-error-kind={error.kind_name()}>
                                     { error.message() }
                                     if let Some((procedure, Some(position))) = error.place.as_ref().map(|p| (&p.procedure, p.position)) {
                                         { format!(" (in {procedure}, line {})", position.line) }

@@ -195,7 +195,7 @@ impl FrameMessage {
                     verdict: s.verdict(),
                     passes: s.passed(),
                     message: s.problem(),
-                    error_kind: s.error().map(|e| e.kind.name()),
+                    error_kind: s.error().map(|e| e.kind_name()),
                 })
                 .collect(),
             passed: report.passed,

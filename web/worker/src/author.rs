@@ -24,9 +24,11 @@ pub struct AuthorJob {
 }
 
 /// A draft's answer: a job, or why it cannot be loaded (answered at once).
+/// Boxed, both: a job (the exercise and its check) and an answer are
+/// hundreds of bytes apart in size.
 pub enum Draft {
-    Job(AuthorJob),
-    Unloadable(Response),
+    Job(Box<AuthorJob>),
+    Unloadable(Box<Response>),
 }
 
 impl AuthorJob {
@@ -39,15 +41,15 @@ impl AuthorJob {
             Ok(exercise)
         });
         match loaded {
-            Ok(exercise) => Draft::Job(AuthorJob {
+            Ok(exercise) => Draft::Job(Box::new(AuthorJob {
                 seq,
                 check: CheckSearch::new(&exercise),
                 exercise,
-            }),
-            Err(error) => Draft::Unloadable(Response::Authored {
+            })),
+            Err(error) => Draft::Unloadable(Box::new(Response::Authored {
                 seq,
                 result: Err(error),
-            }),
+            })),
         }
     }
 
@@ -79,7 +81,7 @@ mod tests {
     /// The starter `fencelab new` writes: three scenarios, one broken variant.
     const STARTER: &str = include_str!("../../../crates/cli/src/starter.toml");
 
-    fn finished(mut job: AuthorJob) -> Result<ExerciseCheck, fencelab_core::LoadError> {
+    fn finished(mut job: Box<AuthorJob>) -> Result<ExerciseCheck, fencelab_core::LoadError> {
         for _ in 0..64 {
             if let Some(Response::Authored { result, .. }) = job.piece() {
                 return result;
@@ -88,7 +90,7 @@ mod tests {
         panic!("a draft's check ends");
     }
 
-    fn job(source: &str) -> AuthorJob {
+    fn job(source: &str) -> Box<AuthorJob> {
         match AuthorJob::start(7, read("draft.toml", source)) {
             Draft::Job(job) => job,
             Draft::Unloadable(response) => panic!("the draft loads: {response:?}"),
@@ -218,10 +220,13 @@ mod tests {
     #[test]
     fn a_schema_error_is_answered_at_once_at_the_schema() {
         let broken = STARTER.replacen("CREATE TABLE tokens", "CREATE TABLE tokens tokens", 1);
-        let Draft::Unloadable(Response::Authored {
+        let Draft::Unloadable(response) = AuthorJob::start(7, read("draft.toml", &broken)) else {
+            panic!("a load error");
+        };
+        let Response::Authored {
             seq: 7,
             result: Err(error),
-        }) = AuthorJob::start(7, read("draft.toml", &broken))
+        } = *response
         else {
             panic!("a load error");
         };

@@ -350,8 +350,8 @@ impl Server {
             }
             (Request::Author { check: true, .. }, ReadAnswer::Exercise(read)) => {
                 match AuthorJob::start(seq, read) {
-                    Draft::Job(job) => return Served::Job(Job::Author(Box::new(job))),
-                    Draft::Unloadable(response) => response,
+                    Draft::Job(job) => return Served::Job(Job::Author(job)),
+                    Draft::Unloadable(response) => *response,
                 }
             }
             (Request::Index { .. }, ReadAnswer::Index(result)) => Response::Indexed { seq, result },

@@ -614,19 +614,18 @@ impl Run<'_> {
         if let Outcome::Error(error) = outcome
             && info.expect.as_ref().and_then(|e| e.outcome.as_deref()) != Some("error")
         {
-            return Err(End::Error(Box::new(ScenarioError {
-                scenario: None,
-                kind: Box::new(ErrorKind::Call {
+            return Err(End::Error(Box::new(
+                ScenarioError::of(ErrorKind::Call {
                     process: self.called(name),
                     procedure: info.procedure.clone(),
                     cause: error.cause,
                     message: error.message.clone(),
-                }),
-                place: Some(Place {
+                })
+                .at(Place {
                     procedure: error.procedure.clone(),
                     position: error.position,
                 }),
-            })));
+            )));
         }
         if let Outcome::Ok { values } = outcome {
             let actor = self
@@ -795,10 +794,10 @@ impl Run<'_> {
 
     /// A failure seen after the latest history event.
     fn failed(&self, cause: FailureCause) -> End {
-        End::Failed(Box::new(Failure {
+        End::Failed(Box::new(Failure::new(
             cause,
-            event_index: self.world.history().len().checked_sub(1),
-        }))
+            self.world.history().len().checked_sub(1),
+        )))
     }
 
     fn violated(&self, violation: Violation) -> End {

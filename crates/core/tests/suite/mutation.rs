@@ -201,8 +201,8 @@ fn a_verdicts_search_finds_and_spends_what_a_shown_one_does() {
                 assert_eq!(judged.verdict(), shown.verdict(), "{context}");
                 assert_eq!(judged.schedule, shown.schedule, "{context}");
                 assert_eq!(
-                    judged.failure().map(|f| &f.cause),
-                    shown.failure().map(|f| &f.cause),
+                    judged.failure().and_then(|f| f.cause()),
+                    shown.failure().and_then(|f| f.cause()),
                     "{context}"
                 );
                 assert_eq!(

@@ -49,7 +49,7 @@ fn the_stale_incarnation_is_named_in_the_exercises_words() {
         .iter()
         .find_map(|s| s.failure())
         .expect("the starting finish fails a scenario");
-    let FailureCause::Invariant {
+    let Some(FailureCause::Invariant {
         violation:
             Violation::StaleCompletion {
                 presented,
@@ -57,7 +57,7 @@ fn the_stale_incarnation_is_named_in_the_exercises_words() {
                 token_called,
                 ..
             },
-    } = &failure.cause
+    }) = failure.cause()
     else {
         panic!("expected a stale completion, got {failure:?}");
     };

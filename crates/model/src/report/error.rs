@@ -12,17 +12,94 @@ use serde::{Deserialize, Serialize};
 use std::fmt;
 
 /// Why a scenario could not be judged: an error verdict, never a pass.
-#[derive(Clone, Debug, PartialEq, Eq, Serialize, Deserialize)]
+///
+/// Where the check ran, an error holds its kind as data. Read back from a
+/// report's JSON it holds only what a reader shows: the kind's name and the
+/// sentence (as [`super::Failure`] does, and for the same reason: the page
+/// reads every report from JSON and would otherwise carry a reader for every
+/// kind's data). Two errors are equal when they say the same thing about
+/// the same scenario and place, whichever form each is in.
+#[derive(Clone, Debug, Serialize, Deserialize)]
+#[serde(into = "ErrorJson", from = "ErrorRead")]
 pub struct ScenarioError {
     /// The scenario, when the error is about it as a whole (a malformed
     /// step, an exploration limit): the sentence then names it.
-    #[serde(default, skip_serializing_if = "Option::is_none")]
     pub scenario: Option<String>,
-    /// Boxed: the kinds carry their sentence's parts, and an error is
-    /// returned through every step of a run.
-    pub kind: Box<ErrorKind>,
+    said: Said,
     /// The procedure and position, for an error in a procedure's text.
     pub place: Option<Place>,
+}
+
+#[derive(Clone, Debug)]
+enum Said {
+    /// Boxed: the kinds carry their sentence's parts, and an error is
+    /// returned through every step of a run.
+    Kind(Box<ErrorKind>),
+    /// The sentence as [`ScenarioError::message`] says it.
+    Words { tag: ErrorTag, message: String },
+}
+
+/// An error as JSON: its kind as data and its sentence (without the place,
+/// which is beside it), for readers without this crate and for the page.
+#[derive(Serialize)]
+struct ErrorJson {
+    #[serde(skip_serializing_if = "Option::is_none")]
+    scenario: Option<String>,
+    kind: KindJson,
+    place: Option<Place>,
+    message: String,
+}
+
+/// An error's kind as written: its data, or only its name for an error that
+/// was itself read from JSON (which kept no more).
+#[derive(Serialize)]
+#[serde(untagged)]
+enum KindJson {
+    Data(Box<ErrorKind>),
+    Tag { kind: ErrorTag },
+}
+
+/// An error as a reader takes it from JSON: of the kind, only its name.
+#[derive(Deserialize)]
+struct ErrorRead {
+    #[serde(default)]
+    scenario: Option<String>,
+    kind: TagRead,
+    place: Option<Place>,
+    message: String,
+}
+
+#[derive(Deserialize)]
+struct TagRead {
+    kind: ErrorTag,
+}
+
+impl From<ScenarioError> for ErrorJson {
+    fn from(error: ScenarioError) -> ErrorJson {
+        let message = error.message();
+        ErrorJson {
+            scenario: error.scenario,
+            kind: match error.said {
+                Said::Kind(kind) => KindJson::Data(kind),
+                Said::Words { tag, .. } => KindJson::Tag { kind: tag },
+            },
+            place: error.place,
+            message,
+        }
+    }
+}
+
+impl From<ErrorRead> for ScenarioError {
+    fn from(json: ErrorRead) -> ScenarioError {
+        ScenarioError {
+            scenario: json.scenario,
+            said: Said::Words {
+                tag: json.kind.kind,
+                message: json.message,
+            },
+            place: json.place,
+        }
+    }
 }
 
 impl ScenarioError {
@@ -30,7 +107,7 @@ impl ScenarioError {
     pub fn of(kind: ErrorKind) -> ScenarioError {
         ScenarioError {
             scenario: None,
-            kind: Box::new(kind),
+            said: Said::Kind(Box::new(kind)),
             place: None,
         }
     }
@@ -43,20 +120,61 @@ impl ScenarioError {
         }
     }
 
+    /// The same error, at `place` in a procedure's text.
+    pub fn at(self, place: Place) -> ScenarioError {
+        ScenarioError {
+            place: Some(place),
+            ..self
+        }
+    }
+
+    /// The kind as data: `None` for an error read from JSON.
+    pub fn kind(&self) -> Option<&ErrorKind> {
+        match &self.said {
+            Said::Kind(kind) => Some(kind),
+            Said::Words { .. } => None,
+        }
+    }
+
+    /// The kind's name, as its JSON tag says it (`limit`, `call`, ...): the
+    /// page marks each error with it, and styles a limit apart.
+    pub fn kind_name(&self) -> &'static str {
+        self.tag().name()
+    }
+
+    fn tag(&self) -> ErrorTag {
+        match &self.said {
+            Said::Kind(kind) => kind.tag(),
+            Said::Words { tag, .. } => *tag,
+        }
+    }
+
     /// The sentence without its place (which the page shows in the editor
     /// instead).
     pub fn message(&self) -> String {
-        match &self.scenario {
-            Some(scenario) => format!("scenario `{scenario}`: {}", self.kind),
-            None => self.kind.to_string(),
+        match (&self.said, &self.scenario) {
+            (Said::Words { message, .. }, _) => message.clone(),
+            (Said::Kind(kind), Some(scenario)) => format!("scenario `{scenario}`: {kind}"),
+            (Said::Kind(kind), None) => kind.to_string(),
         }
     }
 
     /// Whether a bound of the check stopped it (the texts may be right).
     pub fn is_limit(&self) -> bool {
-        matches!(*self.kind, ErrorKind::Limit { .. })
+        self.tag() == ErrorTag::Limit
     }
 }
+
+impl PartialEq for ScenarioError {
+    fn eq(&self, other: &ScenarioError) -> bool {
+        self.scenario == other.scenario
+            && self.place == other.place
+            && self.tag() == other.tag()
+            && self.message() == other.message()
+    }
+}
+
+impl Eq for ScenarioError {}
 
 impl fmt::Display for ScenarioError {
     fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
@@ -69,6 +187,35 @@ impl fmt::Display for ScenarioError {
             write!(f, " ({procedure}, {position})")?;
         }
         Ok(())
+    }
+}
+
+/// An [`ErrorKind`]'s name, as its JSON tag says it.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Serialize, Deserialize)]
+#[serde(rename_all = "snake_case")]
+enum ErrorTag {
+    Limit,
+    Call,
+    Unusable,
+    Step,
+    Misfit,
+    Rule,
+    Refused,
+    Engine,
+}
+
+impl ErrorTag {
+    fn name(self) -> &'static str {
+        match self {
+            ErrorTag::Limit => "limit",
+            ErrorTag::Call => "call",
+            ErrorTag::Unusable => "unusable",
+            ErrorTag::Step => "step",
+            ErrorTag::Misfit => "misfit",
+            ErrorTag::Rule => "rule",
+            ErrorTag::Refused => "refused",
+            ErrorTag::Engine => "engine",
+        }
     }
 }
 
@@ -104,18 +251,21 @@ pub enum ErrorKind {
 }
 
 impl ErrorKind {
-    /// The kind's name, as its JSON tag says it (`limit`, `call`, ...): the
-    /// page marks each error with it, and styles a limit apart.
+    /// The kind's name, as its JSON tag says it (`limit`, `call`, ...).
     pub fn name(&self) -> &'static str {
+        self.tag().name()
+    }
+
+    fn tag(&self) -> ErrorTag {
         match self {
-            ErrorKind::Limit { .. } => "limit",
-            ErrorKind::Call { .. } => "call",
-            ErrorKind::Unusable { .. } => "unusable",
-            ErrorKind::Step { .. } => "step",
-            ErrorKind::Misfit { .. } => "misfit",
-            ErrorKind::Rule { .. } => "rule",
-            ErrorKind::Refused { .. } => "refused",
-            ErrorKind::Engine { .. } => "engine",
+            ErrorKind::Limit { .. } => ErrorTag::Limit,
+            ErrorKind::Call { .. } => ErrorTag::Call,
+            ErrorKind::Unusable { .. } => ErrorTag::Unusable,
+            ErrorKind::Step { .. } => ErrorTag::Step,
+            ErrorKind::Misfit { .. } => ErrorTag::Misfit,
+            ErrorKind::Rule { .. } => ErrorTag::Rule,
+            ErrorKind::Refused { .. } => ErrorTag::Refused,
+            ErrorKind::Engine { .. } => ErrorTag::Engine,
         }
     }
 }
@@ -381,19 +531,16 @@ mod tests {
                  run --max-memory-mib`)",
             ),
             (
-                ScenarioError {
-                    scenario: None,
-                    kind: Box::new(ErrorKind::Call {
-                        process: "worker-a".into(),
-                        procedure: "claim".into(),
-                        cause: ErrorCause::Sql,
-                        message: "no such column: nope".into(),
-                    }),
-                    place: Some(Place {
-                        procedure: "claim".into(),
-                        position: Some(Position { line: 2, column: 5 }),
-                    }),
-                },
+                of(ErrorKind::Call {
+                    process: "worker-a".into(),
+                    procedure: "claim".into(),
+                    cause: ErrorCause::Sql,
+                    message: "no such column: nope".into(),
+                })
+                .at(Place {
+                    procedure: "claim".into(),
+                    position: Some(Position { line: 2, column: 5 }),
+                }),
                 "worker-a's claim: no such column: nope (claim, line 2, column 5)",
             ),
             (
@@ -440,17 +587,43 @@ mod tests {
                 "{json}"
             );
             assert!(
-                json.contains(&format!("\"kind\":\"{}\"", error.kind.name())),
+                json.contains(&format!("\"kind\":\"{}\"", error.kind_name())),
                 "{json}"
             );
         }
+    }
+
+    /// A reader keeps an error's kind by name and its sentence, not the
+    /// kind's data, and writes what it kept so that it reads back the same.
+    #[test]
+    fn an_error_read_from_json_keeps_its_name_sentence_and_place() {
+        for (error, sentence) in every_kind() {
+            let json = serde_json::to_value(&error).expect("serializes");
+            assert_eq!(json["message"], error.message(), "{json}");
+            let read: ScenarioError = serde_json::from_value(json).expect("reads");
+            assert!(error.kind().is_some());
+            assert_eq!(read.kind(), None);
+            assert_eq!(read.kind_name(), error.kind_name());
+            assert_eq!(read.is_limit(), error.is_limit());
+            assert_eq!(read.to_string(), sentence);
+            assert_eq!(read.place, error.place);
+            let again = serde_json::to_string(&read).expect("serializes");
+            assert_eq!(
+                serde_json::from_str::<ScenarioError>(&again).ok(),
+                Some(read)
+            );
+        }
+        let unknown = r#"{"kind":{"kind":"weather"},"place":null,"message":"rain"}"#;
+        assert!(serde_json::from_str::<ScenarioError>(unknown).is_err());
+        let unsaid = r#"{"kind":{"kind":"engine","message":"x"},"place":null}"#;
+        assert!(serde_json::from_str::<ScenarioError>(unsaid).is_err());
     }
 
     #[test]
     fn a_limit_is_told_from_an_sql_error_by_its_kind() {
         let kinds: Vec<(bool, &str)> = every_kind()
             .iter()
-            .map(|(e, _)| (e.is_limit(), e.kind.name()))
+            .map(|(e, _)| (e.is_limit(), e.kind_name()))
             .collect();
         assert_eq!(kinds[0], (true, "limit"));
         assert_eq!(kinds[2], (false, "call"));

@@ -102,65 +102,20 @@ pub enum FailureCause {
     Deadlock { processes: Vec<String> },
 }
 
-/// Why a scenario failed, and after which history event it was seen.
-#[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
-#[serde(into = "FailureJson", from = "FailureJson")]
-pub struct Failure {
-    pub cause: FailureCause,
-    /// The index of the history event after which it was detected.
-    pub event_index: Option<usize>,
-}
-
-/// A failure as JSON: with its sentence, for readers without this crate
-/// (a CI job reading `fencelab run --json`). The sentence is recomputed
-/// from the cause when read back.
-#[derive(Serialize, Deserialize)]
-struct FailureJson {
-    cause: FailureCause,
-    event_index: Option<usize>,
-    #[serde(default)]
-    message: String,
-}
-
-impl From<Failure> for FailureJson {
-    fn from(failure: Failure) -> FailureJson {
-        FailureJson {
-            message: failure.to_string(),
-            cause: failure.cause,
-            event_index: failure.event_index,
+impl FailureCause {
+    fn tag(&self) -> CauseTag {
+        match self {
+            FailureCause::Invariant { .. } => CauseTag::Invariant,
+            FailureCause::Expectation { .. } => CauseTag::Expectation,
+            FailureCause::QueryRows { .. } => CauseTag::QueryRows,
+            FailureCause::Deadlock { .. } => CauseTag::Deadlock,
         }
     }
 }
 
-impl From<FailureJson> for Failure {
-    fn from(json: FailureJson) -> Failure {
-        Failure {
-            cause: json.cause,
-            event_index: json.event_index,
-        }
-    }
-}
-
-impl Failure {
-    pub fn kind(&self) -> FailureKind {
-        match self.cause {
-            FailureCause::Invariant { .. } => FailureKind::Invariant,
-            FailureCause::Expectation { .. } | FailureCause::QueryRows { .. } => {
-                FailureKind::Expectation
-            }
-            FailureCause::Deadlock { .. } => FailureKind::Deadlock,
-        }
-    }
-
-    /// The sentence shown to learners.
-    pub fn message(&self) -> String {
-        self.to_string()
-    }
-}
-
-impl fmt::Display for Failure {
+impl fmt::Display for FailureCause {
     fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
-        match &self.cause {
+        match self {
             FailureCause::Invariant { violation } => write!(f, "{violation}"),
             FailureCause::Expectation {
                 process,
@@ -178,6 +133,155 @@ impl fmt::Display for Failure {
                 "deadlock: {} each wait for a lock another holds",
                 processes.join(" and ")
             ),
+        }
+    }
+}
+
+/// A [`FailureCause`]'s kind, as its JSON tag names it.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Serialize, Deserialize)]
+#[serde(rename_all = "snake_case")]
+enum CauseTag {
+    Invariant,
+    Expectation,
+    QueryRows,
+    Deadlock,
+}
+
+/// Why a scenario failed, and after which history event it was seen.
+///
+/// Where the check ran, a failure holds its cause as data. Read back from
+/// a report's JSON it holds only what a reader shows: the cause's kind and
+/// its sentence. The page reads every report it shows from the worker's
+/// JSON and never needs more; reading each cause's data (violations,
+/// mismatches, rows) put a reader for every part of it into the page's wasm.
+/// Two failures are equal when they say the same thing (the cause's kind and
+/// sentence) after the same event, whichever form each is in: a report read
+/// back equals the one written. Compare [`Failure::cause`] for the data.
+#[derive(Clone, Debug, Serialize, Deserialize)]
+#[serde(into = "FailureJson", from = "FailureRead")]
+pub struct Failure {
+    said: Said,
+    /// The index of the history event after which it was detected.
+    pub event_index: Option<usize>,
+}
+
+#[derive(Clone, Debug)]
+enum Said {
+    /// Boxed: a cause carries rows and names, its sentence's parts.
+    Cause(Box<FailureCause>),
+    Words {
+        tag: CauseTag,
+        message: String,
+    },
+}
+
+/// A failure as JSON: its cause and its sentence, for readers without this
+/// crate (a CI job reading `fencelab run --json`) and for the page.
+#[derive(Serialize)]
+struct FailureJson {
+    cause: CauseJson,
+    event_index: Option<usize>,
+    message: String,
+}
+
+/// A failure's cause as written: its data, or only its tag for a failure
+/// that was itself read from JSON (which kept no more).
+#[derive(Serialize)]
+#[serde(untagged)]
+enum CauseJson {
+    Data(Box<FailureCause>),
+    Tag { kind: CauseTag },
+}
+
+/// A failure as a reader takes it from JSON: of the cause, only its tag.
+#[derive(Deserialize)]
+struct FailureRead {
+    cause: TagRead,
+    event_index: Option<usize>,
+    message: String,
+}
+
+#[derive(Deserialize)]
+struct TagRead {
+    kind: CauseTag,
+}
+
+impl From<Failure> for FailureJson {
+    fn from(failure: Failure) -> FailureJson {
+        let message = failure.message();
+        FailureJson {
+            cause: match failure.said {
+                Said::Cause(cause) => CauseJson::Data(cause),
+                Said::Words { tag, .. } => CauseJson::Tag { kind: tag },
+            },
+            event_index: failure.event_index,
+            message,
+        }
+    }
+}
+
+impl From<FailureRead> for Failure {
+    fn from(json: FailureRead) -> Failure {
+        Failure {
+            said: Said::Words {
+                tag: json.cause.kind,
+                message: json.message,
+            },
+            event_index: json.event_index,
+        }
+    }
+}
+
+impl Failure {
+    pub fn new(cause: FailureCause, event_index: Option<usize>) -> Failure {
+        Failure {
+            said: Said::Cause(Box::new(cause)),
+            event_index,
+        }
+    }
+
+    /// The cause as data: `None` for a failure read from JSON.
+    pub fn cause(&self) -> Option<&FailureCause> {
+        match &self.said {
+            Said::Cause(cause) => Some(cause),
+            Said::Words { .. } => None,
+        }
+    }
+
+    fn tag(&self) -> CauseTag {
+        match &self.said {
+            Said::Cause(cause) => cause.tag(),
+            Said::Words { tag, .. } => *tag,
+        }
+    }
+
+    pub fn kind(&self) -> FailureKind {
+        match self.tag() {
+            CauseTag::Invariant => FailureKind::Invariant,
+            CauseTag::Expectation | CauseTag::QueryRows => FailureKind::Expectation,
+            CauseTag::Deadlock => FailureKind::Deadlock,
+        }
+    }
+
+    /// The sentence shown to learners.
+    pub fn message(&self) -> String {
+        self.to_string()
+    }
+}
+
+impl PartialEq for Failure {
+    fn eq(&self, other: &Failure) -> bool {
+        self.event_index == other.event_index
+            && self.tag() == other.tag()
+            && self.message() == other.message()
+    }
+}
+
+impl fmt::Display for Failure {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        match &self.said {
+            Said::Cause(cause) => cause.fmt(f),
+            Said::Words { message, .. } => f.write_str(message),
         }
     }
 }
@@ -643,12 +747,12 @@ mod tests {
         scenario(
             name,
             ScenarioResult::Failed {
-                failure: Failure {
-                    cause: FailureCause::Deadlock {
+                failure: Failure::new(
+                    FailureCause::Deadlock {
                         processes: vec!["proc-1".into(), "proc-2".into()],
                     },
-                    event_index: Some(3),
-                },
+                    Some(3),
+                ),
             },
         )
     }
@@ -813,6 +917,52 @@ mod tests {
                 .contains("a passed verdict carries neither `failure` nor `error`"),
             "{refused}"
         );
+    }
+
+    /// A reader keeps a failure's kind, sentence and event, not the cause's
+    /// data, and writes what it kept so that it reads back the same.
+    #[test]
+    fn a_failure_read_from_json_keeps_its_kind_sentence_and_event() {
+        let rows = Failure::new(
+            FailureCause::QueryRows {
+                sql: "SELECT n FROM t".into(),
+                expected: vec![vec![Value::Integer(1)]],
+                got: vec![],
+            },
+            Some(2),
+        );
+        let deadlock = failed("one").failure().cloned().expect("a failure");
+        for (failure, kind, sentence) in [
+            (
+                rows,
+                FailureKind::Expectation,
+                "`SELECT n FROM t` returned [], expected [(1)]",
+            ),
+            (
+                deadlock,
+                FailureKind::Deadlock,
+                "deadlock: proc-1 and proc-2 each wait for a lock another holds",
+            ),
+        ] {
+            let json = serde_json::to_value(&failure).expect("serializes");
+            assert_eq!(json["message"], sentence, "{json}");
+            let read: Failure = serde_json::from_value(json).expect("reads");
+            assert!(failure.cause().is_some());
+            assert_eq!(read.cause(), None);
+            assert_eq!(read.kind(), kind);
+            assert_eq!(read.to_string(), sentence);
+            assert_eq!(read.event_index, failure.event_index);
+            assert_eq!(read, failure);
+            let again = serde_json::to_string(&read).expect("serializes");
+            assert_eq!(serde_json::from_str::<Failure>(&again).ok(), Some(read));
+        }
+        let other = Failure::new(
+            FailureCause::Deadlock {
+                processes: vec!["proc-1".into(), "proc-3".into()],
+            },
+            Some(3),
+        );
+        assert_ne!(failed("one").failure(), Some(&other));
     }
 
     #[test]

@@ -136,8 +136,8 @@ fn scenario(name: &str, result: ScenarioResult, schedule: &str) -> ScenarioRepor
 }
 
 pub fn two_holders() -> Failure {
-    Failure {
-        cause: FailureCause::Invariant {
+    Failure::new(
+        FailureCause::Invariant {
             violation: Violation::TwoHolders {
                 resource: "message msg-1".into(),
                 first: Holder {
@@ -154,8 +154,8 @@ pub fn two_holders() -> Failure {
                 second_token: Some(2.into()),
             },
         },
-        event_index: Some(BROKE_AT),
-    }
+        Some(BROKE_AT),
+    )
 }
 
 pub fn one_winner_failing() -> ScenarioReport {
