@@ -7,36 +7,25 @@
 //! show that sentence, and the page tells the kinds apart by type.
 
 use super::Place;
+use super::said::{DataJson, Said, TagRead, Tagged};
 use crate::history::ErrorCause;
 use serde::{Deserialize, Serialize};
 use std::fmt;
 
-/// Why a scenario could not be judged: an error verdict, never a pass.
-///
-/// Where the check ran, an error holds its kind as data. Read back from a
-/// report's JSON it holds only what a reader shows: the kind's name and the
-/// sentence (as [`super::Failure`] does, and for the same reason: the page
-/// reads every report from JSON and would otherwise carry a reader for every
-/// kind's data). Two errors are equal when they say the same thing about
-/// the same scenario and place, whichever form each is in.
+/// Why a scenario could not be judged: an error verdict, never a pass. Its
+/// kind is data where the check ran; read back from JSON, the kind's name
+/// and the sentence only (said.rs says why). Two errors are equal when they
+/// say the same thing about the same scenario and place.
 #[derive(Clone, Debug, Serialize, Deserialize)]
 #[serde(into = "ErrorJson", from = "ErrorRead")]
 pub struct ScenarioError {
     /// The scenario, when the error is about it as a whole (a malformed
     /// step, an exploration limit): the sentence then names it.
     pub scenario: Option<String>,
-    said: Said,
+    /// Words hold the sentence as [`ScenarioError::message`] says it.
+    said: Said<ErrorKind, ErrorTag>,
     /// The procedure and position, for an error in a procedure's text.
     pub place: Option<Place>,
-}
-
-#[derive(Clone, Debug)]
-enum Said {
-    /// Boxed: the kinds carry their sentence's parts, and an error is
-    /// returned through every step of a run.
-    Kind(Box<ErrorKind>),
-    /// The sentence as [`ScenarioError::message`] says it.
-    Words { tag: ErrorTag, message: String },
 }
 
 /// An error as JSON: its kind as data and its sentence (without the place,
@@ -45,18 +34,9 @@ enum Said {
 struct ErrorJson {
     #[serde(skip_serializing_if = "Option::is_none")]
     scenario: Option<String>,
-    kind: KindJson,
+    kind: DataJson<ErrorKind, ErrorTag>,
     place: Option<Place>,
     message: String,
-}
-
-/// An error's kind as written: its data, or only its name for an error that
-/// was itself read from JSON (which kept no more).
-#[derive(Serialize)]
-#[serde(untagged)]
-enum KindJson {
-    Data(Box<ErrorKind>),
-    Tag { kind: ErrorTag },
 }
 
 /// An error as a reader takes it from JSON: of the kind, only its name.
@@ -64,27 +44,18 @@ enum KindJson {
 struct ErrorRead {
     #[serde(default)]
     scenario: Option<String>,
-    kind: TagRead,
+    kind: TagRead<ErrorTag>,
     place: Option<Place>,
     message: String,
 }
 
-#[derive(Deserialize)]
-struct TagRead {
-    kind: ErrorTag,
-}
-
 impl From<ScenarioError> for ErrorJson {
     fn from(error: ScenarioError) -> ErrorJson {
-        let message = error.message();
         ErrorJson {
+            message: error.message(),
             scenario: error.scenario,
-            kind: match error.said {
-                Said::Kind(kind) => KindJson::Data(kind),
-                Said::Words { tag, .. } => KindJson::Tag { kind: tag },
-            },
+            kind: error.said.into_json(),
             place: error.place,
-            message,
         }
     }
 }
@@ -107,7 +78,7 @@ impl ScenarioError {
     pub fn of(kind: ErrorKind) -> ScenarioError {
         ScenarioError {
             scenario: None,
-            said: Said::Kind(Box::new(kind)),
+            said: Said::Data(Box::new(kind)),
             place: None,
         }
     }
@@ -130,23 +101,13 @@ impl ScenarioError {
 
     /// The kind as data: `None` for an error read from JSON.
     pub fn kind(&self) -> Option<&ErrorKind> {
-        match &self.said {
-            Said::Kind(kind) => Some(kind),
-            Said::Words { .. } => None,
-        }
+        self.said.data()
     }
 
     /// The kind's name, as its JSON tag says it (`limit`, `call`, ...): the
     /// page marks each error with it, and styles a limit apart.
     pub fn kind_name(&self) -> &'static str {
-        self.tag().name()
-    }
-
-    fn tag(&self) -> ErrorTag {
-        match &self.said {
-            Said::Kind(kind) => kind.tag(),
-            Said::Words { tag, .. } => *tag,
-        }
+        self.said.tag().name()
     }
 
     /// The sentence without its place (which the page shows in the editor
@@ -154,14 +115,14 @@ impl ScenarioError {
     pub fn message(&self) -> String {
         match (&self.said, &self.scenario) {
             (Said::Words { message, .. }, _) => message.clone(),
-            (Said::Kind(kind), Some(scenario)) => format!("scenario `{scenario}`: {kind}"),
-            (Said::Kind(kind), None) => kind.to_string(),
+            (Said::Data(kind), Some(scenario)) => format!("scenario `{scenario}`: {kind}"),
+            (Said::Data(kind), None) => kind.to_string(),
         }
     }
 
     /// Whether a bound of the check stopped it (the texts may be right).
     pub fn is_limit(&self) -> bool {
-        self.tag() == ErrorTag::Limit
+        self.said.tag() == ErrorTag::Limit
     }
 }
 
@@ -169,7 +130,7 @@ impl PartialEq for ScenarioError {
     fn eq(&self, other: &ScenarioError) -> bool {
         self.scenario == other.scenario
             && self.place == other.place
-            && self.tag() == other.tag()
+            && self.said.tag() == other.said.tag()
             && self.message() == other.message()
     }
 }
@@ -193,7 +154,7 @@ impl fmt::Display for ScenarioError {
 /// An [`ErrorKind`]'s name, as its JSON tag says it.
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Serialize, Deserialize)]
 #[serde(rename_all = "snake_case")]
-enum ErrorTag {
+pub(super) enum ErrorTag {
     Limit,
     Call,
     Unusable,
@@ -255,6 +216,10 @@ impl ErrorKind {
     pub fn name(&self) -> &'static str {
         self.tag().name()
     }
+}
+
+impl Tagged for ErrorKind {
+    type Tag = ErrorTag;
 
     fn tag(&self) -> ErrorTag {
         match self {

@@ -17,7 +17,9 @@ use serde::{Deserialize, Serialize};
 use std::fmt;
 
 mod error;
+mod said;
 pub use error::{ErrorKind, Explored, Limit, Misfit, ScenarioError};
+use said::{DataJson, Said, TagRead};
 
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Serialize, Deserialize)]
 #[serde(rename_all = "snake_case")]
@@ -102,7 +104,9 @@ pub enum FailureCause {
     Deadlock { processes: Vec<String> },
 }
 
-impl FailureCause {
+impl said::Tagged for FailureCause {
+    type Tag = CauseTag;
+
     fn tag(&self) -> CauseTag {
         match self {
             FailureCause::Invariant { .. } => CauseTag::Invariant,
@@ -147,75 +151,42 @@ enum CauseTag {
     Deadlock,
 }
 
-/// Why a scenario failed, and after which history event it was seen.
-///
-/// Where the check ran, a failure holds its cause as data. Read back from
-/// a report's JSON it holds only what a reader shows: the cause's kind and
-/// its sentence. The page reads every report it shows from the worker's
-/// JSON and never needs more; reading each cause's data (violations,
-/// mismatches, rows) put a reader for every part of it into the page's wasm.
-/// Two failures are equal when they say the same thing (the cause's kind and
-/// sentence) after the same event, whichever form each is in: a report read
-/// back equals the one written. Compare [`Failure::cause`] for the data.
+/// Why a scenario failed, and after which history event it was seen: the
+/// cause as data where the check ran; read back from JSON, its kind and
+/// sentence only (said.rs says why). Two failures are equal when they say
+/// the same thing after the same event; compare [`Failure::cause`] for the
+/// data.
 #[derive(Clone, Debug, Serialize, Deserialize)]
 #[serde(into = "FailureJson", from = "FailureRead")]
 pub struct Failure {
-    said: Said,
+    said: Said<FailureCause, CauseTag>,
     /// The index of the history event after which it was detected.
     pub event_index: Option<usize>,
-}
-
-#[derive(Clone, Debug)]
-enum Said {
-    /// Boxed: a cause carries rows and names, its sentence's parts.
-    Cause(Box<FailureCause>),
-    Words {
-        tag: CauseTag,
-        message: String,
-    },
 }
 
 /// A failure as JSON: its cause and its sentence, for readers without this
 /// crate (a CI job reading `fencelab run --json`) and for the page.
 #[derive(Serialize)]
 struct FailureJson {
-    cause: CauseJson,
+    cause: DataJson<FailureCause, CauseTag>,
     event_index: Option<usize>,
     message: String,
-}
-
-/// A failure's cause as written: its data, or only its tag for a failure
-/// that was itself read from JSON (which kept no more).
-#[derive(Serialize)]
-#[serde(untagged)]
-enum CauseJson {
-    Data(Box<FailureCause>),
-    Tag { kind: CauseTag },
 }
 
 /// A failure as a reader takes it from JSON: of the cause, only its tag.
 #[derive(Deserialize)]
 struct FailureRead {
-    cause: TagRead,
+    cause: TagRead<CauseTag>,
     event_index: Option<usize>,
     message: String,
 }
 
-#[derive(Deserialize)]
-struct TagRead {
-    kind: CauseTag,
-}
-
 impl From<Failure> for FailureJson {
     fn from(failure: Failure) -> FailureJson {
-        let message = failure.message();
         FailureJson {
-            cause: match failure.said {
-                Said::Cause(cause) => CauseJson::Data(cause),
-                Said::Words { tag, .. } => CauseJson::Tag { kind: tag },
-            },
+            message: failure.message(),
+            cause: failure.said.into_json(),
             event_index: failure.event_index,
-            message,
         }
     }
 }
@@ -235,28 +206,18 @@ impl From<FailureRead> for Failure {
 impl Failure {
     pub fn new(cause: FailureCause, event_index: Option<usize>) -> Failure {
         Failure {
-            said: Said::Cause(Box::new(cause)),
+            said: Said::Data(Box::new(cause)),
             event_index,
         }
     }
 
     /// The cause as data: `None` for a failure read from JSON.
     pub fn cause(&self) -> Option<&FailureCause> {
-        match &self.said {
-            Said::Cause(cause) => Some(cause),
-            Said::Words { .. } => None,
-        }
-    }
-
-    fn tag(&self) -> CauseTag {
-        match &self.said {
-            Said::Cause(cause) => cause.tag(),
-            Said::Words { tag, .. } => *tag,
-        }
+        self.said.data()
     }
 
     pub fn kind(&self) -> FailureKind {
-        match self.tag() {
+        match self.said.tag() {
             CauseTag::Invariant => FailureKind::Invariant,
             CauseTag::Expectation | CauseTag::QueryRows => FailureKind::Expectation,
             CauseTag::Deadlock => FailureKind::Deadlock,
@@ -272,7 +233,7 @@ impl Failure {
 impl PartialEq for Failure {
     fn eq(&self, other: &Failure) -> bool {
         self.event_index == other.event_index
-            && self.tag() == other.tag()
+            && self.said.tag() == other.said.tag()
             && self.message() == other.message()
     }
 }
@@ -280,7 +241,7 @@ impl PartialEq for Failure {
 impl fmt::Display for Failure {
     fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
         match &self.said {
-            Said::Cause(cause) => cause.fmt(f),
+            Said::Data(cause) => cause.fmt(f),
             Said::Words { message, .. } => f.write_str(message),
         }
     }
