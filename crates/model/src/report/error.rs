@@ -4,7 +4,8 @@
 //! that cannot run, a malformed step, a scenario that does not fit the texts
 //! ([`Misfit`]), belief rules that do not fit a call, or a fault of the
 //! engine. One `Display` words each for the learner; the page and the CLI
-//! show that sentence, and the page tells the kinds apart by type.
+//! show that sentence, and the page, which reads errors back from JSON
+//! (said.rs), tells the kinds apart by their names.
 
 use super::Place;
 use super::said::{DataJson, Said, TagRead, Tagged};
@@ -83,7 +84,8 @@ impl ScenarioError {
         }
     }
 
-    /// The same error, about `scenario` as a whole.
+    /// The same error, about `scenario` as a whole. For an error the check
+    /// made: one read back keeps the sentence it was written with.
     pub fn in_scenario(self, scenario: &str) -> ScenarioError {
         ScenarioError {
             scenario: Some(scenario.to_string()),
