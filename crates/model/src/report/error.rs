@@ -213,13 +213,6 @@ pub enum ErrorKind {
     Engine { message: String },
 }
 
-impl ErrorKind {
-    /// The kind's name, as its JSON tag says it (`limit`, `call`, ...).
-    pub fn name(&self) -> &'static str {
-        self.tag().name()
-    }
-}
-
 impl Tagged for ErrorKind {
     type Tag = ErrorTag;
 
