@@ -7,7 +7,15 @@
 // The file names below are trunk's; the build renames every asset after
 // its content and rewrites them here (crates/xtask/src/hashed.rs), so this
 // file names exactly the files of its own build.
-import init from "./fencelab-web.js";
+//
+// Two apps, one page: the playground (fencelab-web) and, for `?author=1`,
+// the authoring view (fencelab-author), each a wasm of its own so that
+// neither carries the other's code. The address picks, as
+// web/src/author/mod.rs reads it; each name is written out whole, so the
+// build's renaming finds it.
+const authoring = new URLSearchParams(location.search).get("author") === "1";
+const glue = authoring ? import("./fencelab-author.js") : import("./fencelab-web.js");
+const wasm = authoring ? "./fencelab-author_bg.wasm" : "./fencelab-web_bg.wasm";
 
 // The page's wasm compiles while it downloads. The app starts once
 // editor.js (a module script after this one, deferred likewise) has run: the app's first
@@ -17,10 +25,10 @@ import init from "./fencelab-web.js";
 // case this file ever runs after DOMContentLoaded.)
 // Each step leaves a User Timing mark for tests/bench/breakdown.mjs
 // (web/src/timing.rs says why).
-const compiled = WebAssembly.compileStreaming(fetch("./fencelab-web_bg.wasm"))
+const compiled = WebAssembly.compileStreaming(fetch(wasm))
   .catch(() =>
     // A server that does not say application/wasm: compile the bytes.
-    fetch("./fencelab-web_bg.wasm")
+    fetch(wasm)
       .then((response) => response.arrayBuffer())
       .then((bytes) => WebAssembly.compile(bytes)),
   )
@@ -48,8 +56,8 @@ const catalog =
     return response.arrayBuffer();
   });
 
-Promise.all([compiled, parsed, catalog])
-  .then(([module, , bytes]) => {
+Promise.all([glue, compiled, parsed, catalog])
+  .then(([{ default: init }, module, , bytes]) => {
     globalThis.fencelabCatalog = bytes;
     performance.mark("fencelab:init");
     return init({ module_or_path: module });

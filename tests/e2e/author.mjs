@@ -72,10 +72,14 @@ function onScreen(box, width) {
 const served = [];
 /** Whether a path is one of the exercise reader's files (web/reader). */
 const isReader = (path) => /^\/reader(_loader|_bg)?-[0-9a-f]{16}\.(js|wasm)$/.test(path);
+/** Whether a path is the wasm of the page's app `app` (its binary's name). */
+const isWasm = (app) => (path) => new RegExp(`^/${app}_bg-[0-9a-f]{16}\\.wasm$`).test(path);
+/** Whether a path is one of the authoring view's own app's files (web/src/author_main.rs). */
+const isAuthoringApp = (path) => /^\/fencelab-author(_bg)?-[0-9a-f]{16}\.(js|wasm)$/.test(path);
 
 await runTests("author", [
   [
-    "a first visit checks its first edit without fetching the exercise reader; the first draft starts it",
+    "a first visit checks its first edit without fetching the exercise reader or the authoring view's app; the first draft starts both, and not the playground's wasm",
     async ({ browser, url }) => {
       // No service worker: it would precache every asset, the reader's too,
       // for offline use, and hide what the page itself asks for.
@@ -90,9 +94,15 @@ await runTests("author", [
         assert.ok(first.some((path) => /^\/worker_bg-[0-9a-f]{16}\.wasm$/.test(path)), `the checking worker was fetched: ${first}`);
         assert.ok(first.includes("/exercises/index.toml"), `the site's index was read: ${first}`);
         assert.deepEqual(first.filter(isReader), [], "no reader before a text needs it");
+        assert.ok(first.some(isWasm("fencelab-web")), `the playground's wasm was fetched: ${first}`);
+        assert.deepEqual(first.filter(isAuthoringApp), [], "a learner's page fetches none of the authoring view's app");
 
+        const authoringFrom = served.length;
         await openAuthoring(page, `${url}?author=1`);
         await waitForText(page.locator(STATUS), PASSES, 60_000);
+        const authoring = served.slice(authoringFrom);
+        assert.ok(authoring.some(isWasm("fencelab-author")), `the authoring view's own wasm was fetched: ${authoring}`);
+        assert.ok(!authoring.some(isWasm("fencelab-web")), `the authoring view fetched the playground's wasm: ${authoring}`);
         const reader = served.slice(from).filter(isReader).map((path) => path.replace(/-[0-9a-f]{16}/, ""));
         assert.deepEqual([...new Set(reader)].sort(), ["/reader.js", "/reader_bg.wasm", "/reader_loader.js"]);
       } finally {

@@ -30,12 +30,17 @@ const TOML_MARKERS: &[&str] = &[
     "integers with a radix cannot be signed",
 ];
 
+/// The page's two apps' wasm files in `dist`, one package's two binaries:
+/// the playground and the authoring view (`?author=1`), one of which
+/// web/boot.js starts by the address. What runs on the main thread.
+const PAGE_WASMS: &[&str] = &["fencelab-web_bg.wasm", "fencelab-author_bg.wasm"];
+
 /// The packages that must link no TOML or Markdown parser (the page and
-/// the checking worker), with the name of their wasm in `dist`, and the
-/// target trunk builds them for.
-const WITHOUT_PARSERS: &[(&str, &str)] = &[
-    ("fencelab-web", "fencelab-web_bg.wasm"),
-    ("fencelab-worker", "worker_bg.wasm"),
+/// the checking worker), with the names of their wasm files in `dist`, and
+/// the target trunk builds them for.
+const WITHOUT_PARSERS: &[(&str, &[&str])] = &[
+    ("fencelab-web", PAGE_WASMS),
+    ("fencelab-worker", &["worker_bg.wasm"]),
 ];
 const WASM_TARGET: &str = "wasm32-unknown-unknown";
 /// The exercise reader's wasm, which links the TOML parser.
@@ -54,8 +59,9 @@ enum Needed {
     /// its first editor exists (the editor's extras, web/editor/extras.js):
     /// in the third total only.
     AfterEditor,
-    /// Only when a text needs the TOML loader (a site's own exercises, an
-    /// exercise link, the authoring view): in neither total.
+    /// Only when asked for: the exercise reader when a text needs the TOML
+    /// loader (a site's own exercises, an exercise link, the authoring
+    /// view), the authoring view's own app at `?author=1`: in no total.
     OnDemand,
 }
 
@@ -79,6 +85,8 @@ const FILES: &[(&str, Needed)] = &[
     ("reader_loader.js", Needed::OnDemand),
     ("reader.js", Needed::OnDemand),
     ("reader_bg.wasm", Needed::OnDemand),
+    ("fencelab-author.js", Needed::OnDemand),
+    ("fencelab-author_bg.wasm", Needed::OnDemand),
 ];
 /// The three totals' rows.
 const VIEW_TOTAL: &str = "total before the first verdicts are shown";
@@ -224,11 +232,6 @@ fn markers_found(
     Ok((path, found))
 }
 
-/// The page's wasm in `dist`: its path and its bytes.
-fn page_wasm(dist: &Path) -> Result<(std::path::PathBuf, Vec<u8>), String> {
-    built(dist, "fencelab-web_bg.wasm")
-}
-
 /// The built file trunk calls `name` in `dist`: its path and its bytes.
 fn built(dist: &Path, name: &str) -> Result<(std::path::PathBuf, Vec<u8>), String> {
     let path = hashed::find(dist, name).map_err(|e| format!("{e} (build the site first)"))?;
@@ -237,24 +240,26 @@ fn built(dist: &Path, name: &str) -> Result<(std::path::PathBuf, Vec<u8>), Strin
     Ok((path, bytes))
 }
 
-/// Fails if the page's wasm in `dist` contains SQLite's own strings.
+/// Fails if either of the page's wasm files in `dist` contains SQLite's
+/// own strings.
 fn no_sqlite_in_page(dist: &Path) -> Result<(), String> {
-    let (page, wasm) = page_wasm(dist)?;
-    let found: Vec<&str> = SQLITE_MARKERS
-        .iter()
-        .copied()
-        .filter(|marker| contains(&wasm, marker.as_bytes()))
-        .collect();
-    if found.is_empty() {
-        println!("xtask: the page's wasm contains no SQLite");
+    let mut failures = Vec::new();
+    for name in PAGE_WASMS {
+        let (page, found) = markers_found(dist, name, SQLITE_MARKERS)?;
+        if !found.is_empty() {
+            failures.push(format!(
+                "the page's wasm ({}) contains SQLite ({}): the main thread must link \
+                 fencelab-model only, and leave the engine to the worker",
+                page.display(),
+                found.join(", ")
+            ));
+        }
+    }
+    if failures.is_empty() {
+        println!("xtask: neither of the page's wasm files contains SQLite");
         Ok(())
     } else {
-        Err(format!(
-            "the page's wasm ({}) contains SQLite ({}): the main thread must link \
-             fencelab-model only, and leave the engine to the worker",
-            page.display(),
-            found.join(", ")
-        ))
+        Err(failures.join("\n"))
     }
 }
 
@@ -357,17 +362,19 @@ fn no_parser_in_graph(root: &Path, package: &str) -> Result<(), String> {
 fn toml_only_in_reader(dist: &Path) -> Result<(), String> {
     let markers_in = |name: &str| markers_found(dist, name, TOML_MARKERS);
     let mut failures = Vec::new();
-    for (package, wasm) in WITHOUT_PARSERS {
-        let (path, found) = markers_in(wasm)?;
-        if found.is_empty() {
-            println!("xtask: {package}'s wasm contains no TOML parser");
-        } else {
-            failures.push(format!(
-                "{package}'s wasm ({}) contains the toml crate's strings ({}): it must not \
-                 link a TOML parser; the exercise reader reads every text",
-                path.display(),
-                found.join(", ")
-            ));
+    for (package, wasms) in WITHOUT_PARSERS {
+        for wasm in *wasms {
+            let (path, found) = markers_in(wasm)?;
+            if found.is_empty() {
+                println!("xtask: {package}'s {wasm} contains no TOML parser");
+            } else {
+                failures.push(format!(
+                    "{package}'s wasm ({}) contains the toml crate's strings ({}): it must \
+                     not link a TOML parser; the exercise reader reads every text",
+                    path.display(),
+                    found.join(", ")
+                ));
+            }
         }
     }
     let (path, found) = markers_in(READER_WASM)?;
@@ -429,47 +436,53 @@ const BUNDLED: &str = "crates/model/exercises";
 /// lines as TOML, which the loaded form the page carries never holds.
 const HEAD_LINES: usize = 4;
 
-/// Fails if the page's wasm in `dist` carries a bundled exercise file's
-/// text: the authoring view's templates fetch them from `templates/`.
+/// Fails if either of the page's wasm files in `dist` carries a bundled
+/// exercise file's text: the authoring view's templates fetch them from
+/// `templates/`.
 fn no_bundled_files_in_page(root: &Path, dist: &Path) -> Result<(), String> {
-    let (page, wasm) = page_wasm(dist)?;
     let folder = root.join(BUNDLED);
     let entries =
         std::fs::read_dir(&folder).map_err(|e| format!("cannot read {}: {e}", folder.display()))?;
-    let mut found = Vec::new();
+    let mut heads = Vec::new();
     for path in entries.filter_map(Result::ok).map(|entry| entry.path()) {
         let text = std::fs::read_to_string(&path)
             .map_err(|e| format!("cannot read {}: {e}", path.display()))?;
         let head: String = text.split_inclusive('\n').take(HEAD_LINES).collect();
-        if contains(&wasm, head.as_bytes()) {
-            found.push(
-                path.file_name()
-                    .unwrap_or_default()
-                    .to_string_lossy()
-                    .into_owned(),
-            );
+        let name = path.file_name().unwrap_or_default().to_string_lossy();
+        heads.push((name.into_owned(), head));
+    }
+    let mut failures = Vec::new();
+    for name in PAGE_WASMS {
+        let (page, wasm) = built(dist, name)?;
+        let mut found: Vec<&str> = heads
+            .iter()
+            .filter(|(_, head)| contains(&wasm, head.as_bytes()))
+            .map(|(file, _)| file.as_str())
+            .collect();
+        if !found.is_empty() {
+            found.sort_unstable();
+            failures.push(format!(
+                "the page's wasm ({}) carries bundled exercise files ({}): the authoring \
+                 view fetches them from templates/ (web/src/author/templates.rs)",
+                page.display(),
+                found.join(", ")
+            ));
         }
     }
-    if found.is_empty() {
-        println!("xtask: the page's wasm carries no bundled exercise file");
+    if failures.is_empty() {
+        println!("xtask: neither of the page's wasm files carries a bundled exercise file");
         Ok(())
     } else {
-        found.sort();
-        Err(format!(
-            "the page's wasm ({}) carries bundled exercise files ({}): the authoring view \
-             fetches them from templates/ (web/src/author/templates.rs)",
-            page.display(),
-            found.join(", ")
-        ))
+        Err(failures.join("\n"))
     }
 }
 
 /// Bytes of the catalogue's start looked for in the wasm files.
 const CATALOGUE_HEAD: usize = 512;
 
-/// Fails if either wasm file carries the bundled exercises' loaded form,
-/// which the site serves once as catalog.json for both to fetch
-/// (web/src/catalog.rs).
+/// Fails if any wasm file of the page or its worker carries the bundled
+/// exercises' loaded form, which the site serves once as catalog.json for
+/// both to fetch (web/src/catalog.rs).
 fn no_catalogue_in_wasm(dist: &Path) -> Result<(), String> {
     let catalogue = hashed::find(dist, "catalog.json")
         .and_then(|path| {
@@ -478,7 +491,7 @@ fn no_catalogue_in_wasm(dist: &Path) -> Result<(), String> {
         .map_err(|e| format!("{e} (build the site first)"))?;
     let head = &catalogue[..catalogue.len().min(CATALOGUE_HEAD)];
     let mut found = Vec::new();
-    for name in ["fencelab-web_bg.wasm", "worker_bg.wasm"] {
+    for name in PAGE_WASMS.iter().chain(&["worker_bg.wasm"]) {
         let path = hashed::find(dist, name).map_err(|e| format!("{e} (build the site first)"))?;
         let wasm =
             std::fs::read(&path).map_err(|e| format!("cannot read {}: {e}", path.display()))?;
@@ -487,7 +500,7 @@ fn no_catalogue_in_wasm(dist: &Path) -> Result<(), String> {
         }
     }
     if found.is_empty() {
-        println!("xtask: neither wasm file carries the catalogue");
+        println!("xtask: no wasm file of the page or its worker carries the catalogue");
         Ok(())
     } else {
         Err(format!(

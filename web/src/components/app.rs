@@ -54,28 +54,16 @@ use yew::prelude::*;
 /// for what it shows (`crate::prerendered`), and otherwise renders afresh,
 /// replacing whatever the root held (the "Loading…" line, or another
 /// exercise's prerendered page).
+/// The authoring view (`?author=1`) is an app of its own, in a wasm of its
+/// own (`author_app::start`, src/author_main.rs): web/boot.js starts one or
+/// the other.
 pub fn start() {
     let Some(document) = web_sys::window().and_then(|w| w.document()) else {
         return;
     };
-    let root = document
-        .get_element_by_id(prerendered::ROOT_ID)
-        .or_else(|| document.body().map(Into::into));
-    let Some(root) = root else {
+    let Some(root) = root(&document) else {
         return;
     };
-    // Rendered afresh: whatever was prerendered goes, with the class that
-    // hid it (web/first-paint.js).
-    let afresh = |root: &web_sys::Element| {
-        root.set_inner_html("");
-        let _ = root.class_list().remove_1(prerendered::ROOT_ELSEWHERE);
-    };
-    // `?author=1`: the authoring view, a page of its own.
-    if crate::author::requested() {
-        afresh(&root);
-        yew::Renderer::<crate::components::author_app::AuthorApp>::with_root(root).render();
-        return;
-    }
     let start = address::read_start();
     let page = prerendered::read(&document).filter(|page| prerendered::fits(&start, page));
     crate::timing::mark("prerendered-read");
@@ -99,6 +87,21 @@ pub fn start() {
         yew::Renderer::<App>::with_root_and_props(root, props).render();
     }
     crate::timing::mark("render-scheduled");
+}
+
+/// Where an app mounts: the page's root (`#app`), or the body of a page
+/// without one.
+pub(crate) fn root(document: &web_sys::Document) -> Option<web_sys::Element> {
+    document
+        .get_element_by_id(prerendered::ROOT_ID)
+        .or_else(|| document.body().map(Into::into))
+}
+
+/// Empties the root for an app rendered afresh: whatever was prerendered
+/// goes, with the class that hid it (web/first-paint.js).
+pub(crate) fn afresh(root: &web_sys::Element) {
+    root.set_inner_html("");
+    let _ = root.class_list().remove_1(prerendered::ROOT_ELSEWHERE);
 }
 
 /// What the app starts from: a prerendered page's first state

@@ -27,6 +27,20 @@ use wasm_bindgen::prelude::*;
 use web_sys::{File, HtmlInputElement, HtmlSelectElement};
 use yew::prelude::*;
 
+/// Mounts the authoring view in the page's root, replacing whatever it
+/// held (the first exercise's prerendered page): the authoring wasm's
+/// `main` (src/author_main.rs), which web/boot.js starts for `?author=1`.
+pub fn start() {
+    let Some(document) = web_sys::window().and_then(|w| w.document()) else {
+        return;
+    };
+    let Some(root) = crate::components::app::root(&document) else {
+        return;
+    };
+    crate::components::app::afresh(&root);
+    yew::Renderer::<AuthorApp>::with_root(root).render();
+}
+
 /// The largest file opened from disk: what the exercise loader reads.
 const OPENED_BYTES_MAX: usize = fencelab_model::exercise::EXERCISE_FILE_BYTES_MAX;
 
