@@ -35,6 +35,45 @@ async function repair(page) {
 
 await runTests("playground", [
   [
+    "each keystroke's check is posted to the worker before the page renders the keystroke, the first edit's too",
+    async ({ page, url }) => {
+      // Every Check the page posts, with the check the page showed as
+      // wanted at that moment (the scenario list's data-check-seq, which
+      // the render an edit causes moves to that edit's check).
+      await page.addInitScript(() => {
+        window.fencelabPosts = [];
+        const post = Worker.prototype.postMessage;
+        Worker.prototype.postMessage = function (message, ...rest) {
+          let check = null;
+          try {
+            check = JSON.parse(message).Check ?? null;
+          } catch {
+            // Not JSON text: not a request of the page's.
+          }
+          if (check !== null) {
+            const shown = document.querySelector("[data-check-seq]")?.dataset.checkSeq;
+            window.fencelabPosts.push({ seq: check.seq, shown: Number(shown) });
+          }
+          return post.call(this, message, ...rest);
+        };
+      });
+      await open(page, `${url}${CLAIM}.html`);
+      await verdictsCurrent(page);
+      const before = await page.evaluate(() => window.fencelabPosts.length);
+      await page.locator(EDITOR).click();
+      await page.keyboard.press("Control+End");
+      for (const key of [" ", "-", "-"]) {
+        await page.keyboard.type(key);
+        await verdictsCurrent(page);
+      }
+      const posts = (await page.evaluate(() => window.fencelabPosts)).slice(before);
+      assert.equal(posts.length, 3, `one check posted per keystroke: ${JSON.stringify(posts)}`);
+      for (const { seq, shown } of posts) {
+        assert.ok(shown < seq, `check ${seq} was posted after the page had rendered it (it showed ${shown})`);
+      }
+    },
+  ],
+  [
     "the claim exercise: the starting text fails, the repaired claim passes every scenario",
     async ({ page, url }) => {
       await open(page, url);

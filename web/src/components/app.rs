@@ -133,7 +133,7 @@ pub fn app(props: &AppProps) -> Html {
     });
     saved_work::use_saved_work(&playground, theme);
     site::use_site_exercises(&playground);
-    worker::use_worker(&playground, answer_ms);
+    let dispatch_edit = worker::use_worker(&playground, answer_ms);
     autosave::use_autosave(&playground);
     hash_change::use_share_link_reload();
     reveal::use_reveal(&playground);
@@ -150,7 +150,7 @@ pub fn app(props: &AppProps) -> Html {
     let Some(exercise) = playground.exercise() else {
         return unopened(&playground);
     };
-    let handlers = Handlers::new(&playground);
+    let handlers = Handlers::new(&playground, &dispatch_edit);
     html! {
         // `data-live`: the app answers the learner (a prerendered page has
         // hydrated and read its saved work); before, clicks meet static HTML.
@@ -227,11 +227,16 @@ struct Handlers {
 }
 
 impl Handlers {
-    fn new(playground: &UseReducerHandle<Playground>) -> Handlers {
+    /// `dispatch_edit` dispatches the editors' edits and posts their checks
+    /// at once (`worker::use_worker`).
+    fn new(
+        playground: &UseReducerHandle<Playground>,
+        dispatch_edit: &Callback<Action>,
+    ) -> Handlers {
         let actions = playground.dispatcher().to_callback();
         Handlers {
             open: actions.reform(Action::Open),
-            change: actions.reform(|(procedure, text)| Action::Edited { procedure, text }),
+            change: dispatch_edit.reform(|(procedure, text)| Action::Edited { procedure, text }),
             counterexample: actions.reform(|(procedure, line, change)| {
                 Action::ShowCounterexample {
                     procedure,
