@@ -16,8 +16,9 @@
 //! loses nothing; the exercises installed in the worker (a site's own, a
 //! draft) are installed again in the new one before anything else.
 
-use fencelab_protocol::{Request, Response, decode, encode};
+use fencelab_protocol::{AuthoredResult, DraftResult, Request, Response, decode, encode};
 use gloo_timers::callback::Timeout;
+use serde::de::DeserializeOwned;
 use std::cell::RefCell;
 use std::collections::BTreeMap;
 use std::rc::Rc;
@@ -45,7 +46,7 @@ pub const ABANDON_AFTER_MS: f64 = 1_000.0;
 /// a test that watches a restart happen needs a watchdog shorter than one.
 const ANSWER_MS_MIN: u32 = 1;
 
-type Deliver = Rc<dyn Fn(Response)>;
+type Deliver<D, A> = Rc<dyn Fn(Response<D, A>)>;
 
 /// A request sent and not yet answered.
 struct Outstanding {
@@ -67,29 +68,45 @@ struct Inner {
 }
 
 /// The page's client of the worker (the engine runs there, never here): a
-/// handle on it; cloning it shares the same worker.
-#[derive(Clone)]
-pub struct WorkerClient {
+/// handle on it; cloning it shares the same worker. `D` and `A` are how it
+/// reads the results of the authoring view's answers (`Response`'s): the
+/// playground's client skips them unread
+/// (`fencelab_protocol::PlaygroundResponse`).
+pub struct WorkerClient<D = DraftResult, A = AuthoredResult> {
     inner: Rc<RefCell<Option<Inner>>>,
     /// Every `Install` sent, in order, for a restarted worker.
     installs: Rc<RefCell<Vec<Request>>>,
-    deliver: Deliver,
+    deliver: Deliver<D, A>,
     answer_ms_max: u32,
 }
 
-impl PartialEq for WorkerClient {
+impl<D, A> Clone for WorkerClient<D, A> {
+    fn clone(&self) -> Self {
+        WorkerClient {
+            inner: Rc::clone(&self.inner),
+            installs: Rc::clone(&self.installs),
+            deliver: Rc::clone(&self.deliver),
+            answer_ms_max: self.answer_ms_max,
+        }
+    }
+}
+
+impl<D, A> PartialEq for WorkerClient<D, A> {
     fn eq(&self, other: &Self) -> bool {
         Rc::ptr_eq(&self.inner, &other.inner)
     }
 }
 
-impl WorkerClient {
+impl<D: DeserializeOwned + 'static, A: DeserializeOwned + 'static> WorkerClient<D, A> {
     /// Starts the worker; `on_response` receives each answer, and a message
     /// (as `Response::Failed`) when the worker cannot start, crashes or is
     /// restarted. `answer_ms` is the watchdog the page's address asked for
     /// ([`answer_ms_from_address`], read as the page opened: the app soon
     /// rewrites its address), else [`ANSWER_MS_MAX`].
-    pub fn start(answer_ms: Option<u32>, on_response: impl Fn(Response) + 'static) -> WorkerClient {
+    pub fn start(
+        answer_ms: Option<u32>,
+        on_response: impl Fn(Response<D, A>) + 'static,
+    ) -> WorkerClient<D, A> {
         let client = WorkerClient {
             inner: Rc::new(RefCell::new(None)),
             installs: Rc::default(),
@@ -127,10 +144,12 @@ impl WorkerClient {
         let answer_ms_max = self.answer_ms_max;
         let on_message = Closure::<dyn FnMut(MessageEvent)>::new(move |event: MessageEvent| {
             let response = match event.data().as_string() {
-                Some(text) => decode::<Response>(&text).unwrap_or_else(|error| Response::Failed {
-                    seq: 0,
-                    message: format!("the page could not read the worker's answer: {error}"),
-                }),
+                Some(text) => {
+                    decode::<Response<D, A>>(&text).unwrap_or_else(|error| Response::Failed {
+                        seq: 0,
+                        message: format!("the page could not read the worker's answer: {error}"),
+                    })
+                }
                 None => Response::Failed {
                     seq: 0,
                     message: "the worker sent an answer that is not text".into(),
@@ -194,7 +213,7 @@ impl WorkerClient {
 
     /// Bookkeeping for an answer: "ready" releases the waiting requests;
     /// any other answer ends its request's watchdog.
-    fn answered(&self, response: &Response) {
+    fn answered(&self, response: &Response<D, A>) {
         if matches!(response, Response::Ready { .. }) {
             let waiting = match self.inner.borrow_mut().as_mut() {
                 Some(inner) => {

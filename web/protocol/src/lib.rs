@@ -175,8 +175,25 @@ impl Request {
     }
 }
 
+/// What the loader made of a draft: [`Response::Drafted`]'s result.
+pub type DraftResult = Result<Box<Exercise>, LoadError>;
+/// What `fencelab check` made of a draft: [`Response::Authored`]'s result.
+pub type AuthoredResult = Result<ExerciseCheck, LoadError>;
+
+/// An answer's part that is skipped, unread: serde's `IgnoredAny`.
+pub use serde::de::IgnoredAny as Unread;
+
+/// The worker's answers as the playground reads them: it never asks the
+/// authoring view's questions, so the results of `Drafted` and `Authored`
+/// are skipped unread, and its wasm links no reader of an exercise check
+/// or a kill matrix.
+pub type PlaygroundResponse = Response<Unread, Unread>;
+
+/// An answer of the worker. `D` and `A` are the results of [`Response::Drafted`]
+/// and [`Response::Authored`]: by default as the worker writes them and
+/// the authoring view reads them, [`Unread`] in [`PlaygroundResponse`].
 #[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
-pub enum Response {
+pub enum Response<D = DraftResult, A = AuthoredResult> {
     /// The worker has installed its message handler; requests sent before
     /// this would be lost. Carries the worker's SQLite version.
     Ready {
@@ -218,7 +235,7 @@ pub enum Response {
     /// file, line and column.
     Drafted {
         seq: u64,
-        result: Result<Box<Exercise>, LoadError>,
+        result: D,
     },
     /// The site's index of `Index` `seq`, or why it cannot be used.
     Indexed {
@@ -229,7 +246,7 @@ pub enum Response {
     /// the draft cannot be loaded (at its file, line and column).
     Authored {
         seq: u64,
-        result: Result<ExerciseCheck, LoadError>,
+        result: A,
     },
     /// A piece of the job `seq` (a check's scenario, a protection's
     /// mutant) is done and the worker goes on: the page's watchdog measures
@@ -246,7 +263,7 @@ pub enum Response {
     },
 }
 
-impl Response {
+impl<D, A> Response<D, A> {
     /// The request this answers; `None` for `Ready`, which answers none.
     pub fn seq(&self) -> Option<u64> {
         match self {

@@ -20,8 +20,8 @@ use fencelab_model::report::{
 use fencelab_model::site::{IndexError, SiteIndex};
 use fencelab_model::value::{RealBits, Value};
 use fencelab_protocol::{
-    Caught, Edits, Installation, LineMark, LineStatus, ProcedureMarks, ProtectionReport, Request,
-    Response, decode, encode, seq_of_request,
+    Caught, Edits, Installation, LineMark, LineStatus, PlaygroundResponse, ProcedureMarks,
+    ProtectionReport, Request, Response, Unread, decode, encode, seq_of_request,
 };
 #[cfg(target_arch = "wasm32")]
 use wasm_bindgen_test::wasm_bindgen_test as test;
@@ -387,7 +387,7 @@ where
 
 #[test]
 fn an_exercise_report_round_trips_exactly() {
-    let response = Response::Checked {
+    let response: Response = Response::Checked {
         seq: u64::MAX,
         report: exercise_report(),
     };
@@ -431,12 +431,9 @@ fn an_exercise_report_round_trips_exactly() {
 
 // long: one message of every kind, in the order the protocol declares them;
 // the point is that none is missing.
-#[test]
-fn every_response_and_request_round_trips() {
-    let mut edits = Edits::new();
-    edits.insert("claim".into(), format!("SELECT 1; -- {AWKWARD_TEXT}"));
-    let schedule = Schedule::parse("a b b a").expect("a schedule");
-    let responses = [
+/// One of each response the worker writes, with awkward data.
+fn responses() -> Vec<Response> {
+    vec![
         Response::Ready {
             sqlite_version: "3.50.4".into(),
         },
@@ -488,8 +485,24 @@ fn every_response_and_request_round_trips() {
                 message: AWKWARD_TEXT.into(),
             }),
         },
-    ];
-    for response in &responses {
+        Response::Drafted {
+            seq: 16,
+            result: Ok(Box::new(
+                fencelab_model::bundled::catalog()
+                    .expect("the bundled exercises load")
+                    .swap_remove(0),
+            )),
+        },
+        Response::Working { seq: 17 },
+    ]
+}
+
+#[test]
+fn every_response_and_request_round_trips() {
+    let mut edits = Edits::new();
+    edits.insert("claim".into(), format!("SELECT 1; -- {AWKWARD_TEXT}"));
+    let schedule = Schedule::parse("a b b a").expect("a schedule");
+    for response in &responses() {
         round_trip(response);
     }
     let requests = [
@@ -550,6 +563,31 @@ fn every_response_and_request_round_trips() {
         let text = encode(request);
         assert_eq!(round_trip(request).seq(), request.seq());
         assert_eq!(seq_of_request(&text), request.seq());
+    }
+}
+
+/// The playground reads every answer the worker writes: the authoring
+/// view's without their results (it never asks for one), every other one
+/// whole, as the authoring view reads it.
+#[test]
+fn the_playground_reads_every_answer_and_skips_the_authoring_views_results() {
+    for response in responses() {
+        let text = encode(&response);
+        let read: PlaygroundResponse =
+            decode(&text).unwrap_or_else(|error| panic!("{error}: {text}"));
+        let whole: Response = decode(&text).unwrap_or_else(|error| panic!("{error}: {text}"));
+        assert_eq!(read.seq(), response.seq(), "{text}");
+        match (&whole, read) {
+            (Response::Drafted { seq, .. }, Response::Drafted { seq: read, result }) => {
+                assert_eq!((*seq, result), (read, Unread));
+            }
+            (Response::Authored { seq, .. }, Response::Authored { seq: read, result }) => {
+                assert_eq!((*seq, result), (read, Unread));
+            }
+            // The same variant with the same fields (the two types differ
+            // only in the authoring view's results).
+            (whole, read) => assert_eq!(format!("{read:?}"), format!("{whole:?}")),
+        }
     }
 }
 
@@ -616,7 +654,7 @@ fn loaded_exercises_indexes_and_load_errors_cross_exactly() {
         field: "schema".into(),
         message: AWKWARD_TEXT.into(),
     };
-    let mut responses = vec![
+    let mut responses: Vec<Response> = vec![
         Response::Installed {
             seq: 1,
             installation: Box::new(Installation::Unloadable(error.clone())),

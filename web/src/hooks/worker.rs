@@ -11,9 +11,14 @@
 use crate::state::{Action, Playground};
 use crate::worker_client::WorkerClient;
 use fencelab_protocol::Request;
+use fencelab_protocol::Unread;
 use std::cell::RefCell;
 use std::rc::Rc;
 use yew::prelude::*;
+
+/// The playground's worker client: it skips the authoring view's answers
+/// unread (`fencelab_protocol::PlaygroundResponse`).
+type PlaygroundClient = WorkerClient<Unread, Unread>;
 
 /// `answer_ms`: the watchdog the page's address asked for as it opened.
 ///
@@ -33,7 +38,7 @@ pub fn use_worker(
     // render also runs at build time, where there is no worker to start
     // (web/prerender).
     let client = {
-        let started = use_mut_ref(|| None::<Rc<WorkerClient>>);
+        let started = use_mut_ref(|| None::<Rc<PlaygroundClient>>);
         let dispatcher = playground.dispatcher();
         move || started_client(&started, &dispatcher, answer_ms)
     };
@@ -85,10 +90,10 @@ pub fn use_worker(
 
 /// The worker client, started on first use.
 fn started_client(
-    started: &RefCell<Option<Rc<WorkerClient>>>,
+    started: &RefCell<Option<Rc<PlaygroundClient>>>,
     dispatcher: &UseReducerDispatcher<Playground>,
     answer_ms: Option<u32>,
-) -> Rc<WorkerClient> {
+) -> Rc<PlaygroundClient> {
     started
         .borrow_mut()
         .get_or_insert_with(|| {

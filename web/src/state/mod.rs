@@ -53,7 +53,7 @@ pub use view::{At, Console, DriveState, SharedExercises, SharedReport, View};
 use crate::embed::protocol::{HostRequest, Refusal};
 use crate::storage::{Loaded, Progress};
 use fencelab_model::{Exercise, ExerciseReport};
-use fencelab_protocol::{Edits, Request, Response};
+use fencelab_protocol::{Edits, PlaygroundResponse, Request};
 use std::collections::{BTreeMap, BTreeSet, VecDeque};
 use std::rc::Rc;
 
@@ -177,8 +177,9 @@ pub struct Playground {
 
 #[derive(Debug)]
 pub enum Action {
-    /// The worker answered.
-    Worker(Box<Response>),
+    /// The worker answered (the playground reads no authoring view's
+    /// answer: `PlaygroundResponse`).
+    Worker(Box<PlaygroundResponse>),
     /// The saved work of the exercise being opened, as the app read it.
     SavedWorkRead {
         exercise: String,

@@ -7,11 +7,11 @@
 
 use super::{At, Playground, View};
 use fencelab_model::{Drive, ExerciseReport, ScenarioReport};
-use fencelab_protocol::Response;
+use fencelab_protocol::{PlaygroundResponse, Response};
 use std::rc::Rc;
 
 impl Playground {
-    pub(super) fn respond(&mut self, response: Response) {
+    pub(super) fn respond(&mut self, response: PlaygroundResponse) {
         match response {
             Response::Ready { sqlite_version } => self.sqlite_version = Some(sqlite_version),
             Response::Checked { seq, report } => self.checked(seq, report),

@@ -9,6 +9,7 @@ use super::*;
 use crate::share::{self, Link, Shown};
 use crate::storage::{self, Saved};
 use fencelab_model::Schedule;
+use fencelab_protocol::{PlaygroundResponse, Response};
 use reports::*;
 
 fn catalog() -> Result<Vec<Exercise>, fencelab_model::LoadError> {
@@ -29,7 +30,7 @@ fn act(playground: &mut Playground, action: Action) {
     reduce(playground, action);
 }
 
-fn answer(playground: &mut Playground, response: Response) {
+fn answer(playground: &mut Playground, response: PlaygroundResponse) {
     reduce(playground, Action::Worker(Box::new(response)));
 }
 
