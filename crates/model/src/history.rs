@@ -6,15 +6,15 @@
 
 use crate::procedure::Position;
 use crate::value::Value;
-use serde::{Deserialize, Serialize};
+use serde::{Deserialize, Deserializer, Serialize};
 use std::collections::BTreeMap;
 use std::fmt;
 
 /// Named values, ordered by name so output is stable.
 pub type Values = BTreeMap<String, Value>;
 
-/// How a call ended.
-#[derive(Clone, Debug, PartialEq, Eq, Serialize, Deserialize)]
+/// How a call ended. Read through [`OutcomeRead`] (`tag_first.rs`).
+#[derive(Clone, Debug, PartialEq, Eq, Serialize)]
 #[serde(tag = "kind", rename_all = "snake_case")]
 pub enum Outcome {
     /// The call finished; these are the values it returned.
@@ -24,6 +24,32 @@ pub enum Outcome {
     Refused { category: String, reason: String },
     /// The call failed; its transaction, if any, was rolled back.
     Error(CallError),
+}
+
+/// [`Outcome`] as `tag_first::read` reads it: its variants, externally
+/// tagged.
+#[derive(Deserialize)]
+#[serde(rename_all = "snake_case")]
+enum OutcomeRead {
+    Ok { values: Values },
+    Refused { category: String, reason: String },
+    Error(CallError),
+}
+
+impl From<OutcomeRead> for Outcome {
+    fn from(read: OutcomeRead) -> Outcome {
+        match read {
+            OutcomeRead::Ok { values } => Outcome::Ok { values },
+            OutcomeRead::Refused { category, reason } => Outcome::Refused { category, reason },
+            OutcomeRead::Error(error) => Outcome::Error(error),
+        }
+    }
+}
+
+impl<'de> Deserialize<'de> for Outcome {
+    fn deserialize<D: Deserializer<'de>>(deserializer: D) -> Result<Outcome, D::Error> {
+        crate::tag_first::read::<D, Outcome, OutcomeRead>(deserializer, "kind")
+    }
 }
 
 impl Outcome {
@@ -130,7 +156,9 @@ pub struct Event {
     pub row_changes: Vec<RowChange>,
 }
 
-#[derive(Clone, Debug, PartialEq, Eq, Serialize, Deserialize)]
+/// What an event was. Read through [`WhatRead`] (`tag_first.rs`): a
+/// history holds many, and the page reads one on every keystroke.
+#[derive(Clone, Debug, PartialEq, Eq, Serialize)]
 #[serde(tag = "kind", rename_all = "snake_case")]
 pub enum What {
     /// A new process started, hosting an actor.
@@ -161,6 +189,88 @@ pub enum What {
     },
     /// SQL run directly against the world, bypassing every procedure.
     DirectSql { sql: String, changed: u64 },
+}
+
+/// [`What`] as `tag_first::read` reads it: its variants, externally tagged.
+#[derive(Deserialize)]
+#[serde(rename_all = "snake_case")]
+enum WhatRead {
+    ProcessStarted,
+    ProcessCrashed {
+        rolled_back: bool,
+    },
+    ClockSet {
+        from_seconds: i64,
+        to_seconds: i64,
+    },
+    CallStarted {
+        arguments: Values,
+    },
+    Statement {
+        sql: String,
+        parameters: Values,
+        changed: u64,
+        returned: ResultRows,
+    },
+    Blocked {
+        sql: String,
+    },
+    Effect {
+        name: String,
+        values: Values,
+    },
+    CallFinished {
+        outcome: Outcome,
+        rolled_back: bool,
+    },
+    DirectSql {
+        sql: String,
+        changed: u64,
+    },
+}
+
+impl From<WhatRead> for What {
+    fn from(read: WhatRead) -> What {
+        match read {
+            WhatRead::ProcessStarted => What::ProcessStarted,
+            WhatRead::ProcessCrashed { rolled_back } => What::ProcessCrashed { rolled_back },
+            WhatRead::ClockSet {
+                from_seconds,
+                to_seconds,
+            } => What::ClockSet {
+                from_seconds,
+                to_seconds,
+            },
+            WhatRead::CallStarted { arguments } => What::CallStarted { arguments },
+            WhatRead::Statement {
+                sql,
+                parameters,
+                changed,
+                returned,
+            } => What::Statement {
+                sql,
+                parameters,
+                changed,
+                returned,
+            },
+            WhatRead::Blocked { sql } => What::Blocked { sql },
+            WhatRead::Effect { name, values } => What::Effect { name, values },
+            WhatRead::CallFinished {
+                outcome,
+                rolled_back,
+            } => What::CallFinished {
+                outcome,
+                rolled_back,
+            },
+            WhatRead::DirectSql { sql, changed } => What::DirectSql { sql, changed },
+        }
+    }
+}
+
+impl<'de> Deserialize<'de> for What {
+    fn deserialize<D: Deserializer<'de>>(deserializer: D) -> Result<What, D::Error> {
+        crate::tag_first::read::<D, What, WhatRead>(deserializer, "kind")
+    }
 }
 
 /// `token = 3, actor = 'worker-a'`.

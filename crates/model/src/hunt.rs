@@ -13,7 +13,7 @@
 
 use crate::report::{Drive, Failure, FailureKind, ScenarioError, ScenarioReport, ScenarioResult};
 use crate::schedule::Schedule;
-use serde::{Deserialize, Serialize};
+use serde::{Deserialize, Deserializer, Serialize};
 use std::fmt;
 
 /// The broken text a challenge hands the learner: what a hunt is on, as
@@ -37,8 +37,9 @@ impl HuntText {
     }
 }
 
-/// A hunt's state after the learner's latest move.
-#[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
+/// A hunt's state after the learner's latest move. Read through
+/// [`HuntVerdictRead`] (`tag_first.rs`).
+#[derive(Clone, Debug, PartialEq, Serialize)]
 #[serde(tag = "hunt", rename_all = "snake_case")]
 pub enum HuntVerdict {
     /// The scenario has not reached its end: the learner moves on.
@@ -51,6 +52,34 @@ pub enum HuntVerdict {
     /// The scenario could not be judged on this schedule (an SQL error, an
     /// exploration limit): not a win, and not a hold either.
     Unjudged { error: ScenarioError },
+}
+
+/// [`HuntVerdict`] as `tag_first::read` reads it: its variants,
+/// externally tagged.
+#[derive(Deserialize)]
+#[serde(rename_all = "snake_case")]
+enum HuntVerdictRead {
+    Going,
+    Broken(Box<Break>),
+    Held,
+    Unjudged { error: ScenarioError },
+}
+
+impl From<HuntVerdictRead> for HuntVerdict {
+    fn from(read: HuntVerdictRead) -> HuntVerdict {
+        match read {
+            HuntVerdictRead::Going => HuntVerdict::Going,
+            HuntVerdictRead::Broken(found) => HuntVerdict::Broken(found),
+            HuntVerdictRead::Held => HuntVerdict::Held,
+            HuntVerdictRead::Unjudged { error } => HuntVerdict::Unjudged { error },
+        }
+    }
+}
+
+impl<'de> Deserialize<'de> for HuntVerdict {
+    fn deserialize<D: Deserializer<'de>>(deserializer: D) -> Result<HuntVerdict, D::Error> {
+        crate::tag_first::read::<D, HuntVerdict, HuntVerdictRead>(deserializer, "hunt")
+    }
 }
 
 /// A break the learner found.
@@ -188,6 +217,24 @@ mod tests {
                 vec!["a".into()]
             },
             finished,
+        }
+    }
+
+    /// Read through its mirror (`tag_first.rs`): every variant comes back.
+    #[test]
+    fn every_verdict_reads_back_from_its_json() {
+        let broken =
+            HuntVerdict::judge(&drive(failed(), "a a b", true), || report(failed(), "a b"));
+        assert!(matches!(broken, HuntVerdict::Broken(_)), "{broken:?}");
+        let unjudged = HuntVerdict::Unjudged {
+            error: ScenarioError::of(ErrorKind::Engine {
+                message: "no such table: t".into(),
+            }),
+        };
+        for verdict in [HuntVerdict::Going, broken, HuntVerdict::Held, unjudged] {
+            let json = serde_json::to_string(&verdict).unwrap();
+            let read: HuntVerdict = serde_json::from_str(&json).unwrap();
+            assert_eq!(read, verdict, "{json}");
         }
     }
 

@@ -32,6 +32,7 @@ pub mod scenario;
 pub mod schedule;
 pub mod share;
 pub mod site;
+mod tag_first;
 pub mod text;
 pub mod value;
 

@@ -20,7 +20,7 @@
 use crate::exercise::Exercise;
 use crate::mutate::{Mutant, MutantVerdict, Operator};
 use crate::schedule::Schedule;
-use serde::{Deserialize, Serialize};
+use serde::{Deserialize, Deserializer, Serialize};
 use std::collections::BTreeMap;
 
 /// What the scenarios make of a change to each line of some texts: the
@@ -76,7 +76,9 @@ pub struct LineMark {
     pub status: LineStatus,
 }
 
-#[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
+/// What the changes tried on a line found. Read through
+/// [`LineStatusRead`] (`tag_first.rs`).
+#[derive(Clone, Debug, PartialEq, Serialize)]
 #[serde(tag = "status", rename_all = "snake_case")]
 pub enum LineStatus {
     /// A scenario fails when this line changes.
@@ -106,6 +108,52 @@ pub enum LineStatus {
     /// No change to this line was tried: nothing on it is what a mutation
     /// operator changes. No mark in the editor.
     Untried,
+}
+
+/// [`LineStatus`] as `tag_first::read` reads it: its variants, externally
+/// tagged.
+#[derive(Deserialize)]
+#[serde(rename_all = "snake_case")]
+enum LineStatusRead {
+    Protected {
+        caught: Vec<Caught>,
+        uncaught: Vec<String>,
+    },
+    Unprotected {
+        descriptions: Vec<String>,
+    },
+    OnlyErrors {
+        errors: Vec<String>,
+        uncaught: Vec<String>,
+    },
+    Equivalent {
+        reasons: Vec<String>,
+    },
+    Untried,
+}
+
+impl From<LineStatusRead> for LineStatus {
+    fn from(read: LineStatusRead) -> LineStatus {
+        match read {
+            LineStatusRead::Protected { caught, uncaught } => {
+                LineStatus::Protected { caught, uncaught }
+            }
+            LineStatusRead::Unprotected { descriptions } => {
+                LineStatus::Unprotected { descriptions }
+            }
+            LineStatusRead::OnlyErrors { errors, uncaught } => {
+                LineStatus::OnlyErrors { errors, uncaught }
+            }
+            LineStatusRead::Equivalent { reasons } => LineStatus::Equivalent { reasons },
+            LineStatusRead::Untried => LineStatus::Untried,
+        }
+    }
+}
+
+impl<'de> Deserialize<'de> for LineStatus {
+    fn deserialize<D: Deserializer<'de>>(deserializer: D) -> Result<LineStatus, D::Error> {
+        crate::tag_first::read::<D, LineStatus, LineStatusRead>(deserializer, "status")
+    }
 }
 
 impl LineStatus {
@@ -331,6 +379,40 @@ mod tests {
     use super::*;
     use crate::mutate::Kill;
     use crate::procedure::Position;
+
+    /// Read through its mirror (`tag_first.rs`): every variant comes back.
+    #[test]
+    fn every_line_status_reads_back_from_its_json() {
+        let caught = Caught {
+            scenario: "one winner".into(),
+            sentence: "worker-a and worker-b both believe they hold message 1".into(),
+            schedule: Schedule::parse("a b a").unwrap(),
+            description: "drop `AND state = 'NEW'` from the WHERE".into(),
+            mutant_text: "UPDATE messages SET owner = :me;".into(),
+        };
+        let statuses = [
+            LineStatus::Protected {
+                caught: vec![caught],
+                uncaught: vec!["swap `<` for `<=`".into()],
+            },
+            LineStatus::Unprotected {
+                descriptions: vec!["drop the statement".into()],
+            },
+            LineStatus::OnlyErrors {
+                errors: vec!["drop the column".into()],
+                uncaught: Vec::new(),
+            },
+            LineStatus::Equivalent {
+                reasons: vec!["the lease is checked again below".into()],
+            },
+            LineStatus::Untried,
+        ];
+        for status in statuses {
+            let json = serde_json::to_string(&status).unwrap();
+            let read: LineStatus = serde_json::from_str(&json).unwrap();
+            assert_eq!(read, status, "{json}");
+        }
+    }
 
     fn claim() -> Exercise {
         let (file, text) = crate::bundled::FILES[0];
