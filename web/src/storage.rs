@@ -154,10 +154,15 @@ pub fn peek(exercise: &str) -> Option<Saved> {
 
 /// The progress saved for each of `exercises` that has a readable entry.
 pub fn progress<'a>(exercises: impl IntoIterator<Item = &'a str>) -> BTreeMap<String, Progress> {
-    exercises
-        .into_iter()
-        .filter_map(|id| Some((id.to_string(), peek(id)?.progress())))
-        .collect()
+    // Inserted, not collected: a collected map sorts its input, with a
+    // sort compiled for each iterator type.
+    let mut progress = BTreeMap::new();
+    for id in exercises {
+        if let Some(saved) = peek(id) {
+            progress.insert(id.to_string(), saved.progress());
+        }
+    }
+    progress
 }
 
 pub fn save(exercise: &str, saved: &Saved) {

@@ -433,21 +433,24 @@ impl CallSoFar {
     /// them up: the built-ins, then the call's scope, then the constants.
     /// A name without a value is left out (SQLite binds it NULL).
     fn bind(&self, sql: &str, exercise: &Exercise, event: &Event) -> Values {
-        parameter_names(sql)
-            .into_iter()
-            .filter_map(|name| {
-                let value = match name.as_str() {
-                    "now" => Some(Value::Integer(event.clock_seconds)),
-                    "actor" => event.actor.clone().map(Value::Text),
-                    "process" => event.process.clone().map(Value::Text),
-                    _ => self
-                        .scope
-                        .get(&name)
-                        .or_else(|| exercise.constants.get(&name))
-                        .cloned(),
-                };
-                value.map(|value| (name, value))
-            })
-            .collect()
+        // Inserted, not collected (a collected map sorts its input, with a
+        // sort compiled for each iterator type: the page's wasm).
+        let mut values = Values::new();
+        for name in parameter_names(sql) {
+            let value = match name.as_str() {
+                "now" => Some(Value::Integer(event.clock_seconds)),
+                "actor" => event.actor.clone().map(Value::Text),
+                "process" => event.process.clone().map(Value::Text),
+                _ => self
+                    .scope
+                    .get(&name)
+                    .or_else(|| exercise.constants.get(&name))
+                    .cloned(),
+            };
+            if let Some(value) = value {
+                values.insert(name, value);
+            }
+        }
+        values
     }
 }

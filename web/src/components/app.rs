@@ -279,11 +279,14 @@ fn use_editor_aids(playground: &UseReducerHandle<Playground>) -> EditorAids {
         exercises
             .get(*current)
             .map(|exercise| {
-                exercise
-                    .procedures
-                    .iter()
-                    .map(|p| (p.name.clone(), Rc::new(vocabulary(exercise, &p.name))))
-                    .collect::<BTreeMap<_, _>>()
+                // Inserted, not collected: a collected map sorts its input,
+                // with a sort compiled for this iterator alone.
+                let mut words = BTreeMap::new();
+                for procedure in &exercise.procedures {
+                    let vocabulary = Rc::new(vocabulary(exercise, &procedure.name));
+                    words.insert(procedure.name.clone(), vocabulary);
+                }
+                words
             })
             .unwrap_or_default()
     });

@@ -21,10 +21,10 @@ pub fn use_autosave(playground: &UseReducerHandle<Playground>) {
             storage::save(id, saved);
             let progress = saved.progress();
             if shown != Some(progress) {
-                dispatcher.dispatch(Action::ProgressRead(BTreeMap::from([(
-                    id.clone(),
-                    progress,
-                )])));
+                // Not `BTreeMap::from([..])`, which sorts its array.
+                let mut read = BTreeMap::new();
+                read.insert(id.clone(), progress);
+                dispatcher.dispatch(Action::ProgressRead(read));
             }
         }
     });

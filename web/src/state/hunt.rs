@@ -43,8 +43,10 @@ pub struct FoundBreak {
     pub moves: usize,
 }
 
-/// Keeps `found` among `breaks`: one entry per text and scenario, with the
-/// fewest moves any break of it took. Returns whether it is a new one.
+/// Keeps `found` among `breaks`, in order: one entry per text and scenario,
+/// with the fewest moves any break of it took. Returns whether it is a new
+/// one. A new one goes where it sorts (no sort of the whole list: its code
+/// would be the playground's only one).
 pub fn record(breaks: &mut Vec<FoundBreak>, found: FoundBreak) -> bool {
     match breaks
         .iter_mut()
@@ -55,8 +57,8 @@ pub fn record(breaks: &mut Vec<FoundBreak>, found: FoundBreak) -> bool {
             false
         }
         None => {
-            breaks.push(found);
-            breaks.sort();
+            let at = breaks.partition_point(|known| *known < found);
+            breaks.insert(at, found);
             true
         }
     }
@@ -248,6 +250,25 @@ mod tests {
                 found(variant, "one winner", 7)
             ]
         );
+    }
+
+    /// A new break goes where it sorts, among breaks recorded in any order.
+    #[test]
+    fn breaks_are_kept_in_order_of_text_then_scenario() {
+        let variant = HuntText::Variant("read, then write".into());
+        let mut breaks = Vec::new();
+        for (text, scenario) in [
+            (variant.clone(), "one winner"),
+            (HuntText::Start, "the stalled worker"),
+            (variant.clone(), "a retry lands whole"),
+            (HuntText::Start, "one winner"),
+        ] {
+            assert!(record(&mut breaks, found(text, scenario, 5)));
+        }
+        let mut sorted = breaks.clone();
+        sorted.sort();
+        assert_eq!(breaks, sorted);
+        assert_eq!(breaks[0], found(HuntText::Start, "one winner", 5));
     }
 
     #[test]

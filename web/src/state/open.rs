@@ -301,11 +301,8 @@ impl Playground {
     /// Puts a link's version in the editors, its saved work one click away.
     fn show_link(&mut self, link: Link) {
         let shown = link.shown();
-        let edits: Edits = link
-            .edits
-            .into_iter()
-            .filter(|(_, text)| text.len() <= LINK_PROCEDURE_BYTES_MAX)
-            .collect();
+        let mut edits = link.edits;
+        edits.retain(|_, text| text.len() <= LINK_PROCEDURE_BYTES_MAX);
         let linked = self.complete(&edits);
         if linked != self.texts {
             if self.texts != self.starts() {

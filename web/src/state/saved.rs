@@ -11,12 +11,10 @@ impl Playground {
     /// What the autosave writes for the current exercise.
     pub fn saved(&self) -> Saved {
         let starts = self.starts();
-        let edits = self
-            .texts
-            .iter()
-            .filter(|(name, text)| starts.get(*name) != Some(*text))
-            .map(|(n, t)| (n.clone(), t.clone()))
-            .collect();
+        // Kept by removing, not collected: a collected map sorts its
+        // input, with a sort compiled for each iterator type.
+        let mut edits = self.texts.clone();
+        edits.retain(|name, text| starts.get(name) != Some(&*text));
         Saved {
             format: storage::SAVE_FORMAT,
             edits,

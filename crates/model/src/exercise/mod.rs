@@ -253,11 +253,14 @@ impl Exercise {
         &'a self,
         text: impl Fn(&'a ProcedureSpec) -> &'a String,
     ) -> BTreeMap<String, String> {
-        self.procedures
-            .iter()
-            .filter(|p| p.editable)
-            .map(|p| (p.name.clone(), text(p).clone()))
-            .collect()
+        // Inserted, not collected: a map collected from an iterator sorts
+        // it first, and each iterator type compiles a sort of its own into
+        // the page's wasm (docs/PERFORMANCE.md).
+        let mut texts = BTreeMap::new();
+        for procedure in self.procedures.iter().filter(|p| p.editable) {
+            texts.insert(procedure.name.clone(), text(procedure).clone());
+        }
+        texts
     }
 
     /// The reference texts, with `edits` (by procedure name) in place of
