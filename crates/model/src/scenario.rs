@@ -33,7 +33,7 @@
 //! its old token; nothing re-derives it from the row).
 
 use crate::history::{Outcome, Values};
-use crate::value::Value;
+use crate::value::{Blob, Value, ValueVisitor};
 use serde::{Deserialize, Serialize};
 use std::collections::BTreeMap;
 use std::fmt;
@@ -198,17 +198,173 @@ pub struct ConcurrentCall {
     pub expect: Option<Expect>,
 }
 
-/// An argument: a literal value, or what the process remembers.
-#[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
-#[serde(
-    untagged,
-    // Without it, an argument of another shape is refused with serde's
-    // "data did not match any variant of untagged enum Arg": Rust's names.
-    expecting = "an argument: a value (a number, a string, a boolean) or `{ memory = \"NAME\" }` for a value the process remembers"
-)]
+/// An argument: a literal value, or what the process remembers. Written
+/// untagged (`{"memory": "token"}`, or the value), and read by
+/// [`ArgVisitor`], which asks the format for what it holds once, as
+/// [`Value`]'s reader does: serde's derived untagged form buffered each
+/// argument and tried the variants in turn.
+#[derive(Clone, Debug, PartialEq, Serialize)]
+#[serde(untagged)]
 pub enum Arg {
     Memory { memory: String },
     Literal(Value),
+}
+
+/// Seen by authors: a sentence, not serde's "data did not match any variant
+/// of untagged enum Arg" (Rust's names).
+const ARG_EXPECTED: &str = "an argument: a value (a number, a string, a boolean) or \
+                            `{ memory = \"NAME\" }` for a value the process remembers";
+
+impl<'de> Deserialize<'de> for Arg {
+    fn deserialize<D: serde::Deserializer<'de>>(d: D) -> Result<Arg, D::Error> {
+        d.deserialize_any(ArgVisitor)
+    }
+}
+
+/// Reads an [`Arg`]: a map with a `memory` string names a remembered value
+/// (other keys ignored, as the derived form's struct ignored them); any
+/// other map or scalar is a [`Value`], read by its own visitor's rules (a
+/// map with one `blob` string is a blob). Anything else (a list) is refused
+/// with [`ARG_EXPECTED`].
+struct ArgVisitor;
+
+impl<'de> serde::de::Visitor<'de> for ArgVisitor {
+    type Value = Arg;
+
+    fn expecting(&self, f: &mut fmt::Formatter) -> fmt::Result {
+        f.write_str(ARG_EXPECTED)
+    }
+
+    fn visit_unit<E: serde::de::Error>(self) -> Result<Arg, E> {
+        ValueVisitor.visit_unit().map(Arg::Literal)
+    }
+
+    fn visit_none<E: serde::de::Error>(self) -> Result<Arg, E> {
+        ValueVisitor.visit_none().map(Arg::Literal)
+    }
+
+    fn visit_bool<E: serde::de::Error>(self, v: bool) -> Result<Arg, E> {
+        ValueVisitor.visit_bool(v).map(Arg::Literal)
+    }
+
+    fn visit_i64<E: serde::de::Error>(self, v: i64) -> Result<Arg, E> {
+        ValueVisitor.visit_i64(v).map(Arg::Literal)
+    }
+
+    fn visit_u64<E: serde::de::Error>(self, v: u64) -> Result<Arg, E> {
+        ValueVisitor.visit_u64(v).map(Arg::Literal)
+    }
+
+    fn visit_f64<E: serde::de::Error>(self, v: f64) -> Result<Arg, E> {
+        ValueVisitor.visit_f64(v).map(Arg::Literal)
+    }
+
+    fn visit_str<E: serde::de::Error>(self, v: &str) -> Result<Arg, E> {
+        ValueVisitor.visit_str(v).map(Arg::Literal)
+    }
+
+    fn visit_string<E: serde::de::Error>(self, v: String) -> Result<Arg, E> {
+        ValueVisitor.visit_string(v).map(Arg::Literal)
+    }
+
+    fn visit_some<D: serde::Deserializer<'de>>(self, d: D) -> Result<Arg, D::Error> {
+        d.deserialize_any(self)
+    }
+
+    fn visit_map<A: serde::de::MapAccess<'de>>(self, mut map: A) -> Result<Arg, A::Error> {
+        use serde::de::Error;
+        // What the derived form made of a map: the `Memory` struct when
+        // exactly one `memory` holds a string, else a `Value`, which is a
+        // blob when exactly one `blob` holds a string.
+        let (mut memory, mut memories) = (None, 0);
+        let (mut blob, mut blobs) = (None, 0);
+        while let Some(key) = map.next_key::<std::borrow::Cow<'de, str>>()? {
+            match key.as_ref() {
+                "memory" => {
+                    memories += 1;
+                    memory = map.next_value::<StringOrOther>()?.0;
+                }
+                "blob" => {
+                    blobs += 1;
+                    blob = map.next_value::<StringOrOther>()?.0;
+                }
+                _ => {
+                    map.next_value::<serde::de::IgnoredAny>()?;
+                }
+            }
+        }
+        match (memory, blob) {
+            (Some(memory), _) if memories == 1 => Ok(Arg::Memory { memory }),
+            (_, Some(blob)) if blobs == 1 => Ok(Arg::Literal(Value::Blob(Blob { blob }))),
+            _ => Err(A::Error::custom(ARG_EXPECTED)),
+        }
+    }
+}
+
+/// A string, or `None` for anything else (read through and dropped).
+struct StringOrOther(Option<String>);
+
+impl<'de> Deserialize<'de> for StringOrOther {
+    fn deserialize<D: serde::Deserializer<'de>>(d: D) -> Result<Self, D::Error> {
+        struct Either;
+        impl<'de> serde::de::Visitor<'de> for Either {
+            type Value = StringOrOther;
+            fn expecting(&self, f: &mut fmt::Formatter) -> fmt::Result {
+                f.write_str("anything")
+            }
+            fn visit_str<E>(self, v: &str) -> Result<StringOrOther, E> {
+                Ok(StringOrOther(Some(v.to_string())))
+            }
+            fn visit_string<E>(self, v: String) -> Result<StringOrOther, E> {
+                Ok(StringOrOther(Some(v)))
+            }
+            fn visit_bool<E>(self, _: bool) -> Result<StringOrOther, E> {
+                Ok(StringOrOther(None))
+            }
+            fn visit_i64<E>(self, _: i64) -> Result<StringOrOther, E> {
+                Ok(StringOrOther(None))
+            }
+            fn visit_u64<E>(self, _: u64) -> Result<StringOrOther, E> {
+                Ok(StringOrOther(None))
+            }
+            fn visit_i128<E>(self, _: i128) -> Result<StringOrOther, E> {
+                Ok(StringOrOther(None))
+            }
+            fn visit_f64<E>(self, _: f64) -> Result<StringOrOther, E> {
+                Ok(StringOrOther(None))
+            }
+            fn visit_unit<E>(self) -> Result<StringOrOther, E> {
+                Ok(StringOrOther(None))
+            }
+            fn visit_none<E>(self) -> Result<StringOrOther, E> {
+                Ok(StringOrOther(None))
+            }
+            fn visit_some<D: serde::Deserializer<'de>>(
+                self,
+                d: D,
+            ) -> Result<StringOrOther, D::Error> {
+                serde::de::IgnoredAny::deserialize(d).map(|_| StringOrOther(None))
+            }
+            fn visit_seq<A: serde::de::SeqAccess<'de>>(
+                self,
+                mut seq: A,
+            ) -> Result<StringOrOther, A::Error> {
+                while seq.next_element::<serde::de::IgnoredAny>()?.is_some() {}
+                Ok(StringOrOther(None))
+            }
+            fn visit_map<A: serde::de::MapAccess<'de>>(
+                self,
+                mut map: A,
+            ) -> Result<StringOrOther, A::Error> {
+                while map
+                    .next_entry::<serde::de::IgnoredAny, serde::de::IgnoredAny>()?
+                    .is_some()
+                {}
+                Ok(StringOrOther(None))
+            }
+        }
+        d.deserialize_any(Either)
+    }
 }
 
 /// What a call's outcome must be. Reasons are never compared: a learner who
@@ -538,5 +694,132 @@ impl StepSpec {
             return Err(format!("`{verb}` does not take {}", unused.join(", ")));
         }
         Ok(())
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    /// The derived untagged form `Arg` had before its own visitor: what
+    /// every input must still read as, errors included.
+    #[derive(Debug, Deserialize)]
+    #[serde(
+        untagged,
+        expecting = "an argument: a value (a number, a string, a boolean) or `{ memory = \"NAME\" }` for a value the process remembers"
+    )]
+    enum Derived {
+        Memory { memory: String },
+        Literal(Value),
+    }
+
+    impl From<Derived> for Arg {
+        fn from(derived: Derived) -> Arg {
+            match derived {
+                Derived::Memory { memory } => Arg::Memory { memory },
+                Derived::Literal(value) => Arg::Literal(value),
+            }
+        }
+    }
+
+    /// Every shape an argument can take in JSON, valid or not.
+    const SHAPES: &[&str] = &[
+        "null",
+        "0",
+        "-9223372036854775808",
+        "18446744073709551615",
+        "1.5",
+        "\"worker-a\"",
+        "true",
+        "[]",
+        "[\"token\"]",
+        "{}",
+        "{\"memory\": \"token\"}",
+        "{\"memory\": \"token\", \"other\": [1, {\"a\": 2}]}",
+        "{\"other\": 1, \"memory\": \"token\"}",
+        "{\"memory\": 5}",
+        "{\"memory\": null}",
+        "{\"memory\": {\"memory\": \"token\"}}",
+        "{\"memory\": \"a\", \"memory\": \"b\"}",
+        "{\"memory\": \"token\", \"blob\": \"00\"}",
+        "{\"memory\": 5, \"blob\": \"00\"}",
+        "{\"memory\": [\"x\"], \"blob\": \"00ff\"}",
+        "{\"blob\": \"00ff\"}",
+        "{\"blob\": 1}",
+        "{\"blob\": \"a\", \"blob\": \"b\"}",
+    ];
+
+    /// Both readings of `input`, or their errors: the same arguments, or
+    /// errors that say the same.
+    fn same<E: std::fmt::Display>(
+        input: &str,
+        own: Result<Vec<Arg>, E>,
+        derived: Result<Vec<Derived>, E>,
+    ) {
+        match (own, derived) {
+            (Ok(own), Ok(derived)) => assert_eq!(
+                own,
+                derived.into_iter().map(Arg::from).collect::<Vec<_>>(),
+                "{input}"
+            ),
+            (Err(own), Err(derived)) => {
+                let (own, derived) = (own.to_string(), derived.to_string());
+                let said = derived.split(" at line ").next().unwrap_or_default();
+                assert!(own.contains(said), "{input}: {own} against {derived}");
+            }
+            (own, derived) => panic!(
+                "{input}: {:?} against {:?}",
+                own.map_err(|e| e.to_string()),
+                derived.map_err(|e| e.to_string())
+            ),
+        }
+    }
+
+    #[test]
+    fn json_reads_as_the_derived_form_read() {
+        use serde_json::from_str;
+        for shape in SHAPES {
+            same(
+                shape,
+                from_str::<Arg>(shape).map(|a| vec![a]),
+                from_str::<Derived>(shape).map(|a| vec![a]),
+            );
+            let keyed = format!("{{\"a\": {shape}, \"b\": {shape}}}");
+            same(
+                &keyed,
+                from_str::<BTreeMap<String, Arg>>(&keyed).map(|m| m.into_values().collect()),
+                from_str::<BTreeMap<String, Derived>>(&keyed).map(|m| m.into_values().collect()),
+            );
+        }
+    }
+
+    #[cfg(feature = "toml")]
+    #[test]
+    fn toml_reads_as_the_derived_form_read() {
+        #[derive(Debug, Deserialize)]
+        struct Own {
+            v: Arg,
+        }
+        #[derive(Debug, Deserialize)]
+        struct Old {
+            v: Derived,
+        }
+        for shape in SHAPES
+            .iter()
+            .filter(|shape| !shape.contains("\"a\", \"memory\""))
+        {
+            let shape = shape
+                .replace("\": ", "\" = ")
+                .replace("{\"", "{ ")
+                .replace(", \"", ", ")
+                .replace("\" = ", " = ")
+                .replace("null", "\"null\"");
+            let file = format!("v = {shape}\n");
+            same(
+                &file,
+                toml::from_str::<Own>(&file).map(|own| vec![own.v]),
+                toml::from_str::<Old>(&file).map(|old| vec![old.v]),
+            );
+        }
     }
 }

@@ -64,7 +64,7 @@ impl<'de> Deserialize<'de> for Value {
 /// `Text`; a map with one `blob` string `Blob` (other keys are ignored, as
 /// the derived form's `Blob` struct ignored them). Anything else (a list,
 /// another map) is refused with [`VALUE_EXPECTED`] and what was found.
-struct ValueVisitor;
+pub(crate) struct ValueVisitor;
 
 impl<'de> serde::de::Visitor<'de> for ValueVisitor {
     type Value = Value;
