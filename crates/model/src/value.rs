@@ -215,6 +215,42 @@ impl fmt::Display for Value {
     }
 }
 
+/// For the tests of a reader that replaced a derived one: both readings of
+/// `input` (lists, or their errors) must be the same values, or errors
+/// that say the same (the derived form's words, before its position, are
+/// in the reader's). Returns what the reader read where the derived form
+/// refused, for the caller to judge; panics on any other difference.
+#[cfg(test)]
+pub(crate) fn read_as_derived<T, D, E>(
+    input: &str,
+    own: Result<Vec<T>, E>,
+    derived: Result<Vec<D>, E>,
+) -> Option<Vec<T>>
+where
+    T: PartialEq + fmt::Debug,
+    D: Into<T>,
+    E: fmt::Display,
+{
+    match (own, derived) {
+        (Ok(own), Ok(derived)) => {
+            let derived: Vec<T> = derived.into_iter().map(Into::into).collect();
+            assert_eq!(own, derived, "{input}");
+            None
+        }
+        (Err(own), Err(derived)) => {
+            let (own, derived) = (own.to_string(), derived.to_string());
+            let said = derived.split(" at line ").next().unwrap_or_default();
+            assert!(own.contains(said), "{input}: {own} against {derived}");
+            None
+        }
+        (Ok(own), Err(_)) => Some(own),
+        (Err(own), Ok(derived)) => panic!(
+            "{input}: refused ({own}) where the derived form read {:?}",
+            derived.into_iter().map(Into::into).collect::<Vec<T>>()
+        ),
+    }
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;
@@ -284,30 +320,12 @@ mod tests {
         own: Result<Vec<Value>, E>,
         derived: Result<Vec<Derived>, E>,
     ) {
-        match (own, derived) {
-            (Ok(own), Ok(derived)) => assert_eq!(
-                own,
-                derived.into_iter().map(Value::from).collect::<Vec<_>>(),
-                "{input}"
-            ),
-            // The derived form said only what a value may be; the visitor
-            // says what it found as well, and where.
-            (Err(own), Err(derived)) => {
-                let (own, derived) = (own.to_string(), derived.to_string());
-                let said = derived.split(" at line ").next().unwrap_or_default();
-                assert!(own.contains(said), "{input}: {own} against {derived}");
-            }
-            // A boolean, refused before although the message offered it,
-            // is SQLite's 1 or 0.
-            (Ok(own), Err(_)) if input.contains("true") || input.contains("false") => {
-                let bit = Value::Integer(input.contains("true").into());
-                assert!(own.iter().all(|v| *v == bit), "{input}: {own:?}");
-            }
-            (own, derived) => panic!(
-                "{input}: {:?} against {:?}",
-                own.map_err(|e| e.to_string()),
-                derived.map_err(|e| e.to_string())
-            ),
+        // A boolean, refused before although the message offered it, is
+        // SQLite's 1 or 0.
+        if let Some(own) = super::read_as_derived(input, own, derived) {
+            let bit = Value::Integer(input.contains("true").into());
+            let boolean = input.contains("true") || input.contains("false");
+            assert!(boolean && own.iter().all(|v| *v == bit), "{input}: {own:?}");
         }
     }
 
