@@ -10,8 +10,7 @@
 
 use crate::state::{Action, Playground};
 use crate::worker_client::WorkerClient;
-use fencelab_protocol::Request;
-use fencelab_protocol::Unread;
+use fencelab_protocol::{Request, Unread};
 use std::cell::RefCell;
 use std::rc::Rc;
 use yew::prelude::*;
@@ -24,11 +23,11 @@ type PlaygroundClient = WorkerClient<Unread, Unread>;
 ///
 /// Returns a dispatcher for the editors' edits that posts the check an edit
 /// wants as soon as the reducer has run, instead of after the render the
-/// edit causes: that render took 6 ms of a later keystroke's path to its
-/// verdict and 23 ms of the first edit's (the app's first render after
-/// hydrating), and the worker checks while the page renders. yew runs a
-/// reducer within `dispatch`, and a handle cloned after it holds the state
-/// it made; the render comes later, in a task of yew's scheduler.
+/// edit causes: the first edit's render (the app's first after hydrating)
+/// took about 23 ms before its check left, and the worker now checks while
+/// the page renders (docs/PERFORMANCE.md). yew runs a reducer within
+/// `dispatch`, and a handle cloned after it holds the state it made; the
+/// render comes later, in a task of yew's scheduler.
 #[hook]
 pub fn use_worker(
     playground: &UseReducerHandle<Playground>,
