@@ -282,11 +282,11 @@ impl<'de> serde::de::Visitor<'de> for ArgVisitor {
             match key.as_ref() {
                 "memory" => {
                     memories += 1;
-                    memory = map.next_value::<StringOrOther>()?.0;
+                    memory = string(map.next_value()?);
                 }
                 "blob" => {
                     blobs += 1;
-                    blob = map.next_value::<StringOrOther>()?.0;
+                    blob = string(map.next_value()?);
                 }
                 _ => {
                     map.next_value::<serde::de::IgnoredAny>()?;
@@ -301,69 +301,11 @@ impl<'de> serde::de::Visitor<'de> for ArgVisitor {
     }
 }
 
-/// A string, or `None` for anything else (read through and dropped).
-struct StringOrOther(Option<String>);
-
-impl<'de> Deserialize<'de> for StringOrOther {
-    fn deserialize<D: serde::Deserializer<'de>>(d: D) -> Result<Self, D::Error> {
-        struct Either;
-        impl<'de> serde::de::Visitor<'de> for Either {
-            type Value = StringOrOther;
-            fn expecting(&self, f: &mut fmt::Formatter) -> fmt::Result {
-                f.write_str("anything")
-            }
-            fn visit_str<E>(self, v: &str) -> Result<StringOrOther, E> {
-                Ok(StringOrOther(Some(v.to_string())))
-            }
-            fn visit_string<E>(self, v: String) -> Result<StringOrOther, E> {
-                Ok(StringOrOther(Some(v)))
-            }
-            fn visit_bool<E>(self, _: bool) -> Result<StringOrOther, E> {
-                Ok(StringOrOther(None))
-            }
-            fn visit_i64<E>(self, _: i64) -> Result<StringOrOther, E> {
-                Ok(StringOrOther(None))
-            }
-            fn visit_u64<E>(self, _: u64) -> Result<StringOrOther, E> {
-                Ok(StringOrOther(None))
-            }
-            fn visit_i128<E>(self, _: i128) -> Result<StringOrOther, E> {
-                Ok(StringOrOther(None))
-            }
-            fn visit_f64<E>(self, _: f64) -> Result<StringOrOther, E> {
-                Ok(StringOrOther(None))
-            }
-            fn visit_unit<E>(self) -> Result<StringOrOther, E> {
-                Ok(StringOrOther(None))
-            }
-            fn visit_none<E>(self) -> Result<StringOrOther, E> {
-                Ok(StringOrOther(None))
-            }
-            fn visit_some<D: serde::Deserializer<'de>>(
-                self,
-                d: D,
-            ) -> Result<StringOrOther, D::Error> {
-                serde::de::IgnoredAny::deserialize(d).map(|_| StringOrOther(None))
-            }
-            fn visit_seq<A: serde::de::SeqAccess<'de>>(
-                self,
-                mut seq: A,
-            ) -> Result<StringOrOther, A::Error> {
-                while seq.next_element::<serde::de::IgnoredAny>()?.is_some() {}
-                Ok(StringOrOther(None))
-            }
-            fn visit_map<A: serde::de::MapAccess<'de>>(
-                self,
-                mut map: A,
-            ) -> Result<StringOrOther, A::Error> {
-                while map
-                    .next_entry::<serde::de::IgnoredAny, serde::de::IgnoredAny>()?
-                    .is_some()
-                {}
-                Ok(StringOrOther(None))
-            }
-        }
-        d.deserialize_any(Either)
+/// A string, or `None` for anything else (read whole and dropped).
+fn string(value: serde_json::Value) -> Option<String> {
+    match value {
+        serde_json::Value::String(text) => Some(text),
+        _ => None,
     }
 }
 

@@ -54,6 +54,7 @@ use yew::prelude::*;
 /// for what it shows (`crate::prerendered`), and otherwise renders afresh,
 /// replacing whatever the root held (the "Loading…" line, or another
 /// exercise's prerendered page).
+///
 /// The authoring view (`?author=1`) is an app of its own, in a wasm of its
 /// own (`author_app::start`, src/author_main.rs): web/boot.js starts one or
 /// the other.
