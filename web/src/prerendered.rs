@@ -25,6 +25,10 @@ pub const ROOT_ID: &str = "app";
 /// it before the first paint, so that view's loading line shows instead).
 pub const ROOT_EXERCISE: &str = "data-prerendered";
 pub const ROOT_ELSEWHERE: &str = "prerendered-elsewhere";
+/// The class of the elements carrying a site's own exercises, one each in
+/// its loaded form (`{"Ok": [exercise]}`, as the bundled catalogue is
+/// read), on the pages of a site's exercises.
+pub const SITE_CLASS: &str = "fencelab-site";
 
 /// What a page was rendered from: the exercise shown and the report of its
 /// starting texts.

@@ -7,16 +7,27 @@
 //! page is it with the rendered app in its root, the state it was rendered
 //! from as JSON beside it, and the exercise's title.
 //!
+//! A site's own exercises (`exercises/index.toml` and the files it names,
+//! as `fencelab index` writes them) get pages too ([`site_pages`]), once
+//! they are in the built site: each read and installed as the worker does
+//! it (the exercise reader's loader, the worker's `Server`), rendered with
+//! every site exercise listed beside the bundled ones, and carrying each
+//! one's loaded form, from which the page hydrates and the worker installs
+//! it before the site's files are fetched. Their template is the built
+//! front page with its own exercise taken out again ([`unfill`]).
+//!
 //! A page is a pure function of files fixed at build time (the bundled
-//! exercises, the build's index.html): the same build writes the same
-//! bytes. Must never write a page whose report the worker would not give:
-//! `tests/e2e/prerender.mjs` asks the built worker for each page's report in
-//! Chromium and compares.
+//! exercises, the site's own, the build's index.html): the same build
+//! writes the same bytes. Must never write a page whose report the worker
+//! would not give: `tests/e2e/prerender.mjs` asks the built worker for each
+//! page's report in Chromium and compares.
 
-use fencelab_model::{Exercise, ExerciseReport};
-use fencelab_protocol::{Request, Response};
+use fencelab_model::site::INDEX_PATH;
+use fencelab_model::{Exercise, ExerciseReport, LoadError};
+use fencelab_protocol::reader::Read;
+use fencelab_protocol::{Installation, Request, Response};
 use fencelab_web::components::app::{App, AppProps};
-use fencelab_web::prerendered::{DATA_ID, Prerendered, ROOT_EXERCISE, ROOT_ID};
+use fencelab_web::prerendered::{DATA_ID, Prerendered, ROOT_EXERCISE, ROOT_ID, SITE_CLASS};
 use fencelab_web::state::Playground;
 use fencelab_worker::serve::{Served, Server};
 use std::path::Path;
@@ -78,15 +89,20 @@ pub fn starting_report(server: &mut Server, exercise: &Exercise) -> Result<Exerc
 }
 
 /// The app's HTML in `page`'s state, hydratable: what the browser's first
-/// render of the same state must match node for node.
-pub fn render_app(page: &Prerendered) -> Result<String, String> {
-    let first =
-        Playground::prerendered(fencelab_web::catalog::bundled(), page).ok_or_else(|| {
-            format!(
-                "no first state for {}: not a bundled exercise, or its report is another's",
-                page.exercise
-            )
-        })?;
+/// render of the same state must match node for node. `site` are the
+/// site's own exercises, listed after the bundled ones as the page lists
+/// them once it has read them.
+pub fn render_app(page: &Prerendered, site: &[Exercise]) -> Result<String, String> {
+    let catalog = fencelab_web::catalog::bundled().map(|mut exercises| {
+        exercises.extend(site.iter().cloned());
+        exercises
+    });
+    let first = Playground::prerendered(catalog, page).ok_or_else(|| {
+        format!(
+            "no first state for {}: not an exercise of this site, or its report is another's",
+            page.exercise
+        )
+    })?;
     let props = AppProps {
         first: Some(Rc::new(first)),
         start: None,
@@ -100,11 +116,13 @@ pub fn render_app(page: &Prerendered) -> Result<String, String> {
 }
 
 /// `template` (the build's index.html) with `app` in its root, `page` as
-/// JSON beside it, and `exercise`'s title.
+/// JSON beside it, each of the site's own exercises (`site`) in its loaded
+/// form after that, and `exercise`'s title.
 pub fn fill(
     template: &str,
     exercise: &Exercise,
     page: &Prerendered,
+    site: &[Exercise],
     app: &str,
 ) -> Result<String, String> {
     let start = template.find(HOLE_START).ok_or_else(|| {
@@ -120,10 +138,16 @@ pub fn fill(
             "the template's `{HOLE_START}` is not the first thing in its {root}"
         ));
     }
-    let data = format!(
+    let mut data = format!(
         "<script type=\"application/json\" id=\"{DATA_ID}\">{}</script>",
         page.to_json()
     );
+    for exercise in site {
+        data.push_str(&format!(
+            "<script type=\"application/json\" class=\"{SITE_CLASS}\">{}</script>",
+            loaded_form(exercise)?
+        ));
+    }
     // The root holds only the placeholder, so the data goes right after
     // its closing tag, outside what the app hydrates.
     let rest = template[end..].strip_prefix("</div>").ok_or_else(|| {
@@ -150,6 +174,66 @@ pub fn fill(
         "<title>fencelab</title>",
         &format!("{title}\n    {description}"),
         1,
+    ))
+}
+
+/// One exercise as the page reads the bundled ones
+/// (`fencelab_model::bundled::from_loaded_json`: `{"Ok": [exercise]}`),
+/// `<` escaped so that no text in it can end the script element it sits in.
+fn loaded_form(exercise: &Exercise) -> Result<String, String> {
+    serde_json::to_string(&Ok::<_, LoadError>([exercise]))
+        .map(|json| json.replace('<', "\\u003c"))
+        .map_err(|e| format!("{} cannot be written as JSON: {e}", exercise.id))
+}
+
+/// The template a built page was filled from ([`fill`]'s inverse): its
+/// root holding the placeholder again, no data, the site's title. A built
+/// site's front page gives the template its own exercises' pages are
+/// filled from, since the build keeps no other copy.
+pub fn unfill(page: &str) -> Result<String, String> {
+    let not_built = |what: &str| format!("not a page this build prerendered: {what}");
+    let root = format!("<div id=\"{ROOT_ID}\" {ROOT_EXERCISE}=\"");
+    let opened = page
+        .find(&root)
+        .ok_or_else(|| not_built("no prerendered root"))?;
+    let app = opened
+        + page[opened..]
+            .find('>')
+            .ok_or_else(|| not_built("its root is not closed"))?
+        + 1;
+    let data = format!("</div>\n    <script type=\"application/json\" id=\"{DATA_ID}\">");
+    let closed = app
+        + page[app..]
+            .find(&data)
+            .ok_or_else(|| not_built("no data after its root"))?;
+    let scripts = closed + "</div>".len();
+    let mut rest = &page[scripts + "\n    ".len()..];
+    while let Some(script) = rest.strip_prefix("<script type=\"application/json\"") {
+        let end = script
+            .find("</script>")
+            .ok_or_else(|| not_built("an unclosed script"))?;
+        rest = &script[end + "</script>".len()..];
+    }
+    let unfilled = format!(
+        "{}<div id=\"{ROOT_ID}\">{HOLE_START}{HOLE_END}</div>{rest}",
+        &page[..opened]
+    );
+    let title = unfilled
+        .find("<title>")
+        .ok_or_else(|| not_built("no title"))?;
+    let described = unfilled[title..]
+        .find("<meta name=\"description\"")
+        .map(|at| title + at)
+        .ok_or_else(|| not_built("no description after its title"))?;
+    let end = described
+        + unfilled[described..]
+            .find("/>")
+            .ok_or_else(|| not_built("an unclosed description"))?
+        + "/>".len();
+    Ok(format!(
+        "{}<title>fencelab</title>{}",
+        &unfilled[..title],
+        &unfilled[end..]
     ))
 }
 
@@ -182,7 +266,7 @@ pub fn pages(template: &str) -> Result<Vec<Page>, String> {
             exercise: exercise.id.clone(),
             report: starting_report(&mut server, exercise)?,
         };
-        let html = fill(template, exercise, &page, &render_app(&page)?)?;
+        let html = fill(template, exercise, &page, &[], &render_app(&page, &[])?)?;
         if pages.is_empty() {
             pages.push(Page {
                 file: FRONT_PAGE.to_string(),
@@ -192,6 +276,102 @@ pub fn pages(template: &str) -> Result<Vec<Page>, String> {
         pages.push(Page { file, html });
     }
     Ok(pages)
+}
+
+/// The pages of a built site's own exercises (`ID.html` each), from its
+/// front page (index.html, as [`prerender_site`] wrote it) and the files
+/// its `exercises/index.toml` names: each installed by the worker's own
+/// [`Server`] after the exercise reader's loader read it, as in the
+/// browser, and checked there. None when the site has no index. A file
+/// that does not load, an id that is another exercise's, a page name that
+/// is taken: an error naming it, and nothing written.
+pub fn site_pages(site: &Path) -> Result<Vec<Page>, String> {
+    let read = |path: &Path| {
+        std::fs::read_to_string(path).map_err(|e| format!("cannot read {}: {e}", path.display()))
+    };
+    let index_file = site.join(INDEX_PATH);
+    if !index_file.is_file() {
+        return Ok(Vec::new());
+    }
+    let index = match fencelab_reader::read(&Read::Index {
+        source: read(&index_file)?,
+    }) {
+        fencelab_protocol::reader::ReadAnswer::Index(Ok(index)) => index,
+        fencelab_protocol::reader::ReadAnswer::Index(Err(error)) => return Err(error.to_string()),
+        other => return Err(format!("{INDEX_PATH} was answered {other:?}")),
+    };
+    let mut server = Server::bundled();
+    let mut exercises = Vec::new();
+    for (seq, file) in (1..).zip(index.paths()) {
+        let request = Request::Install {
+            seq,
+            source: read(&site.join(&file))?,
+            file: file.clone(),
+        };
+        exercises.push(installed(&mut server, request, &file)?);
+    }
+    let template = unfill(&read(&site.join(FRONT_PAGE))?)?;
+    let bundled = fencelab_web::catalog::bundled()
+        .map_err(|e| format!("the bundled exercises do not load: {e}"))?;
+    let mut pages = Vec::new();
+    for exercise in &exercises {
+        let file = format!("{}.html", exercise.id);
+        let taken = file == FRONT_PAGE || bundled.iter().any(|b| b.id == exercise.id);
+        if taken {
+            return Err(format!(
+                "the page {file} is taken: rename the exercise `{}`",
+                exercise.id
+            ));
+        }
+        let page = Prerendered {
+            exercise: exercise.id.clone(),
+            report: starting_report(&mut server, exercise)?,
+        };
+        let app = render_app(&page, &exercises)?;
+        let html = fill(&template, exercise, &page, &exercises, &app)?;
+        pages.push(Page { file, html });
+    }
+    Ok(pages)
+}
+
+/// What the worker's `Server` made of the `Install` `request` of `file`,
+/// its text read by the exercise reader as in the browser.
+fn installed(server: &mut Server, request: Request, file: &str) -> Result<Exercise, String> {
+    let Served::Read(request) = server.serve(request) else {
+        return Err(format!("the worker did not ask to read {file}"));
+    };
+    let read = request
+        .read()
+        .ok_or_else(|| format!("the worker asked to read {file} with nothing to read"))?;
+    let Served::Answer(answer) = server.serve_read(*request, fencelab_reader::read(&read)) else {
+        return Err(format!("the worker did not answer the install of {file}"));
+    };
+    match *answer {
+        Response::Installed { installation, .. } => match *installation {
+            Installation::Installed(exercise) => Ok(exercise),
+            Installation::IdTaken(exercise) => Err(format!(
+                "{file}: the id `{}` is already another exercise's",
+                exercise.id
+            )),
+            Installation::SchemaFailed { error, .. } => Err(error.to_string()),
+            Installation::Unloadable(error) => Err(error.to_string()),
+        },
+        other => Err(format!(
+            "the worker answered the install of {file} with {other:?}"
+        )),
+    }
+}
+
+/// Writes [`site_pages`] into the built site `site`. Returns the pages
+/// written.
+pub fn prerender_site_exercises(site: &Path) -> Result<Vec<String>, String> {
+    let pages = site_pages(site)?;
+    for page in &pages {
+        let path = site.join(&page.file);
+        std::fs::write(&path, &page.html)
+            .map_err(|e| format!("cannot write {}: {e}", path.display()))?;
+    }
+    Ok(pages.into_iter().map(|p| p.file).collect())
 }
 
 /// Prerenders the site trunk built in `dir`: its index.html is the
@@ -361,13 +541,143 @@ mod tests {
             exercise: exercise.id.clone(),
             report: starting_report(&mut Server::bundled(), exercise).expect("checked"),
         };
-        let first = render_app(&page).expect("renders");
-        assert_eq!(render_app(&page).expect("renders"), first);
+        let first = render_app(&page, &[]).expect("renders");
+        assert_eq!(render_app(&page, &[]).expect("renders"), first);
         assert!(
             first.starts_with("<!--<[fencelab_web::components::app::App]>-->"),
             "hydratable: {}",
             &first[..80]
         );
+    }
+
+    /// A built site (the front page as the build wrote it) with the
+    /// bundled claim exercise under the author's id, in a folder of its own.
+    fn authors_site(name: &str, id: &str) -> std::path::PathBuf {
+        let site =
+            std::env::temp_dir().join(format!("fencelab-prerender-{name}-{}", std::process::id()));
+        let _ = std::fs::remove_dir_all(&site);
+        std::fs::create_dir_all(site.join("exercises")).expect("a temp folder");
+        let pages = pages(TEMPLATE).expect("the bundled exercises prerender");
+        std::fs::write(site.join(FRONT_PAGE), &pages[0].html).expect("written");
+        let claim = fencelab_model::bundled::FILES[0].1;
+        let bundled_id = fencelab_web::catalog::bundled().expect("loads")[0]
+            .id
+            .clone();
+        let authors = claim
+            .replacen(
+                &format!("id = \"{bundled_id}\""),
+                &format!("id = \"{id}\""),
+                1,
+            )
+            .replacen("title = ", "title = \"My course's claim\"\nold_title = ", 1);
+        let authors: String = authors
+            .lines()
+            .filter(|line| !line.starts_with("old_title = "))
+            .map(|line| format!("{line}\n"))
+            .collect();
+        std::fs::write(site.join("exercises/mine.toml"), authors).expect("written");
+        std::fs::write(
+            site.join(INDEX_PATH),
+            "format = 1\nexercises = [\"mine.toml\"]\n",
+        )
+        .expect("written");
+        site
+    }
+
+    #[test]
+    fn a_built_page_gives_back_the_template_it_was_filled_from() {
+        let pages = pages(TEMPLATE).expect("the bundled exercises prerender");
+        let exercises = fencelab_web::catalog::bundled().expect("the bundled exercises load");
+        let template = unfill(&pages[1].html).expect("a built page unfills");
+        assert!(
+            !template.contains(&format!("id=\"{DATA_ID}\"")),
+            "no data is left"
+        );
+        assert!(template.contains("<title>fencelab</title>"));
+        let page = Prerendered {
+            exercise: exercises[0].id.clone(),
+            report: starting_report(&mut Server::bundled(), &exercises[0]).expect("checked"),
+        };
+        let app = render_app(&page, &[]).expect("renders");
+        let again = fill(&template, &exercises[0], &page, &[], &app).expect("fills");
+        let differs = again
+            .bytes()
+            .zip(pages[1].html.bytes())
+            .position(|(a, b)| a != b)
+            .unwrap_or(again.len().min(pages[1].html.len()));
+        assert!(
+            again == pages[1].html,
+            "filled again, the page is what the build wrote; it differs at {differs}: {:?} against {:?}",
+            &again[differs.saturating_sub(80)..(differs + 80).min(again.len())],
+            &pages[1].html[differs.saturating_sub(80)..(differs + 80).min(pages[1].html.len())]
+        );
+        let error = unfill(TEMPLATE).unwrap_err();
+        assert!(
+            error.contains("not a page this build prerendered"),
+            "{error}"
+        );
+    }
+
+    #[test]
+    fn a_sites_own_exercise_gets_a_page_with_its_story_starting_text_and_verdicts() {
+        let site = authors_site("own", "my-course-claim");
+        let pages = site_pages(&site).expect("the site's exercise prerenders");
+        assert_eq!(pages.len(), 1);
+        let page = &pages[0];
+        assert_eq!(page.file, "my-course-claim.html");
+        let html = &page.html;
+        assert!(
+            html.contains("<title>My course&#39;s claim · fencelab</title>")
+                || html.contains("<title>My course's claim · fencelab</title>"),
+            "{}",
+            &html[..600]
+        );
+        assert!(html.contains("data-prerendered=\"my-course-claim\""));
+        let bundled = fencelab_web::catalog::bundled().expect("loads");
+        let starts: Vec<String> = bundled[0]
+            .procedures
+            .iter()
+            .filter(|p| p.editable)
+            .map(|p| p.start.clone())
+            .collect();
+        assert_eq!(static_texts(html), starts, "the starting texts");
+        let report = starting_report(&mut Server::bundled(), &bundled[0]).expect("checked");
+        for scenario in &report.scenarios {
+            let class = scenario.verdict().word().replace(' ', "-");
+            let row = format!(
+                "data-scenario=\"{}\" data-verdict=\"{class}\"",
+                escape(&scenario.name)
+            );
+            assert!(html.contains(&row), "{row}");
+        }
+        // It carries its own loaded form, which reads back as the page reads
+        // the bundled ones, and lists itself among the exercises.
+        let carried = html
+            .split(&format!("class=\"{SITE_CLASS}\">"))
+            .nth(1)
+            .and_then(|rest| rest.split("</script>").next())
+            .expect("the page carries the site's exercise");
+        let read = fencelab_model::bundled::from_loaded_json(carried).expect("reads back");
+        assert_eq!(read.len(), 1);
+        assert_eq!(read[0].id, "my-course-claim");
+        assert!(html.contains("data-exercise=\"my-course-claim\""), "listed");
+        let _ = std::fs::remove_dir_all(&site);
+    }
+
+    #[test]
+    fn a_sites_exercise_under_a_bundled_id_or_unloadable_writes_no_page() {
+        let bundled_id = fencelab_web::catalog::bundled().expect("loads")[1]
+            .id
+            .clone();
+        let site = authors_site("taken", &bundled_id);
+        let error = site_pages(&site).unwrap_err();
+        assert!(error.contains("already another exercise's"), "{error}");
+        std::fs::write(site.join("exercises/mine.toml"), "id = 3\n").expect("written");
+        let error = site_pages(&site).unwrap_err();
+        assert!(error.contains("exercises/mine.toml"), "{error}");
+        std::fs::remove_file(site.join(INDEX_PATH)).expect("removed");
+        assert_eq!(site_pages(&site), Ok(Vec::new()), "no index, no pages");
+        let _ = std::fs::remove_dir_all(&site);
     }
 
     #[test]
@@ -377,14 +687,14 @@ mod tests {
             exercise: exercises[0].id.clone(),
             report: ExerciseReport::new(&exercises[0].id, Vec::new()),
         };
-        let done = fill(TEMPLATE, &exercises[0], &page, "<p>app</p>").expect("fills");
-        let again = fill(&done, &exercises[0], &page, "<p>app</p>").unwrap_err();
+        let done = fill(TEMPLATE, &exercises[0], &page, &[], "<p>app</p>").expect("fills");
+        let again = fill(&done, &exercises[0], &page, &[], "<p>app</p>").unwrap_err();
         assert!(again.contains("prerendered already"), "{again}");
         let elsewhere = TEMPLATE.replace(
             "<div id=\"app\"><!--prerendered-->",
             "<div id=\"app\"><p></p><!--prerendered-->",
         );
-        let error = fill(&elsewhere, &exercises[0], &page, "").unwrap_err();
+        let error = fill(&elsewhere, &exercises[0], &page, &[], "").unwrap_err();
         assert!(error.contains("first thing"), "{error}");
         assert!(
             done.contains("<p>app</p></div>\n    <script type=\"application/json\""),
