@@ -101,6 +101,12 @@ pub enum Request {
     /// installed before) is loaded and answered but not installed, as the
     /// page leaves it out: the two lists stay equal. Answered `Installed`
     /// with what the loader made of it.
+    ///
+    /// A `file` named `ID` + [`PRERENDERED_SUFFIX`] is instead one of the
+    /// site's exercises as the page of a site exercise carries it (its
+    /// loaded form, web/prerender), installed before the site's files are
+    /// fetched, so the page hydrated from it is checked at once: the site's
+    /// own file of that id, installed later, takes its place.
     Install {
         seq: u64,
         file: String,
@@ -132,6 +138,11 @@ pub enum Request {
     /// has been sent any job, and for an exercise it does not have.
     Prepare { exercise: String },
 }
+
+/// The end of an `Install`'s file name that hands over an exercise in its
+/// loaded form (`{"Ok": [exercise]}`, as `fencelab_model::bundled` reads
+/// the bundled ones) rather than its TOML: see [`Request::Install`].
+pub const PRERENDERED_SUFFIX: &str = ".prerendered.json";
 
 impl Request {
     pub fn seq(&self) -> u64 {

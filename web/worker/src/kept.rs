@@ -62,6 +62,14 @@ impl KeptChecker {
         });
     }
 
+    /// Drops the kept checker if it is `exercise`'s.
+    pub fn forget(&self, exercise: &str) {
+        let mut kept = self.0.borrow_mut();
+        if kept.as_ref().is_some_and(|kept| kept.exercise == exercise) {
+            *kept = None;
+        }
+    }
+
     /// Whether a checker of `exercise` is kept (for tests).
     #[cfg(test)]
     pub fn holds(&self, exercise: &str) -> bool {

@@ -20,11 +20,11 @@ use fencelab_core::check::{Progress, SuiteSearch};
 use fencelab_core::mutate::Context;
 use fencelab_core::report::Unusable;
 use fencelab_core::{Checker, Exercise, ExerciseExt, Limits, Scenario, mutation};
-use fencelab_model::ExerciseReport;
 use fencelab_model::exercise::Unchecked;
 use fencelab_model::site::SiteIndex;
+use fencelab_model::{ExerciseReport, LoadError};
 use fencelab_protocol::reader::ReadAnswer;
-use fencelab_protocol::{Edits, Installation, Request, Response};
+use fencelab_protocol::{Edits, Installation, PRERENDERED_SUFFIX, Request, Response};
 use std::cell::RefCell;
 use std::collections::BTreeMap;
 use std::rc::Rc;
@@ -169,7 +169,8 @@ impl Drop for CheckJob {
 /// clock and draws no randomness of its own), so an equal `Check` is
 /// answered with it at once: the app's first check of a prerendered
 /// page, checked already on `Request::Prepare`, or texts put back as they
-/// were. Installing never replaces an exercise, so an id names one.
+/// were. An exercise installed provisionally (from a prerendered page) is
+/// replaced only after this forgets it, so an id names one.
 #[derive(Clone, Default)]
 struct LastReport(Rc<RefCell<Option<Reported>>>);
 
@@ -186,6 +187,14 @@ impl LastReport {
             texts,
             report: report.clone(),
         });
+    }
+
+    /// Drops the kept report if it is `exercise`'s.
+    fn forget(&self, exercise: &str) {
+        let mut last = self.0.borrow_mut();
+        if last.as_ref().is_some_and(|last| last.exercise == exercise) {
+            *last = None;
+        }
     }
 
     /// The kept report, if it is of these texts of this exercise.
@@ -210,8 +219,9 @@ pub fn loaded_json() -> &'static str {
 pub struct Server {
     /// Shared with the jobs: a check starts on every keystroke, and copying
     /// a whole exercise (narrative, schema, scenarios) each time is waste.
-    /// The bundled ones first, then those installed: an id is never
-    /// installed twice, so none is ever replaced.
+    /// The bundled ones first, then those installed: an id is installed
+    /// once, but for one installed provisionally from a prerendered page,
+    /// which its site file replaces (`Server::forget` first).
     exercises: Vec<Rc<Exercise>>,
     contexts: BTreeMap<String, Context>,
     /// The seq of the newest job (`Request::is_job`): every job but its own
@@ -223,6 +233,9 @@ pub struct Server {
     last: LastReport,
     /// Whether a `Request::Prepare` was served: one is, at most.
     prepared: bool,
+    /// The ids installed from a prerendered page's loaded form, whose
+    /// site file, installed later, replaces them (`Request::Install`).
+    provisional: Vec<String>,
 }
 
 impl Server {
@@ -252,6 +265,7 @@ impl Server {
             kept: KeptChecker::default(),
             last: LastReport::default(),
             prepared: false,
+            provisional: Vec::new(),
         }
     }
 
@@ -307,6 +321,13 @@ impl Server {
                 Some(result) => return Served::Answer(Box::new(Response::Indexed { seq, result })),
                 None => return Served::Read(Box::new(request)),
             },
+            Request::Install { file, source, .. } if file.ends_with(PRERENDERED_SUFFIX) => {
+                let installation = self.install_prerendered(file, source);
+                return Served::Answer(Box::new(Response::Installed {
+                    seq,
+                    installation: Box::new(installation),
+                }));
+            }
             Request::Install { .. } | Request::Author { .. } => {
                 return Served::Read(Box::new(request));
             }
@@ -370,11 +391,16 @@ impl Server {
     /// exercise that would be installed.
     fn install(&mut self, read: Unchecked) -> Installation {
         let Unchecked { exercise, schema } = read;
-        if self.has(&exercise.id) {
+        let replaced = self.provisional.iter().position(|id| *id == exercise.id);
+        if self.has(&exercise.id) && replaced.is_none() {
             return Installation::IdTaken(exercise);
         }
         match fencelab_core::exercise::try_schema(&exercise) {
             Ok(()) => {
+                if let Some(index) = replaced {
+                    self.provisional.remove(index);
+                    self.forget(&exercise.id);
+                }
                 self.exercises.push(Rc::new(exercise.clone()));
                 Installation::Installed(exercise)
             }
@@ -383,6 +409,54 @@ impl Server {
                 exercise,
             },
         }
+    }
+
+    /// Installs, provisionally, the one exercise of a prerendered page's
+    /// loaded form (`source`), under `file` in errors: its site file
+    /// replaces it once installed.
+    fn install_prerendered(&mut self, file: &str, source: &str) -> Installation {
+        let unloadable = |message: String| {
+            Installation::Unloadable(LoadError {
+                file: file.to_string(),
+                line: 0,
+                column: 0,
+                field: "(loaded form)".into(),
+                message,
+            })
+        };
+        let mut exercises = match fencelab_model::bundled::from_loaded_json(source) {
+            Ok(exercises) => exercises,
+            Err(error) => return unloadable(error.message),
+        };
+        let (Some(exercise), None) = (exercises.pop(), exercises.pop()) else {
+            return unloadable("it holds no exercise, or more than one".into());
+        };
+        let schema = fencelab_model::exercise::FilePlace {
+            file: file.to_string(),
+            line: 0,
+            column: 0,
+        };
+        // Provisional only until the site's own file: never in place of
+        // an exercise served already.
+        if self.has(&exercise.id) {
+            return Installation::IdTaken(exercise);
+        }
+        let id = exercise.id.clone();
+        let installation = self.install(Unchecked { exercise, schema });
+        if matches!(installation, Installation::Installed(_)) {
+            self.provisional.push(id);
+        }
+        installation
+    }
+
+    /// Drops what is kept of the exercise `id` (its context, its kept
+    /// checker, its last report) and the exercise itself, which is being
+    /// replaced.
+    fn forget(&mut self, id: &str) {
+        self.exercises.retain(|e| e.id != id);
+        self.contexts.remove(id);
+        self.kept.forget(id);
+        self.last.forget(id);
     }
 
     // long: one arm per request the worker routes to the core, so every
@@ -1059,6 +1133,77 @@ mod tests {
             Response::Installed { installation, .. } => *installation,
             other => panic!("an install's answer, not {other:?}"),
         }
+    }
+
+    /// A site exercise's page carries its loaded form, which the worker
+    /// installs at once, provisionally: it is checked before the site's
+    /// files arrive, and the site's own file of that id, installed later,
+    /// takes its place (a page built before the file changed), where any
+    /// other second file of an id is refused.
+    #[test]
+    fn a_prerendered_site_exercise_is_checked_at_once_and_its_site_file_replaces_it() {
+        let mut server = Server::new(exercises());
+        let file = |seq, title| Request::Install {
+            seq,
+            file: "exercises/mine.toml".into(),
+            source: authored_claim("my-course-claim", title),
+        };
+        let built = installed(answer_of(&mut server, file(1, "Built")));
+        let Installation::Installed(built) = built else {
+            panic!("installed: {built:?}");
+        };
+        let mut server = Server::new(exercises());
+        let carried = serde_json::to_string(&Ok::<_, LoadError>([&built])).unwrap();
+        let prerendered = |seq, source: &str| Request::Install {
+            seq,
+            file: format!("my-course-claim{PRERENDERED_SUFFIX}"),
+            source: source.to_string(),
+        };
+        // Answered at once: no reader is asked.
+        let first = installed(answer_of(&mut server, prerendered(1, &carried)));
+        assert_eq!(first, Installation::Installed(built.clone()));
+        let (report, _) = run_job(&mut job_of(
+            &mut server,
+            Request::Check {
+                seq: 2,
+                exercise: "my-course-claim".into(),
+                edits: starts(&built),
+            },
+        ));
+        assert!(matches!(report, Response::Checked { .. }), "{report:?}");
+        let again = installed(answer_of(&mut server, prerendered(3, &carried)));
+        assert!(matches!(again, Installation::IdTaken(_)), "{again:?}");
+
+        // The site's file, changed since the page was built, replaces it.
+        let newer = installed(answer_of(&mut server, file(4, "Newer")));
+        let Installation::Installed(newer) = newer else {
+            panic!("the site's file replaces the page's copy: {newer:?}");
+        };
+        assert!(newer.title.starts_with("Newer: "));
+        let mine: Vec<_> = server
+            .exercises
+            .iter()
+            .filter(|e| e.id == "my-course-claim")
+            .collect();
+        assert_eq!(mine.len(), 1);
+        assert_eq!(**mine[0], newer);
+        let later = installed(answer_of(&mut server, file(5, "Later")));
+        assert!(matches!(later, Installation::IdTaken(_)), "{later:?}");
+
+        // Damaged or foreign forms are refused, naming the file.
+        for source in ["{\"Ok\": [", "{\"Ok\": []}", "not json"] {
+            let refused = installed(answer_of(&mut server, prerendered(6, source)));
+            let Installation::Unloadable(error) = refused else {
+                panic!("refused: {refused:?}");
+            };
+            assert_eq!(error.file, format!("my-course-claim{PRERENDERED_SUFFIX}"));
+        }
+        let bundled = serde_json::to_string(&Ok::<_, LoadError>([&exercises()[0]])).unwrap();
+        let taken = installed(answer_of(&mut server, prerendered(7, &bundled)));
+        assert!(
+            matches!(taken, Installation::IdTaken(_)),
+            "a bundled id: {taken:?}"
+        );
     }
 
     /// The first exercise of an id is installed and checked like a bundled
