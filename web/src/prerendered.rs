@@ -13,7 +13,7 @@
 //! a page without any of this.
 
 use crate::state::Start;
-use fencelab_model::ExerciseReport;
+use fencelab_model::{Exercise, ExerciseReport};
 use serde::{Deserialize, Serialize};
 
 /// The id of the element holding the JSON.
@@ -25,10 +25,10 @@ pub const ROOT_ID: &str = "app";
 /// it before the first paint, so that view's loading line shows instead).
 pub const ROOT_EXERCISE: &str = "data-prerendered";
 pub const ROOT_ELSEWHERE: &str = "prerendered-elsewhere";
-/// The class of the elements carrying a site's own exercises, one each in
-/// its loaded form (`{"Ok": [exercise]}`, as the bundled catalogue is
-/// read), on the pages of a site's exercises.
-pub const SITE_CLASS: &str = "fencelab-site";
+/// The ids of the elements carrying a site's own exercises on the pages of
+/// a site's exercises (`fencelab-site-0`, `-1`, ...): one each, in its
+/// loaded form (`{"Ok": [exercise]}`, as the bundled catalogue is read).
+pub const SITE_ID: &str = "fencelab-site";
 
 /// What a page was rendered from: the exercise shown and the report of its
 /// starting texts.
@@ -64,6 +64,22 @@ pub fn fits(start: &Start, prerendered: &Prerendered) -> bool {
         && !start.embed
         && !start.exercise_link
         && start.fragment.is_empty()
+}
+
+/// The site's own exercises a site exercise's page carries (none on a
+/// bundled one's), each with the text it was read from, which the worker
+/// installs it from (`Playground::adopt_site`). One that cannot be read is
+/// left out: the site's own file brings it once fetched.
+pub fn read_site(document: &web_sys::Document) -> Vec<(Exercise, String)> {
+    (0..)
+        .map_while(|n| document.get_element_by_id(&format!("{SITE_ID}-{n}")))
+        .filter_map(|element| {
+            let text = element.text_content()?;
+            let mut read = fencelab_model::bundled::from_loaded_json(&text).ok()?;
+            let exercise = read.pop().filter(|_| read.is_empty())?;
+            Some((exercise, text))
+        })
+        .collect()
 }
 
 /// The prerendered state the page carries, if any.

@@ -27,7 +27,7 @@ use fencelab_model::{Exercise, ExerciseReport, LoadError};
 use fencelab_protocol::reader::Read;
 use fencelab_protocol::{Installation, Request, Response};
 use fencelab_web::components::app::{App, AppProps};
-use fencelab_web::prerendered::{DATA_ID, Prerendered, ROOT_EXERCISE, ROOT_ID, SITE_CLASS};
+use fencelab_web::prerendered::{DATA_ID, Prerendered, ROOT_EXERCISE, ROOT_ID, SITE_ID};
 use fencelab_web::state::Playground;
 use fencelab_worker::serve::{Served, Server};
 use std::path::Path;
@@ -93,16 +93,19 @@ pub fn starting_report(server: &mut Server, exercise: &Exercise) -> Result<Exerc
 /// site's own exercises, listed after the bundled ones as the page lists
 /// them once it has read them.
 pub fn render_app(page: &Prerendered, site: &[Exercise]) -> Result<String, String> {
-    let catalog = fencelab_web::catalog::bundled().map(|mut exercises| {
-        exercises.extend(site.iter().cloned());
-        exercises
-    });
-    let first = Playground::prerendered(catalog, page).ok_or_else(|| {
-        format!(
-            "no first state for {}: not an exercise of this site, or its report is another's",
-            page.exercise
-        )
-    })?;
+    // The site's exercises as the page carries them: the state's requests
+    // (each installed first) are not drawn, but the state is the page's.
+    let carried = site
+        .iter()
+        .map(|exercise| Ok((exercise.clone(), loaded_form(exercise)?)))
+        .collect::<Result<Vec<_>, String>>()?;
+    let first = Playground::prerendered(fencelab_web::catalog::bundled(), page, carried)
+        .ok_or_else(|| {
+            format!(
+                "no first state for {}: not an exercise of this site, or its report is another's",
+                page.exercise
+            )
+        })?;
     let props = AppProps {
         first: Some(Rc::new(first)),
         start: None,
@@ -142,9 +145,9 @@ pub fn fill(
         "<script type=\"application/json\" id=\"{DATA_ID}\">{}</script>",
         page.to_json()
     );
-    for exercise in site {
+    for (n, exercise) in site.iter().enumerate() {
         data.push_str(&format!(
-            "<script type=\"application/json\" class=\"{SITE_CLASS}\">{}</script>",
+            "<script type=\"application/json\" id=\"{SITE_ID}-{n}\">{}</script>",
             loaded_form(exercise)?
         ));
     }
@@ -653,7 +656,7 @@ mod tests {
         // It carries its own loaded form, which reads back as the page reads
         // the bundled ones, and lists itself among the exercises.
         let carried = html
-            .split(&format!("class=\"{SITE_CLASS}\">"))
+            .split(&format!("id=\"{SITE_ID}-0\">"))
             .nth(1)
             .and_then(|rest| rest.split("</script>").next())
             .expect("the page carries the site's exercise");

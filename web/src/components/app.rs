@@ -71,7 +71,8 @@ pub fn start() {
     let first = page.and_then(|page| {
         let catalog = crate::catalog::bundled();
         crate::timing::mark("catalogue-read");
-        Playground::prerendered(catalog, &page)
+        // A site exercise's page carries the site's exercises too.
+        Playground::prerendered(catalog, &page, prerendered::read_site(&document))
     });
     // The address as it was at the start, for what a hydrated app takes on
     // once hydrated (its theme): the app soon rewrites it.

@@ -91,6 +91,11 @@ pub struct Playground {
     pub awaiting_link: Option<Option<String>>,
     /// Whether the site's own exercises have arrived (or it has none).
     pub site_loaded: bool,
+    /// The site's exercises the page arrived with (a site exercise's
+    /// prerendered page carries them): listed and installed in the worker
+    /// at once, each until the site's own file of its id takes its place
+    /// (`site.rs`).
+    provisional: Vec<String>,
     /// The seq of the `Index` request whose answer is awaited.
     indexing: Option<u64>,
     /// The files the site's index names, once the worker has read it: the

@@ -71,6 +71,7 @@ impl Playground {
             linked: None,
             awaiting_link: None,
             site_loaded: false,
+            provisional: Vec::new(),
             indexing: None,
             site_files: None,
             site_queue: VecDeque::new(),
@@ -170,20 +171,30 @@ impl Playground {
     /// the saved work not yet read, nothing read from the address or
     /// storage. None when the page's
     /// exercise is not among `catalog`'s.
+    ///
+    /// A site exercise's page also carries the site's exercises (`site`,
+    /// each with the text it was read from): listed after `catalog`'s, and
+    /// handed to the worker before anything else ([`Playground::adopt_site`]).
     pub fn prerendered(
         catalog: Result<Vec<Exercise>, LoadError>,
         page: &Prerendered,
+        site: Vec<(Exercise, String)>,
     ) -> Option<Playground> {
         let start = Start {
             exercise: Some(page.exercise.clone()),
             ..Start::default()
         };
+        let catalog = catalog.map(|mut exercises| {
+            exercises.extend(site.iter().map(|(exercise, _)| exercise.clone()));
+            exercises
+        });
         let mut playground = Playground::new(catalog, start);
         if playground.exercise().is_none_or(|e| e.id != page.exercise)
             || page.report.exercise != page.exercise
         {
             return None;
         }
+        playground.adopt_site(site);
         playground.opening = None;
         playground.prerendered = Some(playground.texts.clone());
         // As if the worker had answered the first check: the same view

@@ -22,7 +22,7 @@ use super::{Opening, Playground};
 use crate::author::link::LINKED_FILE;
 use fencelab_model::Exercise;
 use fencelab_model::site::{IndexError, SiteIndex};
-use fencelab_protocol::{Installation, Request};
+use fencelab_protocol::{Installation, PRERENDERED_SUFFIX, Request};
 use std::rc::Rc;
 
 /// What fetching the site's exercises gave, as the app's effects read it.
@@ -109,8 +109,29 @@ impl Playground {
         true
     }
 
+    /// The site's exercises a prerendered page carried (each with the
+    /// text it was read from), which the page's first state lists already
+    /// (`Playground::prerendered` was given them): the worker installs them
+    /// from that text at once, so they are checked before the site's files
+    /// arrive, and the site's own file of each id takes its place then.
+    /// Asked before anything else, as the first state is made.
+    pub(super) fn adopt_site(&mut self, carried: Vec<(Exercise, String)>) {
+        for (exercise, source) in carried {
+            let seq = self.seq();
+            self.send(Request::Install {
+                seq,
+                file: format!("{}{PRERENDERED_SUFFIX}", exercise.id),
+                source,
+            });
+            self.provisional.push(exercise.id);
+        }
+    }
+
     /// An `Install` was answered. Whether `seq` was an install's.
     pub(super) fn installed(&mut self, seq: u64, installation: Box<Installation>) -> bool {
+        // Answered: its text need not be kept, a page's copy's included
+        // (no site step waits for those).
+        self.outbox.retain(|request| request.seq() != seq);
         self.answer_file(seq, FileState::Answered(installation))
     }
 
@@ -238,6 +259,11 @@ impl Playground {
     /// wins, as in the worker, except that a link's draft is shown in place
     /// of the hosted file of its id.
     fn list_site_exercise(&mut self, file: &str, exercise: Exercise, from_link: bool) {
+        if let Some(at) = self.provisional.iter().position(|id| *id == exercise.id) {
+            self.provisional.remove(at);
+            self.replace_provisional(exercise);
+            return;
+        }
         if self.exercises.iter().any(|e| e.id == exercise.id) {
             // An author previewing a new version of an exercise the site
             // hosts: the draft is the point, and the hosted file is not wrong.
@@ -259,6 +285,22 @@ impl Playground {
             self.linked = Some(exercise.id.clone());
         }
         Rc::make_mut(&mut self.exercises).push(exercise);
+    }
+
+    /// The site's own file of an exercise the page arrived with: the same
+    /// as the page's copy (the page was built from it), or newer, which
+    /// then takes its place, and is opened afresh if it is the one open.
+    fn replace_provisional(&mut self, exercise: Exercise) {
+        let Some(index) = self.exercises.iter().position(|e| e.id == exercise.id) else {
+            return;
+        };
+        if self.exercises[index] == exercise {
+            return;
+        }
+        Rc::make_mut(&mut self.exercises)[index] = exercise;
+        if index == self.current && self.awaiting.is_none() {
+            self.open(index, None);
+        }
     }
 
     /// The worker has read the exercise link's file: the address names its

@@ -13,7 +13,7 @@ fn page() -> Prerendered {
 }
 
 fn prerendered() -> Playground {
-    Playground::prerendered(catalog(), &page()).expect("the claim exercise is bundled")
+    Playground::prerendered(catalog(), &page(), Vec::new()).expect("the claim exercise is bundled")
 }
 
 #[test]
@@ -53,10 +53,10 @@ fn the_first_state_shows_the_starting_texts_with_their_verdicts_and_reads_nothin
 fn a_page_of_an_exercise_not_bundled_or_a_report_of_another_has_no_state() {
     let mut other = page();
     other.exercise = "not-bundled".into();
-    assert!(Playground::prerendered(catalog(), &other).is_none());
+    assert!(Playground::prerendered(catalog(), &other, Vec::new()).is_none());
     let mut mixed = page();
     mixed.report.exercise = "complete-under-the-token".into();
-    assert!(Playground::prerendered(catalog(), &mixed).is_none());
+    assert!(Playground::prerendered(catalog(), &mixed, Vec::new()).is_none());
 }
 
 #[test]

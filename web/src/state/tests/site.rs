@@ -467,3 +467,126 @@ fn a_linked_draft_with_a_hosted_id_is_shown_in_place_of_the_hosted_file() {
         "the hosted file is not blamed: {notices}"
     );
 }
+
+/// A site exercise's page as the build wrote it: the site's exercise
+/// listed after the bundled ones, and carried as the loaded form the
+/// worker installs it from.
+fn a_site_exercises_page(mine: &Exercise) -> Playground {
+    let mut report = claim_report(true);
+    report.exercise = MINE.into();
+    let page = crate::prerendered::Prerendered {
+        exercise: MINE.into(),
+        report,
+    };
+    let carried = serde_json::to_string(&Ok::<_, fencelab_model::LoadError>([mine])).unwrap();
+    Playground::prerendered(catalog(), &page, vec![(mine.clone(), carried)])
+        .expect("its exercise is listed")
+}
+
+#[test]
+fn a_site_exercises_page_is_open_at_once_and_the_sites_file_takes_the_place_of_its_copy() {
+    let source = authored(MINE, "My course");
+    let mine = Exercise::from_toml("exercises/mine.toml", &source).expect("loads");
+    let mut playground = a_site_exercises_page(&mine);
+    assert_eq!(playground.exercise().map(|e| e.id.as_str()), Some(MINE));
+    // The worker installs the page's copy before anything else is asked.
+    let Request::Install {
+        seq,
+        file,
+        source: carried,
+    } = &*playground.outbox[0]
+    else {
+        panic!(
+            "the page's copy is installed first: {:?}",
+            playground.outbox
+        );
+    };
+    assert_eq!(
+        file,
+        &format!("{MINE}{}", fencelab_protocol::PRERENDERED_SUFFIX)
+    );
+    assert_eq!(
+        fencelab_model::bundled::from_loaded_json(carried),
+        Ok(vec![mine.clone()])
+    );
+    let seq = *seq;
+    answer(
+        &mut playground,
+        Response::Installed {
+            seq,
+            installation: Box::new(Installation::Installed(mine.clone())),
+        },
+    );
+    assert!(installs(&playground).is_empty(), "answered, not kept");
+    act(
+        &mut playground,
+        Action::Hydrated {
+            loaded: Loaded::Nothing,
+            theme: Theme::System,
+        },
+    );
+
+    // The site's own file, the same as the page's copy: nothing changes.
+    act(
+        &mut playground,
+        site(&[("exercises/mine.toml", Ok(source.clone()))]),
+    );
+    let Request::Install { seq, .. } = last_request(&playground) else {
+        panic!("the site's file is installed");
+    };
+    answer(
+        &mut playground,
+        Response::Installed {
+            seq,
+            installation: Box::new(Installation::Installed(mine.clone())),
+        },
+    );
+    assert!(playground.notices.is_empty(), "{:?}", playground.notices);
+    assert_eq!(
+        playground.exercises.iter().filter(|e| e.id == MINE).count(),
+        1
+    );
+    assert_eq!(playground.exercise().map(|e| e.id.as_str()), Some(MINE));
+    assert_eq!(playground.opening, None, "not opened again");
+
+    // A page built before the file changed: the site's file, newer, takes
+    // the copy's place and is opened afresh; a later file of the id is
+    // another exercise's, as ever.
+    let mut playground = a_site_exercises_page(&mine);
+    let newer_source = source.replacen("title = \"", "title = \"Newer: ", 1);
+    let newer = Exercise::from_toml("exercises/mine.toml", &newer_source).expect("loads");
+    act(
+        &mut playground,
+        site(&[
+            ("exercises/mine.toml", Ok(newer_source.clone())),
+            ("exercises/again.toml", Ok(newer_source)),
+        ]),
+    );
+    for (seq, file, _) in installs(&playground) {
+        let installation = match file.as_str() {
+            "exercises/mine.toml" => Installation::Installed(newer.clone()),
+            "exercises/again.toml" => Installation::IdTaken(newer.clone()),
+            _ => Installation::Installed(mine.clone()),
+        };
+        answer(
+            &mut playground,
+            Response::Installed {
+                seq,
+                installation: Box::new(installation),
+            },
+        );
+    }
+    let listed: Vec<&Exercise> = playground
+        .exercises
+        .iter()
+        .filter(|e| e.id == MINE)
+        .collect();
+    assert_eq!(listed, [&newer]);
+    assert_eq!(
+        playground.opening.as_ref().map(|o| o.exercise.as_str()),
+        Some(MINE),
+        "opened afresh"
+    );
+    assert_eq!(playground.notices.len(), 1, "{:?}", playground.notices);
+    assert!(playground.notices[0].contains("exercises/again.toml"));
+}
