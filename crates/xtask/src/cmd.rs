@@ -146,12 +146,22 @@ pub fn cli_in(dir: &Path) -> std::path::PathBuf {
 /// binary runs: `cargo run` would compile the workspace's crates again,
 /// since the test build compiled them with clippy's driver.
 pub fn prerender(dir: &Path) -> Command {
+    prerender_with(&[], dir)
+}
+
+/// The prerenderer writing the pages of the exercises the built site in
+/// `dir` serves of its own (`fencelab-prerender --site`), as [`prerender`].
+pub fn prerender_site_exercises(dir: &Path) -> Command {
+    prerender_with(&["--site"], dir)
+}
+
+fn prerender_with(args: &[&str], dir: &Path) -> Command {
     if let Some(built) = std::env::var_os(BUILT_ENV) {
         let mut command = Command::new(Path::new(&built).join(format!(
             "fencelab-prerender{}",
             std::env::consts::EXE_SUFFIX
         )));
-        command.arg(dir);
+        command.args(args).arg(dir);
         return command;
     }
     let mut command = Command::new("cargo");
@@ -164,6 +174,7 @@ pub fn prerender(dir: &Path) -> Command {
             "fencelab-prerender",
             "--",
         ])
+        .args(args)
         .arg(dir);
     command
 }

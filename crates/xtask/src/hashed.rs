@@ -230,6 +230,50 @@ pub fn find(dir: &Path, name: &str) -> Result<PathBuf, String> {
     }
 }
 
+/// Writes the service worker's list of pages of the built (hashed) site in
+/// `dir` again, as [`hash_site`] makes it: every page at its top level and
+/// every file in [`TEMPLATES`]; its assets stay as they were. For pages
+/// written after the build (a site's own exercises', `cargo xtask
+/// site-pages`), and those removed since.
+pub fn list_pages(dir: &Path) -> Result<(), String> {
+    let path = dir.join(SERVICE_WORKER);
+    let text = std::fs::read_to_string(&path)
+        .map_err(|e| format!("cannot read {}: {e}", path.display()))?;
+    let assets = listed(&text, ASSETS_LINE)?;
+    let mut pages: Vec<String> = read_top_level(dir)?
+        .into_keys()
+        .filter(|name| name.ends_with(".html"))
+        .collect();
+    pages.extend(read_folder_names(dir, TEMPLATES)?);
+    let assets: Vec<&String> = assets.iter().collect();
+    let pages: Vec<&String> = pages.iter().collect();
+    write(&path, write_precache(&text, &assets, &pages)?.as_bytes())
+}
+
+/// The names of a precache list line of sw.js as [`write_precache`] wrote
+/// it (`const ASSETS = ["./a", "./b"];`).
+fn listed(service_worker: &str, start: &str) -> Result<Vec<String>, String> {
+    let line = service_worker
+        .lines()
+        .find(|line| line.starts_with(start))
+        .ok_or_else(|| format!("{SERVICE_WORKER} has no line starting `{start}`"))?;
+    let inside = line
+        .strip_prefix(start)
+        .and_then(|rest| rest.strip_suffix("];"))
+        .and_then(|rest| rest.strip_prefix('['))
+        .ok_or_else(|| format!("{SERVICE_WORKER}'s `{start}` line is not a list"))?;
+    inside
+        .split(", ")
+        .filter(|item| !item.is_empty())
+        .map(|item| {
+            item.strip_prefix("\"./")
+                .and_then(|name| name.strip_suffix('"'))
+                .map(str::to_string)
+                .ok_or_else(|| format!("{SERVICE_WORKER} lists `{item}`, not a name of this site"))
+        })
+        .collect()
+}
+
 /// Writes this build's cache name and precache lists into the service
 /// worker's text: the `const CACHE = ...;`, `const ASSETS = ...;` and
 /// `const PAGES = ...;` lines are replaced whole. ASSETS are the hashed
@@ -512,6 +556,46 @@ mod tests {
         assert_ne!(cache, other_cache);
         let _ = std::fs::remove_dir_all(&dir);
         let _ = std::fs::remove_dir_all(&again);
+    }
+
+    #[test]
+    fn pages_written_after_the_build_are_precached_and_removed_ones_are_not() {
+        let dir = site("pages-later");
+        hash_site(&dir).unwrap();
+        let before = read(&dir, "sw.js");
+        let assets = |sw: &str| {
+            sw.lines()
+                .find(|l| l.starts_with(ASSETS_LINE))
+                .unwrap()
+                .to_string()
+        };
+        let line = |sw: &str, start: &str| {
+            sw.lines()
+                .find(|l| l.starts_with(start))
+                .unwrap()
+                .to_string()
+        };
+        std::fs::write(dir.join("my-course-claim.html"), "<p>mine</p>").unwrap();
+        list_pages(&dir).unwrap();
+        let after = read(&dir, "sw.js");
+        assert_eq!(assets(&after), assets(&before), "the assets are as built");
+        assert_eq!(
+            line(&after, PAGES_LINE),
+            "const PAGES = [\"./claim.html\", \"./index.html\", \"./my-course-claim.html\", \
+             \"./templates/01-claim.toml\"];"
+        );
+        assert_ne!(
+            line(&after, CACHE_LINE),
+            line(&before, CACHE_LINE),
+            "a cache of its own"
+        );
+        std::fs::remove_file(dir.join("my-course-claim.html")).unwrap();
+        list_pages(&dir).unwrap();
+        assert_eq!(read(&dir, "sw.js"), before, "as the build wrote it");
+        std::fs::write(dir.join("sw.js"), "const ASSETS = 3;\nconst PAGES = [];\n").unwrap();
+        let error = list_pages(&dir).unwrap_err();
+        assert!(error.contains("not a list"), "{error}");
+        let _ = std::fs::remove_dir_all(&dir);
     }
 
     #[test]

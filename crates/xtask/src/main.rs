@@ -42,6 +42,10 @@ commands:
                      post_build hook runs it): prerender each bundled exercise's page
                      (web/prerender), then give every asset a content-hashed name and rewrite
                      the references to it; the pages, sw.js and embed.js keep their names
+  site-pages DIR     write the pages of the exercises the built site in DIR serves of its own
+                     (its exercises/index.toml, as `fencelab index` writes it): each prerendered
+                     with its verdicts, as the bundled ones are, and listed for the service worker;
+                     `dist` does it; run it after `fencelab index` changes a hosted site
   sizes              the built playground's first-load bytes (raw, gzip -9, brotli); fails if the
                      page's wasm has SQLite or a TOML parser
   fuzz [--seconds N] [--sanitizer address|none] [TARGET...]
@@ -89,6 +93,8 @@ enum Command {
     Bench,
     Sizes,
     PostBuild(PathBuf),
+    /// A built site's own exercises' pages (`site::pages`).
+    SitePages(PathBuf),
     Fuzz(fuzz::Options),
     FuzzCheck,
     Tidy,
@@ -176,6 +182,13 @@ fn parse(args: &[String]) -> Result<Command, String> {
                 rest.join(" ")
             )),
         },
+        "site-pages" => match rest {
+            [dir] => Ok(Command::SitePages(absolute(dir)?)),
+            _ => Err(format!(
+                "site-pages takes one folder, a built site, got `{}`",
+                rest.join(" ")
+            )),
+        },
         "fuzz" => Ok(Command::Fuzz(fuzz::parse(rest)?)),
         "fuzz-check" => Ok(Command::FuzzCheck),
         "tidy" if rest.is_empty() => Ok(Command::Tidy),
@@ -257,6 +270,10 @@ fn run(command: Command) -> Result<ExitCode, String> {
             Ok(ExitCode::SUCCESS)
         }
         Command::PostBuild(dir) => post_build(&dir),
+        Command::SitePages(dir) => {
+            site::pages(&dir)?;
+            Ok(ExitCode::SUCCESS)
+        }
         Command::Fuzz(options) => {
             tools::ensure_fuzzing(&root, &mut tools::Apt::default())?;
             Ok(if fuzz::run(&root, &options)? {

@@ -69,6 +69,7 @@ pub fn build(root: &Path, tools: &Tools, options: &Options) -> Result<(), String
             .map_err(|e| format!("cannot remove {}: {e}", shipped.display()))?;
     }
     rename(&exercises, &shipped)?;
+    pages(&site)?;
     println!("xtask: precompressing the site's files (brotli, gzip)");
     cmd::status(
         Command::new("node")
@@ -78,6 +79,19 @@ pub fn build(root: &Path, tools: &Tools, options: &Options) -> Result<(), String
     work.install(&site, out)?;
     println!("xtask: the site is in {}", out.display());
     Ok(())
+}
+
+/// `cargo xtask site-pages`: the pages of the exercises the built site in
+/// `dir` serves of its own (its `exercises/index.toml`), prerendered by
+/// web/prerender (which also removes those of exercises no longer listed),
+/// and the service worker's list of pages written again.
+pub fn pages(dir: &Path) -> Result<(), String> {
+    println!(
+        "xtask: prerendering the pages of {}'s own exercises",
+        dir.display()
+    );
+    cmd::status(&mut cmd::prerender_site_exercises(dir))?;
+    crate::hashed::list_pages(dir)
 }
 
 /// The SCORM versions `--scorm` takes (the CLI's `fencelab scorm` owns

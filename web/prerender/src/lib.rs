@@ -365,10 +365,26 @@ fn installed(server: &mut Server, request: Request, file: &str) -> Result<Exerci
     }
 }
 
-/// Writes [`site_pages`] into the built site `site`. Returns the pages
-/// written.
+/// Writes [`site_pages`] into the built site `site`, and removes the pages
+/// of site exercises it no longer serves (a page carrying the site's
+/// exercises is one of theirs; a bundled exercise's page carries none).
+/// Returns the pages written.
 pub fn prerender_site_exercises(site: &Path) -> Result<Vec<String>, String> {
     let pages = site_pages(site)?;
+    let entries =
+        std::fs::read_dir(site).map_err(|e| format!("cannot read {}: {e}", site.display()))?;
+    let marker = format!("id=\"{SITE_ID}-0\"");
+    for entry in entries.filter_map(Result::ok) {
+        let name = entry.file_name().to_string_lossy().into_owned();
+        let path = entry.path();
+        let stale = name.ends_with(".html")
+            && !pages.iter().any(|page| page.file == name)
+            && std::fs::read_to_string(&path).is_ok_and(|html| html.contains(&marker));
+        if stale {
+            std::fs::remove_file(&path)
+                .map_err(|e| format!("cannot remove {}: {e}", path.display()))?;
+        }
+    }
     for page in &pages {
         let path = site.join(&page.file);
         std::fs::write(&path, &page.html)
@@ -664,6 +680,16 @@ mod tests {
         assert_eq!(read.len(), 1);
         assert_eq!(read[0].id, "my-course-claim");
         assert!(html.contains("data-exercise=\"my-course-claim\""), "listed");
+
+        // Written into the site; gone once the index no longer lists it,
+        // the bundled exercises' pages untouched.
+        std::fs::write(site.join("claim-compare-and-set.html"), "bundled").expect("written");
+        let written = prerender_site_exercises(&site).expect("written");
+        assert_eq!(written, ["my-course-claim.html"]);
+        std::fs::write(site.join(INDEX_PATH), "format = 1\nexercises = []\n").expect("written");
+        assert_eq!(prerender_site_exercises(&site), Ok(Vec::new()));
+        assert!(!site.join("my-course-claim.html").exists(), "removed");
+        assert!(site.join("claim-compare-and-set.html").exists());
         let _ = std::fs::remove_dir_all(&site);
     }
 
