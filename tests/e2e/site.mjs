@@ -1,13 +1,16 @@
 // A course author's own site, end to end: a copy of the built site gets a
 // new exercise file in its exercises/ folder, `fencelab index` checks it and
 // writes the index (and refuses a broken file, naming file:line:column),
+// `cargo xtask site-pages` writes the exercise's own page,
 // `node crates/xtask/compress.mjs` precompresses it as `cargo xtask dist`
 // does, and `cargo xtask serve --site` serves it. The browser then opens the
 // exercise by id, finds it under its own lesson, repairs it as a learner and
-// sees every scenario pass; the assets arrive precompressed with their cache
-// headers; an unknown id is a notice naming it (alone in an embed), in view
-// in light and dark at 1280 and 390 px; and the exercise reloads offline
-// after one visit.
+// sees every scenario pass; reads its page without JavaScript (both themes,
+// both widths) and, with JavaScript, sees it hydrate, checked at once by the
+// worker with the verdicts the page came with; the assets arrive
+// precompressed with their cache headers; an unknown id is a notice naming
+// it (alone in an embed), in view in light and dark at 1280 and 390 px; and
+// the exercise, and its page, reload offline after one visit.
 import assert from "node:assert/strict";
 import { spawnSync } from "node:child_process";
 import { cp, mkdir, mkdtemp, readFile, readdir, rm, stat, writeFile } from "node:fs/promises";
@@ -22,6 +25,7 @@ import {
   cachedForOffline,
   editorExtras,
   fencelabCommand,
+  live,
   placement,
   runTests,
   serveWithXtask,
@@ -92,6 +96,13 @@ async function authorsSite() {
   assert.match(indexed.stdout, /checked 1 exercise: all ok; wrote .*index\.toml listing 1\n$/);
   assert.match(await readFile(join(exercises, "index.toml"), "utf8"), new RegExp(`exercises = \\[\\n  "${ID}\\.toml",\\n\\]`));
 
+  // Its page, prerendered as `cargo xtask dist` does, and listed for the service worker.
+  const paged = spawnSync("cargo", ["run", "--quiet", "--locked", "-p", "xtask", "--", "site-pages", site], { cwd: ROOT, encoding: "utf8" });
+  assert.equal(paged.status, 0, `${paged.stdout}${paged.stderr}`);
+  assert.ok(await exists(join(site, `${ID}.html`)), `site-pages wrote ${ID}.html: ${paged.stdout}${paged.stderr}`);
+  const pages = (await readFile(join(site, "sw.js"), "utf8")).split("\n").find((line) => line.startsWith("const PAGES = "));
+  assert.ok(pages.includes(`"./${ID}.html"`), `the service worker precaches it: ${pages}`);
+
   const compressed = spawnSync("node", [join(ROOT, "crates/xtask/compress.mjs"), site], { encoding: "utf8" });
   assert.equal(compressed.status, 0, compressed.stderr);
   const files = await readdir(site);
@@ -123,7 +134,14 @@ function networkAnswers(context) {
     // 200) carries no body headers: the full answer is the one that says
     // how the file arrived.
     const answers = seen.get(path) ?? [];
-    answers.push(response.allHeaders().then((headers) => ({ headers, status: response.status() })));
+    // Caught: an answer still arriving as the test's context closes would
+    // otherwise end the whole run; one the test reads fails its assertions.
+    answers.push(
+      response
+        .allHeaders()
+        .then((headers) => ({ headers, status: response.status() }))
+        .catch(() => ({ headers: {}, status: 0 })),
+    );
     seen.set(path, answers);
   });
   return seen;
@@ -155,6 +173,66 @@ try {
           await verdicts(page, /^3 of 3 scenarios pass$/);
           const shown = await page.locator(".scenario").evaluateAll((all) => all.map((s) => s.dataset.verdict));
           assert.deepEqual(shown, ["passed", "passed", "passed"]);
+        },
+      ],
+      [
+        "the author's exercise has a page of its own: read without JavaScript, hydrated with it, checked at once and repaired",
+        async ({ browser, page, url }) => {
+          // Without JavaScript: its story, starting text and verdicts, on
+          // screen in both themes at both widths, listed under its lesson.
+          let prerendered;
+          for (const colorScheme of ["light", "dark"]) {
+            for (const viewport of [{ width: 1280, height: 800 }, { width: 390, height: 844 }]) {
+              const what = `${ID}.html without JavaScript, ${colorScheme} at ${viewport.width} px`;
+              const off = await browser.newContext({ javaScriptEnabled: false, viewport, colorScheme });
+              const still = await off.newPage();
+              await still.goto(`${url}${ID}.html`);
+              assert.equal(await still.title(), `${TITLE} · fencelab`, what);
+              assert.equal(await still.locator("#exercise-title").innerText(), TITLE, what);
+              assertInView(await placement(still.locator("#exercise-title")), `${what}: the title`);
+              assert.ok((await still.locator(".narrative-text p").first().innerText()).trim().length > 20, `${what}: the story`);
+              const editor = still.locator(".editor-static").first();
+              assert.match(await editor.innerText(), /SELECT state FROM messages/, `${what}: the starting text`);
+              await editor.scrollIntoViewIfNeeded();
+              assertInView(await placement(editor), `${what}: the starting text`);
+              const summary = still.locator("#scenario-summary");
+              assert.equal(await summary.innerText(), "0 of 3 scenarios pass", what);
+              await summary.scrollIntoViewIfNeeded();
+              assertInView(await placement(summary), `${what}: the verdicts' summary`);
+              prerendered = await still.locator("li.scenario").evaluateAll((rows) => rows.map((r) => [r.dataset.scenario, r.dataset.verdict]));
+              assert.equal(prerendered.length, 3, what);
+              const lesson = still.locator(".lesson", { has: still.locator(".lesson-title", { hasText: LESSON }) });
+              assert.equal(await lesson.locator(`.exercise-link[data-exercise="${ID}"]`).getAttribute("aria-current"), "page", what);
+              const width = await still.evaluate(() => document.documentElement.scrollWidth);
+              assert.ok(width <= viewport.width + 2, `${what}: the page is ${width} px wide`);
+              await off.close();
+            }
+          }
+
+          // With JavaScript: the page hydrates (never the loading line), the
+          // worker confirms the verdicts it came with, and an edit is checked.
+          await page.addInitScript(() => {
+            new MutationObserver(() => {
+              if (document.getElementById("boot")) window.__sawLoading = true;
+            }).observe(document, { subtree: true, childList: true });
+          });
+          await page.goto(`${url}${ID}.html`);
+          await live(page);
+          assert.equal(await page.evaluate(() => window.__sawLoading ?? false), false, "hydrated, not rendered afresh");
+          assert.equal(await page.locator("#exercise-title").innerText(), TITLE);
+          await typeClaim(page, REPAIRED);
+          await verdicts(page, /^3 of 3 scenarios pass$/);
+          // The starting text again, checked by the worker: the verdicts the page came with.
+          await page.locator("#reset").click();
+          await verdicts(page, /^0 of 3 scenarios pass$/);
+          await page.locator(".scenarios[aria-busy='false']").waitFor({ timeout: VERDICTS_TIMEOUT_MS });
+          const checked = await page.locator("li.scenario").evaluateAll((rows) => rows.map((r) => [r.dataset.scenario, r.dataset.verdict]));
+          assert.deepEqual(checked, prerendered, "the worker's verdicts of the starting text are the page's");
+          assert.deepEqual(
+            await page.locator(".notice").allInnerTexts(),
+            [],
+            "the site's own file took the page's copy's place without a word",
+          );
         },
       ],
       [
@@ -347,6 +425,10 @@ try {
             await verdicts(page, /^0 of 3 scenarios pass$/);
             assert.equal(await page.locator("#exercise-title").innerText(), TITLE);
             assert.equal(await page.locator(`.exercise-link[data-exercise="${ID}"]`).count(), 1);
+            // Its own page too: the service worker precached it.
+            await page.goto(`${url}${ID}.html`);
+            await live(page);
+            assert.equal(await page.locator("#exercise-title").innerText(), TITLE);
           } finally {
             await context.setOffline(false);
           }

@@ -180,6 +180,22 @@ pub fn fill(
     ))
 }
 
+/// `exercise`'s page from `template`: its starting texts checked by
+/// `server`, the app rendered with the site's own exercises (`site`)
+/// listed and carried.
+fn page_html(
+    server: &mut Server,
+    template: &str,
+    exercise: &Exercise,
+    site: &[Exercise],
+) -> Result<String, String> {
+    let page = Prerendered {
+        exercise: exercise.id.clone(),
+        report: starting_report(server, exercise)?,
+    };
+    fill(template, exercise, &page, site, &render_app(&page, site)?)
+}
+
 /// One exercise as the page reads the bundled ones
 /// (`fencelab_model::bundled::from_loaded_json`: `{"Ok": [exercise]}`),
 /// `<` escaped so that no text in it can end the script element it sits in.
@@ -265,11 +281,7 @@ pub fn pages(template: &str) -> Result<Vec<Page>, String> {
                 exercise.id
             ));
         }
-        let page = Prerendered {
-            exercise: exercise.id.clone(),
-            report: starting_report(&mut server, exercise)?,
-        };
-        let html = fill(template, exercise, &page, &[], &render_app(&page, &[])?)?;
+        let html = page_html(&mut server, template, exercise, &[])?;
         if pages.is_empty() {
             pages.push(Page {
                 file: FRONT_PAGE.to_string(),
@@ -326,12 +338,7 @@ pub fn site_pages(site: &Path) -> Result<Vec<Page>, String> {
                 exercise.id
             ));
         }
-        let page = Prerendered {
-            exercise: exercise.id.clone(),
-            report: starting_report(&mut server, exercise)?,
-        };
-        let app = render_app(&page, &exercises)?;
-        let html = fill(&template, exercise, &page, &exercises, &app)?;
+        let html = page_html(&mut server, &template, exercise, &exercises)?;
         pages.push(Page { file, html });
     }
     Ok(pages)

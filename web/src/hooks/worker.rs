@@ -47,6 +47,22 @@ pub fn use_worker(
             client();
         });
     }
+    // The outbox before any check of the same render: a site exercise's
+    // page has the worker install its exercises before anything else
+    // (`Playground::adopt_site`), and effects run in their order here.
+    {
+        let client = client.clone();
+        let sent = use_mut_ref(|| 0u64);
+        let outbox = playground.outbox.clone();
+        use_effect_with(playground.outbox.last().map(|r| r.seq()), move |_| {
+            for request in outbox {
+                if request.seq() > *sent.borrow() {
+                    *sent.borrow_mut() = request.seq();
+                    client().send((*request).clone());
+                }
+            }
+        });
+    }
     // The seq of the newest check posted.
     let check_sent = use_mut_ref(|| 0u64);
     let post_check = {
@@ -63,28 +79,15 @@ pub fn use_worker(
         let request = playground.check_request();
         use_effect_with(playground.check_wanted, move |_| post_check(request));
     }
-    let dispatch_edit = {
-        // Only ever cloned, never read itself: a clone starts from the
-        // state of the moment, and a handle that is read keeps every state
-        // it has seen (yew's deref history) for as long as it lives, which
-        // for an editor's callback is the editor's life.
-        let handle = playground.clone();
-        Callback::from(move |action: Action| {
-            handle.dispatch(action);
-            post_check(handle.clone().check_request());
-        })
-    };
-    let sent = use_mut_ref(|| 0u64);
-    let outbox = playground.outbox.clone();
-    use_effect_with(playground.outbox.last().map(|r| r.seq()), move |_| {
-        for request in outbox {
-            if request.seq() > *sent.borrow() {
-                *sent.borrow_mut() = request.seq();
-                client().send((*request).clone());
-            }
-        }
-    });
-    dispatch_edit
+    // Only ever cloned, never read itself: a clone starts from the state of
+    // the moment, and a handle that is read keeps every state it has seen
+    // (yew's deref history) for as long as it lives, which for an editor's
+    // callback is the editor's life.
+    let handle = playground.clone();
+    Callback::from(move |action: Action| {
+        handle.dispatch(action);
+        post_check(handle.clone().check_request());
+    })
 }
 
 /// The worker client, started on first use.

@@ -548,10 +548,15 @@ fn a_site_exercises_page_is_open_at_once_and_the_sites_file_takes_the_place_of_i
     );
     assert_eq!(playground.exercise().map(|e| e.id.as_str()), Some(MINE));
     assert_eq!(playground.opening, None, "not opened again");
+}
 
-    // A page built before the file changed: the site's file, newer, takes
-    // the copy's place and is opened afresh; a later file of the id is
-    // another exercise's, as ever.
+/// A page built before the file changed: the site's file, newer, takes the
+/// copy's place and is opened afresh; a later file of the id is another
+/// exercise's, as ever.
+#[test]
+fn a_sites_file_newer_than_its_page_takes_the_copys_place_and_is_opened_afresh() {
+    let source = authored(MINE, "My course");
+    let mine = Exercise::from_toml("exercises/mine.toml", &source).expect("loads");
     let mut playground = a_site_exercises_page(&mine);
     let newer_source = source.replacen("title = \"", "title = \"Newer: ", 1);
     let newer = Exercise::from_toml("exercises/mine.toml", &newer_source).expect("loads");
