@@ -94,6 +94,7 @@ async function authorsSite() {
   const indexed = fencelabIndex(exercises);
   assert.equal(indexed.code, 0, `${indexed.stdout}${indexed.stderr}`);
   assert.match(indexed.stdout, /checked 1 exercise: all ok; wrote .*index\.toml listing 1\n$/);
+  assert.ok(indexed.stdout.includes(`\`cargo xtask site-pages ${site}\` writes them again`), `the pages are said to be the build's: ${indexed.stdout}`);
   assert.match(await readFile(join(exercises, "index.toml"), "utf8"), new RegExp(`exercises = \\[\\n  "${ID}\\.toml",\\n\\]`));
 
   // Its page, prerendered as `cargo xtask dist` does, and listed for the service worker.

@@ -90,6 +90,18 @@ pub fn run(dir: &Path, check_only: bool) -> Result<Ended, BadInput> {
             "removed {stale}, older than the file it compresses\n"
         ));
     }
+    // In a built site, each of these exercises has a page of its own,
+    // written at build time from its file as it was then.
+    if let Some(site) = dir
+        .parent()
+        .filter(|site| site.join("index.html").is_file())
+    {
+        emit(&format!(
+            "the site's pages of its own exercises show them as they were built: \
+             `cargo xtask site-pages {}` writes them again\n",
+            site.display()
+        ));
+    }
     emit(&format!(
         "checked {count} exercise{plural}: all ok; wrote {} listing {count}\n",
         dir.join(INDEX_FILE).display()

@@ -760,6 +760,35 @@ fn own_claim_exercise(dir: &std::path::Path, id: &str) {
     std::fs::write(dir.join(format!("{id}.toml")), text).unwrap();
 }
 
+/// In a built site, each of its own exercises has a page the build wrote
+/// from its file as it was then: indexing says so, with the command that
+/// writes them again.
+#[test]
+fn index_in_a_built_site_says_its_exercises_pages_are_the_builds() {
+    let site = scratch("index-in-a-site");
+    let dir = site.join("exercises");
+    let _ = std::fs::remove_dir_all(&site);
+    std::fs::create_dir_all(&dir).unwrap();
+    own_claim_exercise(&dir, "my-course-claim");
+    let output = fencelab(&["index", dir.to_str().unwrap()]);
+    assert!(
+        !stdout(&output).contains("site-pages"),
+        "not a built site yet"
+    );
+    std::fs::write(site.join("index.html"), "<!doctype html>").unwrap();
+    let output = fencelab(&["index", dir.to_str().unwrap()]);
+    assert_eq!(output.status.code(), Some(0), "{}", stderr(&output));
+    assert!(
+        stdout(&output).contains(&format!(
+            "`cargo xtask site-pages {}` writes them again",
+            site.display()
+        )),
+        "{}",
+        stdout(&output)
+    );
+    let _ = std::fs::remove_dir_all(&site);
+}
+
 #[test]
 fn index_writes_the_site_index_only_when_every_exercise_passes() {
     let dir = scratch("index").join("exercises");

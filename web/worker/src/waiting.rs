@@ -8,7 +8,10 @@
 //! text waits too (texts are read in their order), and so does one that
 //! names an exercise the server does not have (it may be the one being
 //! read). A request about an exercise the server has is served at once: a
-//! read never changes an exercise once installed.
+//! read never changes an exercise once installed, but for one a site
+//! exercise's page had installed provisionally, which the site's own file
+//! replaces (`Request::Install`): a request served before that sees the
+//! page's copy, and the page asks again if the file turned out newer.
 
 use crate::serve::Server;
 use fencelab_protocol::Request;
