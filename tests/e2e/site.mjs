@@ -1,9 +1,9 @@
 // A course author's own site, end to end: a copy of the built site gets a
 // new exercise file in its exercises/ folder, `fencelab index` checks it and
 // writes the index (and refuses a broken file, naming file:line:column),
-// `cargo xtask site-pages` writes the exercise's own page,
 // `node crates/xtask/compress.mjs` precompresses it as `cargo xtask dist`
-// does, and `cargo xtask serve --site` serves it. The browser then opens the
+// does, `cargo xtask site-pages` writes the exercise's own page (and
+// precompresses again), and `cargo xtask serve --site` serves it. The browser then opens the
 // exercise by id, finds it under its own lesson, repairs it as a learner and
 // sees every scenario pass; reads its page without JavaScript (both themes,
 // both widths) and, with JavaScript, sees it hydrate, checked at once by the
@@ -16,6 +16,7 @@ import { spawnSync } from "node:child_process";
 import { cp, mkdir, mkdtemp, readFile, readdir, rm, stat, writeFile } from "node:fs/promises";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
+import { brotliDecompressSync, gunzipSync } from "node:zlib";
 import {
   DIST,
   REPAIRED,
@@ -97,19 +98,26 @@ async function authorsSite() {
   assert.ok(indexed.stdout.includes(`\`cargo xtask site-pages ${site}\` writes them again`), `the pages are said to be the build's: ${indexed.stdout}`);
   assert.match(await readFile(join(exercises, "index.toml"), "utf8"), new RegExp(`exercises = \\[\\n  "${ID}\\.toml",\\n\\]`));
 
-  // Its page, prerendered as `cargo xtask dist` does, and listed for the service worker.
-  const paged = spawnSync("cargo", ["run", "--quiet", "--locked", "-p", "xtask", "--", "site-pages", site], { cwd: ROOT, encoding: "utf8" });
-  assert.equal(paged.status, 0, `${paged.stdout}${paged.stderr}`);
-  assert.ok(await exists(join(site, `${ID}.html`)), `site-pages wrote ${ID}.html: ${paged.stdout}${paged.stderr}`);
-  const pages = (await readFile(join(site, "sw.js"), "utf8")).split("\n").find((line) => line.startsWith("const PAGES = "));
-  assert.ok(pages.includes(`"./${ID}.html"`), `the service worker precaches it: ${pages}`);
-
   const compressed = spawnSync("node", [join(ROOT, "crates/xtask/compress.mjs"), site], { encoding: "utf8" });
   assert.equal(compressed.status, 0, compressed.stderr);
   const files = await readdir(site);
   for (const name of ["fencelab-web_bg.wasm", "worker_bg.wasm", "index.html", "editor.js"]) {
     const built = await builtName(site, name);
     assert.ok(files.includes(`${built}.br`) && files.includes(`${built}.gz`), `${built} has .br and .gz copies`);
+  }
+
+  // Its page, prerendered on the hosted (precompressed) site as the index
+  // said, listed for the service worker, with copies as new as the files.
+  const paged = spawnSync("cargo", ["run", "--quiet", "--locked", "-p", "xtask", "--", "site-pages", site], { cwd: ROOT, encoding: "utf8" });
+  assert.equal(paged.status, 0, `${paged.stdout}${paged.stderr}`);
+  assert.ok(await exists(join(site, `${ID}.html`)), `site-pages wrote ${ID}.html: ${paged.stdout}${paged.stderr}`);
+  const worker = await readFile(join(site, "sw.js"), "utf8");
+  const pages = worker.split("\n").find((line) => line.startsWith("const PAGES = "));
+  assert.ok(pages.includes(`"./${ID}.html"`), `the service worker precaches it: ${pages}`);
+  for (const name of [`${ID}.html`, "sw.js"]) {
+    const file = await readFile(join(site, name));
+    assert.ok(brotliDecompressSync(await readFile(join(site, `${name}.br`))).equals(file), `${name}.br is ${name}`);
+    assert.ok(gunzipSync(await readFile(join(site, `${name}.gz`))).equals(file), `${name}.gz is ${name}`);
   }
   return site;
 }

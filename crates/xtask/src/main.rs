@@ -271,7 +271,7 @@ fn run(command: Command) -> Result<ExitCode, String> {
         }
         Command::PostBuild(dir) => post_build(&dir),
         Command::SitePages(dir) => {
-            site::pages(&dir)?;
+            site::pages(&root, &dir)?;
             Ok(ExitCode::SUCCESS)
         }
         Command::Fuzz(options) => {

@@ -69,7 +69,7 @@ pub fn build(root: &Path, tools: &Tools, options: &Options) -> Result<(), String
             .map_err(|e| format!("cannot remove {}: {e}", shipped.display()))?;
     }
     rename(&exercises, &shipped)?;
-    pages(&site)?;
+    pages(root, &site)?;
     println!("xtask: precompressing the site's files (brotli, gzip)");
     cmd::status(
         Command::new("node")
@@ -84,14 +84,28 @@ pub fn build(root: &Path, tools: &Tools, options: &Options) -> Result<(), String
 /// `cargo xtask site-pages`: the pages of the exercises the built site in
 /// `dir` serves of its own (its `exercises/index.toml`), prerendered by
 /// web/prerender (which also removes those of exercises no longer listed),
-/// and the service worker's list of pages written again.
-pub fn pages(dir: &Path) -> Result<(), String> {
+/// and the service worker's list of pages written again. A site already
+/// precompressed (`dist` made it) is precompressed again, so that no host
+/// sends an old copy of a page or of the service worker.
+pub fn pages(root: &Path, dir: &Path) -> Result<(), String> {
     println!(
         "xtask: prerendering the pages of {}'s own exercises",
         dir.display()
     );
     cmd::status(&mut cmd::prerender_site_exercises(dir))?;
-    crate::hashed::list_pages(dir)
+    crate::hashed::list_pages(dir)?;
+    let precompressed = ["sw.js.br", "sw.js.gz", "index.html.br", "index.html.gz"]
+        .iter()
+        .any(|copy| dir.join(copy).is_file());
+    if precompressed {
+        println!("xtask: precompressing the site's files again (brotli, gzip)");
+        cmd::status(
+            Command::new("node")
+                .arg(root.join("crates/xtask/compress.mjs"))
+                .arg(dir),
+        )?;
+    }
+    Ok(())
 }
 
 /// The SCORM versions `--scorm` takes (the CLI's `fencelab scorm` owns

@@ -374,7 +374,8 @@ fn installed(server: &mut Server, request: Request, file: &str) -> Result<Exerci
 
 /// Writes [`site_pages`] into the built site `site`, and removes the pages
 /// of site exercises it no longer serves (a page carrying the site's
-/// exercises is one of theirs; a bundled exercise's page carries none).
+/// exercises is one of theirs; a bundled exercise's page carries none),
+/// with their precompressed copies.
 /// Returns the pages written.
 pub fn prerender_site_exercises(site: &Path) -> Result<Vec<String>, String> {
     let pages = site_pages(site)?;
@@ -388,8 +389,14 @@ pub fn prerender_site_exercises(site: &Path) -> Result<Vec<String>, String> {
             && !pages.iter().any(|page| page.file == name)
             && std::fs::read_to_string(&path).is_ok_and(|html| html.contains(&marker));
         if stale {
-            std::fs::remove_file(&path)
-                .map_err(|e| format!("cannot remove {}: {e}", path.display()))?;
+            // Its precompressed copies too: a host would send them for it.
+            for gone in [name.clone(), format!("{name}.br"), format!("{name}.gz")] {
+                let path = site.join(gone);
+                if path.exists() {
+                    std::fs::remove_file(&path)
+                        .map_err(|e| format!("cannot remove {}: {e}", path.display()))?;
+                }
+            }
         }
     }
     for page in &pages {
@@ -694,8 +701,13 @@ mod tests {
         let written = prerender_site_exercises(&site).expect("written");
         assert_eq!(written, ["my-course-claim.html"]);
         std::fs::write(site.join(INDEX_PATH), "format = 1\nexercises = []\n").expect("written");
+        std::fs::write(site.join("my-course-claim.html.br"), "old").expect("written");
         assert_eq!(prerender_site_exercises(&site), Ok(Vec::new()));
         assert!(!site.join("my-course-claim.html").exists(), "removed");
+        assert!(
+            !site.join("my-course-claim.html.br").exists(),
+            "its copy too"
+        );
         assert!(site.join("claim-compare-and-set.html").exists());
         let _ = std::fs::remove_dir_all(&site);
     }
