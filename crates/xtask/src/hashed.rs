@@ -70,12 +70,7 @@ pub fn hash_site(dir: &Path) -> Result<BTreeMap<String, String>, String> {
     let (assets, stable): (BTreeMap<String, Vec<u8>>, BTreeMap<String, Vec<u8>>) =
         files.into_iter().partition(|(name, _)| !is_stable(name));
     let hashed = hash_assets(assets)?;
-    let mut pages: Vec<String> = stable
-        .keys()
-        .filter(|name| name.ends_with(".html"))
-        .cloned()
-        .collect();
-    pages.extend(read_folder_names(dir, TEMPLATES)?);
+    let pages = page_names(dir)?;
     let mut written: BTreeMap<String, Vec<u8>> = BTreeMap::new();
     for (name, bytes) in stable {
         let bytes = point_at(&name, bytes, &hashed, &pages)?;
@@ -240,11 +235,7 @@ pub fn list_pages(dir: &Path) -> Result<(), String> {
     let text = std::fs::read_to_string(&path)
         .map_err(|e| format!("cannot read {}: {e}", path.display()))?;
     let assets = listed(&text, ASSETS_LINE)?;
-    let mut pages: Vec<String> = read_top_level(dir)?
-        .into_keys()
-        .filter(|name| name.ends_with(".html"))
-        .collect();
-    pages.extend(read_folder_names(dir, TEMPLATES)?);
+    let pages = page_names(dir)?;
     let assets: Vec<&String> = assets.iter().collect();
     let pages: Vec<&String> = pages.iter().collect();
     write(&path, write_precache(&text, &assets, &pages)?.as_bytes())
@@ -353,19 +344,34 @@ fn read_top_level(dir: &Path) -> Result<BTreeMap<String, Vec<u8>>, String> {
     Ok(files)
 }
 
-/// `FOLDER/NAME` for every regular file in `dir`'s `folder`, sorted; none
-/// when there is no such folder.
-fn read_folder_names(dir: &Path, folder: &str) -> Result<Vec<String>, String> {
-    let path = dir.join(folder);
-    if !path.is_dir() {
+/// The addresses of the site in `dir` that keep their names and the
+/// service worker precaches with its assets: every page at its top level
+/// (index.html, each exercise's), then every file in [`TEMPLATES`].
+fn page_names(dir: &Path) -> Result<Vec<String>, String> {
+    let mut pages: Vec<String> = file_names(dir)?
+        .into_iter()
+        .filter(|name| name.ends_with(".html"))
+        .collect();
+    pages.extend(
+        file_names(&dir.join(TEMPLATES))?
+            .into_iter()
+            .map(|name| format!("{TEMPLATES}/{name}")),
+    );
+    Ok(pages)
+}
+
+/// The name of every regular file in `folder`, sorted; none when there is
+/// no such folder.
+fn file_names(folder: &Path) -> Result<Vec<String>, String> {
+    if !folder.is_dir() {
         return Ok(Vec::new());
     }
     let entries =
-        std::fs::read_dir(&path).map_err(|e| format!("cannot read {}: {e}", path.display()))?;
+        std::fs::read_dir(folder).map_err(|e| format!("cannot read {}: {e}", folder.display()))?;
     let mut names: Vec<String> = entries
         .filter_map(Result::ok)
         .filter(|entry| entry.path().is_file())
-        .map(|entry| format!("{folder}/{}", entry.file_name().to_string_lossy()))
+        .map(|entry| entry.file_name().to_string_lossy().into_owned())
         .collect();
     names.sort();
     Ok(names)
@@ -563,12 +569,6 @@ mod tests {
         let dir = site("pages-later");
         hash_site(&dir).unwrap();
         let before = read(&dir, "sw.js");
-        let assets = |sw: &str| {
-            sw.lines()
-                .find(|l| l.starts_with(ASSETS_LINE))
-                .unwrap()
-                .to_string()
-        };
         let line = |sw: &str, start: &str| {
             sw.lines()
                 .find(|l| l.starts_with(start))
@@ -578,7 +578,11 @@ mod tests {
         std::fs::write(dir.join("my-course-claim.html"), "<p>mine</p>").unwrap();
         list_pages(&dir).unwrap();
         let after = read(&dir, "sw.js");
-        assert_eq!(assets(&after), assets(&before), "the assets are as built");
+        assert_eq!(
+            line(&after, ASSETS_LINE),
+            line(&before, ASSETS_LINE),
+            "the assets are as built"
+        );
         assert_eq!(
             line(&after, PAGES_LINE),
             "const PAGES = [\"./claim.html\", \"./index.html\", \"./my-course-claim.html\", \

@@ -71,11 +71,7 @@ pub fn build(root: &Path, tools: &Tools, options: &Options) -> Result<(), String
     rename(&exercises, &shipped)?;
     pages(root, &site)?;
     println!("xtask: precompressing the site's files (brotli, gzip)");
-    cmd::status(
-        Command::new("node")
-            .arg(root.join("crates/xtask/compress.mjs"))
-            .arg(&site),
-    )?;
+    compress(root, &site)?;
     work.install(&site, out)?;
     println!("xtask: the site is in {}", out.display());
     Ok(())
@@ -99,13 +95,19 @@ pub fn pages(root: &Path, dir: &Path) -> Result<(), String> {
         .any(|copy| dir.join(copy).is_file());
     if precompressed {
         println!("xtask: precompressing the site's files again (brotli, gzip)");
-        cmd::status(
-            Command::new("node")
-                .arg(root.join("crates/xtask/compress.mjs"))
-                .arg(dir),
-        )?;
+        compress(root, dir)?;
     }
     Ok(())
+}
+
+/// `compress.mjs` on the site in `dir`: a brotli and a gzip copy beside
+/// every file they make smaller.
+fn compress(root: &Path, dir: &Path) -> Result<(), String> {
+    cmd::status(
+        Command::new("node")
+            .arg(root.join("crates/xtask/compress.mjs"))
+            .arg(dir),
+    )
 }
 
 /// The SCORM versions `--scorm` takes (the CLI's `fencelab scorm` owns

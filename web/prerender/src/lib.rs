@@ -90,16 +90,12 @@ pub fn starting_report(server: &mut Server, exercise: &Exercise) -> Result<Exerc
 
 /// The app's HTML in `page`'s state, hydratable: what the browser's first
 /// render of the same state must match node for node. `site` are the
-/// site's own exercises, listed after the bundled ones as the page lists
-/// them once it has read them.
-pub fn render_app(page: &Prerendered, site: &[Exercise]) -> Result<String, String> {
-    // The site's exercises as the page carries them: the state's requests
-    // (each installed first) are not drawn, but the state is the page's.
-    let carried = site
-        .iter()
-        .map(|exercise| Ok((exercise.clone(), loaded_form(exercise)?)))
-        .collect::<Result<Vec<_>, String>>()?;
-    let first = Playground::prerendered(fencelab_web::catalog::bundled(), page, carried)
+/// site's own exercises as the page carries them ([`carried`]), listed
+/// after the bundled ones as the page lists them once it has read them
+/// (the state's requests, each installed first, are not drawn, but the
+/// state is the page's).
+pub fn render_app(page: &Prerendered, site: &[(Exercise, String)]) -> Result<String, String> {
+    let first = Playground::prerendered(fencelab_web::catalog::bundled(), page, site.to_vec())
         .ok_or_else(|| {
             format!(
                 "no first state for {}: not an exercise of this site, or its report is another's",
@@ -119,13 +115,13 @@ pub fn render_app(page: &Prerendered, site: &[Exercise]) -> Result<String, Strin
 }
 
 /// `template` (the build's index.html) with `app` in its root, `page` as
-/// JSON beside it, each of the site's own exercises (`site`) in its loaded
-/// form after that, and `exercise`'s title.
+/// JSON beside it, each of the site's own exercises (`site`, [`carried`])
+/// in its loaded form after that, and `exercise`'s title.
 pub fn fill(
     template: &str,
     exercise: &Exercise,
     page: &Prerendered,
-    site: &[Exercise],
+    site: &[(Exercise, String)],
     app: &str,
 ) -> Result<String, String> {
     let start = template.find(HOLE_START).ok_or_else(|| {
@@ -145,10 +141,9 @@ pub fn fill(
         "<script type=\"application/json\" id=\"{DATA_ID}\">{}</script>",
         page.to_json()
     );
-    for (n, exercise) in site.iter().enumerate() {
+    for (n, (_, loaded)) in site.iter().enumerate() {
         data.push_str(&format!(
-            "<script type=\"application/json\" id=\"{SITE_ID}-{n}\">{}</script>",
-            loaded_form(exercise)?
+            "<script type=\"application/json\" id=\"{SITE_ID}-{n}\">{loaded}</script>"
         ));
     }
     // The root holds only the placeholder, so the data goes right after
@@ -181,13 +176,13 @@ pub fn fill(
 }
 
 /// `exercise`'s page from `template`: its starting texts checked by
-/// `server`, the app rendered with the site's own exercises (`site`)
-/// listed and carried.
+/// `server`, the app rendered with the site's own exercises (`site`,
+/// [`carried`]) listed and carried.
 fn page_html(
     server: &mut Server,
     template: &str,
     exercise: &Exercise,
-    site: &[Exercise],
+    site: &[(Exercise, String)],
 ) -> Result<String, String> {
     let page = Prerendered {
         exercise: exercise.id.clone(),
@@ -196,13 +191,19 @@ fn page_html(
     fill(template, exercise, &page, site, &render_app(&page, site)?)
 }
 
-/// One exercise as the page reads the bundled ones
-/// (`fencelab_model::bundled::from_loaded_json`: `{"Ok": [exercise]}`),
-/// `<` escaped so that no text in it can end the script element it sits in.
-fn loaded_form(exercise: &Exercise) -> Result<String, String> {
-    serde_json::to_string(&Ok::<_, LoadError>([exercise]))
-        .map(|json| json.replace('<', "\\u003c"))
-        .map_err(|e| format!("{} cannot be written as JSON: {e}", exercise.id))
+/// Each of `exercises` with the text a page carries it in, as the page
+/// reads the bundled ones (`fencelab_model::bundled::from_loaded_json`:
+/// `{"Ok": [exercise]}`), `<` escaped so that no text in it can end the
+/// script element it sits in. Written once for every page of the site.
+pub fn carried(exercises: Vec<Exercise>) -> Result<Vec<(Exercise, String)>, String> {
+    exercises
+        .into_iter()
+        .map(|exercise| {
+            let loaded = serde_json::to_string(&Ok::<_, LoadError>([&exercise]))
+                .map_err(|e| format!("{} cannot be written as JSON: {e}", exercise.id))?;
+            Ok((exercise, loaded.replace('<', "\\u003c")))
+        })
+        .collect()
 }
 
 /// The template a built page was filled from ([`fill`]'s inverse): its
@@ -326,19 +327,18 @@ pub fn site_pages(site: &Path) -> Result<Vec<Page>, String> {
         exercises.push(installed(&mut server, request, &file)?);
     }
     let template = unfill(&read(&site.join(FRONT_PAGE))?)?;
-    let bundled = fencelab_web::catalog::bundled()
-        .map_err(|e| format!("the bundled exercises do not load: {e}"))?;
+    // A bundled exercise's id was refused as taken when installed.
+    let carried = carried(exercises)?;
     let mut pages = Vec::new();
-    for exercise in &exercises {
+    for (exercise, _) in &carried {
         let file = format!("{}.html", exercise.id);
-        let taken = file == FRONT_PAGE || bundled.iter().any(|b| b.id == exercise.id);
-        if taken {
+        if file == FRONT_PAGE {
             return Err(format!(
                 "the page {file} is taken: rename the exercise `{}`",
                 exercise.id
             ));
         }
-        let html = page_html(&mut server, &template, exercise, &exercises)?;
+        let html = page_html(&mut server, &template, exercise, &carried)?;
         pages.push(Page { file, html });
     }
     Ok(pages)

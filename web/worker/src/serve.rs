@@ -20,9 +20,9 @@ use fencelab_core::check::{Progress, SuiteSearch};
 use fencelab_core::mutate::Context;
 use fencelab_core::report::Unusable;
 use fencelab_core::{Checker, Exercise, ExerciseExt, Limits, Scenario, mutation};
+use fencelab_model::ExerciseReport;
 use fencelab_model::exercise::Unchecked;
 use fencelab_model::site::SiteIndex;
-use fencelab_model::{ExerciseReport, LoadError};
 use fencelab_protocol::reader::ReadAnswer;
 use fencelab_protocol::{Edits, Installation, PRERENDERED_SUFFIX, Request, Response};
 use std::cell::RefCell;
@@ -415,26 +415,19 @@ impl Server {
     /// loaded form (`source`), under `file` in errors: its site file
     /// replaces it once installed.
     fn install_prerendered(&mut self, file: &str, source: &str) -> Installation {
-        let unloadable = |message: String| {
-            Installation::Unloadable(LoadError {
-                file: file.to_string(),
-                line: 0,
-                column: 0,
-                field: "(loaded form)".into(),
-                message,
-            })
+        // The whole text is one place: its errors and its schema's.
+        let schema = fencelab_model::exercise::FilePlace {
+            file: file.to_string(),
+            line: 0,
+            column: 0,
         };
+        let unloadable = |message| Installation::Unloadable(schema.error("(loaded form)", message));
         let mut exercises = match fencelab_model::bundled::from_loaded_json(source) {
             Ok(exercises) => exercises,
             Err(error) => return unloadable(error.message),
         };
         let (Some(exercise), None) = (exercises.pop(), exercises.pop()) else {
             return unloadable("it holds no exercise, or more than one".into());
-        };
-        let schema = fencelab_model::exercise::FilePlace {
-            file: file.to_string(),
-            line: 0,
-            column: 0,
         };
         // Provisional only until the site's own file: never in place of
         // an exercise served already.
@@ -1153,7 +1146,7 @@ mod tests {
             panic!("installed: {built:?}");
         };
         let mut server = Server::new(exercises());
-        let carried = serde_json::to_string(&Ok::<_, LoadError>([&built])).unwrap();
+        let carried = serde_json::to_string(&Ok::<_, fencelab_model::LoadError>([&built])).unwrap();
         let prerendered = |seq, source: &str| Request::Install {
             seq,
             file: format!("my-course-claim{PRERENDERED_SUFFIX}"),
@@ -1198,7 +1191,8 @@ mod tests {
             };
             assert_eq!(error.file, format!("my-course-claim{PRERENDERED_SUFFIX}"));
         }
-        let bundled = serde_json::to_string(&Ok::<_, LoadError>([&exercises()[0]])).unwrap();
+        let bundled =
+            serde_json::to_string(&Ok::<_, fencelab_model::LoadError>([&exercises()[0]])).unwrap();
         let taken = installed(answer_of(&mut server, prerendered(7, &bundled)));
         assert!(
             matches!(taken, Installation::IdTaken(_)),
