@@ -123,6 +123,83 @@ impl Scenario {
     }
 }
 
+/// Where in a scenario an SQL text is written.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum SqlField {
+    /// Step `step`'s `sql` or `query` (`verb`), 0-based.
+    Step { step: usize, verb: &'static str },
+    /// Invariant `invariant`'s `sql`, 0-based.
+    Invariant(usize),
+}
+
+impl fmt::Display for SqlField {
+    /// The field's path inside its scenario, as the loader names fields:
+    /// `steps[2].sql`, `invariants[0].sql`.
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        match self {
+            SqlField::Step { step, verb } => write!(f, "steps[{step}].{verb}"),
+            SqlField::Invariant(invariant) => write!(f, "invariants[{invariant}].sql"),
+        }
+    }
+}
+
+/// An SQL text of a scenario holding a character SQL cannot contain
+/// ([`crate::procedure::sql_characters`]): where, the character's place
+/// inside the text, and why.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct SqlCharacterProblem {
+    pub field: SqlField,
+    pub position: crate::procedure::Position,
+    pub message: String,
+}
+
+impl SqlCharacterProblem {
+    /// The sentence a loader reports at the step or invariant: the file's
+    /// place is the field's, so the character's place in the text is said.
+    pub fn sentence(&self) -> String {
+        format!(
+            "at line {}, column {} of the SQL: {}",
+            self.position.line, self.position.column, self.message
+        )
+    }
+}
+
+impl Scenario {
+    /// Every SQL text the scenario runs, in file order: each step's `sql`
+    /// or `query`, then each invariant's.
+    pub fn sql_texts(&self) -> impl Iterator<Item = (SqlField, &str)> {
+        let steps = self.steps.iter().enumerate().flat_map(|(step, spec)| {
+            [("sql", &spec.sql), ("query", &spec.query)]
+                .into_iter()
+                .filter_map(move |(verb, text)| {
+                    text.as_deref()
+                        .map(|text| (SqlField::Step { step, verb }, text))
+                })
+        });
+        let invariants = self
+            .invariants
+            .iter()
+            .enumerate()
+            .map(|(i, invariant)| (SqlField::Invariant(i), invariant.sql.as_str()));
+        steps.chain(invariants)
+    }
+
+    /// The first SQL text of the scenario that holds a character SQL cannot
+    /// contain, by the rule procedures are held to: exercise files and
+    /// scenario files both refuse it as they load.
+    pub fn sql_character_problem(&self) -> Option<SqlCharacterProblem> {
+        self.sql_texts().find_map(|(field, text)| {
+            crate::procedure::sql_characters(text)
+                .err()
+                .map(|(offset, message)| SqlCharacterProblem {
+                    field,
+                    position: crate::procedure::position_at(text, offset),
+                    message,
+                })
+        })
+    }
+}
+
 fn one_point() -> u32 {
     1
 }

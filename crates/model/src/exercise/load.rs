@@ -71,19 +71,40 @@ impl Source<'_> {
         field: &str,
         error: &crate::procedure::ParseError,
     ) -> LoadError {
+        self.text_error(span, field, error.position, error.message.clone())
+    }
+
+    /// An error at `position` inside the string value spanning `span` (an
+    /// SQL text), placed at its line in the file.
+    fn text_error(
+        &self,
+        span: Range<usize>,
+        field: &str,
+        position: crate::procedure::Position,
+        message: String,
+    ) -> LoadError {
         let start = crate::procedure::position_at(self.text, span.start);
         // A multi-line string opens with `"""` and a newline that TOML drops.
         let opens_with_newline = self.text[span.start..].starts_with("\"\"\"\n")
             || self.text[span.start..].starts_with("'''\n");
-        let line = start.line as usize + error.position.line as usize - 1
-            + usize::from(opens_with_newline);
+        let line =
+            start.line as usize + position.line as usize - 1 + usize::from(opens_with_newline);
         LoadError {
             file: self.file.to_string(),
             line,
-            column: error.position.column as usize,
+            column: position.column as usize,
             field: field.to_string(),
-            message: error.message.clone(),
+            message,
         }
+    }
+
+    /// Refuses an SQL text that holds a character SQL cannot contain, by
+    /// the rule procedures are parsed with, placed at that character's line.
+    fn sql_characters(&self, text: &toml::Spanned<String>, field: &str) -> Result<(), LoadError> {
+        crate::procedure::sql_characters(text.get_ref()).map_err(|(offset, message)| {
+            let position = crate::procedure::position_at(text.get_ref(), offset);
+            self.text_error(text.span(), field, position, message)
+        })
     }
 }
 
@@ -123,6 +144,7 @@ impl Exercise {
         let variants = load_variants(&source, &parsed, &procedures)?;
         let equivalents = load_equivalents(&source, &parsed)?;
         let working_version = load_working_version(&source, &parsed, &procedures)?;
+        source.sql_characters(&parsed.schema, "schema")?;
         let schema_span = parsed.schema.span();
         let exercise = Exercise {
             id,
@@ -248,6 +270,9 @@ fn load_procedures(source: &Source, parsed: &File) -> Result<Vec<ProcedureSpec>,
                         "only an editable procedure has a starting text (add editable = true)",
                     ));
                 }
+                // A starting text is parsed when a learner's check runs it;
+                // what no SQL may hold is refused now, where the author is.
+                source.sql_characters(start, &format!("procedures.{name}.start"))?;
                 start.get_ref().clone()
             }
             None => spec.reference.get_ref().clone(),
@@ -349,6 +374,16 @@ fn load_scenarios(
                 step: &|| step_span(j),
             };
             check_step(source, &place, step, procedures)?;
+        }
+        if let Some(problem) = scenario.sql_character_problem() {
+            let at = places()
+                .sql(i, problem.field)
+                .unwrap_or(spanned.span().start);
+            return Err(source.error(
+                at..at,
+                &format!("{field}.{}", problem.field),
+                problem.sentence(),
+            ));
         }
         scenarios.push(scenario.clone());
     }

@@ -398,6 +398,60 @@ mod tests {
         assert!(error.message.contains("needs `actor`"), "{error}");
     }
 
+    #[test]
+    fn a_nul_in_any_sql_text_is_refused_at_its_place() {
+        let file = session_file();
+        let line_of = |needle: &str| line_at(file, file.find(needle).expect("the text"));
+        // Each edit puts a NUL (written as TOML's escape) into one SQL text:
+        // the field refused, and the line of the file the error is put at.
+        let schema = "  id TEXT PRIMARY KEY,";
+        let start = "SELECT c.session_id, c.host_id, c.incarnation, :result, :now";
+        let query = "{ query = \"SELECT count(*) FROM beliefs\"";
+        let invariant = "]\n\n[[scenarios]]";
+        let cases = [
+            (
+                file.replacen(schema, "  id TEXT PRIMARY KEY,\\u0000", 1),
+                "schema".to_string(),
+                line_of(schema),
+            ),
+            (
+                file.replacen(start, "SELECT c.session_id\\u0000, c.host_id", 1),
+                "procedures.finish_session.start".to_string(),
+                line_of(start),
+            ),
+            (
+                file.replacen(query, "{ query = \"SELECT count(*)\\u0000 FROM beliefs\"", 1),
+                "steps[".to_string(),
+                line_of(query),
+            ),
+            (
+                file.replacen(
+                    invariant,
+                    "]\ninvariants = [{ name = \"n\", sql = \"SELECT 1\\u0000\" }]\n\n[[scenarios]]",
+                    1,
+                ),
+                "].invariants[0].sql".to_string(),
+                line_of(invariant) + 1,
+            ),
+        ];
+        for (text, field, line) in cases {
+            assert_ne!(text, file, "the edit of {field} changed nothing");
+            let error = Exercise::from_toml(SESSION, &text).expect_err("a NUL in SQL");
+            assert!(error.field.contains(&field), "{field}: {error}");
+            assert_eq!(error.line, line, "{error}");
+            assert!(error.message.contains("U+0000"), "{error}");
+        }
+        // A scenario file holds its scenarios to the same rule.
+        let scenarios = "[[scenarios]]\nname = \"x\"\nsummary = \"s\"\nsteps = [\n  { sql = \"DELETE FROM t\\u0000 WHERE 0\" },\n]\n";
+        let error = scenarios_from_toml("extra.toml", scenarios).expect_err("a NUL in a step");
+        assert_eq!(
+            (error.line, error.field.as_str()),
+            (5, "scenarios[0].steps[0].sql (`x`)"),
+            "{error}"
+        );
+        assert!(error.message.contains("column 14"), "{error}");
+    }
+
     /// The session file without finish_session's `start`: every editable
     /// procedure then starts from its reference.
     fn cut_start(file: &str) -> String {

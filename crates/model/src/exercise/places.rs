@@ -1,5 +1,5 @@
 //! Where the parts of an exercise or scenario file are: the line of each
-//! `[[scenarios]]` table, each of its steps and its `points`, of each
+//! `[[scenarios]]` table, each of its steps, invariants and its `points`, of each
 //! `[[mutants]]` table and each declared equivalent mutant.
 //!
 //! The loader deserializes scenarios whole, so a problem found after parsing
@@ -26,6 +26,7 @@ pub struct Places {
 struct ScenarioPlaces {
     header: usize,
     steps: Vec<usize>,
+    invariants: Vec<usize>,
     points: Option<usize>,
 }
 
@@ -43,6 +44,8 @@ struct FileSpans {
 struct ScenarioSpans {
     #[serde(default)]
     steps: Vec<Spanned<IgnoredAny>>,
+    #[serde(default)]
+    invariants: Vec<Spanned<IgnoredAny>>,
     #[serde(default)]
     points: Option<Spanned<IgnoredAny>>,
 }
@@ -73,6 +76,12 @@ impl Places {
                         .iter()
                         .map(|s| s.span().start)
                         .collect(),
+                    invariants: scenario
+                        .get_ref()
+                        .invariants
+                        .iter()
+                        .map(|i| i.span().start)
+                        .collect(),
                     points: scenario.get_ref().points.as_ref().map(|p| p.span().start),
                 })
                 .collect(),
@@ -92,6 +101,25 @@ impl Places {
     /// The offset of step `step` of scenario `scenario` (both 0-based).
     pub fn step(&self, scenario: usize, step: usize) -> Option<usize> {
         self.scenarios.get(scenario)?.steps.get(step).copied()
+    }
+
+    /// The offset of invariant `invariant` of scenario `scenario` (both
+    /// 0-based).
+    pub fn invariant(&self, scenario: usize, invariant: usize) -> Option<usize> {
+        self.scenarios
+            .get(scenario)?
+            .invariants
+            .get(invariant)
+            .copied()
+    }
+
+    /// The offset of the step or invariant of scenario `scenario` that
+    /// holds the SQL text `field`.
+    pub fn sql(&self, scenario: usize, field: crate::scenario::SqlField) -> Option<usize> {
+        match field {
+            crate::scenario::SqlField::Step { step, .. } => self.step(scenario, step),
+            crate::scenario::SqlField::Invariant(invariant) => self.invariant(scenario, invariant),
+        }
     }
 
     /// The offset of scenario `scenario`'s `points` value.
@@ -136,6 +164,7 @@ steps = [
   { start = \"a\" },
   { clock = 5 },
 ]
+invariants = [{ name = \"i\", sql = \"SELECT 1\" }]
 
 [[mutants]]
 name = \"m\"
@@ -151,8 +180,10 @@ reason = \"r\"
         assert_eq!(line(places.step(0, 0)), Some(5));
         assert_eq!(line(places.step(0, 1)), Some(6));
         assert_eq!(line(places.step(0, 2)), None);
-        assert_eq!(line(places.variant(0)), Some(9));
-        assert_eq!(line(places.equivalent(1)), Some(12));
+        assert_eq!(line(places.invariant(0, 0)), Some(8));
+        assert_eq!(line(places.invariant(0, 1)), None);
+        assert_eq!(line(places.variant(0)), Some(10));
+        assert_eq!(line(places.equivalent(1)), Some(13));
         assert_eq!(line(places.equivalent(2)), None);
         assert_eq!(places.scenario(1), None);
         assert!(Places::of("not = [toml").scenario(0).is_none());

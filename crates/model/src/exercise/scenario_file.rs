@@ -66,6 +66,13 @@ pub fn scenarios_from_toml(file: &str, text: &str) -> Result<Vec<Scenario>, Load
                 )
             })?;
         }
+        if let Some(problem) = scenario.sql_character_problem() {
+            return Err(error(
+                places().sql(i, problem.field).unwrap_or(offset),
+                format!("scenarios[{i}].{} (`{}`)", problem.field, scenario.name),
+                problem.sentence(),
+            ));
+        }
         scenarios.push(scenario);
     }
     Ok(scenarios)

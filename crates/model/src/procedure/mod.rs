@@ -201,20 +201,7 @@ impl Procedure {
                 ),
             ));
         }
-        // A NUL would silently end the statement inside SQLite; other control
-        // characters are invisible in the editor. Tab and line breaks are text.
-        if let Some((offset, c)) = source
-            .char_indices()
-            .find(|(_, c)| c.is_control() && !matches!(c, '\t' | '\n' | '\r'))
-        {
-            return Err(fail(
-                offset,
-                format!(
-                    "the text holds the control character U+{:04X}, which SQL cannot contain here",
-                    u32::from(c)
-                ),
-            ));
-        }
+        sql_characters(source).map_err(|(offset, message)| fail(offset, message))?;
         let mut steps: Vec<Step> = Vec::new();
         for piece in split(source).map_err(|(offset, message)| fail(offset, message))? {
             match piece {
@@ -296,6 +283,29 @@ impl Procedure {
             }
         }
         names
+    }
+}
+
+/// The one rule for the characters any SQL text fencelab runs may hold (a
+/// procedure, an exercise's schema, a scenario's `sql`, `query` and
+/// invariants): none of the control characters but tab and line breaks.
+/// A NUL would silently end the statement inside SQLite, so a reader would
+/// see statements that never run; the other control characters are
+/// invisible in an editor. Gives the byte offset of the first such
+/// character and the sentence that says why it is refused.
+pub fn sql_characters(text: &str) -> Result<(), (usize, String)> {
+    match text
+        .char_indices()
+        .find(|(_, c)| c.is_control() && !matches!(c, '\t' | '\n' | '\r'))
+    {
+        None => Ok(()),
+        Some((offset, c)) => Err((
+            offset,
+            format!(
+                "the text holds the control character U+{:04X}, which SQL cannot contain here",
+                u32::from(c)
+            ),
+        )),
     }
 }
 
