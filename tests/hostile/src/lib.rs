@@ -11,7 +11,9 @@
 //! and in wasm (tests/corpus.rs); the format is in cases/README.md.
 //!
 //! Cases of the command line's own kinds (`file`, `terminal`) run natively
-//! only: there is no command line in wasm, and no file system.
+//! only: there is no command line in wasm, and no file system. A `command`
+//! case runs a program of fencelab's as a user runs it ([`command`]); the
+//! corpus leaves it to the test of the crate that builds the program.
 //!
 //! Must never: time anything with a clock, or accept an outcome without
 //! checking its message.
@@ -51,7 +53,141 @@ pub struct Case {
     /// A `file` case: what the path the command line reads is.
     #[serde(default)]
     pub file: Option<FileKind>,
+    /// A `command` case: the program, its arguments and what is made
+    /// before it runs.
+    #[serde(default)]
+    pub command: Option<CommandSpec>,
     pub expect: Expect,
+}
+
+/// A program of fencelab's, as a `command` case names it.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Deserialize)]
+pub enum Program {
+    #[serde(rename = "fencelab")]
+    Fencelab,
+    #[serde(rename = "mdbook-fencelab")]
+    MdbookFencelab,
+}
+
+impl Program {
+    /// The test that runs this program's cases (it alone knows where cargo
+    /// built the program).
+    pub fn runner(self) -> &'static str {
+        match self {
+            Program::Fencelab => "crates/cli/tests/hostile_commands.rs",
+            Program::MdbookFencelab => "crates/mdbook/tests/hostile_commands.rs",
+        }
+    }
+}
+
+/// What a `command` case runs, in a scratch folder of its own (its working
+/// directory; `{dir}` in an argument, an environment value, `stdin` or a
+/// FIFO's text is that folder's absolute path). Every path is relative to
+/// the scratch folder. cases/README.md describes each field.
+#[derive(Debug, Deserialize)]
+#[serde(deny_unknown_fields)]
+pub struct CommandSpec {
+    pub program: Program,
+    pub args: Vec<String>,
+    /// Added to the environment the test runs in.
+    #[serde(default)]
+    pub env: BTreeMap<String, String>,
+    /// Standard input; empty when not given.
+    #[serde(default)]
+    pub stdin: Option<String>,
+    /// Files made before the run, by path: their text, `@input` for the
+    /// case's input.
+    #[serde(default)]
+    pub files: BTreeMap<String, String>,
+    /// Empty folders made before the run.
+    #[serde(default)]
+    pub dirs: Vec<String>,
+    /// Symbolic links made before the run: link path to target, as written.
+    #[serde(default)]
+    pub symlinks: BTreeMap<String, String>,
+    /// FIFOs made before the run, by path, whose other end the runner plays
+    /// as an attacker would: it reads to the end whatever the program
+    /// writes into one, then gives the next reader this text.
+    #[serde(default)]
+    pub fifos: BTreeMap<String, String>,
+    /// What is planted at a path only the child's process id names, just
+    /// before the program starts.
+    #[serde(default)]
+    pub plant: Option<Plant>,
+    /// A signal sent to the program while it runs.
+    #[serde(default)]
+    pub signal: Option<SignalSpec>,
+    /// How long the program may run before it is killed and the case
+    /// fails [default: `command::SECONDS_MAX_DEFAULT`].
+    #[serde(default)]
+    pub seconds_max: Option<u64>,
+}
+
+/// Folders and FIFOs made world-writable at paths holding `{pid}`, the
+/// process id the program will have, made by the shell that then becomes
+/// the program (`exec` keeps the process id): what another local user who
+/// guessed the id would have made first.
+#[derive(Debug, Deserialize)]
+#[serde(deny_unknown_fields)]
+pub struct Plant {
+    /// Folders, with every missing parent, mode 0777.
+    #[serde(default)]
+    pub dirs: Vec<String>,
+    /// FIFOs, mode 0666, each played as `CommandSpec::fifos` are.
+    #[serde(default)]
+    pub fifos: BTreeMap<String, String>,
+}
+
+/// A signal sent once a path matching `once` exists in the scratch folder.
+#[derive(Debug, Deserialize)]
+#[serde(deny_unknown_fields)]
+pub struct SignalSpec {
+    pub send: SignalName,
+    /// A glob (`*`, `?`, `[...]`) relative to the scratch folder.
+    pub once: String,
+}
+
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Deserialize)]
+pub enum SignalName {
+    #[serde(rename = "TERM")]
+    Term,
+    #[serde(rename = "INT")]
+    Int,
+}
+
+impl SignalName {
+    /// Its name without `SIG`, as `kill -s` takes it.
+    pub fn name(self) -> &'static str {
+        match self {
+            SignalName::Term => "TERM",
+            SignalName::Int => "INT",
+        }
+    }
+
+    /// Its number on Linux, where the exit status a shell reports for a
+    /// death by it is 128 plus this.
+    pub fn number(self) -> i32 {
+        match self {
+            SignalName::Term => 15,
+            SignalName::Int => 2,
+        }
+    }
+}
+
+/// What a `command` case's scratch folder must hold after the run.
+#[derive(Debug, Default, Deserialize)]
+#[serde(deny_unknown_fields)]
+pub struct After {
+    /// Paths that still hold exactly what they held before the run (a
+    /// folder with everything in it; nothing, if nothing was there).
+    #[serde(default)]
+    pub same: Vec<String>,
+    /// Globs that match nothing.
+    #[serde(default)]
+    pub absent: Vec<String>,
+    /// Folders that exist and hold nothing.
+    #[serde(default)]
+    pub empty: Vec<String>,
 }
 
 /// What a `file` case hands the command line as an exercise file.
@@ -87,6 +223,10 @@ pub enum Kind {
     /// An exercise file checked, as `fencelab check` prints it in a
     /// terminal: natively only.
     Terminal,
+    /// A program of fencelab's run as a user runs it (`command` says
+    /// which, how, and in what folder): run by the program's own crate's
+    /// test, natively (`command::check_every`).
+    Command,
 }
 
 #[derive(Debug, Deserialize)]
@@ -99,6 +239,13 @@ pub struct Expect {
     /// Run three times: every report must be the same, byte for byte.
     #[serde(default)]
     pub replays: bool,
+    /// A `command` case: the exact exit status wanted in place of the
+    /// outcome's (a death by signal N counts as 128 + N, as a shell says).
+    #[serde(default)]
+    pub exit: Option<i32>,
+    /// A `command` case: what its scratch folder holds after the run.
+    #[serde(default)]
+    pub after: Option<After>,
 }
 
 /// What a user must see.
@@ -132,6 +279,8 @@ pub struct Ran {
     pub shown: Option<String>,
     /// A case of the command line in wasm, where there is none.
     pub skipped: bool,
+    /// A case that another test runs (a `command` case): that test.
+    pub elsewhere: Option<&'static str>,
     /// The engine's accounting, the largest over every scenario run.
     pub figures: Figures,
 }
@@ -228,6 +377,11 @@ pub fn run(case: &Case) -> Ran {
             }
         },
         Kind::File | Kind::Terminal => command_line(case, &input),
+        Kind::Command => Ran {
+            skipped: true,
+            elsewhere: case.command.as_ref().map(|c| c.program.runner()),
+            ..Ran::default()
+        },
     };
     let (_, peak) = fencelab_core::sqlite::heap_bytes();
     ran.figures.sqlite_heap_bytes = u64::try_from(peak).unwrap_or(0);
@@ -273,6 +427,8 @@ fn command_line(case: &Case, input: &str) -> Ran {
     }
 }
 
+#[cfg(not(target_arch = "wasm32"))]
+pub mod command;
 #[cfg(not(target_arch = "wasm32"))]
 mod files;
 
@@ -342,6 +498,15 @@ const MEMORY_BYTES_SLACK: u64 = 20 * 1024 * 1024;
 /// engine's limits; the reasons it is wrong, if any.
 pub fn judge(case: &Case, ran: &Ran) -> Vec<String> {
     let mut wrong = Vec::new();
+    // A command case's table is what its runner reads: without one it
+    // would be skipped here and never run there.
+    if (case.kind == Kind::Command) != case.command.is_some() {
+        wrong.push("a `command` table belongs to a case of kind `command`, and only there".into());
+    }
+    let command_only = case.expect.exit.is_some() || case.expect.after.is_some();
+    if command_only && case.kind != Kind::Command {
+        wrong.push("`expect.exit` and `expect.after` judge only a case of kind `command`".into());
+    }
     if ran.skipped {
         return wrong;
     }

@@ -39,9 +39,10 @@ fn every_hostile_input_ends_within_its_budget_with_the_message_a_user_must_see()
                     .flat_map(|r| &r.scenarios)
                     .find_map(|s| s.problem())
             });
-        let seen = match (ran.skipped, seen) {
-            (true, _) => "(a case of the command line: not run in wasm)".to_string(),
-            (false, seen) => seen.unwrap_or_else(|| "(every scenario passed)".into()),
+        let seen = match (ran.elsewhere, ran.skipped, seen) {
+            (Some(runner), _, _) => format!("(a command case: {runner} runs it)"),
+            (None, true, _) => "(a case of the command line: not run in wasm)".to_string(),
+            (None, false, seen) => seen.unwrap_or_else(|| "(every scenario passed)".into()),
         };
         // Hostile messages hold what would steer the terminal this prints to.
         println!("    {}", fencelab_model::text::visible_lines(&seen));

@@ -1,0 +1,13 @@
+//! The hostile corpus's `command` cases for `fencelab` (tests/hostile/cases/
+//! commands/): each run as a user runs it, in a scratch folder of its own,
+//! by the corpus's own runner (`fencelab_hostile::command`). Only a test of
+//! this crate knows where cargo built the program.
+
+use fencelab_hostile::Program;
+use fencelab_hostile::command::check_every;
+use std::path::Path;
+
+#[test]
+fn every_command_case_of_fencelab_ends_as_it_must_and_leaves_only_what_it_may() {
+    check_every(Program::Fencelab, Path::new(env!("CARGO_BIN_EXE_fencelab")));
+}
