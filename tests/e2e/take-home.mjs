@@ -9,10 +9,21 @@
 // says (exit 0); a step differing from the page would exit 2.
 import assert from "node:assert/strict";
 import { spawnSync } from "node:child_process";
-import { mkdtemp, readFile, rm, writeFile } from "node:fs/promises";
+import { mkdir, mkdtemp, readFile, readdir, rm, writeFile } from "node:fs/promises";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
-import { CLAIM, REPAIRED, open, runTests, typeClaim, verdictsCurrent, waitForText } from "./harness.mjs";
+import { deflateRawSync } from "node:zlib";
+import {
+  CLAIM,
+  REPAIRED,
+  ROOT,
+  fencelabCommand,
+  open,
+  runTests,
+  typeClaim,
+  verdictsCurrent,
+  waitForText,
+} from "./harness.mjs";
 
 /** Clicks the button and returns the downloaded script's name and text. */
 async function takeHome(page) {
@@ -58,7 +69,66 @@ async function listedExercises(page, url) {
   return ids;
 }
 
+/**
+ * An exercise whose scenario name declares an encoding to python3 (PEP 263)
+ * and whose schema holds text that, decoded by that codec, would close its
+ * literal and create a file: the starter exercise, changed where an author
+ * (or whoever sends an exercise link) can change it.
+ */
+async function hostileExercise() {
+  const starter = await readFile(join(ROOT, "crates/cli/src/starter.toml"), "utf8");
+  const name = "one taker -*- coding:unicode_escape -*-";
+  const text = starter
+    .replace('id = "starter"', 'id = "cookie"')
+    .replace('name = "one taker"', `name = "${name}"`)
+    .replace('schema = """\n', `schema = """\n-- "+open('injected','w').name+"\n`);
+  assert.notEqual(text, starter);
+  assert.ok(text.includes(name) && text.includes("injected"), "the starter has the places the attack uses");
+  return { text, name };
+}
+
+/** python3's own parser on `script`'s bytes, against a script the CLI wrote for a bundled exercise. */
+async function checkedByPython(folder, file, expect) {
+  const trusted = join(folder, "trusted.py");
+  const [program, args] = fencelabCommand("export", CLAIM, "--scenario", "one winner", "--python", "-o", trusted);
+  const exported = spawnSync(program, args, { cwd: ROOT, encoding: "utf8", timeout: 300_000 });
+  assert.equal(exported.status, 0, `fencelab export: ${exported.stderr}`);
+  await writeFile(file.replace(/\.py$/, ".expect.json"), JSON.stringify(expect));
+  return spawnSync("python3", [join(ROOT, "tests/scripts/check_script.py"), trusted, file], {
+    encoding: "utf8",
+    timeout: 60_000,
+  });
+}
+
 const tests = [
+  [
+    "an exercise link whose scenario name declares an encoding: the downloaded script is the template's, and runs nothing of the link's",
+    async ({ page, url }) => {
+      const { text, name } = await hostileExercise();
+      const fragment = `x1=${deflateRawSync(Buffer.from(text, "utf8"), { level: 9 }).toString("base64url")}`;
+      await page.goto(`${url}#${fragment}`);
+      await waitForText(page.locator("#scenario-summary"), /^\d of 3 scenarios pass$/, 60_000);
+      await page.locator(".scenario.failed .scenario-select").first().click();
+      const { problem } = await shownProblem(page);
+      const script = await takeHome(page);
+      assert.ok(script.text.startsWith("#!/usr/bin/env python3\n# -*- coding: utf-8 -*-\n"), script.text.slice(0, 200));
+      const folder = await mkdtemp(join(tmpdir(), "fencelab-take-home-hostile-"));
+      try {
+        const file = join(folder, script.name);
+        await writeFile(file, script.text);
+        const checked = await checkedByPython(folder, file, { SCENARIO: name });
+        assert.equal(checked.status, 0, `python3 reads the script otherwise than the template:\n${checked.stdout}${checked.stderr}`);
+        const runIn = join(folder, "run");
+        await mkdir(runIn);
+        const run = spawnSync("python3", [file], { cwd: runIn, encoding: "utf8", timeout: 60_000 });
+        assert.equal(run.status, 1, `the script ends on the broken guarantee:\n${run.stdout}${run.stderr}`);
+        assert.equal(words(run.stdout.trimEnd().split("\n\n").at(-1)), words(problem));
+        assert.deepEqual(await readdir(runIn), [], "the script wrote nothing where it ran: no code of the link's ran");
+      } finally {
+        await rm(folder, { recursive: true, force: true });
+      }
+    },
+  ],
   [
     "exercise 1's naive claim: the script shows both workers owning msg-1 and exits 1; the repair's exits 0",
     async ({ page, url }) => {

@@ -14,6 +14,7 @@
 #![cfg(not(target_arch = "wasm32"))]
 
 mod generate;
+pub mod script;
 pub mod seeds;
 
 use fencelab_core::exercise::ExerciseExt;
@@ -22,13 +23,14 @@ use fencelab_model::procedure::{StepKind, lexer};
 use std::sync::OnceLock;
 
 pub use generate::procedure_text;
+pub use script::take_home_script;
 
 /// A fuzz target's body: any bytes in, a panic when something is wrong.
 pub type Target = fn(&[u8]);
 
 /// The fuzz targets, by name: the folders under `fuzz/fuzz_targets/`,
 /// `fuzz/corpus/` and `fuzz/regressions/`.
-pub const TARGETS: [(&str, Target); 8] = [
+pub const TARGETS: [(&str, Target); 9] = [
     ("procedure_parser", procedure_parser),
     ("exercise_loader", exercise_loader),
     ("share_link", share_link),
@@ -37,6 +39,7 @@ pub const TARGETS: [(&str, Target); 8] = [
     ("host_message", host_message),
     ("book_directive", book_directive),
     ("site_index", site_index),
+    ("take_home_script", take_home_script),
 ];
 
 /// The longest refusal the frame may post back to a host: a refusal quotes

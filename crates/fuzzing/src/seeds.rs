@@ -36,6 +36,7 @@ pub fn seeds(root: &Path) -> Vec<Seed> {
     }
     host_message_seeds(&mut seeds);
     site_index_seeds(&mut seeds);
+    take_home_script_seeds(&mut seeds);
     book_seeds(&mut seeds, root);
     hostile_seeds(&mut seeds, root);
     seeds
@@ -195,6 +196,39 @@ fn site_index_seeds(seeds: &mut Vec<Seed>) {
             target: "site_index",
             name: name.to_string(),
             data: text.into_bytes(),
+        });
+    }
+}
+
+/// The texts of each bundled exercise, and the spellings of an encoding
+/// declaration and of a literal's end that a script writer must hold.
+fn take_home_script_seeds(seeds: &mut Vec<Seed>) {
+    for exercise in fencelab_core::bundled::exercises().unwrap_or_default() {
+        seeds.push(Seed {
+            target: "take_home_script",
+            name: format!("{}.bin", exercise.id),
+            data: crate::script::seed_of(&exercise),
+        });
+    }
+    for (name, text) in [
+        (
+            "cookie-emacs",
+            "\u{1}-*- coding:unicode_escape -*-\"+__import__('os')\\n",
+        ),
+        (
+            "cookie-vim",
+            "\u{2}vim: set fileencoding=latin-1 :\u{a0}caf\u{e9}",
+        ),
+        ("cookie-bom", "\u{feff}# coding=utf-16\r\n\"\"\"'''"),
+        (
+            "separators",
+            "\u{2028}\u{2029}\u{85}\u{c}\u{b}\u{1b}[31m\u{202e}",
+        ),
+    ] {
+        seeds.push(Seed {
+            target: "take_home_script",
+            name: format!("{name}.bin"),
+            data: text.repeat(4).into_bytes(),
         });
     }
 }

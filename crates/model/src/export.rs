@@ -15,7 +15,7 @@
 //!
 //! Pure text: the caller writes the file.
 
-use crate::history::{ResultRows, Values, one_line};
+use crate::history::{ResultRows, Values};
 use crate::replay::{Action, Expected, Plan};
 use crate::report::Verdict;
 use crate::value::Value;
@@ -41,43 +41,46 @@ pub fn file_name(plan: &Plan) -> String {
     format!("{}.py", name.join("-"))
 }
 
+/// Lines 1 and 2 of every script, always exactly these. Python reads an
+/// encoding declaration (PEP 263) from a comment on either line, so neither
+/// may hold a character of exercise text: the declaration is the script's
+/// own, and [`py_str`] writes only ASCII, so no codec reads the file
+/// otherwise.
+pub const FIRST_LINES: &str = "#!/usr/bin/env python3\n# -*- coding: utf-8 -*-\n";
+
 /// The script for `plan`. `made_by` names the program and version that
 /// wrote it (`fencelab 0.1.0`).
+///
+/// Untrusted text (the exercise's id, scenario and process names, schema,
+/// statements, values, the problem's sentence, and `made_by`) reaches the
+/// script only as a string literal written by [`py_str`]: never in a
+/// comment, never on lines 1-2, never as code.
 pub fn python_script(plan: &Plan, made_by: &str) -> String {
-    let mut out = String::new();
-    let _ = writeln!(out, "#!/usr/bin/env python3");
-    let _ = writeln!(
-        out,
-        "# A counterexample from {made_by}: exercise {}, scenario {}, schedule \"{}\",",
-        plan.exercise, plan.scenario, plan.schedule
-    );
-    let _ = writeln!(
-        out,
-        "# on a database file in journal mode {} ({}).",
-        plan.journal.pragma_name(),
-        plan.journal
-    );
+    let mut out = String::from(FIRST_LINES);
     out.push_str(HEADER);
-    let _ = writeln!(out, "JOURNAL = {}", py_str(plan.journal.pragma_name()));
-    let _ = writeln!(out, "SCHEMA = {}", py_str(&plan.schema));
-    let _ = writeln!(
-        out,
-        "PROBLEM = {}",
-        match (&plan.problem, plan.verdict) {
-            (Some(problem), Verdict::Failed | Verdict::Error) => py_str(problem),
-            _ => "None".into(),
-        }
-    );
-    let _ = writeln!(
-        out,
-        "VERDICT = {}",
-        py_str(match plan.verdict {
-            Verdict::Passed => "every guarantee held",
-            Verdict::LimitShown => "the scenario shows where the protection ends, as intended",
-            Verdict::Failed => "a guarantee broke",
-            Verdict::Error => "fencelab could not judge this run",
-        })
-    );
+    let problem = match (&plan.problem, plan.verdict) {
+        (Some(problem), Verdict::Failed | Verdict::Error) => py_str(problem),
+        _ => "None".into(),
+    };
+    let verdict = match plan.verdict {
+        Verdict::Passed => "every guarantee held",
+        Verdict::LimitShown => "the scenario shows where the protection ends, as intended",
+        Verdict::Failed => "a guarantee broke",
+        Verdict::Error => "fencelab could not judge this run",
+    };
+    for (name, literal) in [
+        ("MADE_BY", py_str(made_by)),
+        ("EXERCISE", py_str(&plan.exercise)),
+        ("SCENARIO", py_str(&plan.scenario)),
+        ("SCHEDULE", py_str(&plan.schedule.to_string())),
+        ("JOURNAL", py_str(plan.journal.pragma_name())),
+        ("JOURNAL_NAME", py_str(&plan.journal.to_string())),
+        ("SCHEMA", py_str(&plan.schema)),
+        ("PROBLEM", problem),
+        ("VERDICT", py_str(verdict)),
+    ] {
+        let _ = writeln!(out, "{name} = {literal}");
+    }
     out.push_str(RUNTIME);
     out.push_str("\n\ndef schedule():\n");
     if plan.steps.is_empty() {
@@ -107,7 +110,6 @@ pub fn python_script(plan: &Plan, made_by: &str) -> String {
                 expected,
             } => {
                 let procedure = step.line.split(':').next().unwrap_or_default();
-                let _ = writeln!(out, "    # {}", one_line(sql).replace('\n', " "));
                 writeln!(
                     out,
                     "    run({who}, {}, {}, {},\n        {},\n        expect={})",
@@ -124,7 +126,27 @@ pub fn python_script(plan: &Plan, made_by: &str) -> String {
     out
 }
 
+/// The script of a plan with no exercise text at all: every string empty,
+/// no step. What every script must keep around its literals (the tests
+/// compare each script's structure with it, as Python parses both).
+pub fn template_script() -> String {
+    let plan = Plan {
+        exercise: String::new(),
+        scenario: String::new(),
+        schedule: crate::schedule::Schedule::default(),
+        journal: crate::exercise::Journal::default(),
+        schema: String::new(),
+        steps: Vec::new(),
+        verdict: Verdict::Passed,
+        problem: None,
+    };
+    python_script(&plan, "")
+}
+
 const HEADER: &str = r#"#
+# A counterexample written by fencelab: the exercise, scenario and schedule it
+# replays are named below (EXERCISE, SCENARIO, SCHEDULE) and printed first.
+#
 # Run it with:   python3 THIS_FILE.py      (Python 3.11 or later tells a stale
 #                                          WAL snapshot from a lock by its code)
 #
@@ -149,6 +171,7 @@ import shutil
 import sqlite3
 import sys
 import tempfile
+import unicodedata
 
 "#;
 
@@ -168,8 +191,15 @@ def connect():
     return connection
 
 
+def visible(text):
+    # Names and statements come from the exercise: a control character or a
+    # bidirectional override in them is written out, never sent to the terminal.
+    return "".join(f"\\u{{{ord(c):04x}}}" if c not in "\n\t"
+                   and unicodedata.category(c) in ("Cc", "Cf", "Zl", "Zp") else c for c in text)
+
+
 def say(who, line):
-    print(f"{who:<6} {line}")
+    print(visible(f"{who:<6} {line}"))
 
 
 def shown(value):
@@ -277,6 +307,9 @@ def direct(sql, changed):
 const FOOTER: &str = r#"
 
 def main():
+    print(visible(f"{MADE_BY}: exercise {EXERCISE}, scenario {SCENARIO}, schedule \"{SCHEDULE}\","))
+    print(visible(f"on a database file in journal mode {JOURNAL} ({JOURNAL_NAME})."))
+    print()
     try:
         world = connect()
         world.execute("PRAGMA page_size = 1024")
@@ -297,9 +330,9 @@ def main():
               "carry over to this file.")
         return 2
     if PROBLEM is not None:
-        print(PROBLEM)
+        print(visible(PROBLEM))
         return 1
-    print(VERDICT)
+    print(visible(VERDICT))
     return 0
 
 
@@ -307,7 +340,15 @@ if __name__ == "__main__":
     sys.exit(main())
 "#;
 
-/// A Python string literal holding `text` exactly.
+/// A Python string literal holding `text` exactly: the one way exercise
+/// text enters a script.
+///
+/// The literal is ASCII whatever `text` holds: quotes, backslashes and
+/// every character outside printable ASCII are escapes (`\n`, `\x1b`,
+/// `\u2028`, `\U0001f600`), so the literal cannot end early, cannot span
+/// a line, and reads the same under any codec that keeps ASCII, whatever
+/// declaration a reader honours. Python decodes the escapes when it runs,
+/// so what the script prints is `text` itself.
 pub fn py_str(text: &str) -> String {
     let mut out = String::with_capacity(text.len() + 2);
     out.push('"');
@@ -318,10 +359,16 @@ pub fn py_str(text: &str) -> String {
             '\n' => out.push_str("\\n"),
             '\r' => out.push_str("\\r"),
             '\t' => out.push_str("\\t"),
-            c if (c as u32) < 0x20 || c == '\u{7f}' => {
-                let _ = write!(out, "\\x{:02x}", c as u32);
+            ' '..='~' => out.push(c),
+            c if u32::from(c) <= 0xff => {
+                let _ = write!(out, "\\x{:02x}", u32::from(c));
             }
-            c => out.push(c),
+            c if u32::from(c) <= 0xffff => {
+                let _ = write!(out, "\\u{:04x}", u32::from(c));
+            }
+            c => {
+                let _ = write!(out, "\\U{:08x}", u32::from(c));
+            }
         }
     }
     out.push('"');
@@ -405,7 +452,10 @@ mod tests {
     #[test]
     fn python_strings_keep_every_character() {
         assert_eq!(py_str("a\"b\\c\nd"), r#""a\"b\\c\nd""#);
-        assert_eq!(py_str("\u{0}\u{7f}é"), "\"\\x00\\x7fé\"");
+        assert_eq!(
+            py_str("\u{0}\u{7f}é\u{2028}\u{feff}\u{1f600}"),
+            "\"\\x00\\x7f\\xe9\\u2028\\ufeff\\U0001f600\""
+        );
     }
 
     #[test]

@@ -227,6 +227,9 @@ pub enum Kind {
     /// which, how, and in what folder): run by the program's own crate's
     /// test, natively (`command::check_every`).
     Command,
+    /// An exercise file whose every scenario is written as the take-home
+    /// Python script, read by Python's own parser and run: natively only.
+    Script,
 }
 
 #[derive(Debug, Deserialize)]
@@ -382,6 +385,7 @@ pub fn run(case: &Case) -> Ran {
             elsewhere: case.command.as_ref().map(|c| c.program.runner()),
             ..Ran::default()
         },
+        Kind::Script => take_home_script(&input),
     };
     let (_, peak) = fencelab_core::sqlite::heap_bytes();
     ran.figures.sqlite_heap_bytes = u64::try_from(peak).unwrap_or(0);
@@ -431,6 +435,21 @@ fn command_line(case: &Case, input: &str) -> Ran {
 pub mod command;
 #[cfg(not(target_arch = "wasm32"))]
 mod files;
+#[cfg(not(target_arch = "wasm32"))]
+mod script;
+
+#[cfg(not(target_arch = "wasm32"))]
+fn take_home_script(input: &str) -> Ran {
+    script::run(input)
+}
+
+#[cfg(target_arch = "wasm32")]
+fn take_home_script(_: &str) -> Ran {
+    Ran {
+        skipped: true,
+        ..Ran::default()
+    }
+}
 
 fn bundled_exercise(case: &Case) -> Exercise {
     let id = case.exercise.as_deref().unwrap_or("claim-compare-and-set");
@@ -581,7 +600,9 @@ pub fn judge(case: &Case, ran: &Ran) -> Vec<String> {
         (outcome, Some(message)) => wrong.push(format!(
             "expected {outcome:?}, but it was rejected: {message}"
         )),
-        (Outcome::Accepted, None) => {}
+        // A script case's failures are what Python's parser and the runs
+        // said (script.rs); an accepted input must have none.
+        (Outcome::Accepted, None) => wrong.extend(ran.errors.iter().cloned()),
         (Outcome::Passed, None) => {
             for report in &ran.reports {
                 for scenario in &report.scenarios {
