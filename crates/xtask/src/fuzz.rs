@@ -19,7 +19,7 @@ use std::path::{Path, PathBuf};
 use std::process::Command;
 use std::time::Instant;
 
-pub const TARGETS: [&str; 8] = [
+pub const TARGETS: [&str; 9] = [
     "procedure_parser",
     "exercise_loader",
     "share_link",
@@ -28,6 +28,7 @@ pub const TARGETS: [&str; 8] = [
     "host_message",
     "book_directive",
     "site_index",
+    "take_home_script",
 ];
 pub const DEFAULT_SECONDS: u64 = 60;
 /// Seconds one input may take before libFuzzer calls it a hang. A whole run
