@@ -161,36 +161,35 @@ fn read_pipe(mut file: File, bytes_max: usize) -> std::io::Result<Vec<u8>> {
 mod tests {
     use super::*;
 
-    fn scratch(name: &str) -> std::path::PathBuf {
-        let dir =
-            std::env::temp_dir().join(format!("fencelab-files-{}-{name}", std::process::id()));
-        let _ = std::fs::remove_dir_all(&dir);
-        std::fs::create_dir_all(&dir).unwrap();
-        dir
+    /// A fresh private folder, removed when dropped (never one another
+    /// user could have made first at a name they guessed).
+    fn scratch() -> tempfile::TempDir {
+        tempfile::Builder::new()
+            .prefix("fencelab-files-test-")
+            .tempdir()
+            .unwrap()
     }
 
     #[test]
     fn a_device_a_socket_and_a_directory_are_refused_by_name() {
         let zero = read_text(Path::new("/dev/zero"), 1024).unwrap_err();
         assert!(zero.contains("is a character device"), "{zero}");
-        let dir = scratch("kinds");
-        let socket = dir.join("exercise.toml");
+        let dir = scratch();
+        let socket = dir.path().join("exercise.toml");
         let _listener = std::os::unix::net::UnixListener::bind(&socket).unwrap();
         let refused = read_text(&socket, 1024).unwrap_err();
         assert!(refused.contains("is a socket"), "{refused}");
-        let refused = read_text(&dir, 1024).unwrap_err();
+        let refused = read_text(dir.path(), 1024).unwrap_err();
         assert!(refused.contains("is a directory"), "{refused}");
-        let _ = std::fs::remove_dir_all(&dir);
     }
 
     #[test]
     fn a_file_is_read_whole_and_a_larger_one_is_refused() {
-        let dir = scratch("sizes");
-        let file = dir.join("a.toml");
+        let dir = scratch();
+        let file = dir.path().join("a.toml");
         std::fs::write(&file, "x".repeat(10)).unwrap();
         assert_eq!(read_text(&file, 10).unwrap(), "x".repeat(10));
         let refused = read_text(&file, 9).unwrap_err();
         assert!(refused.contains("larger than 9 bytes"), "{refused}");
-        let _ = std::fs::remove_dir_all(&dir);
     }
 }

@@ -1,11 +1,16 @@
 //! What the `fencelab` command line does apart from parsing its arguments
 //! and running commands: reading the untrusted files it is given
-//! ([`files`]), and turning reports into the text it prints ([`render`]),
-//! which [`shown`] makes safe for a terminal. A library so the hostile
-//! corpus (tests/hostile) runs the very code a user's input meets.
+//! ([`files`]), writing the files a user names for its output ([`output`]),
+//! its scratch folders and their removal on every way it ends, signals
+//! included ([`scratch`]), and turning reports into the text it prints
+//! ([`render`]), which [`shown`] makes safe for a terminal. A library so
+//! the hostile corpus (tests/hostile) runs the very code a user's input
+//! meets, and mdbook-fencelab writes as the command line does.
 
 pub mod files;
+pub mod output;
 pub mod render;
+pub mod scratch;
 
 use std::borrow::Cow;
 
