@@ -11,7 +11,7 @@
 
 use crate::check::{self, Checked};
 use crate::{BadInput, Ended, bundled_exercises, emit};
-use fencelab_cli::render;
+use fencelab_cli::{output, render};
 use fencelab_model::site::{SiteIndex, check_file_name};
 use std::collections::BTreeMap;
 use std::path::{Path, PathBuf};
@@ -161,13 +161,16 @@ fn id_clashes(dir: &Path, ids: &[(String, String)]) -> Result<Vec<String>, BadIn
 }
 
 /// Writes the index beside a temporary name first, so a reader never sees
-/// half of it.
+/// half of it: the index is the command's own to keep up to date, so an
+/// older one is replaced, but never through a link, and the temporary file
+/// is created afresh under a name no one can plant a link at.
 fn write_index(dir: &Path, index: &SiteIndex) -> Result<(), BadInput> {
-    let path = dir.join(INDEX_FILE);
-    let partial = dir.join(format!(".{INDEX_FILE}.partial"));
-    let cannot = |e: std::io::Error| BadInput(format!("{}: cannot write: {e}", path.display()));
-    std::fs::write(&partial, index.to_toml()).map_err(cannot)?;
-    std::fs::rename(&partial, &path).map_err(cannot)
+    output::write_file(
+        &dir.join(INDEX_FILE),
+        index.to_toml().as_bytes(),
+        output::Existing::Replace,
+    )
+    .map_err(BadInput)
 }
 
 /// Removes every `.br`/`.gz` copy older than the file it compresses (the

@@ -7,6 +7,11 @@
 //! page) depending on one shared asset resource that lists every file of
 //! the site. No sequencing rules, no metadata beyond the schema version:
 //! every LMS falls back to the same defaults (launch any item, in order).
+//!
+//! Must never write a manifest that is not well-formed XML: every text it
+//! holds (the course's title, each exercise's, each file's name) goes
+//! through [`escape`], which refuses a character XML 1.0 cannot hold,
+//! naming the text's field, rather than write it or change it unsaid.
 
 /// The two SCORM versions a package can be made for.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
@@ -42,11 +47,19 @@ pub struct Sco {
     pub title: String,
     /// Its launch page inside the package.
     pub href: String,
+    /// Its file, as errors name it.
+    pub file: String,
 }
 
 /// The manifest of a package titled `course`, listing `scos` and `files`
-/// (every other file of the package, the site's).
-pub fn write(version: Version, course: &str, scos: &[Sco], files: &[String]) -> String {
+/// (every other file of the package, the site's), or the sentence that
+/// says which text XML cannot hold.
+pub fn write(
+    version: Version,
+    course: &str,
+    scos: &[Sco],
+    files: &[String],
+) -> Result<String, String> {
     let mut xml = String::from("<?xml version=\"1.0\" encoding=\"UTF-8\"?>\n");
     // The content-packaging namespace, ADL's extension to it and the
     // version's name for itself: all that differs between the two heads.
@@ -83,13 +96,16 @@ pub fn write(version: Version, course: &str, scos: &[Sco], files: &[String]) -> 
     xml.push_str(
         "  <organizations default=\"course\">\n    <organization identifier=\"course\">\n",
     );
-    xml.push_str(&format!("      <title>{}</title>\n", escape(course)));
+    xml.push_str(&format!(
+        "      <title>{}</title>\n",
+        escape(course, "--title")?
+    ));
     for sco in scos {
         xml.push_str(&format!(
             "      <item identifier=\"item-{id}\" identifierref=\"sco-{id}\">\n        \
              <title>{title}</title>\n      </item>\n",
             id = sco.id,
-            title = escape(&sco.title),
+            title = escape(&sco.title, &sco.title_field())?,
         ));
     }
     xml.push_str("    </organization>\n  </organizations>\n  <resources>\n");
@@ -98,17 +114,27 @@ pub fn write(version: Version, course: &str, scos: &[Sco], files: &[String]) -> 
             "    <resource identifier=\"sco-{id}\" type=\"webcontent\" {scorm_type}=\"sco\" href=\"{href}\">\n      \
              <file href=\"{href}\"/>\n      <dependency identifierref=\"site\"/>\n    </resource>\n",
             id = sco.id,
-            href = escape(&sco.href),
+            href = escape(&sco.href, &format!("{}: id", sco.file))?,
         ));
     }
     xml.push_str(&format!(
         "    <resource identifier=\"site\" type=\"webcontent\" {scorm_type}=\"asset\">\n"
     ));
     for file in files {
-        xml.push_str(&format!("      <file href=\"{}\"/>\n", escape(file)));
+        xml.push_str(&format!(
+            "      <file href=\"{}\"/>\n",
+            escape(file, &format!("the site's file `{file}`"))?
+        ));
     }
     xml.push_str("    </resource>\n  </resources>\n</manifest>\n");
-    xml
+    Ok(xml)
+}
+
+impl Sco {
+    /// What an error about the exercise's title names: its file and field.
+    pub fn title_field(&self) -> String {
+        format!("{}: title", self.file)
+    }
 }
 
 /// The manifest's identifier: the course's title as an XML ID (letters,
@@ -123,8 +149,15 @@ fn identifier(course: &str, version: Version) -> String {
     format!("fencelab-{}-scorm{version}", word.trim_matches('-'))
 }
 
-/// Text for an XML attribute or element.
-pub fn escape(text: &str) -> String {
+/// `text` for an XML attribute or element (or HTML's), or the sentence
+/// that names `field` and the character XML 1.0 cannot hold: a C0 control
+/// other than tab and the line breaks, U+FFFE or U+FFFF (production 2,
+/// `Char`; a surrogate cannot be in a Rust string). Such a character is
+/// refused, not dropped: the package would otherwise say another text
+/// than the one its author wrote, or not be XML at all. Tab and the line
+/// breaks are written as character references, which no XML reader
+/// normalizes away.
+pub fn escape(text: &str, field: &str) -> Result<String, String> {
     let mut out = String::with_capacity(text.len());
     for c in text.chars() {
         match c {
@@ -133,13 +166,18 @@ pub fn escape(text: &str) -> String {
             '>' => out.push_str("&gt;"),
             '"' => out.push_str("&quot;"),
             '\'' => out.push_str("&apos;"),
-            // Control characters are not XML 1.0 text; the loader already
-            // refuses them in titles.
-            c if c.is_control() && c != '\n' && c != '\t' => out.push(' '),
+            '\t' | '\n' | '\r' => out.push_str(&format!("&#{};", u32::from(c))),
+            '\u{0}'..='\u{1f}' | '\u{fffe}' | '\u{ffff}' => {
+                return Err(format!(
+                    "{}: holds U+{:04X}, which an XML document cannot hold; write the text without it",
+                    fencelab_model::text::visible(field),
+                    u32::from(c)
+                ));
+            }
             c => out.push(c),
         }
     }
-    out
+    Ok(out)
 }
 
 #[cfg(test)]
@@ -151,18 +189,19 @@ mod tests {
             id: "my-claim".into(),
             title: "Claims & <fences>".into(),
             href: "scorm/my-claim.html".into(),
+            file: "site/exercises/my-claim.toml".into(),
         }]
     }
 
     #[test]
     fn each_version_has_its_namespaces_and_spelling() {
         let files = vec!["index.html".to_string()];
-        let v12 = write(Version::Scorm12, "Week 3", &scos(), &files);
+        let v12 = write(Version::Scorm12, "Week 3", &scos(), &files).unwrap();
         assert!(v12.contains("<schemaversion>1.2</schemaversion>"));
         assert!(v12.contains("xmlns=\"http://www.imsproject.org/xsd/imscp_rootv1p1p2\""));
         assert!(v12.contains("adlcp:scormtype=\"sco\" href=\"scorm/my-claim.html\""));
         assert!(v12.contains("identifier=\"fencelab-Week-3-scorm12\""));
-        let v2004 = write(Version::Scorm2004, "Week 3", &scos(), &files);
+        let v2004 = write(Version::Scorm2004, "Week 3", &scos(), &files).unwrap();
         assert!(v2004.contains("<schemaversion>2004 4th Edition</schemaversion>"));
         assert!(v2004.contains("xmlns:adlcp=\"http://www.adlnet.org/xsd/adlcp_v1p3\""));
         assert!(v2004.contains("adlcp:scormType=\"asset\""));
@@ -170,6 +209,46 @@ mod tests {
             assert!(xml.contains("<title>Claims &amp; &lt;fences&gt;</title>"));
             assert!(xml.contains("<file href=\"index.html\"/>"));
         }
+    }
+
+    #[test]
+    fn a_character_xml_cannot_hold_is_refused_naming_its_field() {
+        let files = vec!["index.html".to_string()];
+        for (bad, code) in [
+            ('\u{fffe}', "U+FFFE"),
+            ('\u{ffff}', "U+FFFF"),
+            ('\u{1}', "U+0001"),
+        ] {
+            let mut listed = scos();
+            listed[0].title = format!("Claims{bad}");
+            let error = write(Version::Scorm2004, "Week 3", &listed, &files).unwrap_err();
+            assert!(
+                error.starts_with("site/exercises/my-claim.toml: title: holds ")
+                    && error.contains(code),
+                "{error}"
+            );
+            let error =
+                write(Version::Scorm12, &format!("Week{bad}"), &scos(), &files).unwrap_err();
+            assert!(
+                error.starts_with("--title: holds ") && error.contains(code),
+                "{error}"
+            );
+            let error =
+                write(Version::Scorm12, "Week", &scos(), &[format!("a{bad}.js")]).unwrap_err();
+            assert!(error.starts_with("the site's file `a"), "{error}");
+        }
+        // What XML allows is kept, the breaks as references a reader keeps.
+        let xml = write(
+            Version::Scorm12,
+            "Week\t3\r\n\u{85}\u{fffd}",
+            &scos(),
+            &files,
+        )
+        .unwrap();
+        assert!(
+            xml.contains("<title>Week&#9;3&#13;&#10;\u{85}\u{fffd}</title>"),
+            "{xml}"
+        );
     }
 
     #[test]

@@ -16,8 +16,17 @@
 //! precompressed `.br`/`.gz` copies (an LMS serves the files as they are).
 //! The exercises are loaded here for their ids and titles only: checking
 //! them is `fencelab index`'s job, which `cargo xtask dist` runs before
-//! writing the index this reads. The archive is written beside `--out` and
-//! renamed into place, so a failure leaves no half-written package.
+//! writing the index this reads. The archive is written to a temporary
+//! file created afresh beside `--out` and renamed into place
+//! (`fencelab_cli::output`), so a failure leaves no half-written package
+//! and nothing is written through a link planted there.
+//!
+//! Must never write a package an extractor reads otherwise than it was
+//! meant: a site's file whose name is not portable (not UTF-8, a backslash,
+//! a control character) is refused by name, as are two exercise files of
+//! one id (two SCOs, entries and identifiers of one name); nor write into
+//! the site it packs (`--out` inside it would pack the previous package
+//! into the next).
 
 mod manifest;
 mod zip;
@@ -25,7 +34,7 @@ mod zip;
 pub use manifest::Version;
 
 use crate::{BadInput, Ended};
-use fencelab_cli::files;
+use fencelab_cli::{files, output};
 use fencelab_core::EXERCISE_FILE_BYTES_MAX;
 use fencelab_model::site::{INDEX_BYTES_MAX, INDEX_PATH, SiteIndex};
 use manifest::Sco;
@@ -63,16 +72,18 @@ pub fn run(request: &Request) -> Result<Ended, BadInput> {
             files::shown(site)
         )));
     }
+    out_of_the_site(site, request.out)?;
     let scos = exercises(site)?;
     let mut zip = zip::Zip::default();
     let mut listed = Vec::new();
     let mut add = |zip: &mut zip::Zip, name: String, bytes: &[u8]| {
-        zip.add(&name, bytes).map_err(BadInput)?;
+        zip.add(&name, bytes)
+            .map_err(|e| BadInput(format!("{}: {e}", files::shown(site))))?;
         listed.push(name);
         Ok::<(), BadInput>(())
     };
     let mut site_files = Vec::new();
-    walk(site, site, &mut site_files)?;
+    walk(site, "", &mut site_files)?;
     site_files.sort();
     let mut archive_files = Vec::new();
     for (name, path) in &site_files {
@@ -86,7 +97,7 @@ pub fn run(request: &Request) -> Result<Ended, BadInput> {
         BRIDGE.as_bytes(),
     )?;
     for sco in &scos {
-        let page = launch_page(sco, request.version);
+        let page = launch_page(sco, request.version)?;
         add(&mut zip, sco.href.clone(), page.as_bytes())?;
     }
     for (name, bytes) in &archive_files {
@@ -94,10 +105,12 @@ pub fn run(request: &Request) -> Result<Ended, BadInput> {
     }
     // The launch pages are listed by their own resources.
     listed.retain(|name| !scos.iter().any(|sco| &sco.href == name));
-    let xml = manifest::write(request.version, request.title, &scos, &listed);
+    let xml = manifest::write(request.version, request.title, &scos, &listed).map_err(BadInput)?;
     zip.add(MANIFEST, xml.as_bytes()).map_err(BadInput)?;
     let bytes = zip.finish().map_err(BadInput)?;
-    write_atomically(request.out, &bytes)?;
+    // The package replaces an older one at `--out` (as documented), but
+    // never through a link, and through a temporary file created afresh.
+    output::write_file(request.out, &bytes, output::Existing::Replace).map_err(BadInput)?;
     crate::emit(&format!(
         "wrote {}: a SCORM {} package of {} ({}), {} files, {} bytes",
         files::shown(request.out),
@@ -130,57 +143,91 @@ fn exercises(site: &Path) -> Result<Vec<Sco>, BadInput> {
             files::shown(&index_path)
         )));
     }
-    let mut scos = Vec::new();
+    let mut scos: Vec<Sco> = Vec::new();
     for path in index.paths() {
         let file = site.join(&path);
         let text = files::read_text(&file, EXERCISE_FILE_BYTES_MAX).map_err(BadInput)?;
         let exercise = fencelab_core::exercise::load(&files::shown(&file), &text)
             .map_err(|e| BadInput(e.to_string()))?;
+        // One id is one SCO: two would be two resources and items of one
+        // identifier and one launch page twice in the zip.
+        if let Some(earlier) = scos.iter().find(|sco| sco.id == exercise.id) {
+            return Err(BadInput(format!(
+                "{}, {}: both have the id `{}`; each exercise needs an id of its own \
+                 (`fencelab index` refuses the site)",
+                earlier.file,
+                files::shown(&file),
+                exercise.id
+            )));
+        }
         scos.push(Sco {
             href: format!("{SCORM_DIR}/{}.html", exercise.id),
             id: exercise.id,
             title: exercise.title,
+            file: files::shown(&file),
         });
     }
     Ok(scos)
 }
 
-/// The launch page of `sco`: the template with its id, title and version.
-fn launch_page(sco: &Sco, version: Version) -> String {
-    LAUNCH_PAGE
-        .replace("{{exercise}}", &sco.id)
-        .replace("{{version}}", version.name())
-        .replace("{{title}}", &manifest::escape(&sco.title))
+/// Refuses an `out` inside `site`, where the next package would carry this
+/// one. Both are compared as the file system resolves them (links, `..`);
+/// an `out` whose folder does not exist is left to the write to refuse.
+fn out_of_the_site(site: &Path, out: &Path) -> Result<(), BadInput> {
+    let site_real = std::fs::canonicalize(site)
+        .map_err(|e| BadInput(format!("{}: cannot read: {e}", files::shown(site))))?;
+    let folder = match out.parent() {
+        Some(parent) if !parent.as_os_str().is_empty() => parent,
+        _ => Path::new("."),
+    };
+    match std::fs::canonicalize(folder) {
+        Ok(folder_real) if folder_real.starts_with(&site_real) => Err(BadInput(format!(
+            "{}: is inside {}, the site it packs, so the next package would carry this \
+             one; write it outside the site",
+            files::shown(out),
+            files::shown(site)
+        ))),
+        _ => Ok(()),
+    }
 }
 
-/// Every regular file under `dir` (relative names with `/`), but those a
+/// The launch page of `sco`: the template with its id, title and version.
+fn launch_page(sco: &Sco, version: Version) -> Result<String, BadInput> {
+    let title = manifest::escape(&sco.title, &sco.title_field()).map_err(BadInput)?;
+    Ok(LAUNCH_PAGE
+        .replace("{{exercise}}", &sco.id)
+        .replace("{{version}}", version.name())
+        .replace("{{title}}", &title))
+}
+
+/// Every regular file under the site's folder `root`, from its subfolder
+/// `prefix` down (names relative to the site, with `/`), but those a
 /// package leaves out. Links and other kinds of file are passed over: a
-/// built site has none.
-fn walk(root: &Path, dir: &Path, found: &mut Vec<(String, PathBuf)>) -> Result<(), BadInput> {
-    let entries = std::fs::read_dir(dir)
-        .map_err(|e| BadInput(format!("{}: cannot read: {e}", files::shown(dir))))?;
-    for entry in entries.filter_map(Result::ok) {
+/// built site has none. A name that is not portable is refused by path.
+fn walk(root: &Path, prefix: &str, found: &mut Vec<(String, PathBuf)>) -> Result<(), BadInput> {
+    let dir = root.join(prefix);
+    let cannot = |e: std::io::Error| BadInput(format!("{}: cannot read: {e}", files::shown(&dir)));
+    for entry in std::fs::read_dir(&dir).map_err(cannot)? {
+        let entry = entry.map_err(cannot)?;
         let path = entry.path();
-        let Ok(relative) = path.strip_prefix(root) else {
-            continue;
-        };
-        let name = relative
-            .components()
-            .map(|part| part.as_os_str().to_string_lossy())
-            .collect::<Vec<_>>()
-            .join("/");
-        let at_root = relative.components().count() == 1;
+        let file_name = entry.file_name();
         let compressed = path
             .extension()
             .is_some_and(|ext| COMPRESSED.iter().any(|c| ext == *c));
-        if name.starts_with('.') || compressed || (at_root && LEFT_OUT.contains(&name.as_str())) {
+        let left_out = prefix.is_empty() && LEFT_OUT.iter().any(|left| file_name == *left);
+        if file_name.as_encoded_bytes().starts_with(b".") || compressed || left_out {
             continue;
         }
+        let part = portable_name(&path, &file_name)?;
+        let name = match prefix {
+            "" => part.to_string(),
+            prefix => format!("{prefix}/{part}"),
+        };
         let Ok(kind) = entry.file_type() else {
             continue;
         };
         if kind.is_dir() {
-            walk(root, &path, found)?;
+            walk(root, &name, found)?;
         } else if kind.is_file() {
             if found.len() == SITE_FILES_MAX {
                 return Err(BadInput(format!(
@@ -194,17 +241,32 @@ fn walk(root: &Path, dir: &Path, found: &mut Vec<(String, PathBuf)>) -> Result<(
     Ok(())
 }
 
-/// Writes `bytes` to `out` through a temporary file beside it.
-fn write_atomically(out: &Path, bytes: &[u8]) -> Result<(), BadInput> {
-    let mut partial = out.as_os_str().to_owned();
-    partial.push(".partial");
-    let partial = PathBuf::from(partial);
-    std::fs::write(&partial, bytes)
-        .and_then(|()| std::fs::rename(&partial, out))
-        .map_err(|e| {
-            let _ = std::fs::remove_file(&partial);
-            BadInput(format!("{}: cannot write: {e}", files::shown(out)))
-        })
+/// `name`, the last part of `path`, when every extractor reads it as one
+/// name: UTF-8 (a zip's names are flagged so), no backslash (a separator
+/// to some extractors, so a way out of the folder), no control character
+/// and nothing XML cannot hold (the manifest lists it). Otherwise the
+/// sentence that names the file.
+fn portable_name<'a>(path: &Path, name: &'a std::ffi::OsStr) -> Result<&'a str, BadInput> {
+    let refuse = |why: String| {
+        Err(BadInput(format!(
+            "{}: its name {why}; a package carries only names every extractor reads alike: \
+             rename it or take it out of the site",
+            files::shown(path)
+        )))
+    };
+    let Some(name) = name.to_str() else {
+        return refuse("is not UTF-8".into());
+    };
+    if name.contains('\\') {
+        return refuse("holds a backslash, which some extractors take for a folder".into());
+    }
+    if let Some(c) = name
+        .chars()
+        .find(|&c| c.is_control() || matches!(c, '\u{fffe}' | '\u{ffff}'))
+    {
+        return refuse(format!("holds U+{:04X}", u32::from(c)));
+    }
+    Ok(name)
 }
 
 #[cfg(test)]
@@ -217,8 +279,9 @@ mod tests {
             id: "my-claim".into(),
             title: "The <claim>".into(),
             href: "scorm/my-claim.html".into(),
+            file: "site/exercises/my-claim.toml".into(),
         };
-        let page = launch_page(&sco, Version::Scorm2004);
+        let page = launch_page(&sco, Version::Scorm2004).unwrap_or_else(|e| panic!("{}", e.0));
         assert!(page.contains(r#"data-exercise="my-claim" data-scorm="2004""#));
         assert!(page.contains("<title>The &lt;claim&gt;</title>"));
         assert!(!page.contains("{{"), "every placeholder is filled");

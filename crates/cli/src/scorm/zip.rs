@@ -7,6 +7,10 @@
 //! descriptors, no extra fields, UTF-8 names flagged). Past the classic
 //! format's bounds it refuses with a sentence rather than write an archive
 //! a reader would truncate.
+//!
+//! Must never list one name twice, or two names that differ only in case:
+//! an extractor would write one entry over the other (on a file system
+//! that folds case, such as an LMS's on Windows or macOS), or keep either.
 
 /// Entries one classic (non-ZIP64) archive can list.
 const ENTRIES_MAX: usize = u16::MAX as usize;
@@ -32,6 +36,8 @@ pub struct Zip {
     bytes: Vec<u8>,
     central: Vec<u8>,
     entries: usize,
+    /// Each name so far, by its lowercase form.
+    names: std::collections::BTreeMap<String, String>,
 }
 
 impl Zip {
@@ -41,6 +47,16 @@ impl Zip {
             return Err(format!(
                 "a package holds at most {ENTRIES_MAX} files; `{name}` would be one more"
             ));
+        }
+        if let Some(earlier) = self.names.get(&name.to_lowercase()) {
+            return Err(if earlier == name {
+                format!("`{name}` would be in the package twice")
+            } else {
+                format!(
+                    "`{earlier}` and `{name}` differ only in case, and an extractor on a \
+                     file system that folds case would write one over the other"
+                )
+            });
         }
         let deflated = miniz_oxide::deflate::compress_to_vec(data, DEFLATE_LEVEL);
         // Small or already compressed files can grow when deflated.
@@ -103,6 +119,7 @@ impl Zip {
         put32(central, offset32);
         central.extend_from_slice(name.as_bytes());
         self.entries += 1;
+        self.names.insert(name.to_lowercase(), name.to_string());
         Ok(())
     }
 
@@ -159,6 +176,20 @@ mod tests {
         // The check value every CRC-32 catalogue gives for "123456789".
         assert_eq!(crc32(b"123456789"), 0xCBF4_3926);
         assert_eq!(crc32(b""), 0);
+    }
+
+    #[test]
+    fn a_name_is_listed_once_whatever_its_case() {
+        let mut zip = Zip::default();
+        zip.add("scorm/a.html", b"a").unwrap();
+        let twice = zip.add("scorm/a.html", b"b").unwrap_err();
+        assert!(twice.contains("twice"), "{twice}");
+        let folded = zip.add("scorm/A.html", b"b").unwrap_err();
+        assert!(folded.contains("differ only in case"), "{folded}");
+        zip.add("scorm/b.html", b"b").unwrap();
+        let bytes = zip.finish().unwrap();
+        let end = &bytes[bytes.len() - 22..];
+        assert_eq!(u16::from_le_bytes([end[10], end[11]]), 2, "two entries");
     }
 
     #[test]
