@@ -110,6 +110,7 @@ pub fn preprocess(input: &str) -> Result<String, Vec<BookError>> {
     let root = PathBuf::from(context["root"].as_str().unwrap_or("."));
     let config = Config::from_context(&context, &root).map_err(|e| vec![BookError::Config(e)])?;
     let src_name = context["config"]["book"]["src"].as_str().unwrap_or("src");
+    source_inside(&root, src_name).map_err(|e| vec![BookError::Config(e)])?;
 
     let (chapters, mut errors) = chapters(&mut book, &root, src_name);
     let resolution = resolve_all(&chapters, &root);
@@ -145,6 +146,35 @@ pub fn preprocess(input: &str) -> Result<String, Vec<BookError>> {
         chapter.insert("content".into(), Value::String(rewritten));
     });
     serde_json::to_string(&book).map_err(|e| vec![BookError::Input(e.to_string())])
+}
+
+/// Refuses a book whose source folder (`[book] src`) is not inside its
+/// root, as written or through a link: the preprocessor writes into it.
+fn source_inside(root: &Path, src: &str) -> Result<(), String> {
+    use std::path::Component;
+    let refuse = |why: &str| {
+        Err(format!(
+            "book.toml: [book] src = {:?} {why}; mdbook-fencelab writes into the book's source \
+             folder, and never outside the book",
+            fencelab_cli::shown(src)
+        ))
+    };
+    let plain = Path::new(src)
+        .components()
+        .all(|part| matches!(part, Component::Normal(_) | Component::CurDir));
+    if !plain {
+        return refuse("is not a folder inside the book's");
+    }
+    let resolved = (
+        std::fs::canonicalize(root),
+        std::fs::canonicalize(root.join(src)),
+    );
+    match resolved {
+        (Ok(root), Ok(src)) if !src.starts_with(&root) => {
+            refuse("leads outside the book through a symbolic link")
+        }
+        _ => Ok(()),
+    }
 }
 
 /// Every chapter with a file and a text, with its directives, and the

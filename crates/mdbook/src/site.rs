@@ -7,6 +7,16 @@
 //! which rebuilds when the source changes, is not set off again by the
 //! preprocessor's own writes. A folder that is not the preprocessor's (no
 //! marker file in it, and not empty) is never written into.
+//!
+//! mdBook copies the folder into the published book, following links; a
+//! link in it (committed by mistake or by someone else: a
+//! `exercises/ID.toml` pointing at a file of the build machine) would be
+//! written through, or publish what it points to. So a link in the folder,
+//! or in a site copied into it, is refused by its path, and nothing is
+//! written.
+//!
+//! Must never: write through a symbolic link, copy one, or write outside
+//! the folder.
 
 use fencelab_model::site::{EXERCISES_DIR, INDEX_PATH, SiteIndex};
 use std::path::{Path, PathBuf};
@@ -17,7 +27,8 @@ const BOOK_JS: &str = include_str!("../assets/book.js");
 const MARKER: &str = ".mdbook-fencelab";
 const MARKER_TEXT: &str =
     "Written by mdbook-fencelab on every build; do not edit (add this folder to .gitignore).\n";
-/// The deepest folder of a site copied, a guard against a link cycle.
+/// The deepest folder of a site copied, or of the folder looked through for
+/// links: a built site's is two deep.
 const SITE_DEPTH_MAX: usize = 8;
 
 /// Writes the folder `dir`: `site` copied when given, then `exercises`
@@ -37,7 +48,7 @@ pub fn write(
                 ));
             }
         }
-        copy_tree(site, dir, 0)?;
+        copy_tree(dir, site, dir, 0)?;
     }
     let mut names = match std::fs::read_to_string(dir.join(INDEX_PATH)) {
         Ok(text) => {
@@ -48,23 +59,27 @@ pub fn write(
         Err(_) => Vec::new(),
     };
     for (name, text) in exercises {
-        write_if_changed(&dir.join(EXERCISES_DIR).join(name), text.as_bytes())?;
+        write_if_changed(dir, &dir.join(EXERCISES_DIR).join(name), text.as_bytes())?;
         if !names.contains(name) {
             names.push(name.clone());
         }
     }
     if site.is_some() || !exercises.is_empty() {
         let index = SiteIndex::new(names).map_err(|e| e.to_string())?;
-        write_if_changed(&dir.join(INDEX_PATH), index.to_toml().as_bytes())?;
+        write_if_changed(dir, &dir.join(INDEX_PATH), index.to_toml().as_bytes())?;
     }
-    write_if_changed(&dir.join("book.js"), BOOK_JS.as_bytes())
+    write_if_changed(dir, &dir.join("book.js"), BOOK_JS.as_bytes())
 }
 
-/// Makes `dir` the preprocessor's, refusing one that holds someone else's files.
+/// Makes `dir` the preprocessor's, refusing one that holds someone else's
+/// files, or any link.
 fn claim(dir: &Path) -> Result<(), String> {
+    if is_link(dir) {
+        return Err(link_refused(dir));
+    }
     let marker = dir.join(MARKER);
     if marker.is_file() {
-        return Ok(());
+        return only_files_and_folders(dir, 0);
     }
     let foreign = std::fs::read_dir(dir).is_ok_and(|mut entries| entries.next().is_some());
     if foreign {
@@ -73,10 +88,55 @@ fn claim(dir: &Path) -> Result<(), String> {
             dir.display()
         ));
     }
-    write_if_changed(&marker, MARKER_TEXT.as_bytes())
+    write_if_changed(dir, &marker, MARKER_TEXT.as_bytes())
 }
 
-fn copy_tree(from: &Path, to: &Path, depth: usize) -> Result<(), String> {
+/// Whether `path` is a symbolic link itself (not what it points to).
+fn is_link(path: &Path) -> bool {
+    std::fs::symlink_metadata(path).is_ok_and(|m| m.file_type().is_symlink())
+}
+
+fn link_refused(path: &Path) -> String {
+    format!(
+        "{}: is a symbolic link; mdbook-fencelab writes its folder's files itself and never \
+         through a link, and mdBook would publish what it points to: remove it",
+        fencelab_cli::files::shown(path)
+    )
+}
+
+/// Refuses the first link, or anything but a file or a folder, in the
+/// preprocessor's folder `dir`.
+fn only_files_and_folders(dir: &Path, depth: usize) -> Result<(), String> {
+    if depth > SITE_DEPTH_MAX {
+        return Err(format!(
+            "{}: its folders are nested more than {SITE_DEPTH_MAX} deep",
+            dir.display()
+        ));
+    }
+    let cannot = |e: std::io::Error| format!("{}: cannot read: {e}", dir.display());
+    for entry in std::fs::read_dir(dir).map_err(cannot)? {
+        let entry = entry.map_err(cannot)?;
+        let kind = entry.file_type().map_err(cannot)?;
+        if kind.is_symlink() {
+            return Err(link_refused(&entry.path()));
+        }
+        if kind.is_dir() {
+            only_files_and_folders(&entry.path(), depth + 1)?;
+        } else if !kind.is_file() {
+            return Err(format!(
+                "{}: is neither a file nor a folder; remove it",
+                fencelab_cli::files::shown(&entry.path())
+            ));
+        }
+    }
+    Ok(())
+}
+
+/// Copies the site's folder `from` into `to`, inside the preprocessor's
+/// folder `dir`. Only files and folders: a link would carry whatever it
+/// points to on the build machine into the published book, and reading a
+/// FIFO or a device could wait or read for ever.
+fn copy_tree(dir: &Path, from: &Path, to: &Path, depth: usize) -> Result<(), String> {
     if depth > SITE_DEPTH_MAX {
         return Err(format!(
             "{}: the site's folders are nested more than {SITE_DEPTH_MAX} deep",
@@ -89,18 +149,42 @@ fn copy_tree(from: &Path, to: &Path, depth: usize) -> Result<(), String> {
         let entry = entry.map_err(|e| format!("{}: cannot read: {e}", from.display()))?;
         let path = entry.path();
         let target: PathBuf = to.join(entry.file_name());
-        if path.is_dir() {
-            copy_tree(&path, &target, depth + 1)?;
-        } else {
+        let kind = entry
+            .file_type()
+            .map_err(|e| format!("{}: cannot read: {e}", path.display()))?;
+        if kind.is_symlink() {
+            return Err(format!(
+                "{}: is a symbolic link; a site copied into a book holds only its own files \
+                 and folders, since mdBook would publish whatever a link points to",
+                fencelab_cli::files::shown(&path)
+            ));
+        } else if kind.is_dir() {
+            copy_tree(dir, &path, &target, depth + 1)?;
+        } else if kind.is_file() {
             let bytes = std::fs::read(&path)
                 .map_err(|e| format!("{}: cannot read: {e}", path.display()))?;
-            write_if_changed(&target, &bytes)?;
+            write_if_changed(dir, &target, &bytes)?;
+        } else {
+            return Err(format!(
+                "{}: is neither a file nor a folder; a built site has only those",
+                fencelab_cli::files::shown(&path)
+            ));
         }
     }
     Ok(())
 }
 
-fn write_if_changed(path: &Path, bytes: &[u8]) -> Result<(), String> {
+/// Writes `bytes` at `path`, inside the preprocessor's folder `dir`, unless
+/// it holds them already; refuses when the path, or a folder on the way to
+/// it from `dir`, is a link.
+fn write_if_changed(dir: &Path, path: &Path, bytes: &[u8]) -> Result<(), String> {
+    if let Some(link) = path
+        .ancestors()
+        .take_while(|on_the_way| on_the_way.starts_with(dir))
+        .find(|on_the_way| is_link(on_the_way))
+    {
+        return Err(link_refused(link));
+    }
     if std::fs::read(path).is_ok_and(|old| old == bytes) {
         return Ok(());
     }

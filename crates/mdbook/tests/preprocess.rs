@@ -243,3 +243,90 @@ fn two_files_with_one_id_are_refused_at_the_second() {
         "{message}"
     );
 }
+
+/// A directive names a file inside the book or nothing: an absolute path,
+/// one that climbs out, and one that leads out through a link are refused
+/// by the path as written, before the file is read (its keys never show).
+#[test]
+fn a_directive_never_reads_a_file_outside_the_book() {
+    let root = scratch("good", "outside");
+    let outside = root.with_file_name(format!(
+        "{}-outside.toml",
+        root.file_name().unwrap().to_string_lossy()
+    ));
+    std::fs::write(&outside, "secret_key = \"hunter2\"\n").unwrap();
+    std::os::unix::fs::symlink(&outside, root.join("exercises/link.toml")).unwrap();
+    let outside_name = outside.file_name().unwrap().to_string_lossy().into_owned();
+    let text = format!(
+        "{{{{#fencelab {}}}}}\n\n{{{{#fencelab ../../{outside_name}}}}}\n\n{{{{#fencelab ../exercises/link.toml}}}}\n",
+        outside.display()
+    );
+    let errors = preprocess(&input(&root, &[("a.md".to_string(), text)])).unwrap_err();
+    let places: Vec<String> = errors.iter().map(|e| e.to_string()).collect();
+    let expected = [
+        format!("src/a.md:1: `{}` is an absolute path", outside.display()),
+        format!("src/a.md:3: `../../{outside_name}` is outside the book"),
+        "src/a.md:5: `../exercises/link.toml` leads outside the book through a symbolic link"
+            .to_string(),
+    ];
+    assert_eq!(places.len(), expected.len(), "{places:#?}");
+    for (place, expected) in places.iter().zip(&expected) {
+        assert!(place.starts_with(expected.as_str()), "{places:#?}");
+        assert!(!place.contains("secret_key"), "{place}");
+    }
+    let _ = std::fs::remove_file(&outside);
+}
+
+/// `[book] src` outside the book's folder would have the preprocessor write
+/// there: refused, and nothing is written.
+#[test]
+fn a_source_folder_outside_the_book_is_refused() {
+    let root = scratch("good", "src-outside");
+    let chapters = [chapter(&root, "claims.md")];
+    for src in ["../elsewhere", "/tmp"] {
+        let input =
+            input(&root, &chapters).replacen("\"src\":\"src\"", &format!("\"src\":{src:?}"), 1);
+        assert!(input.contains(&format!("\"src\":{src:?}")), "{input}");
+        let errors = preprocess(&input).unwrap_err();
+        assert!(
+            matches!(&errors[..], [BookError::Config(m)] if m.contains("is not a folder inside the book's")),
+            "{errors:?}"
+        );
+    }
+    assert!(!root.with_file_name("elsewhere").exists());
+}
+
+/// A link in the preprocessor's folder (a committed `exercises/ID.toml`
+/// pointing elsewhere) is never written through, and a site with a link in
+/// it is never copied: each is refused by its path, its target untouched.
+#[test]
+fn links_in_the_folder_or_the_site_are_refused() {
+    let root = scratch("good", "links");
+    std::fs::create_dir_all(root.join("site/exercises")).unwrap();
+    std::fs::write(root.join("site/index.html"), "<!doctype html>").unwrap();
+    std::fs::write(root.join("site/embed.js"), "export {};").unwrap();
+    let chapters = [chapter(&root, "own-claim.md")];
+    let table = json!({ "site-dir": "site" });
+    preprocess(&input_with(&root, &chapters, table.clone())).unwrap();
+
+    let victim = root.join("victim.txt");
+    std::fs::write(&victim, "someone's file").unwrap();
+    let written = root.join("src/fencelab/exercises/book-claim.toml");
+    std::fs::remove_file(&written).unwrap();
+    std::os::unix::fs::symlink(&victim, &written).unwrap();
+    let errors = preprocess(&input_with(&root, &chapters, table.clone())).unwrap_err();
+    assert!(
+        matches!(&errors[..], [BookError::Site(m)] if m.contains("book-claim.toml: is a symbolic link")),
+        "{errors:?}"
+    );
+    assert_eq!(std::fs::read_to_string(&victim).unwrap(), "someone's file");
+    std::fs::remove_file(&written).unwrap();
+
+    std::os::unix::fs::symlink(&victim, root.join("site/secret.txt")).unwrap();
+    let errors = preprocess(&input_with(&root, &chapters, table)).unwrap_err();
+    assert!(
+        matches!(&errors[..], [BookError::Site(m)] if m.contains("secret.txt: is a symbolic link")),
+        "{errors:?}"
+    );
+    assert!(!root.join("src/fencelab/secret.txt").exists());
+}
