@@ -60,7 +60,23 @@ pub struct Checked {
 /// Runs every `command` case of `program` (at `path`) and panics with each
 /// wrong one, named by its file and its `about`; panics too when there is
 /// no such case, so the test calling it cannot pass by running nothing.
+///
+/// The variable [`program_override`] names runs the cases against another
+/// build of the program instead, such as one of the commit before a fix,
+/// to see its cases fail there.
 pub fn check_every(program: Program, path: &Path) {
+    let overridden = std::env::var_os(program_override(program)).map(PathBuf::from);
+    let path = match &overridden {
+        Some(other) => {
+            println!(
+                "running the cases against {} ({} is set)",
+                other.display(),
+                program_override(program)
+            );
+            other.as_path()
+        }
+        None => path,
+    };
     let mut failures = Vec::new();
     let mut ran = 0;
     for (name, text) in crate::CASES {
@@ -99,6 +115,15 @@ pub fn check_every(program: Program, path: &Path) {
         program_name(program),
         failures.join("\n")
     );
+}
+
+/// The environment variable that runs `program`'s cases against another
+/// build of it: `FENCELAB_HOSTILE_FENCELAB`, `FENCELAB_HOSTILE_MDBOOK_FENCELAB`.
+pub fn program_override(program: Program) -> &'static str {
+    match program {
+        Program::Fencelab => "FENCELAB_HOSTILE_FENCELAB",
+        Program::MdbookFencelab => "FENCELAB_HOSTILE_MDBOOK_FENCELAB",
+    }
 }
 
 fn program_name(program: Program) -> &'static str {
