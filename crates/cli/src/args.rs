@@ -209,9 +209,15 @@ pub enum Command {
         /// format cannot be chosen by accident).
         #[arg(long, required = true)]
         python: bool,
-        /// Write the script to FILE instead of standard output.
+        /// Write the script to FILE instead of standard output (`-`:
+        /// standard output). Refuses a FILE that exists unless --force, and
+        /// never writes through a symbolic link.
         #[arg(long, short, value_name = "FILE")]
         output: Option<PathBuf>,
+        /// With --output: replace FILE if it exists (a file, never a
+        /// symbolic link's target).
+        #[arg(long, requires = "output")]
+        force: bool,
     },
     /// Replay scenarios on a real database file and compare every step.
     ///
@@ -242,9 +248,16 @@ pub enum Command {
         /// variants instead of the texts given.
         #[arg(long, conflicts_with_all = ["set", "start"])]
         variants: bool,
-        /// The database file [default: a file in the system's temporary folder].
+        /// The database file [default: a file in a private folder of the
+        /// system's temporary folder]. PATH must not exist, or be a database
+        /// an earlier replay left (application_id 0x666C6162,
+        /// docs/REPLAY.md), unless --force; never a symbolic link.
         #[arg(long, value_name = "PATH")]
         file: Option<PathBuf>,
+        /// With --file: replace PATH, and its -journal, -wal and -shm, even
+        /// when it is not a database an earlier replay left.
+        #[arg(long, requires = "file")]
+        force: bool,
         /// The journal mode: delete, wal, or both [default: the exercise's].
         #[arg(long, value_name = "MODE", value_parser = journals)]
         journal: Option<Journals>,

@@ -1,9 +1,15 @@
 //! `fencelab export` and `fencelab replay`: which runs of the engine to
 //! take out of it, and what to say about them. The file work is replay.rs;
 //! the plan and the script are the model's (`replay.rs`, `export.rs`).
+//!
+//! A replay works in a scratch folder of its own (`fencelab_cli::scratch`):
+//! made fresh, private and under a name no one can guess, so no other user
+//! can have made it first or put a script of theirs where `--python` runs
+//! one, and removed however the replay ends, SIGTERM and SIGINT included.
 
 use crate::replay::{Replayed, replay, run_python};
 use crate::{BadInput, Ended, parallel};
+use fencelab_cli::output::{Existing, names_stdout, write_file};
 use fencelab_core::Exercise;
 use fencelab_core::Journal;
 use fencelab_core::export::{EXIT_DIFFERED, python_script};
@@ -101,7 +107,9 @@ fn made_by() -> String {
     )
 }
 
-/// `fencelab export --python`: the script of one scenario's schedule.
+/// `fencelab export --python`: the script of one scenario's schedule, on
+/// standard output or in a new file (`existing` says whether a file there
+/// may be replaced).
 pub fn export(
     exercise: &Exercise,
     texts: &[(String, String)],
@@ -109,6 +117,7 @@ pub fn export(
     schedule: Option<&Schedule>,
     journal: Option<Journal>,
     output: Option<&Path>,
+    existing: Existing,
 ) -> Result<Ended, BadInput> {
     let exercise = with_journal(exercise, journal);
     let scenario = find_scenario(&exercise, scenario)?;
@@ -117,9 +126,10 @@ pub fn export(
     let plan = Plan::of(&exercise, &procedures, &report, exercise.journal);
     let script = python_script(&plan, &made_by());
     match output {
-        None => crate::emit(&script),
-        Some(path) => std::fs::write(path, script)
-            .map_err(|e| BadInput(format!("{}: cannot write: {e}", path.display())))?,
+        Some(path) if !names_stdout(path) => {
+            write_file(path, script.as_bytes(), existing).map_err(BadInput)?;
+        }
+        _ => crate::emit(&script),
     }
     Ok(Ended::Passed)
 }
@@ -132,6 +142,8 @@ pub struct ReplayArgs {
     pub scenario: Option<String>,
     pub schedule: Option<Schedule>,
     pub file: Option<PathBuf>,
+    /// `--force`: the file may replace what is at its path.
+    pub force: bool,
     pub journals: Vec<Journal>,
     pub processes: bool,
     pub explored: usize,
@@ -188,11 +200,14 @@ impl Found {
 
 /// `fencelab replay`.
 pub fn run(args: &ReplayArgs) -> Result<Ended, BadInput> {
-    let folder = std::env::temp_dir().join(format!("fencelab-replay-{}", std::process::id()));
-    std::fs::create_dir_all(&folder)
-        .map_err(|e| BadInput(format!("{}: cannot create: {e}", folder.display())))?;
-    let result = replay_all(args, &folder);
-    let _ = std::fs::remove_dir_all(&folder);
+    // Before anything is made: a --file that names what the replay may not
+    // replace is refused with nothing touched.
+    if let Some(file) = &args.file {
+        crate::replay::claim_file(file, args.force).map_err(BadInput)?;
+    }
+    let folder = fencelab_cli::scratch::folder("fencelab-replay-").map_err(BadInput)?;
+    let result = replay_all(args, folder.path());
+    drop(folder);
     let totals = result?;
     let modes: Vec<&str> = args.journals.iter().map(|j| j.pragma_name()).collect();
     outln!(
@@ -293,8 +308,11 @@ impl Batch<'_> {
         let mut checker = exercise
             .checker(&self.texts.texts)
             .map_err(|u| BadInput(format!("{}: {}", exercise.id, u.error)))?;
+        // Made in the replay's own fresh folder, so never one that was
+        // there before (create_dir, not create_dir_all: once a signal has
+        // removed the folder, nothing makes it again).
         let own = folder.join(format!("batch-{}", self.number));
-        std::fs::create_dir_all(&own)
+        std::fs::create_dir(&own)
             .map_err(|e| BadInput(format!("{}: cannot create: {e}", own.display())))?;
         let file = args.file.clone().unwrap_or_else(|| own.join("replay.db"));
         let mut found = Found::default();

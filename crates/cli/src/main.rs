@@ -50,6 +50,8 @@ fn write_out(text: &str) {
         .and_then(|()| stdout.flush())
         .is_err()
     {
+        // Ending here drops no guard: what the command made goes first.
+        fencelab_cli::scratch::remove_registered();
         std::process::exit(0);
     }
 }
@@ -149,6 +151,7 @@ fn run(command: Command, version: &str) -> Result<Ended, BadInput> {
             journal,
             python: _,
             output,
+            force,
         } => {
             let exercise = find_exercise(&exercise)?;
             let texts = exercise.texts_with(&edits(&exercise, &texts)?);
@@ -159,6 +162,7 @@ fn run(command: Command, version: &str) -> Result<Ended, BadInput> {
                 schedule.as_ref(),
                 journal,
                 output.as_deref(),
+                fencelab_cli::output::Existing::replace_if(force),
             )
         }
         Command::Replay {
@@ -169,6 +173,7 @@ fn run(command: Command, version: &str) -> Result<Ended, BadInput> {
             texts,
             variants,
             file,
+            force,
             journal,
             processes,
             explored,
@@ -195,6 +200,7 @@ fn run(command: Command, version: &str) -> Result<Ended, BadInput> {
                 scenario,
                 schedule,
                 file,
+                force,
                 journals,
                 processes,
                 explored: explored.unwrap_or(0),

@@ -2,12 +2,22 @@
 //! done again on a real database file, step by step, and compared.
 //!
 //! The core gives the run and the model reads it as a [`Plan`]; this module
-//! owns what the core must never touch: the file (deleted and made afresh
-//! for each replay, with its `-journal`, `-wal` and `-shm`), one SQLite
-//! connection per scenario process, and with `--processes` one operating
-//! system process per scenario process. Such a child is this same program
-//! started as `fencelab replay-child --file PATH`, driven one request per
-//! line over its standard input, answering one JSON line per request.
+//! owns what the core must never touch: the file (made afresh for each
+//! replay, and removed after with its `-journal`, `-wal` and `-shm`), one
+//! SQLite connection per scenario process, and with `--processes` one
+//! operating system process per scenario process. Such a child is this same
+//! program started as `fencelab replay-child --file PATH`, driven one
+//! request per line over its standard input, answering one JSON line per
+//! request.
+//!
+//! Every database a replay makes says so in its header (SQLite's
+//! `application_id`, [`REPLAY_APPLICATION_ID`]). A path the user names with
+//! `--file` is taken only when nothing is there or such a database is (one
+//! a replay left when it was killed), or with `--force` ([`claim_file`]);
+//! each replay then creates the file itself, exclusively.
+//!
+//! Must never: delete or overwrite a file it did not make (a user's file,
+//! its journals, or a symbolic link's target) unless `--force` says to.
 
 use crate::BadInput;
 use fencelab_core::history::{ResultRows, Values};
@@ -20,6 +30,20 @@ use std::io::{BufRead, BufReader, Write};
 use std::path::{Path, PathBuf};
 use std::process::{Child, ChildStdin, ChildStdout, Command, Stdio};
 use std::sync::OnceLock;
+
+/// The `application_id` every replay writes into its database's header:
+/// "flab" in ASCII. `replay --file` replaces a file that holds it (a
+/// database an earlier replay left when it was killed) and, without
+/// `--force`, nothing else.
+pub const REPLAY_APPLICATION_ID: u32 = 0x666C_6162;
+
+/// What the header of an SQLite database begins with.
+const SQLITE_HEADER_MAGIC: &[u8; 16] = b"SQLite format 3\0";
+/// Where the header holds its `application_id`, big-endian.
+const APPLICATION_ID_OFFSET: usize = 68;
+
+/// SQLite's files beside a database, by suffix.
+const COMPANION_SUFFIXES: [&str; 3] = ["-journal", "-wal", "-shm"];
 
 /// One step where the file did otherwise than the engine.
 pub struct Difference {
@@ -47,10 +71,11 @@ enum Request {
 
 /// Opens a connection to the database file as the replay's processes do:
 /// no waiting for a lock, foreign keys on, as the engine's connections.
+/// Never through a symbolic link: the file is the one the replay made.
 fn connect(file: &Path) -> rusqlite::Result<Connection> {
     let flags = OpenFlags::SQLITE_OPEN_READ_WRITE
-        | OpenFlags::SQLITE_OPEN_CREATE
-        | OpenFlags::SQLITE_OPEN_NO_MUTEX;
+        | OpenFlags::SQLITE_OPEN_NO_MUTEX
+        | OpenFlags::SQLITE_OPEN_NOFOLLOW;
     let connection = Connection::open_with_flags(file, flags)?;
     connection.busy_timeout(std::time::Duration::ZERO)?;
     connection.execute_batch("PRAGMA foreign_keys = ON; PRAGMA recursive_triggers = OFF;")?;
@@ -207,25 +232,142 @@ pub fn child(file: &Path) -> Result<(), BadInput> {
     Ok(())
 }
 
-/// The file and the files SQLite keeps beside it.
+/// `file` with `suffix` after its name (`x.db-wal`).
+fn with_suffix(file: &Path, suffix: &str) -> PathBuf {
+    let mut name = file.as_os_str().to_owned();
+    name.push(suffix);
+    PathBuf::from(name)
+}
+
+/// The database file and the files SQLite keeps beside it.
+fn database_files(file: &Path) -> Vec<PathBuf> {
+    std::iter::once(file.to_path_buf())
+        .chain(COMPANION_SUFFIXES.iter().map(|s| with_suffix(file, s)))
+        .collect()
+}
+
+/// Removes a database the replay made, with the files beside it.
 fn remove_database(file: &Path) -> Result<(), String> {
-    for suffix in ["", "-journal", "-wal", "-shm"] {
-        let mut name = file.as_os_str().to_owned();
-        name.push(suffix);
-        match std::fs::remove_file(PathBuf::from(name)) {
+    for path in database_files(file) {
+        match std::fs::remove_file(&path) {
             Ok(()) => {}
             Err(e) if e.kind() == std::io::ErrorKind::NotFound => {}
-            Err(e) => return Err(format!("{}{suffix}: cannot remove: {e}", file.display())),
+            Err(e) => return Err(format!("{}: cannot remove: {e}", shown(&path))),
         }
     }
     Ok(())
+}
+
+fn shown(path: &Path) -> String {
+    fencelab_cli::files::shown(path)
+}
+
+/// Whether `file` is a regular file whose header says a replay made it.
+/// Read without following a link and without blocking, as nothing but a
+/// regular file is read.
+fn is_replay_database(file: &Path) -> bool {
+    use std::os::unix::fs::OpenOptionsExt;
+    let Ok(opened) = std::fs::OpenOptions::new()
+        .read(true)
+        .custom_flags(libc::O_NOFOLLOW | libc::O_NONBLOCK | libc::O_NOCTTY)
+        .open(file)
+    else {
+        return false;
+    };
+    if !opened.metadata().is_ok_and(|m| m.is_file()) {
+        return false;
+    }
+    let mut header = [0u8; APPLICATION_ID_OFFSET + 4];
+    if std::io::Read::read_exact(&mut &opened, &mut header).is_err() {
+        return false;
+    }
+    header.starts_with(SQLITE_HEADER_MAGIC)
+        && header[APPLICATION_ID_OFFSET..] == REPLAY_APPLICATION_ID.to_be_bytes()
+}
+
+/// Makes `file`, the path `replay --file` names, ready for the first
+/// replay: nothing there, or a database an earlier replay left, which is
+/// removed with its journals; anything else is refused, with nothing
+/// touched, unless `force` (a regular file and its journals are then
+/// removed; a link, a folder or a FIFO never).
+pub fn claim_file(file: &Path, force: bool) -> Result<(), String> {
+    use std::os::unix::fs::FileTypeExt;
+    let name = shown(file);
+    let hint = "name a path where nothing is, or give --force to replace it";
+    match std::fs::symlink_metadata(file) {
+        Err(e) if e.kind() == std::io::ErrorKind::NotFound => {
+            // A journal with no database beside it is someone else's: it
+            // is no replay's, since a replay removes its journals first.
+            for companion in &database_files(file)[1..] {
+                if std::fs::symlink_metadata(companion).is_ok() && !force {
+                    return Err(format!(
+                        "{}: exists, beside no fencelab replay database; replay --file leaves \
+                         it: remove it, {hint}",
+                        shown(companion)
+                    ));
+                }
+            }
+        }
+        Err(e) => return Err(format!("{name}: cannot use: {e}")),
+        Ok(metadata) => {
+            let kind = metadata.file_type();
+            let not_a_file = if kind.is_symlink() {
+                Some("a symbolic link; replay --file does not follow one, even with --force")
+            } else if kind.is_dir() {
+                Some("a directory")
+            } else if kind.is_fifo() {
+                Some("a FIFO")
+            } else if !kind.is_file() {
+                Some("not a regular file")
+            } else {
+                None
+            };
+            if let Some(kind) = not_a_file {
+                return Err(format!(
+                    "{name}: is {kind}; name the database file itself, where nothing is"
+                ));
+            }
+            if !force && !is_replay_database(file) {
+                return Err(format!(
+                    "{name}: exists and is not a fencelab replay database (its header holds no \
+                     application_id 0x{REPLAY_APPLICATION_ID:08X}); replay --file replaces only a \
+                     database an earlier replay left, and nothing beside it: {hint}"
+                ));
+            }
+        }
+    }
+    for path in database_files(file) {
+        if let Ok(metadata) = std::fs::symlink_metadata(&path)
+            && !metadata.is_file()
+        {
+            return Err(format!(
+                "{}: is not a regular file; replay --file leaves it: {hint}",
+                shown(&path)
+            ));
+        }
+    }
+    remove_database(file)
 }
 
 /// Replays `plan` on `file` (made afresh, removed after), each scenario
 /// process on a connection of its own, in a child process of its own with
 /// `processes`.
 pub fn replay(plan: &Plan, file: &Path, processes: bool) -> Result<Replayed, String> {
-    remove_database(file)?;
+    // Created here, exclusively: what is at the path is the replay's own,
+    // never a file or a link that appeared since the last replay removed
+    // its database.
+    std::fs::OpenOptions::new()
+        .write(true)
+        .create_new(true)
+        .open(file)
+        .map_err(|e| match e.kind() {
+            std::io::ErrorKind::AlreadyExists => format!(
+                "{}: something was put at this path during the replay; fencelab leaves it",
+                shown(file)
+            ),
+            _ => format!("{}: cannot create: {e}", shown(file)),
+        })?;
+    let _registered = fencelab_cli::scratch::remove_on_signal(database_files(file));
     let result = replay_on(plan, file, processes);
     remove_database(file)?;
     result
@@ -234,8 +376,14 @@ pub fn replay(plan: &Plan, file: &Path, processes: bool) -> Result<Replayed, Str
 fn replay_on(plan: &Plan, file: &Path, processes: bool) -> Result<Replayed, String> {
     let sqlite = |e: rusqlite::Error| format!("{}: {e}", file.display());
     let world = connect(file).map_err(sqlite)?;
+    // The mark comes before the journal mode: its write then goes into the
+    // file itself (in WAL mode it would wait in the log), so a database
+    // left by a replay that was killed is known by its header.
     world
-        .execute_batch("PRAGMA page_size = 1024")
+        .execute_batch(&format!(
+            "PRAGMA page_size = 1024; PRAGMA application_id = {}",
+            REPLAY_APPLICATION_ID as i32
+        ))
         .map_err(sqlite)?;
     let mode: String = world
         .query_row(
@@ -334,9 +482,16 @@ fn replay_on(plan: &Plan, file: &Path, processes: bool) -> Result<Replayed, Stri
 /// Isolated (`-I`: no environment variables, no user site) and without
 /// the site module (`-S`): a script needs only Python's standard library,
 /// so this proves it, and a start costs a quarter of one with site's
-/// imports.
+/// imports. Its temporary folder (the script's database) is made in the
+/// script's own folder, the replay's private scratch folder, so that it
+/// goes with it: even a script still running when a signal ends the
+/// replay leaves nothing in the system's temporary folder.
 pub fn run_python(script: &Path) -> Result<(i32, String), String> {
-    let output = Command::new(python())
+    let mut command = Command::new(python());
+    if let Some(folder) = script.parent().filter(|f| !f.as_os_str().is_empty()) {
+        command.env("TMPDIR", folder);
+    }
+    let output = command
         .args(["-I", "-S"])
         .arg(script)
         .stdin(Stdio::null())

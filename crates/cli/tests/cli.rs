@@ -1120,6 +1120,96 @@ fn replay_on_a_real_file_with_processes_agrees_with_the_simulator() {
     assert!(!file.exists(), "the replay removes its file");
 }
 
+/// `export -o FILE --force` replaces a file that exists, and still never
+/// writes through a symbolic link (tests/hostile/cases/commands/ holds the
+/// refusals without --force).
+#[test]
+fn export_with_force_replaces_a_file_but_never_writes_through_a_link() {
+    let dir = scratch("export-force");
+    let export = |path: &PathBuf| {
+        fencelab(&[
+            "export",
+            "claim-compare-and-set",
+            "--scenario",
+            "one winner",
+            "--python",
+            "-o",
+            &path.display().to_string(),
+            "--force",
+        ])
+    };
+    let notes = dir.join("notes.py");
+    std::fs::write(&notes, "# old notes\n").unwrap();
+    let output = export(&notes);
+    assert_eq!(output.status.code(), Some(0), "{}", stderr(&output));
+    assert!(
+        std::fs::read_to_string(&notes)
+            .unwrap()
+            .starts_with("#!/usr/bin/env python3"),
+        "the file is replaced by the script"
+    );
+    let victim = dir.join("victim.txt");
+    std::fs::write(&victim, "kept").unwrap();
+    let link = dir.join("link.py");
+    let _ = std::fs::remove_file(&link);
+    std::os::unix::fs::symlink(&victim, &link).unwrap();
+    let output = export(&link);
+    assert_eq!(output.status.code(), Some(2));
+    assert!(
+        stderr(&output).contains("link.py: is a symbolic link"),
+        "{}",
+        stderr(&output)
+    );
+    assert_eq!(std::fs::read_to_string(&victim).unwrap(), "kept");
+    let _ = std::fs::remove_dir_all(&dir);
+}
+
+/// `replay --file PATH` takes a database an earlier replay left (its header
+/// holds the replay's application_id) without being told, any other file
+/// only with --force; --force says nothing without --file.
+#[test]
+fn replay_file_replaces_a_database_a_replay_left_and_another_file_only_with_force() {
+    let dir = scratch("replay-force");
+    let replay = |path: &PathBuf, force: bool| {
+        let path = path.display().to_string();
+        let mut args = vec![
+            "replay",
+            "claim-compare-and-set",
+            "--scenario",
+            "one winner",
+            "--file",
+            &path,
+        ];
+        if force {
+            args.push("--force");
+        }
+        fencelab(&args)
+    };
+    let left = dir.join("left.db");
+    let _ = std::fs::remove_file(&left);
+    let connection = rusqlite::Connection::open(&left).unwrap();
+    // docs/REPLAY.md: "flab", the mark of a replay's database.
+    connection
+        .execute_batch(&format!(
+            "PRAGMA application_id = {}; CREATE TABLE t (x);",
+            0x666C_6162
+        ))
+        .unwrap();
+    drop(connection);
+    let output = replay(&left, false);
+    assert_eq!(output.status.code(), Some(0), "{}", stderr(&output));
+    assert!(!left.exists(), "the replay removes the database it made");
+    let notes = dir.join("notes.db");
+    std::fs::write(&notes, "an author's notes").unwrap();
+    let output = replay(&notes, true);
+    assert_eq!(output.status.code(), Some(0), "{}", stderr(&output));
+    assert!(!notes.exists(), "--force replaced the file");
+    let output = fencelab(&["replay", "claim-compare-and-set", "--force"]);
+    assert_eq!(output.status.code(), Some(2));
+    assert!(stderr(&output).contains("--file"), "{}", stderr(&output));
+    let _ = std::fs::remove_dir_all(&dir);
+}
+
 #[test]
 fn check_notes_starting_texts_that_pass_every_scenario() {
     // Exercise 13 starts from the working `apply`, to explore the limits.
