@@ -373,6 +373,9 @@ struct Posted {
 enum Sent {
     Unsigned(u64),
     Text(String),
+    /// A string longer than a whole message may be, by its length in
+    /// bytes: not kept, since the message will be refused for it.
+    Oversized(usize),
     #[default]
     Other,
 }
@@ -391,23 +394,29 @@ impl Posted {
             id: id.cloned(),
             message,
         };
-        if self.bytes > HOST_MESSAGE_BYTES_MAX {
-            return Err(refuse(
-                None,
-                format!(
-                    "the message's names and texts are {} bytes, more than the {HOST_MESSAGE_BYTES_MAX} read",
-                    self.bytes
-                ),
-            ));
-        }
+        // The id first, whatever else the message holds: a refusal that
+        // repeats it settles the host's request, one without it leaves the
+        // host waiting. It was read in the one pass over the message's
+        // fields (at most FIELDS_PER_MESSAGE_MAX, in any order), and is
+        // kept only within its own bounds, so an oversized message has a
+        // readable id unless the id itself is what is too long.
         let request_id = match self.id {
             Sent::Unsigned(n) if n <= ID_NUMBER_MAX => Some(RequestId::Number(n)),
             Sent::Text(text) if text.chars().count() <= NAME_CHARS_MAX => {
                 Some(RequestId::Text(text))
             }
             _ => None,
+        };
+        if self.bytes > HOST_MESSAGE_BYTES_MAX {
+            return Err(refuse(
+                request_id.as_ref(),
+                format!(
+                    "the message's names and texts are {} bytes, more than the {HOST_MESSAGE_BYTES_MAX} read",
+                    self.bytes
+                ),
+            ));
         }
-        .ok_or_else(|| {
+        let request_id = request_id.ok_or_else(|| {
             refuse(
                 None,
                 format!(
@@ -572,7 +581,17 @@ impl Sent {
     fn bytes(&self) -> usize {
         match self {
             Sent::Text(text) => text.len(),
+            Sent::Oversized(bytes) => *bytes,
             _ => 0,
+        }
+    }
+
+    /// A string as a field's value: kept, unless it alone is more than a
+    /// message may hold.
+    fn text(text: impl AsRef<str> + Into<String>) -> Sent {
+        match text.as_ref().len() {
+            bytes if bytes > HOST_MESSAGE_BYTES_MAX => Sent::Oversized(bytes),
+            _ => Sent::Text(text.into()),
         }
     }
 }
@@ -612,10 +631,10 @@ impl<'de> Visitor<'de> for SentVisitor {
         Ok(Sent::Other)
     }
     fn visit_str<E>(self, text: &str) -> Result<Sent, E> {
-        Ok(Sent::Text(text.to_string()))
+        Ok(Sent::text(text))
     }
     fn visit_string<E>(self, text: String) -> Result<Sent, E> {
-        Ok(Sent::Text(text))
+        Ok(Sent::text(text))
     }
     fn visit_seq<A: SeqAccess<'de>>(self, mut items: A) -> Result<Sent, A::Error> {
         while items.next_element::<IgnoredAny>()?.is_some() {}
@@ -656,6 +675,10 @@ impl<'de> Visitor<'de> for TextsVisitor {
             count += 1;
             match name {
                 Sent::Text(name) => texts.push((name, text)),
+                // A name longer than a message may be is counted, not
+                // kept: its bytes make the message refused as too large,
+                // with its id.
+                Sent::Oversized(bytes) => texts.push((String::new(), Sent::Oversized(bytes))),
                 _ => {
                     return Err(serde::de::Error::custom(
                         "a procedure's name is not a string",
