@@ -81,14 +81,15 @@ pub fn remove_on_signal(paths: Vec<PathBuf>) -> Registered {
     Registered(id)
 }
 
-/// Removes every registered path now: for a command that must end the
+/// Removes every registered path now, for a command that must end the
 /// process without returning (its output was closed), where no guard will
-/// be dropped.
-pub fn remove_registered() {
+/// be dropped; how many paths were registered.
+pub fn remove_registered() -> usize {
     let paths: Vec<PathBuf> = registry().values().flatten().cloned().collect();
     for path in &paths {
         remove(path);
     }
+    paths.len()
 }
 
 fn registry() -> MutexGuard<'static, BTreeMap<u64, Vec<PathBuf>>> {
@@ -132,7 +133,7 @@ fn wait_for_signals() {
         .name("fencelab-signals".into())
         .spawn(move || {
             if let Some(signal) = signals.forever().next() {
-                remove_registered();
+                let removed = remove_registered();
                 let name = if signal == SIGTERM {
                     "SIGTERM"
                 } else {
@@ -140,7 +141,12 @@ fn wait_for_signals() {
                 };
                 let _ = writeln!(
                     std::io::stderr(),
-                    "fencelab: stopped by {name}; the temporary files it had made are removed"
+                    "fencelab: stopped by {name}{}",
+                    if removed > 0 {
+                        "; the temporary files it had made are removed"
+                    } else {
+                        ""
+                    }
                 );
                 let _ = signal_hook::low_level::emulate_default_handler(signal);
                 // Only if the default action could not be restored.

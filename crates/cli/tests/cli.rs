@@ -1120,6 +1120,38 @@ fn replay_on_a_real_file_with_processes_agrees_with_the_simulator() {
     assert!(!file.exists(), "the replay removes its file");
 }
 
+/// A replay whose reader has gone (`fencelab replay ... | head`) ends at
+/// its first write, with exit 0 as such a pipe expects, and still removes
+/// its scratch folder: that end returns through no guard.
+#[test]
+fn a_replay_whose_output_is_closed_leaves_no_scratch_folder() {
+    let tmp = scratch("replay-closed-output");
+    let mut child = Command::new(env!("CARGO_BIN_EXE_fencelab"))
+        .args([
+            "replay",
+            "claim-compare-and-set",
+            "--scenario",
+            "one winner",
+            "--journal",
+            "both",
+        ])
+        .env("TMPDIR", &tmp)
+        .stdout(std::process::Stdio::piped())
+        .stderr(std::process::Stdio::piped())
+        .spawn()
+        .expect("the fencelab binary runs");
+    // Closed before anything is written: the first write fails.
+    drop(child.stdout.take());
+    let output = child.wait_with_output().unwrap();
+    assert_eq!(output.status.code(), Some(0), "{}", stderr(&output));
+    let left: Vec<_> = std::fs::read_dir(&tmp)
+        .unwrap()
+        .map(|e| e.unwrap().file_name())
+        .collect();
+    let _ = std::fs::remove_dir_all(&tmp);
+    assert!(left.is_empty(), "the replay left {left:?}");
+}
+
 /// `export -o FILE --force` replaces a file that exists, and still never
 /// writes through a symbolic link (tests/hostile/cases/commands/ holds the
 /// refusals without --force).
