@@ -373,7 +373,9 @@ pub fn replay(plan: &Plan, file: &Path, processes: bool) -> Result<Replayed, Str
     result
 }
 
-fn replay_on(plan: &Plan, file: &Path, processes: bool) -> Result<Replayed, String> {
+/// The replay's own connection to its fresh file: marked as a replay's
+/// database, in the plan's journal mode, with the exercise's schema.
+fn open_world(plan: &Plan, file: &Path) -> Result<Connection, String> {
     let sqlite = |e: rusqlite::Error| format!("{}: {e}", file.display());
     let world = connect(file).map_err(sqlite)?;
     // The mark comes before the journal mode: its write then goes into the
@@ -400,6 +402,12 @@ fn replay_on(plan: &Plan, file: &Path, processes: bool) -> Result<Replayed, Stri
         ));
     }
     world.execute_batch(&plan.schema).map_err(sqlite)?;
+    Ok(world)
+}
+
+fn replay_on(plan: &Plan, file: &Path, processes: bool) -> Result<Replayed, String> {
+    let sqlite = |e: rusqlite::Error| format!("{}: {e}", file.display());
+    let world = open_world(plan, file)?;
     let mut lanes: Vec<(String, Lane)> = Vec::new();
     let mut replayed = Replayed::default();
     let lane = |lanes: &mut Vec<(String, Lane)>, process: &str| -> Result<usize, String> {
