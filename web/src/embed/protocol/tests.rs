@@ -217,42 +217,8 @@ fn host_messages_are_bounded_in_every_dimension() {
         "{}",
         refusal.message
     );
-    // An oversized message is refused with its id, so the host's request
-    // settles: wherever the id is among the fields, and whichever text is
-    // too large (one alone larger than a message, or a procedure's name).
+    // Refused with its id, so the host's request settles.
     assert_eq!(refusal.id, Some(RequestId::Number(1)));
-    let one_text = "x".repeat(HOST_MESSAGE_BYTES_MAX + 1);
-    for (message, id) in [
-        (
-            format!(
-                r#"{{"fencelab":1,"type":"set-procedures","procedures":{{"claim":"{one_text}"}},"id":"last"}}"#
-            ),
-            Some(RequestId::Text("last".into())),
-        ),
-        (
-            format!(
-                r#"{{"id":7,"fencelab":1,"type":"set-procedures","procedures":{{"{one_text}":"x"}}}}"#
-            ),
-            Some(RequestId::Number(7)),
-        ),
-        (
-            format!(r#"{{"id":7,"fencelab":1,"type":"show-scenario","scenario":"{one_text}"}}"#),
-            Some(RequestId::Number(7)),
-        ),
-        // An id that is itself past its bound cannot be repeated.
-        (
-            format!(r#"{{"id":"{one_text}","fencelab":1,"type":"reset"}}"#),
-            None,
-        ),
-    ] {
-        let refusal = read(&message).unwrap_err();
-        assert_eq!(refusal.id, id, "{}", &refusal.message);
-        assert!(
-            refusal.message.contains("more than the 262144 read"),
-            "{}",
-            refusal.message
-        );
-    }
     let many_fields: Vec<String> = (0..100).map(|i| format!(r#""f{i}":0"#)).collect();
     let many_fields = format!(
         r#"{{"fencelab":1,"type":"reset","id":1,{}}}"#,
@@ -317,6 +283,45 @@ fn host_messages_are_bounded_in_every_dimension() {
         read(&deep).is_err(),
         "deep nesting is refused, not a stack overflow"
     );
+}
+
+/// An oversized message is refused with its id, so the host's request
+/// settles: wherever the id is among the fields, and whichever text is too
+/// large (one alone larger than a message, or a procedure's name).
+#[test]
+fn an_oversized_message_is_refused_with_its_id() {
+    let one_text = "x".repeat(HOST_MESSAGE_BYTES_MAX + 1);
+    for (message, id) in [
+        (
+            format!(
+                r#"{{"fencelab":1,"type":"set-procedures","procedures":{{"claim":"{one_text}"}},"id":"last"}}"#
+            ),
+            Some(RequestId::Text("last".into())),
+        ),
+        (
+            format!(
+                r#"{{"id":7,"fencelab":1,"type":"set-procedures","procedures":{{"{one_text}":"x"}}}}"#
+            ),
+            Some(RequestId::Number(7)),
+        ),
+        (
+            format!(r#"{{"id":7,"fencelab":1,"type":"show-scenario","scenario":"{one_text}"}}"#),
+            Some(RequestId::Number(7)),
+        ),
+        // An id that is itself past its bound cannot be repeated.
+        (
+            format!(r#"{{"id":"{one_text}","fencelab":1,"type":"reset"}}"#),
+            None,
+        ),
+    ] {
+        let refusal = read(&message).unwrap_err();
+        assert_eq!(refusal.id, id, "{}", &refusal.message);
+        assert!(
+            refusal.message.contains("more than the 262144 read"),
+            "{}",
+            refusal.message
+        );
+    }
 }
 
 #[test]
