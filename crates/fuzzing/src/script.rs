@@ -134,12 +134,15 @@ fn rows(u: &mut Unstructured) -> ResultRows {
 }
 
 /// `plan` with every text replaced by a placeholder of its own (distinct,
-/// so no two parameter names merge), numbers and shapes kept.
+/// so no two parameter names merge, and in order, so a map's entries keep
+/// theirs), numbers and shapes kept.
 pub fn placeholders(plan: &Plan) -> Plan {
     let mut next = 0usize;
+    // Zero-padded, so placeholders sort as the names they replace did: a
+    // map's entries keep their order.
     let mut fresh = || {
         next += 1;
-        format!("p{next}")
+        format!("p{next:08}")
     };
     let value = |v: &Value, fresh: &mut dyn FnMut() -> String| match v {
         Value::Text(_) => Value::Text(fresh()),
