@@ -176,12 +176,17 @@ pub enum Command {
         /// The SCORM version: 1.2 or 2004 (4th Edition).
         #[arg(long = "version", value_name = "1.2|2004", value_parser = scorm_version)]
         scorm: crate::scorm::Version,
-        /// The zip file to write (replaced if it exists).
+        /// The zip file to write. Refuses a FILE.zip that exists unless
+        /// --force, and never writes through a symbolic link.
         #[arg(long, short, value_name = "FILE.zip")]
         out: PathBuf,
         /// The course's title, as the LMS lists the package.
         #[arg(long, value_name = "TEXT", default_value = "fencelab exercises")]
         title: String,
+        /// Replace FILE.zip if it exists (a file, never a symbolic link's
+        /// target): a package built again.
+        #[arg(long)]
+        force: bool,
     },
     /// Write a scenario's schedule as a standalone Python 3 script.
     ///

@@ -137,11 +137,13 @@ fn run(command: Command, version: &str) -> Result<Ended, BadInput> {
             scorm,
             out,
             title,
+            force,
         } => scorm::run(&scorm::Request {
             site: &site,
             version: scorm,
             out: &out,
             title: &title,
+            existing: fencelab_cli::output::Existing::replace_if(force),
         }),
         Command::Export {
             exercise,

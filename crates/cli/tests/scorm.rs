@@ -64,8 +64,8 @@ fn a_real_extractor_reads_the_package_and_finds_every_file_the_manifest_lists() 
     let scratch = tempfile::tempdir().unwrap();
     let dir = scratch.path().join("site");
     site(&dir);
-    let zip = scratch.path().join("course.zip");
     for version in ["1.2", "2004"] {
+        let zip = scratch.path().join(format!("course-{version}.zip"));
         let output = fencelab(&[
             "scorm".as_ref(),
             dir.as_os_str(),

@@ -153,7 +153,10 @@ pub fn package(options: &Options, version: ScormVersion) -> Result<(), String> {
     cmd::status(
         cmd::fencelab(&["scorm"])
             .arg(&options.out)
-            .args(["--version", version.name(), "--title", &course, "--out"])
+            .args(["--version", version.name(), "--title", &course])
+            // The package beside the site is dist's own output, built
+            // again on every run like the site itself.
+            .args(["--force", "--out"])
             .arg(&zip),
     )
 }

@@ -79,6 +79,7 @@ pub fn check_every(program: Program, path: &Path) {
     };
     let mut failures = Vec::new();
     let mut ran = 0;
+    let mut wrong_cases = 0usize;
     for (name, text) in crate::CASES {
         let case = match crate::parse(name, text) {
             Ok(case) => case,
@@ -99,6 +100,7 @@ pub fn check_every(program: Program, path: &Path) {
         let checked = check(&case, path);
         println!("{name:<64} {}", checked.ended);
         println!("    {}", fencelab_model::text::visible_lines(&checked.said));
+        wrong_cases += usize::from(!checked.wrong.is_empty());
         for reason in checked.wrong {
             failures.push(format!("{name} ({}): {reason}", case.about));
         }
@@ -110,8 +112,7 @@ pub fn check_every(program: Program, path: &Path) {
     );
     assert!(
         failures.is_empty(),
-        "{} of {ran} command cases of {} are wrong:\n{}",
-        failures.len(),
+        "{wrong_cases} of {ran} command cases of {} are wrong:\n{}",
         program_name(program),
         failures.join("\n")
     );

@@ -60,6 +60,8 @@ pub struct Request<'a> {
     pub out: &'a Path,
     /// The course's title, as the LMS shows the package.
     pub title: &'a str,
+    /// Whether a file already at `out` is replaced (`--force`) or refused.
+    pub existing: output::Existing,
 }
 
 /// Writes the package, or says which input is wrong.
@@ -108,9 +110,9 @@ pub fn run(request: &Request) -> Result<Ended, BadInput> {
     let xml = manifest::write(request.version, request.title, &scos, &listed).map_err(BadInput)?;
     zip.add(MANIFEST, xml.as_bytes()).map_err(BadInput)?;
     let bytes = zip.finish().map_err(BadInput)?;
-    // The package replaces an older one at `--out` (as documented), but
-    // never through a link, and through a temporary file created afresh.
-    output::write_file(request.out, &bytes, output::Existing::Replace).map_err(BadInput)?;
+    // An older package at `--out` is replaced only with --force, never
+    // through a link, and through a temporary file created afresh.
+    output::write_file(request.out, &bytes, request.existing).map_err(BadInput)?;
     crate::emit(&format!(
         "wrote {}: a SCORM {} package of {} ({}), {} files, {} bytes",
         files::shown(request.out),
