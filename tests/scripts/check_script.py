@@ -123,7 +123,8 @@ def value(json_value):
 def same(a, b):
     if isinstance(a, float) and isinstance(b, float):
         return a == b or (math.isnan(a) and math.isnan(b))
-    if a is None and isinstance(b, float) and not math.isfinite(b):
+    if (a is None and isinstance(b, float) and not math.isfinite(b)) or \
+            (b is None and isinstance(a, float) and not math.isfinite(a)):
         return True  # JSON has no NaN or infinity: serde writes null for them
     if isinstance(a, (list, tuple)) and isinstance(b, (list, tuple)):
         return len(a) == len(b) and all(same(x, y) for x, y in zip(a, b))

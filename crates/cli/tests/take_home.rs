@@ -12,26 +12,12 @@
 use fencelab_core::export::template_script;
 use fencelab_core::replay::Plan;
 use fencelab_core::{ExerciseExt, Procedure, bundled};
-use std::path::{Path, PathBuf};
+use fencelab_hostile::script::Scripts;
 use std::process::Command;
-
-fn scratch(name: &str) -> PathBuf {
-    let dir = std::env::temp_dir().join(format!("fencelab-cli-test-{}-{name}", std::process::id()));
-    let _ = std::fs::remove_dir_all(&dir);
-    std::fs::create_dir_all(&dir).unwrap();
-    dir
-}
-
-fn checker() -> PathBuf {
-    Path::new(env!("CARGO_MANIFEST_DIR")).join("../../tests/scripts/check_script.py")
-}
 
 #[test]
 fn every_bundled_scenarios_exported_script_keeps_the_templates_structure_and_reads_back() {
-    let dir = scratch("take-home");
-    let template = dir.join("template.py");
-    std::fs::write(&template, template_script()).unwrap();
-    let mut scripts = Vec::new();
+    let mut scripts = Scripts::new();
     for exercise in bundled::exercises().unwrap() {
         for (label, edits) in [
             ("start", exercise.start_edits()),
@@ -43,9 +29,8 @@ fn every_bundled_scenarios_exported_script_keeps_the_templates_structure_and_rea
                 .map(|(name, text)| Procedure::parse(name, text).unwrap())
                 .collect();
             let mut checker = exercise.checker(&texts).unwrap();
-            for (index, scenario) in exercise.scenarios.iter().enumerate() {
-                let name = format!("{}-{label}-{index}", exercise.id);
-                let script = dir.join(format!("{name}.py"));
+            for scenario in &exercise.scenarios {
+                let script = scripts.next_path();
                 let mut args = vec![
                     "export".to_string(),
                     exercise.id.clone(),
@@ -72,34 +57,15 @@ fn every_bundled_scenarios_exported_script_keeps_the_templates_structure_and_rea
                 // the checker reads every literal back against it.
                 let report = checker.check(scenario);
                 let plan = Plan::of(&exercise, &procedures, &report, exercise.journal);
-                std::fs::write(
-                    dir.join(format!("{name}.plan.json")),
-                    serde_json::to_string(&plan).unwrap(),
-                )
-                .unwrap();
-                scripts.push(script);
+                scripts.add_written(script, &plan);
             }
         }
     }
-    assert!(scripts.len() > 100, "{} scripts", scripts.len());
-    let output = Command::new("python3")
-        .arg(checker())
-        .arg(&template)
-        .args(&scripts)
-        .output()
-        .expect("python3 runs");
-    let printed = String::from_utf8_lossy(&output.stdout);
-    assert!(
-        output.status.success(),
-        "{printed}{}",
-        String::from_utf8_lossy(&output.stderr)
-    );
-    let summary = format!(
-        "{0} of {0} scripts keep the template's structure ({0} read back against their plans), 0 do not",
-        scripts.len()
-    );
-    assert!(printed.contains(&summary), "{printed}");
-    let _ = std::fs::remove_dir_all(&dir);
+    let count = scripts.paths().len();
+    assert!(count > 100, "{count} scripts");
+    if let Err(refused) = scripts.read_all() {
+        panic!("{refused}");
+    }
 }
 
 /// The checker is not a check that cannot fail: a script whose line 2 is
@@ -108,60 +74,52 @@ fn every_bundled_scenarios_exported_script_keeps_the_templates_structure_and_rea
 /// are each refused, as Python reads them.
 #[test]
 fn the_script_checker_refuses_what_the_template_does_not_hold() {
-    let dir = scratch("take-home-checker");
     let template = template_script();
-    std::fs::write(dir.join("template.py"), &template).unwrap();
     // The empty plan the template was written from: only the tampering differs.
-    let plan =
-        r#"{"exercise":"","scenario":"","schema":"","steps":[],"verdict":"passed","problem":null}"#;
+    let empty = Plan {
+        exercise: String::new(),
+        scenario: String::new(),
+        schedule: Default::default(),
+        journal: Default::default(),
+        schema: String::new(),
+        steps: Vec::new(),
+        verdict: fencelab_core::Verdict::Passed,
+        problem: None,
+    };
     let tampered = [
-        (
-            "line-two",
-            template.replacen(
-                "# -*- coding: utf-8 -*-",
-                "# scenario x -*- coding: latin-1 -*-",
-                1,
-            ),
+        template.replacen(
+            "# -*- coding: utf-8 -*-",
+            "# scenario x -*- coding: latin-1 -*-",
+            1,
         ),
-        (
-            "statement",
-            template.replacen(
-                "def schedule():\n    pass",
-                "def schedule():\n    open('x', 'w')",
-                1,
-            ),
+        template.replacen(
+            "def schedule():\n    pass",
+            "def schedule():\n    open('x', 'w')",
+            1,
         ),
-        (
-            "literal",
-            template.replacen("SCENARIO = \"\"", "SCENARIO = \"y\"", 1),
-        ),
-        (
-            "comment",
-            template.replacen("def schedule():", "# hello\ndef schedule():", 1),
-        ),
+        template.replacen("SCENARIO = \"\"", "SCENARIO = \"y\"", 1),
+        template.replacen("def schedule():", "# hello\ndef schedule():", 1),
     ];
-    let mut paths = Vec::new();
-    for (name, text) in &tampered {
-        assert_ne!(text, &template, "{name} changes the template");
-        let path = dir.join(format!("{name}.py"));
+    let mut scripts = Scripts::new();
+    for text in &tampered {
+        assert_ne!(text, &template, "the tampering changes the template");
+        let path = scripts.next_path();
         std::fs::write(&path, text).unwrap();
-        std::fs::write(dir.join(format!("{name}.plan.json")), plan).unwrap();
-        paths.push(path);
+        scripts.add_written(path, &empty);
     }
-    let output = Command::new("python3")
-        .arg(checker())
-        .arg(dir.join("template.py"))
-        .args(&paths)
-        .output()
-        .expect("python3 runs");
-    let printed = String::from_utf8_lossy(&output.stdout);
-    assert_eq!(output.status.code(), Some(1), "{printed}");
-    for (name, _) in &tampered {
+    let paths = scripts.paths().to_vec();
+    let refused = scripts
+        .read_all()
+        .expect_err("every tampered script is refused");
+    for path in &paths {
+        let name = path.file_name().unwrap().to_string_lossy();
         assert!(
-            printed.contains(&format!("{name}.py: ")),
-            "{name} passed: {printed}"
+            refused.contains(&format!("{name}: ")),
+            "{name} passed: {refused}"
         );
     }
-    assert!(printed.contains("0 of 4 scripts keep"), "{printed}");
-    let _ = std::fs::remove_dir_all(&dir);
+    assert!(refused.contains("0 of 4 scripts keep"), "{refused}");
+    // What the refusal kept to look at.
+    let kept = paths[0].parent().unwrap();
+    let _ = std::fs::remove_dir_all(kept);
 }

@@ -436,7 +436,7 @@ pub mod command;
 #[cfg(not(target_arch = "wasm32"))]
 mod files;
 #[cfg(not(target_arch = "wasm32"))]
-mod script;
+pub mod script;
 
 #[cfg(not(target_arch = "wasm32"))]
 fn take_home_script(input: &str) -> Ran {

@@ -27,18 +27,88 @@ fn checker() -> PathBuf {
     Path::new(env!("CARGO_MANIFEST_DIR")).join("../scripts/check_script.py")
 }
 
-/// A folder of its own under the system's temporary folder, new and empty.
-fn scratch(name: &str) -> PathBuf {
-    use std::sync::atomic::{AtomicUsize, Ordering};
-    static NEXT: AtomicUsize = AtomicUsize::new(0);
-    let dir = std::env::temp_dir().join(format!(
-        "fencelab-hostile-script-{}-{}-{name}",
-        std::process::id(),
-        NEXT.fetch_add(1, Ordering::Relaxed)
-    ));
-    let _ = std::fs::remove_dir_all(&dir);
-    std::fs::create_dir_all(&dir).expect("the temporary folder is writable");
-    dir
+/// Take-home scripts written for a test, each beside the plan it was
+/// written from, with the template, in a folder that is fresh, private and
+/// removed when this is dropped (kept when Python refuses a script, to look
+/// at). [`Scripts::read_all`] has python3 read them.
+pub struct Scripts {
+    folder: tempfile::TempDir,
+    scripts: Vec<PathBuf>,
+}
+
+impl Scripts {
+    pub fn new() -> Scripts {
+        let folder = tempfile::Builder::new()
+            .prefix("fencelab-scripts-")
+            .tempdir()
+            .expect("the temporary folder is writable");
+        std::fs::write(folder.path().join("template.py"), template_script())
+            .expect("the temporary folder is writable");
+        Scripts {
+            folder,
+            scripts: Vec::new(),
+        }
+    }
+
+    pub fn folder(&self) -> &Path {
+        self.folder.path()
+    }
+
+    pub fn paths(&self) -> &[PathBuf] {
+        &self.scripts
+    }
+
+    /// Where the next script goes.
+    pub fn next_path(&self) -> PathBuf {
+        self.folder()
+            .join(format!("script-{}.py", self.scripts.len()))
+    }
+
+    /// Adds the script someone under test wrote at `path` (from
+    /// [`Scripts::next_path`]), with the plan it must read back as.
+    pub fn add_written(&mut self, path: PathBuf, plan: &Plan) {
+        let json = serde_json::to_string(plan).expect("a plan is JSON");
+        std::fs::write(path.with_extension("plan.json"), json).expect("writable");
+        self.scripts.push(path);
+    }
+
+    /// Writes `plan`'s script with the model's writer, and adds it.
+    pub fn add(&mut self, plan: &Plan, made_by: &str) {
+        let path = self.next_path();
+        std::fs::write(&path, python_script(plan, made_by)).expect("writable");
+        self.add_written(path, plan);
+    }
+
+    /// python3's own parser on every script's bytes, against the template
+    /// and each one's plan: the checker's summary when every script keeps
+    /// the template's structure and reads back, or all it said.
+    pub fn read_all(self) -> Result<String, String> {
+        let checker = checker();
+        let template = self.folder().join("template.py");
+        let mut args = vec![checker.as_os_str(), template.as_os_str()];
+        args.extend(self.scripts.iter().map(|s| s.as_os_str()));
+        let out = python(self.folder(), &args)?;
+        let said = String::from_utf8_lossy(&out.stdout).into_owned();
+        let every = format!(
+            "{0} of {0} scripts keep the template's structure ({0} read back against their plans), 0 do not",
+            self.scripts.len()
+        );
+        if out.status.success() && said.contains(&every) {
+            return Ok(said);
+        }
+        let kept = self.folder.keep();
+        Err(format!(
+            "Python's parser refuses the scripts in {}: {said}{}",
+            kept.display(),
+            String::from_utf8_lossy(&out.stderr)
+        ))
+    }
+}
+
+impl Default for Scripts {
+    fn default() -> Self {
+        Scripts::new()
+    }
 }
 
 /// The plans of every scenario under the reference and the starting texts.
@@ -81,39 +151,15 @@ pub fn run(input: &str) -> Ran {
         Ok(plans) => plans,
         Err(error) => return rejected(error),
     };
-    let dir = scratch(
-        &exercise
-            .id
-            .chars()
-            .filter(char::is_ascii_alphanumeric)
-            .collect::<String>(),
-    );
-    let template = dir.join("template.py");
-    std::fs::write(&template, template_script()).expect("the scratch folder is writable");
-    let mut scripts = Vec::new();
-    for (index, plan) in plans.iter().enumerate() {
-        let script = dir.join(format!("script-{index}.py"));
-        std::fs::write(&script, python_script(plan, &exercise.id)).expect("writable");
-        let json = serde_json::to_string(plan).expect("a plan is JSON");
-        std::fs::write(dir.join(format!("script-{index}.plan.json")), json).expect("writable");
-        scripts.push(script);
+    let mut scripts = Scripts::new();
+    for plan in &plans {
+        scripts.add(plan, &exercise.id);
     }
+    let runs = scripts.folder().join("runs");
     let mut errors = Vec::new();
-    let checker = checker();
-    let mut args = vec![checker.as_os_str(), template.as_os_str()];
-    args.extend(scripts.iter().map(|s| s.as_os_str()));
-    match python(&dir, &args) {
-        Err(error) => errors.push(error),
-        Ok(out) if !out.status.success() => errors.push(format!(
-            "Python's parser refuses the scripts: {}{}",
-            String::from_utf8_lossy(&out.stdout),
-            String::from_utf8_lossy(&out.stderr)
-        )),
-        Ok(_) => {}
-    }
     let mut shown = String::new();
-    for (script, plan) in scripts.iter().zip(&plans) {
-        let cwd = dir.join(format!("{}.run", script.display()));
+    for (index, (script, plan)) in scripts.paths().iter().zip(&plans).enumerate() {
+        let cwd = runs.join(index.to_string());
         std::fs::create_dir_all(&cwd).expect("writable");
         let out = match python(&cwd, &["-I".as_ref(), "-S".as_ref(), script.as_os_str()]) {
             Ok(out) => out,
@@ -157,8 +203,8 @@ pub fn run(input: &str) -> Ran {
         }
         shown.push_str(&printed);
     }
-    if errors.is_empty() {
-        let _ = std::fs::remove_dir_all(&dir);
+    if let Err(refused) = scripts.read_all() {
+        errors.push(refused);
     }
     Ran {
         errors,
