@@ -6,8 +6,9 @@
 //! literal read back against the plan the script was written from.
 //!
 //! The hostile corpus's `script` cases (tests/hostile/cases/scripts/) attack
-//! the same writer with exercise text; this file covers every bundled
-//! scenario through the command line itself.
+//! the same writer with exercise text; this file gives every bundled
+//! scenario, and each of those cases' exercise files, to the command line
+//! itself.
 
 use fencelab_core::export::template_script;
 use fencelab_core::replay::Plan;
@@ -63,6 +64,55 @@ fn every_bundled_scenarios_exported_script_keeps_the_templates_structure_and_rea
     }
     let count = scripts.paths().len();
     assert!(count > 100, "{count} scripts");
+    if let Err(refused) = scripts.read_all() {
+        panic!("{refused}");
+    }
+}
+
+/// The hostile corpus's script cases (names declaring an encoding, values
+/// written to close their literal) through the command line itself: each
+/// case's exercise file given to `fencelab export`, every scenario's script
+/// read by Python against the plan made here.
+#[test]
+fn hostile_exercise_files_exported_by_the_command_line_keep_the_templates_structure() {
+    let mut scripts = Scripts::new();
+    let mut files = 0;
+    for (name, text) in fencelab_hostile::CASES {
+        if !name.starts_with("scripts/") {
+            continue;
+        }
+        let case = fencelab_hostile::parse(name, text).unwrap();
+        let input = case.whole_input();
+        let exercise = fencelab_core::exercise::load("case.toml", &input).unwrap();
+        let file = scripts.folder().join(format!("exercise-{files}.toml"));
+        std::fs::write(&file, &input).unwrap();
+        files += 1;
+        let texts = exercise.texts_with(&Default::default());
+        let procedures: Vec<Procedure> = texts
+            .iter()
+            .map(|(name, text)| Procedure::parse(name, text).unwrap())
+            .collect();
+        let mut checker = exercise.checker(&texts).unwrap();
+        for scenario in &exercise.scenarios {
+            let script = scripts.next_path();
+            let output = Command::new(env!("CARGO_BIN_EXE_fencelab"))
+                .arg("export")
+                .arg(&file)
+                .args(["--scenario", &scenario.name, "--python", "-o"])
+                .arg(&script)
+                .output()
+                .unwrap();
+            assert!(
+                output.status.success(),
+                "{name}: {}",
+                String::from_utf8_lossy(&output.stderr)
+            );
+            let report = checker.check(scenario);
+            let plan = Plan::of(&exercise, &procedures, &report, exercise.journal);
+            scripts.add_written(script, &plan);
+        }
+    }
+    assert!(files >= 5, "{files} script cases");
     if let Err(refused) = scripts.read_all() {
         panic!("{refused}");
     }
