@@ -108,8 +108,9 @@ const tests = [
       const fragment = `x1=${deflateRawSync(Buffer.from(text, "utf8"), { level: 9 }).toString("base64url")}`;
       await page.goto(`${url}#${fragment}`);
       await waitForText(page.locator("#scenario-summary"), /^\d of 3 scenarios pass$/, 60_000);
-      await page.locator(".scenario.failed .scenario-select").first().click();
-      const { problem } = await shownProblem(page);
+      await page.locator(`.scenario[data-scenario="${name}"] .scenario-select`).click();
+      const { verdict, problem } = await shownProblem(page);
+      assert.match(verdict, /^Verdict: failed/, "the starter's naive take fails the renamed scenario");
       const script = await takeHome(page);
       assert.ok(script.text.startsWith("#!/usr/bin/env python3\n# -*- coding: utf-8 -*-\n"), script.text.slice(0, 200));
       const folder = await mkdtemp(join(tmpdir(), "fencelab-take-home-hostile-"));
