@@ -108,15 +108,31 @@ pub fn run(report: &ExerciseReport, explore: bool, journal: fencelab_core::Journ
     for scenario in &report.scenarios {
         scenario_line(&mut out, scenario, explore);
         if scenario.verdict() == Verdict::Failed {
-            let _ = writeln!(
-                out,
-                "        shortest failing schedule: {}",
-                scenario.schedule
-            );
+            // A scenario without a concurrent step runs in one order only:
+            // its schedule is empty, and an empty line would read as lost.
+            if !scenario.schedule.is_empty() {
+                let _ = writeln!(
+                    out,
+                    "        shortest failing schedule: {}",
+                    scenario.schedule
+                );
+            }
             out.push_str(&history(scenario));
         }
     }
-    let _ = writeln!(out, "{} passed, {} failed", report.passed, report.failed);
+    // An error is not a failure of the texts (it could not be judged), so
+    // it is counted apart, as the grading document counts it.
+    let errored = report
+        .scenarios
+        .iter()
+        .filter(|s| s.verdict() == Verdict::Error)
+        .count();
+    let _ = writeln!(
+        out,
+        "{} passed, {} failed, {errored} errored",
+        report.passed,
+        report.failed - errored
+    );
     out
 }
 

@@ -233,7 +233,8 @@ pub struct Case {
     /// The failure's or the error's sentence, or what a passing case found.
     #[serde(skip_serializing_if = "Option::is_none")]
     pub message: Option<String>,
-    /// The shortest failing schedule, for a failed scenario.
+    /// The shortest failing schedule, for a failed scenario with a
+    /// concurrent step (one without runs in its one order only).
     #[serde(skip_serializing_if = "Option::is_none")]
     pub schedule: Option<String>,
     /// A link that opens the counterexample in the page (`--site URL`).
@@ -692,7 +693,9 @@ fn scenario_case(
         points: if status.passed() { max_points } else { 0 },
         max_points,
         message: report.problem(),
-        schedule: failed.then(|| report.schedule.to_string()),
+        // A scenario without a concurrent step has one order only: no
+        // schedule to show, rather than an empty one.
+        schedule: (failed && !report.schedule.is_empty()).then(|| report.schedule.to_string()),
         link: link
             .filter(|_| failed)
             .map(|(site, exercise, edits)| counterexample_link(site, exercise, edits, report)),
