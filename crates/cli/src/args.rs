@@ -41,7 +41,8 @@ pub enum Command {
     /// Check exercises: the reference passes, every broken variant is caught.
     ///
     /// With no FILE or DIR, the bundled exercises. A directory stands for its
-    /// `.toml` files in name order. Exercises are checked in parallel, one
+    /// `.toml` files in name order; a bundled exercise's id (`fencelab
+    /// list`), where no file has that name, for that exercise. Exercises are checked in parallel, one
     /// per core, and printed in order, ending with one summary line. Exits 1
     /// when a scenario fails or a mutant survives, 2 when a file cannot be
     /// read or loaded (after checking the others). Its cases, for --format:
@@ -49,8 +50,8 @@ pub enum Command {
     /// declarations.
     #[command(after_help = GRADED)]
     Check {
-        /// Exercise files, or directories of them.
-        #[arg(value_name = "FILE|DIR")]
+        /// Exercise files, directories of them, or bundled exercise ids.
+        #[arg(value_name = "FILE|DIR|ID")]
         paths: Vec<PathBuf>,
         #[command(flatten)]
         grading: GradeArgs,

@@ -106,10 +106,18 @@ pub fn run(paths: &[PathBuf], grading: &GradeArgs) -> Result<Ended, BadInput> {
             .map(|(name, text)| Input::Bundled(name, text))
             .collect()
     } else {
-        exercise_files(paths)?
-            .into_iter()
-            .map(Input::File)
-            .collect()
+        let mut inputs = Vec::new();
+        for path in paths {
+            match bundled_named(path)? {
+                Some(bundled) => inputs.push(bundled),
+                None => inputs.extend(
+                    exercise_files(std::slice::from_ref(path))?
+                        .into_iter()
+                        .map(Input::File),
+                ),
+            }
+        }
+        inputs
     };
     let text = grading.format().prints_text();
     let options = Options {
@@ -151,6 +159,24 @@ pub fn run(paths: &[PathBuf], grading: &GradeArgs) -> Result<Ended, BadInput> {
         entries.push(entry);
     });
     crate::finish(&Document::new("check", entries), grading, &tally.line())
+}
+
+/// The bundled exercise `path` names by its id, when no file or folder
+/// has that name: `fencelab check claim-compare-and-set` checks it, as
+/// `fencelab run claim-compare-and-set` runs it.
+fn bundled_named(path: &std::path::Path) -> Result<Option<Input>, BadInput> {
+    if path.exists() {
+        return Ok(None);
+    }
+    let Some(name) = path.to_str() else {
+        return Ok(None);
+    };
+    let exercises = crate::bundled_exercises()?;
+    Ok(exercises
+        .iter()
+        .zip(fencelab_core::bundled::FILES)
+        .find(|(exercise, _)| exercise.id == name)
+        .map(|(_, (file, text))| Input::Bundled(file, text)))
 }
 
 /// Loads and checks every file in parallel, handing each outcome to `done`
