@@ -7,12 +7,15 @@
 //! the core's `ExerciseExt::check`.
 
 use crate::args::GradeArgs;
-use crate::grade::{Document, Entry, Options, Problem, Source};
+use crate::grade::{CheckSeconds, Document, Entry, Options, Problem, Source};
 use crate::{BadInput, Ended, emit, exercise_files, parallel, read};
 use fencelab_cli::render;
+use fencelab_core::check::Progress;
+use fencelab_core::exercise::CheckSearch;
 use fencelab_core::mutation::EquivalentJudgement;
-use fencelab_core::{EXERCISE_FILE_BYTES_MAX, Exercise, ExerciseCheck, ExerciseExt};
+use fencelab_core::{EXERCISE_FILE_BYTES_MAX, Exercise, ExerciseCheck};
 use std::path::PathBuf;
+use std::time::Instant;
 
 /// An exercise checked, with what it was checked from.
 pub(crate) struct Judged {
@@ -22,6 +25,8 @@ pub(crate) struct Judged {
     pub exercise: Exercise,
     /// The file's text, for the places of its cases.
     pub text: String,
+    /// How long each piece of the check took.
+    pub seconds: CheckSeconds,
 }
 
 /// What checking one exercise came to.
@@ -66,17 +71,53 @@ impl Input {
         };
         match fencelab_core::exercise::load(&file, &text) {
             Ok(exercise) => {
-                let (check, equivalents) = exercise.check_judged();
+                let (check, equivalents, seconds) = timed_check(&exercise);
                 Checked::Checked(Box::new(Judged {
                     check,
                     equivalents,
                     exercise,
                     text,
+                    seconds,
                 }))
             }
             Err(error) => Checked::Unreadable(Problem::of_load_error(&error)),
         }
     }
+}
+
+/// `ExerciseExt::check_judged`, a piece at a time, with the seconds each
+/// piece took: the engine reads no clock, so the command times the pieces
+/// the core hands out (the reference's run, the starting texts', each
+/// broken variant's, then the declarations' judging).
+fn timed_check(
+    exercise: &Exercise,
+) -> (
+    ExerciseCheck,
+    Result<Vec<EquivalentJudgement>, String>,
+    CheckSeconds,
+) {
+    let mut search = CheckSearch::new(exercise);
+    let mut pieces = Vec::new();
+    loop {
+        let started = Instant::now();
+        let progress = search.advance(exercise);
+        pieces.push(started.elapsed().as_secs_f64());
+        if let Progress::Done(_) = progress {
+            break;
+        }
+    }
+    let (check, equivalents) = search.finish_judged(exercise);
+    // One piece each for the reference and the starting texts, one per
+    // broken variant, and the last for the declarations.
+    let at = |i: usize| pieces.get(i).copied().unwrap_or_default();
+    let variants = exercise.variants.len();
+    let seconds = CheckSeconds {
+        reference: at(0),
+        start: at(1),
+        variants: (2..2 + variants).map(at).collect(),
+        equivalents: at(2 + variants),
+    };
+    (check, equivalents, seconds)
 }
 
 /// How many exercises came to what.
@@ -119,6 +160,7 @@ pub fn run(paths: &[PathBuf], grading: &GradeArgs) -> Result<Ended, BadInput> {
         }
         inputs
     };
+    let started = Instant::now();
     let text = grading.format().prints_text();
     let options = Options {
         history: grading.history,
@@ -149,6 +191,7 @@ pub fn run(paths: &[PathBuf], grading: &GradeArgs) -> Result<Ended, BadInput> {
                     &judged.equivalents,
                     &options,
                 )
+                .with_check_seconds(&judged.seconds)
             }
             Checked::Unreadable(problem) => {
                 tally.unreadable += 1;
@@ -158,7 +201,8 @@ pub fn run(paths: &[PathBuf], grading: &GradeArgs) -> Result<Ended, BadInput> {
         };
         entries.push(entry);
     });
-    crate::finish(&Document::new("check", entries), grading, &tally.line())
+    let document = Document::new("check", entries).timed(started.elapsed().as_secs_f64());
+    crate::finish(&document, grading, &tally.line())
 }
 
 /// The bundled exercise `path` names by its id, when no file or folder

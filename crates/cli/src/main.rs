@@ -24,9 +24,9 @@ mod scorm;
 use fencelab_cli::{files, render};
 
 use args::{Command, Edit, GradeArgs, LimitArgs, Texts};
-use fencelab_core::check::Limits;
+use fencelab_core::check::{Limits, Progress};
 use fencelab_core::{Exercise, Scenario, bundled};
-use fencelab_core::{ExerciseExt, ExerciseReport};
+use fencelab_core::{ExerciseExt, ExerciseReport, ScenarioReport};
 use std::collections::BTreeMap;
 use std::path::{Path, PathBuf};
 use std::process::ExitCode;
@@ -561,7 +561,7 @@ fn run_exercise(args: &RunArgs) -> Result<Ended, BadInput> {
     let to_run: Vec<Scenario> = scenarios.iter().map(|(s, _)| s.clone()).collect();
     let started = std::time::Instant::now();
     let texts = exercise.texts_with(&edits);
-    let report = run_scenarios(&exercise, &texts, &to_run, limits, args.random);
+    let (report, scenario_seconds) = run_scenarios(&exercise, &texts, &to_run, limits, args.random);
     let took = started.elapsed();
     let entry = |options: grade::Options<'_>| {
         grade::Entry::of_run(
@@ -573,13 +573,14 @@ fn run_exercise(args: &RunArgs) -> Result<Ended, BadInput> {
             &given_files,
             &options,
         )
+        .with_run_seconds(&scenario_seconds, took.as_secs_f64())
     };
     if let Some(grading) = &args.grading {
         let entry = entry(grade::Options {
             history: grading.history,
             site: grading.site.as_deref(),
         });
-        let document = grade::Document::new("run", vec![entry]);
+        let document = grade::Document::new("run", vec![entry]).timed(took.as_secs_f64());
         let ended = finish(
             &document,
             grading,
@@ -662,30 +663,50 @@ fn limits_of(given: &LimitArgs) -> Limits {
 
 /// Checks `to_run` against `texts`: every interleaving, or with `random`
 /// that many schedules drawn from its seed (one drawn from the clock when
-/// none is given; the report names it, so the run can be repeated).
+/// none is given; the report names it, so the run can be repeated). With
+/// the report, the seconds each scenario took (the engine reads no clock;
+/// a grader's report shows them).
 fn run_scenarios(
     exercise: &Exercise,
     texts: &[(String, String)],
     to_run: &[Scenario],
     limits: Limits,
     random: Option<(u64, Option<u64>)>,
-) -> ExerciseReport {
+) -> (ExerciseReport, Vec<f64>) {
     let Some((runs, seed)) = random else {
-        return exercise.run_texts_with_limits(texts, to_run, limits);
+        // One scenario to its end per advance: each is timed on its own.
+        let mut suite = exercise.suite(texts, to_run, limits);
+        let mut seconds = Vec::new();
+        loop {
+            let started = std::time::Instant::now();
+            let progress = suite.advance(u64::MAX);
+            seconds.push(started.elapsed().as_secs_f64());
+            if let Progress::Done(report) = progress {
+                return (*report, seconds);
+            }
+        }
     };
     // The engine never reads real randomness; the command line may.
     let seed = seed.unwrap_or_else(seed_from_clock);
-    let reports = match exercise.checker(texts) {
+    let timed = |check: &mut dyn FnMut() -> ScenarioReport| {
+        let started = std::time::Instant::now();
+        let report = check();
+        (report, started.elapsed().as_secs_f64())
+    };
+    let (reports, seconds) = match exercise.checker(texts) {
         Ok(mut checker) => {
             checker.set_limits(limits);
             to_run
                 .iter()
-                .map(|s| checker.check_random(s, seed, runs))
-                .collect()
+                .map(|s| timed(&mut || checker.check_random(s, seed, runs)))
+                .unzip()
         }
-        Err(unusable) => to_run.iter().map(|s| unusable.report(s)).collect(),
+        Err(unusable) => to_run
+            .iter()
+            .map(|s| timed(&mut || unusable.report(s)))
+            .unzip(),
     };
-    ExerciseReport::new(&exercise.id, reports)
+    (ExerciseReport::new(&exercise.id, reports), seconds)
 }
 
 /// Prints a grading document as `grading` asks (`text` is the report for

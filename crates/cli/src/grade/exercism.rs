@@ -1,17 +1,22 @@
-//! Exercism's results.json, version 3 (exercism/docs,
-//! building/tooling/test-runners/interface.md): `version`, `status`
-//! (`pass`, `fail`, or `error` when no test could run), a top-level
-//! `message` only with `error`, and `tests` in the order of the exercise
-//! file, each with `name`, `status` (`pass`, `fail`, `error`), `message`
-//! for a failed or errored test, `test_code` and at most 500 characters of
-//! `output`.
+//! Exercism's results.json, version 3
+//! (https://exercism.org/docs/building/tooling/test-runners/interface):
+//! `version`, `status` (`pass`, `fail`, or `error` when no test could run),
+//! a top-level `message` only with `error`, and `tests` in the order of the
+//! exercise file, each with `name`, `status` (`pass`, `fail`, `error`),
+//! `message` and `test_code`.
+//!
+//! A test's `message` is everything the runner has to say about it ("used
+//! to return the results of a failed test", "not limited in length"): the
+//! failure's sentence, the schedule, the link and the counterexample's
+//! events. `output` is for "content outputted by a user manually", "not
+//! automatic output by the test-runner", capped at 500 characters; a
+//! procedure prints nothing, so no test has one. `test_code` ("the body of
+//! the command that is being tested") is a scenario's steps as its file
+//! writes them.
 
-use super::{CaseKind, Document, Status, qualified_name};
+use super::{Case, CaseKind, Document, Status, qualified_name};
 use serde::Serialize;
-
-/// The interface's limit on a test's `output`.
-const OUTPUT_CHARS_MAX: usize = 500;
-const TRUNCATED: &str = "\nOutput was truncated. Please limit to 500 chars";
+use std::fmt::Write;
 
 #[derive(Serialize)]
 struct Results {
@@ -28,8 +33,6 @@ struct Test {
     status: &'static str,
     #[serde(skip_serializing_if = "Option::is_none")]
     message: Option<String>,
-    #[serde(skip_serializing_if = "Option::is_none")]
-    output: Option<String>,
     test_code: String,
 }
 
@@ -42,35 +45,15 @@ pub fn render(document: &Document) -> String {
                 Status::Failed => "fail",
                 Status::Errored => "error",
             };
-            let message = (!case.status.passed()).then(|| {
-                let mut message = case.message.clone().unwrap_or_default();
-                if let Some(schedule) = &case.schedule {
-                    message.push_str(&format!("\nshortest failing schedule: {schedule}"));
-                }
-                if let Some(link) = &case.link {
-                    message.push_str(&format!("\nopen the counterexample: {link}"));
-                }
-                message
-            });
-            let output = case.history.as_ref().map(|history| {
-                let lines: Vec<String> = history
-                    .iter()
-                    .map(|line| {
-                        let who = line.process.as_deref().unwrap_or("");
-                        format!("t={} {who} {}", line.clock_seconds, line.event)
-                    })
-                    .collect();
-                limited(&lines.join("\n"))
-            });
-            let test_code = match case.kind {
-                CaseKind::Scenario => format!("scenario `{}`", case.name),
-                CaseKind::BrokenVariant | CaseKind::Equivalent => case.name.clone(),
+            let message = (!case.status.passed()).then(|| message(case));
+            let test_code = match (case.kind, &case.steps) {
+                (CaseKind::Scenario, Some(steps)) => steps.clone(),
+                _ => case.name.clone(),
             };
             tests.push(Test {
                 name: qualified_name(entry, case),
                 status,
                 message,
-                output,
                 test_code,
             });
         }
@@ -101,27 +84,27 @@ pub fn render(document: &Document) -> String {
     serde_json::to_string_pretty(&results).expect("results of strings and numbers are JSON")
 }
 
-/// `text` cut to the interface's limit, saying so when it was cut.
-fn limited(text: &str) -> String {
-    if text.chars().count() <= OUTPUT_CHARS_MAX {
-        return text.to_string();
+/// What a test that did not pass says: its sentence, the shortest failing
+/// schedule, the link, then the counterexample's events, one a line.
+fn message(case: &Case) -> String {
+    let mut message = case.message.clone().unwrap_or_default();
+    if let Some(schedule) = &case.schedule {
+        let _ = write!(message, "\nshortest failing schedule: {schedule}");
     }
-    let keep = OUTPUT_CHARS_MAX - TRUNCATED.chars().count();
-    let mut out: String = text.chars().take(keep).collect();
-    out.push_str(TRUNCATED);
-    out
-}
-
-#[cfg(test)]
-mod tests {
-    use super::*;
-
-    #[test]
-    fn output_is_cut_to_500_characters_and_says_so() {
-        let long = "é".repeat(800);
-        let cut = limited(&long);
-        assert_eq!(cut.chars().count(), OUTPUT_CHARS_MAX);
-        assert!(cut.ends_with("Please limit to 500 chars"));
-        assert_eq!(limited("short"), "short");
+    if let Some(link) = &case.link {
+        let _ = write!(message, "\nopen the counterexample: {link}");
     }
+    if let Some(history) = case.history.as_ref().filter(|h| !h.is_empty()) {
+        message.push_str("\n\ncounterexample:");
+        for line in history {
+            let who = line.process.as_deref().unwrap_or("");
+            let flag = if line.flagged { ">> " } else { "" };
+            let _ = write!(
+                message,
+                "\n{flag}t={} {who} {}",
+                line.clock_seconds, line.event
+            );
+        }
+    }
+    message
 }

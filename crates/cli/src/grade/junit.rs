@@ -2,10 +2,17 @@
 //! Jenkins/Surefire schema junit-10.xsd (which `cargo xtask test` checks
 //! with xmllint): `<testsuites>` of one `<testsuite>` per exercise file,
 //! one `<testcase>` per case, `<failure>` for a failed case and `<error>`
-//! for an errored one or a file that did not load.
+//! for an errored one or a file that did not load. Each of the three
+//! carries its `time` in seconds, where GitLab reads it
+//! (https://docs.gitlab.com/ci/testing/unit_test_reports/: "testcase |
+//! time | Test execution time in seconds").
 //!
-//! The schema gives a testcase no file or line attribute; the testsuite
-//! carries the file, and a case's place is in its message.
+//! GitLab also reads `file` on a testcase, but junit-10.xsd gives a
+//! testcase only `name`, `time`, `classname` and `group`: a `file` or
+//! `line` there would make the report invalid for Jenkins and the schema's
+//! other readers. So the testsuite carries the file (valid, though GitLab
+//! does not show it), and a case's place, `at FILE:LINE`, is in the content
+//! of its `<failure>`, `<error>` or `<system-out>`, which every reader shows.
 
 use super::{Case, CaseKind, Document, Entry, Status, case_details};
 use std::fmt::Write;
@@ -20,11 +27,12 @@ pub fn render(document: &Document) -> String {
     let mut out = String::from("<?xml version=\"1.0\" encoding=\"UTF-8\"?>\n");
     let _ = writeln!(
         out,
-        "<testsuites name=\"fencelab {}\" tests=\"{}\" failures=\"{}\" errors=\"{}\">",
+        "<testsuites name=\"fencelab {}\" tests=\"{}\" failures=\"{}\" errors=\"{}\" time=\"{}\">",
         document.command,
         counts.total + unloadable,
         counts.failed,
         counts.errored + unloadable,
+        time(document.seconds),
     );
     for entry in &document.entries {
         suite(&mut out, entry);
@@ -39,14 +47,15 @@ fn suite(out: &mut String, entry: &Entry) {
     if let Some(problem) = &entry.error {
         let _ = writeln!(
             out,
-            "  <testsuite name=\"{}\" tests=\"1\" failures=\"0\" errors=\"1\" skipped=\"0\" file=\"{}\">",
+            "  <testsuite name=\"{}\" tests=\"1\" failures=\"0\" errors=\"1\" skipped=\"0\" time=\"{}\" file=\"{}\">",
             attribute(name),
+            time(entry.seconds),
             attribute(&entry.file)
         );
         let sentence = problem.sentence();
         let _ = writeln!(
             out,
-            "    <testcase name=\"load\" classname=\"{classname}\">\n      \
+            "    <testcase name=\"load\" classname=\"{classname}\" time=\"0.000\">\n      \
              <error type=\"unloadable\" message=\"{}\">{}</error>\n    </testcase>",
             attribute(&sentence),
             text(&sentence)
@@ -57,11 +66,12 @@ fn suite(out: &mut String, entry: &Entry) {
     let c = entry.counts;
     let _ = writeln!(
         out,
-        "  <testsuite name=\"{}\" tests=\"{}\" failures=\"{}\" errors=\"{}\" skipped=\"0\" file=\"{}\">",
+        "  <testsuite name=\"{}\" tests=\"{}\" failures=\"{}\" errors=\"{}\" skipped=\"0\" time=\"{}\" file=\"{}\">",
         attribute(name),
         c.total,
         c.failed,
         c.errored,
+        time(entry.seconds),
         attribute(&entry.file)
     );
     let _ = writeln!(
@@ -79,8 +89,9 @@ fn suite(out: &mut String, entry: &Entry) {
 fn testcase(out: &mut String, classname: &str, case: &Case) {
     let _ = write!(
         out,
-        "    <testcase name=\"{}\" classname=\"{classname}\"",
-        attribute(&case.name)
+        "    <testcase name=\"{}\" classname=\"{classname}\" time=\"{}\"",
+        attribute(&case.name),
+        time(case.seconds)
     );
     let mut details = case_details(case);
     if let Some(location) = &case.location {
@@ -114,6 +125,12 @@ fn testcase(out: &mut String, classname: &str, case: &Case) {
         attribute(message),
         text(&details)
     );
+}
+
+/// Seconds as junit-10.xsd's SUREFIRE_TIME reads them: digits, a point and
+/// at most three decimals (milliseconds).
+fn time(seconds: f64) -> String {
+    format!("{:.3}", seconds.max(0.0))
 }
 
 /// XML 1.0 cannot carry most control characters at all, not even escaped:

@@ -91,6 +91,11 @@ pub struct Document {
     pub counts: Counts,
     pub score: Score,
     pub entries: Vec<Entry>,
+    /// How long the command took to judge them, in seconds, as its caller
+    /// measured it (this module reads no clock). Not in the JSON document,
+    /// which stays the same from one run to the next.
+    #[serde(skip)]
+    pub seconds: f64,
 }
 
 /// How many cases came to what; `total` is their sum.
@@ -159,6 +164,9 @@ pub struct Entry {
     pub counts: Counts,
     pub score: Score,
     pub cases: Vec<Case>,
+    /// Seconds spent judging the file's cases (see [`Document::seconds`]).
+    #[serde(skip)]
+    pub seconds: f64,
 }
 
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Serialize)]
@@ -250,6 +258,13 @@ pub struct Case {
     /// What the search did (`explore` only).
     #[serde(skip_serializing_if = "Option::is_none")]
     pub exploration: Option<Exploration>,
+    /// A scenario's steps as its file writes them (TOML): the test's code,
+    /// for a grader that shows it. Not in the JSON document.
+    #[serde(skip)]
+    pub steps: Option<String>,
+    /// Seconds spent judging the case (see [`Entry::with_check_seconds`]).
+    #[serde(skip)]
+    pub seconds: f64,
 }
 
 /// A scenario's search, as `fencelab explore` prints it: how many
@@ -346,6 +361,18 @@ pub struct HistoryLine {
     pub flagged: bool,
 }
 
+/// How long each piece of one exercise's check took, in seconds, as the
+/// caller measured it: the reference's run of the suite, the starting
+/// texts', each named broken variant's (in order), and the judging of the
+/// `[[equivalent]]` declarations.
+#[derive(Clone, Debug, Default, PartialEq)]
+pub struct CheckSeconds {
+    pub reference: f64,
+    pub start: f64,
+    pub variants: Vec<f64>,
+    pub equivalents: f64,
+}
+
 /// An exercise file's text and where it came from.
 pub struct Source<'a> {
     pub file: &'a str,
@@ -373,7 +400,13 @@ impl Document {
                 .iter()
                 .fold(Score::default(), |sum, e| sum.plus(e.score)),
             entries,
+            seconds: 0.0,
         }
+    }
+
+    /// The document, saying it took `seconds` in all.
+    pub fn timed(self, seconds: f64) -> Document {
+        Document { seconds, ..self }
     }
 
     /// Whether a file could not be read or loaded.
@@ -443,6 +476,7 @@ impl Entry {
             counts: Counts::default(),
             score: Score::default(),
             cases: Vec::new(),
+            seconds: 0.0,
         }
     }
 
@@ -467,7 +501,45 @@ impl Entry {
             counts,
             score,
             cases,
+            seconds: 0.0,
         }
+    }
+
+    /// The `run` entry with each scenario case's seconds (`per_scenario`,
+    /// in the cases' order) and the whole run's (`total`, with building
+    /// the world).
+    pub fn with_run_seconds(mut self, per_scenario: &[f64], total: f64) -> Entry {
+        for (case, seconds) in self.cases.iter_mut().zip(per_scenario) {
+            case.seconds = *seconds;
+        }
+        self.seconds = total;
+        self
+    }
+
+    /// The `check` entry with its cases' seconds. A broken variant's is its
+    /// own run of the suite; the reference runs every scenario in one go,
+    /// and the declarations are judged together, so a scenario case gets
+    /// an even share of the reference's run and a declaration of their
+    /// judging. The entry's seconds are every piece's, the starting texts'
+    /// run included.
+    pub fn with_check_seconds(mut self, seconds: &CheckSeconds) -> Entry {
+        let count = |kind: CaseKind| self.cases.iter().filter(|c| c.kind == kind).count();
+        let share = |total: f64, of: usize| total / of.max(1) as f64;
+        let scenario = share(seconds.reference, count(CaseKind::Scenario));
+        let equivalent = share(seconds.equivalents, count(CaseKind::Equivalent));
+        let mut variants = seconds.variants.iter();
+        for case in &mut self.cases {
+            case.seconds = match case.kind {
+                CaseKind::Scenario => scenario,
+                CaseKind::BrokenVariant => variants.next().copied().unwrap_or_default(),
+                CaseKind::Equivalent => equivalent,
+            };
+        }
+        self.seconds = seconds.reference
+            + seconds.start
+            + seconds.variants.iter().sum::<f64>()
+            + seconds.equivalents;
+        self
     }
 
     /// `check`'s cases of one exercise: the reference's scenarios, each
@@ -668,6 +740,8 @@ fn plain_case(
         location,
         history: None,
         exploration: None,
+        steps: None,
+        seconds: 0.0,
     }
 }
 
@@ -702,7 +776,24 @@ fn scenario_case(
         location,
         history: with_history.then(|| history_lines(report)),
         exploration: None,
+        steps: Some(steps_text(scenario)),
+        seconds: 0.0,
     }
+}
+
+/// `scenario`'s steps in the exercise file's own syntax: `steps = [`, one
+/// inline table a line, `]`.
+fn steps_text(scenario: &Scenario) -> String {
+    let mut out = String::from("steps = [\n");
+    for step in &scenario.steps {
+        let line = toml::Value::try_from(step).map_or_else(
+            |e| format!("# a step TOML cannot write: {e}"),
+            |v| v.to_string(),
+        );
+        out.push_str(&format!("  {line},\n"));
+    }
+    out.push(']');
+    out
 }
 
 /// The page's share link to `report`'s counterexample, on `site`.
@@ -752,10 +843,20 @@ fn qualified_name(entry: &Entry, case: &Case) -> String {
     format!("{exercise}: {}", case.name)
 }
 
+/// A case's verdict, kind and points: `failed (scenario, 0/1 points)`.
+fn case_summary(case: &Case) -> String {
+    format!(
+        "{} ({}, {}/{} points)",
+        case.status.word(),
+        case.kind.word(),
+        case.points,
+        case.max_points
+    )
+}
+
 /// What a grader shows under a case: its sentence, schedule and link.
 fn case_details(case: &Case) -> String {
-    let mut out = format!("{} ({}", case.status.word(), case.kind.word());
-    out.push_str(&format!(", {}/{} points)", case.points, case.max_points));
+    let mut out = case_summary(case);
     if let Some(message) = &case.message {
         out.push_str(&format!("\n{message}"));
     }
