@@ -386,7 +386,8 @@ fn work_main(
             } else {
             { work_loop(playground, exercise, handlers, aids) }
             if let Some(next) = next {
-                <Solved next={next} on_open={handlers.open.clone()} />
+                <Solved next={next} solved={playground.solved_count()} total={playground.exercises.len()}
+                    on_open={handlers.open.clone()} />
             }
             { for exercise.procedures.iter().filter(|p| p.editable).map(|p| {
                 let name = p.name.clone();

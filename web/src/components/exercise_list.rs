@@ -51,9 +51,12 @@ pub fn progress_text(progress: Progress, variants: usize) -> String {
 #[function_component(ExerciseList)]
 pub fn exercise_list(props: &ExerciseListProps) -> Html {
     let groups = state::lessons(&props.exercises);
-    let solved = (0..props.exercises.len())
-        .filter(|&i| progress_of(props, i).solved)
-        .count();
+    let solved = state::solved_count(
+        &props.exercises,
+        props.current,
+        props.current_progress,
+        &props.progress,
+    );
     // Each lesson's list starts where the one before it ended.
     let starts: Vec<usize> = groups
         .iter()
@@ -101,15 +104,13 @@ pub fn exercise_list(props: &ExerciseListProps) -> Html {
 /// Exercise `i`'s progress: the open one's from the page's own state, the
 /// others' as saved.
 fn progress_of(props: &ExerciseListProps, i: usize) -> Progress {
-    if i == props.current {
-        props.current_progress
-    } else {
-        props
-            .progress
-            .get(&props.exercises[i].id)
-            .copied()
-            .unwrap_or_default()
-    }
+    state::progress_of(
+        &props.exercises,
+        props.current,
+        props.current_progress,
+        &props.progress,
+        i,
+    )
 }
 
 #[cfg(test)]

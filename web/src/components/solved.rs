@@ -10,6 +10,10 @@ use yew::prelude::*;
 pub struct SolvedProps {
     /// The next exercise's title, with where it stands, if there is one.
     pub next: Option<(Next, AttrValue)>,
+    /// How many exercises are solved, and of how many, as the exercise
+    /// list counts them (`state::solved_count`).
+    pub solved: usize,
+    pub total: usize,
     pub on_open: Callback<usize>,
 }
 
@@ -19,6 +23,20 @@ pub fn next_label(next: &Next, title: &str) -> String {
     match &next.new_lesson {
         Some(lesson) => format!("Next lesson, {lesson}: {title}"),
         None => format!("Next exercise: {title}"),
+    }
+}
+
+/// What the page says after the last exercise in the list's order, from the
+/// list's own count: every lesson is done only when every exercise, the
+/// bundled ones and the site's own, is solved.
+pub fn last_words(solved: usize, total: usize) -> String {
+    if solved >= total {
+        "That was the last exercise: every lesson is done.".to_string()
+    } else {
+        format!(
+            "That was the last exercise in the list, but not every lesson is done: \
+             {solved} of {total} solved."
+        )
     }
 }
 
@@ -33,7 +51,7 @@ pub fn solved(props: &SolvedProps) -> Html {
                     { format!("{} →", next_label(next, title)) }
                 </button>
             } else {
-                <p>{ "That was the last exercise: every lesson is done." }</p>
+                <p>{ last_words(props.solved, props.total) }</p>
             }
         </section>
     }

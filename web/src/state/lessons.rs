@@ -1,7 +1,11 @@
 //! The exercise list's order: exercises grouped by lesson, in the order
-//! they first appear, and which exercise comes after a solved one.
+//! they first appear, which exercise comes after a solved one, and how many
+//! are solved (the list's count, which the page's last word after a solve
+//! repeats).
 
+use crate::storage::Progress;
 use fencelab_model::Exercise;
+use std::collections::BTreeMap;
 
 /// Groups exercise indices by lesson, in first-appearance order.
 pub fn lessons(exercises: &[Exercise]) -> Vec<(String, Vec<usize>)> {
@@ -41,4 +45,33 @@ pub fn next_exercise(exercises: &[Exercise], current: usize) -> Option<Next> {
         index,
         new_lesson: (*lesson != exercises[current].lesson).then(|| lesson.clone()),
     })
+}
+
+/// Exercise `i`'s progress as the list shows it: the open one's (`current`)
+/// from the page's own state, every other's as saved under its id.
+pub fn progress_of(
+    exercises: &[Exercise],
+    current: usize,
+    current_progress: Progress,
+    saved: &BTreeMap<String, Progress>,
+    i: usize,
+) -> Progress {
+    if i == current {
+        current_progress
+    } else {
+        saved.get(&exercises[i].id).copied().unwrap_or_default()
+    }
+}
+
+/// How many of `exercises` are solved, bundled and the site's own alike,
+/// each by [`progress_of`]: the list's "N of M solved".
+pub fn solved_count(
+    exercises: &[Exercise],
+    current: usize,
+    current_progress: Progress,
+    saved: &BTreeMap<String, Progress>,
+) -> usize {
+    (0..exercises.len())
+        .filter(|&i| progress_of(exercises, current, current_progress, saved, i).solved)
+        .count()
 }

@@ -41,7 +41,7 @@ mod tests;
 
 pub use embed::Embedding;
 pub use hunt::{Challenge, FoundBreak, HuntTarget, HuntTargets, HuntText};
-pub use lessons::{Next, lessons, next_exercise};
+pub use lessons::{Next, lessons, next_exercise, progress_of, solved_count};
 pub use open::{Opening, Start};
 pub use progress::Given;
 pub use protect::{Protection, Without};

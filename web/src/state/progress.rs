@@ -50,6 +50,18 @@ impl Playground {
         }
     }
 
+    /// How many exercises are solved, counted as the exercise list counts
+    /// them (the open one by [`Playground::current_progress`], the others as
+    /// saved).
+    pub fn solved_count(&self) -> usize {
+        super::solved_count(
+            &self.exercises,
+            self.current,
+            self.current_progress(),
+            &self.progress,
+        )
+    }
+
     /// After the newest check: a broken variant still in the editors that
     /// some scenario failed has been seen.
     pub(super) fn note_variant_seen(&mut self) {

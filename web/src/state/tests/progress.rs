@@ -197,3 +197,39 @@ fn after_a_solve_the_next_exercise_is_the_one_below_and_a_lesson_end_names_the_n
         None
     );
 }
+
+#[test]
+fn the_last_exercise_says_every_lesson_is_done_only_when_the_list_counts_them_all() {
+    use crate::components::solved::last_words;
+    let mut playground = edited();
+    check_answered(&mut playground, claim_report(false));
+    assert!(playground.solved());
+    let total = playground.exercises.len();
+    assert!(total > 1);
+    // A course's one own exercise, solved, with nothing else solved: the
+    // list says "1 of N solved", and so does the last word.
+    assert_eq!(playground.solved_count(), 1);
+    assert_eq!(
+        last_words(playground.solved_count(), total),
+        format!(
+            "That was the last exercise in the list, but not every lesson is done: \
+             1 of {total} solved."
+        )
+    );
+    let others: Vec<String> = (playground.exercises.iter().enumerate())
+        .filter(|&(i, _)| i != playground.current)
+        .map(|(_, exercise)| exercise.id.clone())
+        .collect();
+    for id in others {
+        let solved = Progress {
+            solved: true,
+            ..Progress::default()
+        };
+        playground.progress.insert(id, solved);
+    }
+    assert_eq!(playground.solved_count(), total);
+    assert_eq!(
+        last_words(playground.solved_count(), total),
+        "That was the last exercise: every lesson is done."
+    );
+}
