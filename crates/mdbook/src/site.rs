@@ -1,7 +1,10 @@
 //! The folder the preprocessor writes into the book's source (`src/fencelab/`
 //! by default; mdBook copies it into the built book): the site's copy when
 //! the book carries one, the book's own exercise files with the site index
-//! that lists them, and the results script (`book.js`).
+//! that lists them, and the results script (`book.js`). When the site has
+//! brotli and gzip copies (`cargo xtask dist` wrote them), each file the
+//! preprocessor writes of its own gets fresh ones (fencelab-precompress, the
+//! helper `cargo xtask site-pages` runs too), and otherwise none.
 //!
 //! A file is written only when its content differs, so `mdbook serve`,
 //! which rebuilds when the source changes, is not set off again by the
@@ -59,16 +62,28 @@ pub fn write(
         Err(_) => Vec::new(),
     };
     for (name, text) in exercises {
-        write_if_changed(dir, &dir.join(EXERCISES_DIR).join(name), text.as_bytes())?;
+        write_ours(dir, &dir.join(EXERCISES_DIR).join(name), text.as_bytes())?;
         if !names.contains(name) {
             names.push(name.clone());
         }
     }
     if site.is_some() || !exercises.is_empty() {
         let index = SiteIndex::new(names).map_err(|e| e.to_string())?;
-        write_if_changed(dir, &dir.join(INDEX_PATH), index.to_toml().as_bytes())?;
+        write_ours(dir, &dir.join(INDEX_PATH), index.to_toml().as_bytes())?;
     }
-    write_if_changed(dir, &dir.join("book.js"), BOOK_JS.as_bytes())
+    write_ours(dir, &dir.join("book.js"), BOOK_JS.as_bytes())
+}
+
+/// Writes a file of the preprocessor's own (not the site's) as
+/// [`write_if_changed`] does, and makes its brotli and gzip copies true to
+/// it: fresh when the site copied in has copies, else none. The site's
+/// copies of its own index would otherwise go on listing none of the book's
+/// exercises to every host that sends them (`brotli_static`).
+fn write_ours(dir: &Path, path: &Path, bytes: &[u8]) -> Result<(), String> {
+    write_if_changed(dir, path, bytes)?;
+    fencelab_precompress::refresh(dir, path)
+        .map(|_| ())
+        .map_err(|e| e.to_string())
 }
 
 /// Makes `dir` the preprocessor's, refusing one that holds someone else's

@@ -148,6 +148,116 @@ fn a_copied_site_gets_the_books_exercises_and_their_index() {
     preprocess(&input_with(&root, &chapters, table)).unwrap();
 }
 
+/// `bytes` as the copy a host sends for `encoding` ("br" or "gz").
+fn compressed(encoding: &str, bytes: &[u8]) -> Vec<u8> {
+    use std::io::Write;
+    match encoding {
+        "br" => {
+            let mut out = Vec::new();
+            let params = brotli::enc::BrotliEncoderParams::default();
+            brotli::BrotliCompress(&mut &bytes[..], &mut out, &params).unwrap();
+            out
+        }
+        _ => {
+            let mut encoder =
+                flate2::write::GzEncoder::new(Vec::new(), flate2::Compression::best());
+            encoder.write_all(bytes).unwrap();
+            encoder.finish().unwrap()
+        }
+    }
+}
+
+/// The copy at `path` decoded as a browser decodes its `Content-Encoding`.
+fn decoded(path: &Path) -> Vec<u8> {
+    use std::io::Read;
+    let copy = std::fs::read(path).unwrap_or_else(|e| panic!("{}: {e}", path.display()));
+    let mut out = Vec::new();
+    if path.extension().is_some_and(|e| e == "br") {
+        brotli::Decompressor::new(&copy[..], 4096)
+            .read_to_end(&mut out)
+            .unwrap();
+    } else {
+        flate2::read::GzDecoder::new(&copy[..])
+            .read_to_end(&mut out)
+            .unwrap();
+    }
+    out
+}
+
+/// A built site as `cargo xtask dist` leaves it, with brotli and gzip copies
+/// beside its files (of its own index too, which lists none of the book's).
+fn precompressed_site(root: &Path) {
+    let index =
+        "format = 1\nexercises = []\n# the site's own index, long enough to be worth compressing\n";
+    let files = [
+        (
+            "index.html",
+            "<!doctype html><title>fencelab</title>".repeat(4),
+        ),
+        ("embed.js", "export {};".to_string()),
+        ("exercises/index.toml", index.to_string()),
+    ];
+    std::fs::create_dir_all(root.join("site/exercises")).unwrap();
+    for (name, text) in files {
+        std::fs::write(root.join("site").join(name), &text).unwrap();
+        for encoding in ["br", "gz"] {
+            let copy = root.join("site").join(format!("{name}.{encoding}"));
+            std::fs::write(copy, compressed(encoding, text.as_bytes())).unwrap();
+        }
+    }
+}
+
+#[test]
+fn a_precompressed_sites_copies_are_written_fresh_for_every_file_the_preprocessor_changes() {
+    let root = scratch("good", "precompressed");
+    precompressed_site(&root);
+    let chapters = [chapter(&root, "own-claim.md")];
+    let table = json!({ "site-dir": "site" });
+    preprocess(&input_with(&root, &chapters, table.clone())).unwrap();
+    let folder = root.join("src/fencelab");
+    for name in [
+        "exercises/index.toml",
+        "exercises/book-claim.toml",
+        "book.js",
+    ] {
+        let file = std::fs::read(folder.join(name)).unwrap();
+        for encoding in ["br", "gz"] {
+            let copy = folder.join(format!("{name}.{encoding}"));
+            assert!(
+                decoded(&copy) == file,
+                "{}: decodes to other bytes than {name}",
+                copy.display()
+            );
+        }
+    }
+    // A second build leaves the copies as they are (`mdbook serve` watches
+    // the folder), and they still decode to the index.
+    preprocess(&input_with(&root, &chapters, table)).unwrap();
+    let index = std::fs::read(folder.join("exercises/index.toml")).unwrap();
+    assert_eq!(decoded(&folder.join("exercises/index.toml.br")), index);
+}
+
+#[test]
+fn a_site_without_copies_gets_none_from_the_preprocessor() {
+    let root = scratch("good", "plain");
+    std::fs::create_dir_all(root.join("site/exercises")).unwrap();
+    std::fs::write(root.join("site/index.html"), "<!doctype html>").unwrap();
+    std::fs::write(root.join("site/embed.js"), "export {};").unwrap();
+    let chapters = [chapter(&root, "own-claim.md")];
+    preprocess(&input_with(&root, &chapters, json!({ "site-dir": "site" }))).unwrap();
+    let folder = root.join("src/fencelab");
+    for name in [
+        "exercises/index.toml",
+        "exercises/book-claim.toml",
+        "book.js",
+    ] {
+        for encoding in ["br", "gz"] {
+            let copy = folder.join(format!("{name}.{encoding}"));
+            assert!(!copy.exists(), "{}: written", copy.display());
+        }
+    }
+}
+
 #[test]
 fn a_broken_exercise_names_the_chapter_line_and_the_file_line() {
     let root = scratch("broken", "broken");

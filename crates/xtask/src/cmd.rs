@@ -155,26 +155,33 @@ pub fn prerender_site_exercises(dir: &Path) -> Command {
     prerender_with(&["--site"], dir)
 }
 
+/// fencelab-precompress (crates/precompress) making the brotli and gzip
+/// copies of `files`, names in the built site `dir` that changed, true to
+/// them; run as [`prerender`] is. The helper is a crate of its own that
+/// xtask runs rather than links: xtask has no dependencies, and
+/// mdbook-fencelab calls the same library.
+pub fn precompress(dir: &Path, files: &[String]) -> Command {
+    built_or_run("fencelab-precompress", &[], dir, files)
+}
+
 fn prerender_with(args: &[&str], dir: &Path) -> Command {
+    built_or_run("fencelab-prerender", args, dir, &[])
+}
+
+/// The workspace binary `name` run with `args`, `dir` and `then`: the one
+/// [`BUILT_ENV`] names when set, else `cargo run`'s.
+fn built_or_run(name: &str, args: &[&str], dir: &Path, then: &[String]) -> Command {
     if let Some(built) = std::env::var_os(BUILT_ENV) {
-        let mut command = Command::new(Path::new(&built).join(format!(
-            "fencelab-prerender{}",
-            std::env::consts::EXE_SUFFIX
-        )));
-        command.args(args).arg(dir);
+        let mut command =
+            Command::new(Path::new(&built).join(format!("{name}{}", std::env::consts::EXE_SUFFIX)));
+        command.args(args).arg(dir).args(then);
         return command;
     }
     let mut command = Command::new("cargo");
     command
-        .args([
-            "run",
-            "--locked",
-            "--quiet",
-            "-p",
-            "fencelab-prerender",
-            "--",
-        ])
+        .args(["run", "--locked", "--quiet", "-p", name, "--"])
         .args(args)
-        .arg(dir);
+        .arg(dir)
+        .args(then);
     command
 }

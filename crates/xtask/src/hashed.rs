@@ -39,7 +39,7 @@ fn is_stable(name: &str) -> bool {
 /// build's file from another's.
 const HASH_DIGITS: usize = 16;
 /// The service worker, whose precache list and cache name the build writes.
-const SERVICE_WORKER: &str = "sw.js";
+pub const SERVICE_WORKER: &str = "sw.js";
 /// The lines of sw.js this build writes (each a whole line, kept in sw.js
 /// with a placeholder value).
 const CACHE_LINE: &str = "const CACHE = ";

@@ -45,7 +45,8 @@ commands:
   site-pages DIR     write the pages of the exercises the built site in DIR serves of its own
                      (its exercises/index.toml, as `fencelab index` writes it): each prerendered
                      with its verdicts, as the bundled ones are, and listed for the service worker;
-                     `dist` does it; run it after `fencelab index` changes a hosted site
+                     each file it changes gets fresh .br/.gz copies if the site has copies, else
+                     none; `dist` does it; run it after `fencelab index` changes a hosted site
   sizes              the built playground's first-load bytes (raw, gzip -9, brotli); fails if the
                      page's wasm has SQLite or a TOML parser
   fuzz [--seconds N] [--sanitizer address|none] [TARGET...]
@@ -271,7 +272,7 @@ fn run(command: Command) -> Result<ExitCode, String> {
         }
         Command::PostBuild(dir) => post_build(&dir),
         Command::SitePages(dir) => {
-            site::pages(&root, &dir)?;
+            site::pages(&dir)?;
             Ok(ExitCode::SUCCESS)
         }
         Command::Fuzz(options) => {

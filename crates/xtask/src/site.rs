@@ -10,11 +10,14 @@
 //! The work this driver cannot do with std alone is done by the tools that
 //! own it: trunk builds the page, the `fencelab` CLI checks the exercises and
 //! writes the index (the same loader and check as `fencelab check`), and
-//! node compresses (compress.mjs, with zlib's brotli). With `--scorm`, the
+//! node compresses the whole site (compress.mjs, with zlib's brotli), and
+//! fencelab-precompress the files `site-pages` changes in a site already
+//! compressed (the helper mdbook-fencelab shares). With `--scorm`, the
 //! CLI's `fencelab scorm` packages the finished site for an LMS.
 
 use crate::cmd;
 use crate::tools::Tools;
+use std::collections::{BTreeMap, BTreeSet};
 use std::path::{Path, PathBuf};
 use std::process::Command;
 
@@ -69,7 +72,8 @@ pub fn build(root: &Path, tools: &Tools, options: &Options) -> Result<(), String
             .map_err(|e| format!("cannot remove {}: {e}", shipped.display()))?;
     }
     rename(&exercises, &shipped)?;
-    pages(root, &site)?;
+    // Not yet compressed: every file gets its copies just below.
+    write_pages(&site)?;
     println!("xtask: precompressing the site's files (brotli, gzip)");
     compress(root, &site)?;
     work.install(&site, out)?;
@@ -80,24 +84,63 @@ pub fn build(root: &Path, tools: &Tools, options: &Options) -> Result<(), String
 /// `cargo xtask site-pages`: the pages of the exercises the built site in
 /// `dir` serves of its own (its `exercises/index.toml`), prerendered by
 /// web/prerender (which also removes those of exercises no longer listed),
-/// and the service worker's list of pages written again. A site already
-/// precompressed (`dist` made it) is precompressed again, so that no host
-/// sends an old copy of a page or of the service worker.
-pub fn pages(root: &Path, dir: &Path) -> Result<(), String> {
+/// and the service worker's list of pages written again. Every file that
+/// changed gets fresh brotli and gzip copies when the site has copies (`dist`
+/// made them), or loses its old ones (`fencelab-precompress`, the helper
+/// mdbook-fencelab calls too), so that no host sends an old copy of a page
+/// or of the service worker.
+pub fn pages(dir: &Path) -> Result<(), String> {
+    let changed = write_pages(dir)?;
+    if !changed.is_empty() {
+        println!(
+            "xtask: writing the compressed copies of {} changed files",
+            changed.len()
+        );
+        cmd::status(&mut cmd::precompress(dir, &changed))?;
+    }
+    Ok(())
+}
+
+/// The pages [`pages`] writes, and the service worker; answers the names of
+/// the files at the site's top level this changed, wrote or removed.
+fn write_pages(dir: &Path) -> Result<Vec<String>, String> {
     println!(
         "xtask: prerendering the pages of {}'s own exercises",
         dir.display()
     );
+    let before = top_level_pages(dir)?;
     cmd::status(&mut cmd::prerender_site_exercises(dir))?;
     crate::hashed::list_pages(dir)?;
-    let precompressed = ["sw.js.br", "sw.js.gz", "index.html.br", "index.html.gz"]
-        .iter()
-        .any(|copy| dir.join(copy).is_file());
-    if precompressed {
-        println!("xtask: precompressing the site's files again (brotli, gzip)");
-        compress(root, dir)?;
+    Ok(changed(&before, &top_level_pages(dir)?))
+}
+
+/// The files at the site's top level that site-pages writes (its pages,
+/// `*.html`, and the service worker), with their bytes.
+fn top_level_pages(dir: &Path) -> Result<BTreeMap<String, Vec<u8>>, String> {
+    let cannot = |e: std::io::Error| format!("cannot read {}: {e}", dir.display());
+    let mut pages = BTreeMap::new();
+    for entry in std::fs::read_dir(dir).map_err(cannot)? {
+        let entry = entry.map_err(cannot)?;
+        let name = entry.file_name().to_string_lossy().into_owned();
+        let is_page = name.ends_with(".html") || name == crate::hashed::SERVICE_WORKER;
+        if is_page && entry.file_type().map_err(cannot)?.is_file() {
+            let bytes = std::fs::read(entry.path())
+                .map_err(|e| format!("cannot read {}: {e}", entry.path().display()))?;
+            pages.insert(name, bytes);
+        }
     }
-    Ok(())
+    Ok(pages)
+}
+
+/// The names whose bytes differ between `before` and `after`, or that only
+/// one of them has.
+fn changed(before: &BTreeMap<String, Vec<u8>>, after: &BTreeMap<String, Vec<u8>>) -> Vec<String> {
+    let names: BTreeSet<&String> = before.keys().chain(after.keys()).collect();
+    names
+        .into_iter()
+        .filter(|name| before.get(*name) != after.get(*name))
+        .cloned()
+        .collect()
 }
 
 /// `compress.mjs` on the site in `dir`: a brotli and a gzip copy beside
@@ -238,5 +281,35 @@ impl Work {
 impl Drop for Work {
     fn drop(&mut self) {
         let _ = std::fs::remove_dir_all(&self.dir);
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn changed_names_every_page_rewritten_written_or_removed_and_no_other() {
+        let files = |list: &[(&str, &str)]| -> BTreeMap<String, Vec<u8>> {
+            list.iter()
+                .map(|(name, text)| (name.to_string(), text.as_bytes().to_vec()))
+                .collect()
+        };
+        let before = files(&[
+            ("index.html", "front"),
+            ("sw.js", "old list"),
+            ("gone.html", "a removed exercise"),
+            ("mine.html", "old page"),
+        ]);
+        let after = files(&[
+            ("index.html", "front"),
+            ("sw.js", "new list"),
+            ("mine.html", "new page"),
+            ("new.html", "a new exercise"),
+        ]);
+        assert_eq!(
+            changed(&before, &after),
+            ["gone.html", "mine.html", "new.html", "sw.js"]
+        );
     }
 }
