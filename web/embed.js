@@ -79,8 +79,9 @@ export function siteOf(value) {
  * `onHunted`, when given, asks the frame for breaks the student finds in a
  * "break it yourself" challenge too: each is a `solved` of kind `hunt`,
  * handed to `onHunted` (never to `onSolved`, which gets repairs only).
- * `packaged: true` is for a page served from a SCORM package (the frame
- * registers no service worker).
+ * `packaged: true` is for a page served from a SCORM package (the frame is
+ * the site's `index.html` by name, not its folder, and registers no service
+ * worker).
  */
 export function embed(element, options = {}) {
   if (!(element instanceof Element)) throw new TypeError("fencelab.embed: the first argument must be an element");
@@ -91,7 +92,11 @@ export function embed(element, options = {}) {
   const site = siteOf(options.site);
   const fixed = typeof options.height === "number" && options.height > 0 ? options.height : null;
 
-  const src = new URL("./", site);
+  // A SCORM package's frame names the site's page as the file it is: an LMS
+  // serves a package's files and nothing else (Moodle answers a folder's
+  // address with a 404, and the frame would stay empty). A hosted site
+  // keeps its folder's address, the one its service worker caches.
+  const src = new URL(options.packaged === true ? "index.html" : "./", site);
   src.searchParams.set("embed", "1");
   src.searchParams.set("exercise", exercise);
   src.searchParams.set("parent", location.origin);

@@ -2,11 +2,12 @@
 // author copies the built site, gives it two exercises of their own (the
 // claim exercise under two new ids and titles) and runs `fencelab scorm`
 // for SCORM 1.2 and for 2004; each zip is unpacked with unzip, as an LMS
-// would, and served from one origin that also serves the "LMS": a host page
-// running scorm-again (npm, the runtime every call goes through) that
-// launches a SCO in an iframe. The server says `.wasm` is
-// application/octet-stream, as many LMS file servers do, so the page must
-// fall back from streaming compilation.
+// would, and served as Moodle serves an unpacked package (`moodleFiles`
+// below): files only, never a folder, under a path the package cannot
+// predict, with Moodle's content types. The same origin serves the "LMS":
+// a host page running scorm-again (npm, the runtime every call goes
+// through) that launches a SCO in an iframe. Moodle says nothing of
+// `.wasm`, so the page must fall back from streaming compilation.
 //
 // The learner repairs the claim inside the SCO; the test then reads from
 // the runtime what the LMS would record (status, score, suspend_data, the
@@ -15,7 +16,8 @@
 // SCO with no runtime around it (one line says so, the exercise works);
 // hands it suspend data that is not its own (one line, the texts stay);
 // and types texts too long for SCORM 1.2's 4,096 characters (one line:
-// they stay in this browser).
+// they stay in this browser). Every test fails on any request of the
+// package's that Moodle answers 404: a folder, or a file it does not hold.
 import assert from "node:assert/strict";
 import { execFileSync } from "node:child_process";
 import { createServer } from "node:http";
@@ -35,13 +37,36 @@ const RUNTIME_TIMEOUT_MS = 30_000;
 /** SCORM 1.2's suspend_data, CMIString4096. */
 const SUSPEND_CHARS_MAX_SCORM12 = 4096;
 
-/** Served as many LMS file servers do: no application/wasm. */
-const MIME = {
-  ".html": "text/html; charset=utf-8",
-  ".js": "text/javascript; charset=utf-8",
-  ".css": "text/css; charset=utf-8",
+/**
+ * Moodle's content types by extension, for the extensions a package holds
+ * (lib/classes/filetypes.php, `core_filetypes::get_default_types`): `.js`
+ * is application/x-javascript there, and an extension the table does not
+ * list (`.wasm`, `.toml`, `.webmanifest`) is its unknown type,
+ * document/unknown.
+ */
+const MOODLE_TYPES = {
+  ".html": "text/html",
+  ".htm": "text/html",
+  ".js": "application/x-javascript",
+  ".css": "text/css",
+  ".json": "application/json",
   ".xml": "application/xml",
+  ".svg": "image/svg+xml",
+  ".png": "image/png",
+  ".ico": "image/vnd.microsoft.icon",
+  ".txt": "text/plain",
 };
+const MOODLE_UNKNOWN_TYPE = "document/unknown";
+/**
+ * Where each package is unpacked, as Moodle's addresses are made: the
+ * activity's context id, the file area, and a revision number that Moodle
+ * ignores. Neither number is anything the package could know.
+ */
+const CONTENT_PREFIX = {
+  "1.2": "/pluginfile.php/123/mod_scorm/content/1/",
+  "2004": "/pluginfile.php/4567/mod_scorm/content/89/",
+};
+const LMS_PAGE_PATH = "/mod/scorm/player.php";
 
 const work = await mkdtemp(join(tmpdir(), "fencelab-scorm-"));
 
@@ -88,16 +113,55 @@ const LMS_PAGE = `<!doctype html><html lang="en"><head><meta charset="utf-8"><ti
   document.getElementById("sco").src = params.get("sco");
 </script></body></html>`;
 
+/**
+ * Every request the pages made that Moodle answers 404 (a folder, a file
+ * the package does not hold, or an address outside the package, which it
+ * cannot know), since the test began, each with why: a frame asked for
+ * one stays empty, so a test fails on any.
+ */
+const refused = [];
+
+/**
+ * The file (or null) a package's address names, as Moodle's file server
+ * answers it. Moodle serves an unpacked package through `scorm_pluginfile`
+ * (mod/scorm/lib.php): for the `content` area it drops the revision number
+ * after the area's name, joins what follows into a path inside the
+ * package, and looks up that one stored file. When there is none, or the
+ * entry found is a folder, it sends a 404 at once; there is no index file
+ * for a folder and no listing. What it does send goes out with the type
+ * its file table gives the name's extension.
+ */
+async function moodleFiles(path) {
+  for (const [version, prefix] of Object.entries(CONTENT_PREFIX)) {
+    if (!path.startsWith(prefix)) continue;
+    const inside = path.slice(prefix.length);
+    const folder = join(work, `scorm${version}`);
+    const file = normalize(join(folder, inside));
+    if (file !== folder && !file.startsWith(folder + "/")) return null;
+    const found = await stat(file).catch(() => null);
+    if (inside === "" || inside.endsWith("/") || found?.isDirectory()) {
+      refused.push(`${path} (a folder)`);
+      return null;
+    }
+    if (!found?.isFile()) refused.push(`${path} (no such file)`);
+    return found?.isFile() ? file : null;
+  }
+  // The browser's own guess at an icon for a page opened alone is no
+  // request of the package's.
+  if (path !== "/favicon.ico") refused.push(`${path} (outside the package)`);
+  return null;
+}
+
 function serve() {
   const runtime = join(ROOT, "node_modules/scorm-again/dist/scorm-again.js");
   const server = createServer(async (req, res) => {
     const path = decodeURIComponent(new URL(req.url, "http://x").pathname);
-    if (path === "/lms.html") return res.writeHead(200, { "content-type": MIME[".html"] }).end(LMS_PAGE);
-    const file = path === "/scorm-again.js" ? runtime : normalize(join(work, path.endsWith("/") ? path + "index.html" : path));
-    if (file !== runtime && !file.startsWith(work)) return res.writeHead(403).end();
+    if (path === LMS_PAGE_PATH) return res.writeHead(200, { "content-type": "text/html" }).end(LMS_PAGE);
+    const file = path === "/scorm-again.js" ? runtime : await moodleFiles(path);
+    if (file === null) return res.writeHead(404).end("not found");
     try {
       const body = await readFile(file);
-      res.writeHead(200, { "content-type": MIME[extname(file)] ?? "application/octet-stream" }).end(body);
+      res.writeHead(200, { "content-type": MOODLE_TYPES[extname(file)] ?? MOODLE_UNKNOWN_TYPE }).end(body);
     } catch {
       res.writeHead(404).end("not found");
     }
@@ -109,13 +173,35 @@ function serve() {
   );
 }
 
+/** The address of SCO `id`'s launch page in the package of `version`, as the LMS serves it. */
+function scoAddress(url, version, id) {
+  return new URL(`${CONTENT_PREFIX[version]}scorm/${id}.html`, url).href;
+}
+
+/**
+ * Waits until the exercise's verdicts show in `exercise` (a frame), failing
+ * at once, with the addresses, when the package asked for what Moodle
+ * answers 404: the frame would stay empty, as it does in Moodle.
+ */
+async function exerciseShown(exercise) {
+  return until("the exercise's verdicts", async () => {
+    assertAllServed();
+    const text = await exercise.locator("#scenario-summary").first().innerText({ timeout: 1000 }).catch(() => "");
+    return { ok: /^\d+ of \d+ scenarios pass$/.test(text), value: text };
+  }, 120_000);
+}
+
+function assertAllServed() {
+  assert.deepEqual(refused, [], "the package asked for addresses Moodle answers 404 (a frame asked for one stays empty)");
+}
+
 /** The exercise inside the SCO's launch page inside the LMS page. */
 const inLms = (page) => page.frameLocator("#sco").frameLocator("iframe");
 
 function lmsAddress(url, version, id, saved) {
-  const address = new URL("lms.html", url);
+  const address = new URL(LMS_PAGE_PATH, url);
   address.searchParams.set("v", version);
-  address.searchParams.set("sco", `/scorm${version}/scorm/${id}.html`);
+  address.searchParams.set("sco", scoAddress(url, version, id));
   if (saved) address.searchParams.set("saved", JSON.stringify(saved));
   return address.href;
 }
@@ -169,8 +255,8 @@ async function solveInLms(page, url, version) {
   });
   await page.goto(lmsAddress(url, version, COURSE[0].id));
   const exercise = inLms(page);
-  await waitForText(exercise.locator("#scenario-summary"), /^\d+ of \d+ scenarios pass$/, 120_000);
-  assert.deepEqual([...wasmTypes], ["application/octet-stream"], "the wasm arrived under a wrong MIME type, and loaded");
+  await exerciseShown(exercise);
+  assert.deepEqual([...wasmTypes], [MOODLE_UNKNOWN_TYPE], "the wasm arrived under Moodle's unknown type, and loaded");
   assert.equal(await page.frameLocator("#sco").locator("#lms-status").innerText(), "", "no notice with a runtime in reach");
   const before = await runtimeState(page, version);
   assert.ok(before.calls.includes(version === "1.2" ? "LMSInitialize" : "Initialize"), `initialized: ${before.calls}`);
@@ -207,7 +293,8 @@ async function relaunch(page, url, version, state) {
       : { "cmi.suspend_data": state.suspend_data, "cmi.completion_status": state.completion, "cmi.success_status": state.success };
   await page.goto(lmsAddress(url, version, COURSE[0].id, saved));
   const exercise = inLms(page);
-  await waitForText(exercise.locator(".editor .cm-content"), /BEGIN IMMEDIATE;[\s\S]*-- @return token/, 120_000);
+  await exerciseShown(exercise);
+  await waitForText(exercise.locator(".editor .cm-content"), /BEGIN IMMEDIATE;[\s\S]*-- @return token/, 30_000);
   await waitForText(exercise.locator("#scenario-summary"), /^(\d+) of \1 scenarios pass$/, 90_000);
   const again = await runtimeState(page, version);
   assert.equal(version === "1.2" ? again.status : again.success, "passed", "a relaunch keeps the pass");
@@ -248,6 +335,28 @@ async function assertValidManifest(version, manifest) {
   }
 }
 
+/**
+ * `body`, failing when the package asked meanwhile for an address Moodle
+ * answers 404, even if the page went on without it; that failure is said
+ * before any other, as it is the cause of what else went wrong.
+ */
+function askingForFilesOnly([name, body]) {
+  return [
+    name,
+    async (context) => {
+      refused.length = 0;
+      let failure = null;
+      try {
+        await body(context);
+      } catch (error) {
+        failure = error;
+      }
+      assertAllServed();
+      if (failure) throw failure;
+    },
+  ];
+}
+
 await runTests(
   "scorm",
   [
@@ -282,11 +391,11 @@ await runTests(
     [
       "with no runtime in reach, one line says so, the exercise works, and no service worker is registered",
       async ({ page, url }) => {
-        await page.goto(new URL(`scorm1.2/scorm/${COURSE[1].id}.html`, url).href);
+        await page.goto(scoAddress(url, "1.2", COURSE[1].id));
         const text = await assertOneLineNotice(page, /^No LMS found/);
         console.log(`# without a runtime: ${text}`);
         const exercise = page.frameLocator("iframe");
-        await waitForText(exercise.locator("#scenario-summary"), /^\d+ of \d+ scenarios pass$/, 120_000);
+        await exerciseShown(exercise);
         await typeClaim(page, REPAIRED, exercise);
         await waitForText(exercise.locator("#scenario-summary"), /^(\d+) of \1 scenarios pass$/, 90_000);
         const registrations = await page.evaluate(async () => (await navigator.serviceWorker.getRegistrations()).length);
@@ -309,7 +418,7 @@ await runTests(
       async ({ page, url }) => {
         await page.goto(lmsAddress(url, "1.2", COURSE[1].id));
         const exercise = inLms(page);
-        await waitForText(exercise.locator("#scenario-summary"), /^\d+ of \d+ scenarios pass$/, 120_000);
+        await exerciseShown(exercise);
         await until("a first suspend_data", async () => {
           const s = await runtimeState(page, "1.2");
           return { ok: s.suspend_data.startsWith("fencelab1:"), value: s };
@@ -327,7 +436,7 @@ await runTests(
         assert.equal(state.suspend_data, "", "the LMS keeps no older copy that would come back");
       },
     ],
-  ],
+  ].map(askingForFilesOnly),
   { serve },
 );
 
