@@ -196,7 +196,7 @@ def check(path, template):
     if shapes != template["shapes"]:
         raise Refused("its top level is not the template's")
     constants = {}
-    for node, wanted in zip(tree.body, template["tree"].body):
+    for index, node in enumerate(tree.body):
         if isinstance(node, ast.Assign) and node.targets[0].id in CONSTANTS:
             name = node.targets[0].id
             constants[name] = literal(node.value)
@@ -204,7 +204,7 @@ def check(path, template):
                                                              and constants[name] is None):
                 raise Refused(f"{name} is not a string")
         elif isinstance(node, (ast.Assign, ast.FunctionDef)):
-            if getattr(node, "name", None) != "schedule" and ast.dump(node) != ast.dump(wanted):
+            if getattr(node, "name", None) != "schedule" and ast.dump(node) != template["dumps"][index]:
                 raise Refused(f"{shape(node)[1]} is not the template's")
     schedule = next(node for node in tree.body
                     if isinstance(node, ast.FunctionDef) and node.name == "schedule")
@@ -234,7 +234,9 @@ def main(arguments):
     if [name for kind, name in names if kind == "assign" and name in CONSTANTS] != CONSTANTS:
         print(f"{arguments[0]}: the template's constants are not {CONSTANTS}")
         return 1
-    template = {"tree": tree, "shapes": names, "comments": comments}
+    # Each top-level node of the template dumped once, not once per script.
+    template = {"shapes": names, "comments": comments,
+                "dumps": [ast.dump(node) for node in tree.body]}
     failed, against_plan = 0, 0
     for path in arguments[1:]:
         try:
