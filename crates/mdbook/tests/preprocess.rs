@@ -169,19 +169,7 @@ fn compressed(encoding: &str, bytes: &[u8]) -> Vec<u8> {
 
 /// The copy at `path` decoded as a browser decodes its `Content-Encoding`.
 fn decoded(path: &Path) -> Vec<u8> {
-    use std::io::Read;
-    let copy = std::fs::read(path).unwrap_or_else(|e| panic!("{}: {e}", path.display()));
-    let mut out = Vec::new();
-    if path.extension().is_some_and(|e| e == "br") {
-        brotli::Decompressor::new(&copy[..], 4096)
-            .read_to_end(&mut out)
-            .unwrap();
-    } else {
-        flate2::read::GzDecoder::new(&copy[..])
-            .read_to_end(&mut out)
-            .unwrap();
-    }
-    out
+    fencelab_precompress::decoded(path).unwrap_or_else(|e| panic!("{}: {e}", path.display()))
 }
 
 /// A built site as `cargo xtask dist` leaves it, with brotli and gzip copies

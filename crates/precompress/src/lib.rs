@@ -124,6 +124,20 @@ pub fn refresh(site: &Path, file: &Path) -> Result<[Copy; 2], Error> {
 
 /// `bytes` of `file` in `encoding`: brotli in text mode but for wasm, as
 /// compress.mjs writes it; gzip at its best level (gzip -9).
+/// A copy's bytes decoded as a browser decodes its `Content-Encoding`
+/// (`.br` brotli, else gzip): what a test compares with the file.
+pub fn decoded(copy: &Path) -> std::io::Result<Vec<u8>> {
+    use std::io::Read;
+    let bytes = std::fs::read(copy)?;
+    let mut out = Vec::new();
+    if copy.extension().is_some_and(|e| e == "br") {
+        brotli::Decompressor::new(&bytes[..], 4096).read_to_end(&mut out)?;
+    } else {
+        flate2::read::GzDecoder::new(&bytes[..]).read_to_end(&mut out)?;
+    }
+    Ok(out)
+}
+
 fn compress(encoding: Encoding, file: &Path, bytes: &[u8]) -> Vec<u8> {
     match encoding {
         Encoding::Brotli => {

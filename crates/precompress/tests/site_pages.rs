@@ -2,7 +2,6 @@
 //! folder, then the names of the files that changed), its copies decoded as
 //! a browser decodes a `Content-Encoding`.
 
-use std::io::Read;
 use std::path::{Path, PathBuf};
 use std::process::Command;
 
@@ -34,19 +33,9 @@ fn run(site: &Path, files: &[&str]) {
     assert!(status.success(), "{status}");
 }
 
+/// The copy at `path` decoded as a browser decodes its `Content-Encoding`.
 fn decoded(path: &Path) -> Vec<u8> {
-    let copy = std::fs::read(path).unwrap_or_else(|e| panic!("{}: {e}", path.display()));
-    let mut out = Vec::new();
-    if path.extension().is_some_and(|e| e == "br") {
-        brotli::Decompressor::new(&copy[..], 4096)
-            .read_to_end(&mut out)
-            .unwrap();
-    } else {
-        flate2::read::GzDecoder::new(&copy[..])
-            .read_to_end(&mut out)
-            .unwrap();
-    }
-    out
+    fencelab_precompress::decoded(path).unwrap_or_else(|e| panic!("{}: {e}", path.display()))
 }
 
 /// A page long enough to be worth compressing.
