@@ -12,55 +12,68 @@
 
 use fencelab_core::export::template_script;
 use fencelab_core::replay::Plan;
-use fencelab_core::{ExerciseExt, Procedure, bundled};
+use fencelab_core::{Exercise, ExerciseExt, Procedure, bundled};
 use fencelab_hostile::script::Scripts;
+use std::collections::BTreeMap;
+use std::ffi::OsStr;
 use std::process::Command;
+
+/// Procedure texts by name, as `texts_with` takes them.
+type Edits = BTreeMap<String, String>;
+
+/// Exports every scenario of `exercise` under the texts `edits` make, with
+/// `fencelab export EXERCISE ... [extra]` (EXERCISE a bundled id or a file),
+/// and adds each script with the plan made here from the same run: the
+/// checker reads every literal back against it.
+fn export_every_scenario(
+    scripts: &mut Scripts,
+    exercise: &Exercise,
+    named: &OsStr,
+    edits: &Edits,
+    extra: &[&str],
+) {
+    let texts = exercise.texts_with(edits);
+    let procedures: Vec<Procedure> = texts
+        .iter()
+        .map(|(name, text)| Procedure::parse(name, text).unwrap())
+        .collect();
+    let mut checker = exercise.checker(&texts).unwrap();
+    for scenario in &exercise.scenarios {
+        let script = scripts.next_path();
+        let output = Command::new(env!("CARGO_BIN_EXE_fencelab"))
+            .arg("export")
+            .arg(named)
+            .args(["--scenario", &scenario.name, "--python", "-o"])
+            .arg(&script)
+            .args(extra)
+            .output()
+            .unwrap();
+        assert!(
+            output.status.success(),
+            "{} `{}`: {}",
+            exercise.id,
+            scenario.name,
+            String::from_utf8_lossy(&output.stderr)
+        );
+        let report = checker.check(scenario);
+        let plan = Plan::of(exercise, &procedures, &report, exercise.journal);
+        scripts.add_written(script, &plan);
+    }
+}
 
 #[test]
 fn every_bundled_scenarios_exported_script_keeps_the_templates_structure_and_reads_back() {
     let mut scripts = Scripts::new();
     for exercise in bundled::exercises().unwrap() {
-        for (label, edits) in [
-            ("start", exercise.start_edits()),
-            ("reference", Default::default()),
-        ] {
-            let texts = exercise.texts_with(&edits);
-            let procedures: Vec<Procedure> = texts
-                .iter()
-                .map(|(name, text)| Procedure::parse(name, text).unwrap())
-                .collect();
-            let mut checker = exercise.checker(&texts).unwrap();
-            for scenario in &exercise.scenarios {
-                let script = scripts.next_path();
-                let mut args = vec![
-                    "export".to_string(),
-                    exercise.id.clone(),
-                    "--scenario".into(),
-                    scenario.name.clone(),
-                    "--python".into(),
-                    "--output".into(),
-                    script.display().to_string(),
-                ];
-                if label == "start" {
-                    args.push("--start".into());
-                }
-                let output = Command::new(env!("CARGO_BIN_EXE_fencelab"))
-                    .args(&args)
-                    .output()
-                    .unwrap();
-                assert!(
-                    output.status.success(),
-                    "fencelab {}: {}",
-                    args.join(" "),
-                    String::from_utf8_lossy(&output.stderr)
-                );
-                // The plan the command line wrote from, made again here:
-                // the checker reads every literal back against it.
-                let report = checker.check(scenario);
-                let plan = Plan::of(&exercise, &procedures, &report, exercise.journal);
-                scripts.add_written(script, &plan);
-            }
-        }
+        let id = OsStr::new(&exercise.id);
+        export_every_scenario(
+            &mut scripts,
+            &exercise,
+            id,
+            &exercise.start_edits(),
+            &["--start"],
+        );
+        export_every_scenario(&mut scripts, &exercise, id, &Edits::new(), &[]);
     }
     let count = scripts.paths().len();
     assert!(count > 100, "{count} scripts");
@@ -87,30 +100,13 @@ fn hostile_exercise_files_exported_by_the_command_line_keep_the_templates_struct
         let file = scripts.folder().join(format!("exercise-{files}.toml"));
         std::fs::write(&file, &input).unwrap();
         files += 1;
-        let texts = exercise.texts_with(&Default::default());
-        let procedures: Vec<Procedure> = texts
-            .iter()
-            .map(|(name, text)| Procedure::parse(name, text).unwrap())
-            .collect();
-        let mut checker = exercise.checker(&texts).unwrap();
-        for scenario in &exercise.scenarios {
-            let script = scripts.next_path();
-            let output = Command::new(env!("CARGO_BIN_EXE_fencelab"))
-                .arg("export")
-                .arg(&file)
-                .args(["--scenario", &scenario.name, "--python", "-o"])
-                .arg(&script)
-                .output()
-                .unwrap();
-            assert!(
-                output.status.success(),
-                "{name}: {}",
-                String::from_utf8_lossy(&output.stderr)
-            );
-            let report = checker.check(scenario);
-            let plan = Plan::of(&exercise, &procedures, &report, exercise.journal);
-            scripts.add_written(script, &plan);
-        }
+        export_every_scenario(
+            &mut scripts,
+            &exercise,
+            file.as_os_str(),
+            &Edits::new(),
+            &[],
+        );
     }
     assert!(files >= 5, "{files} script cases");
     if let Err(refused) = scripts.read_all() {
