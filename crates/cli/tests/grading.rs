@@ -7,33 +7,11 @@
 use serde_json::Value;
 use std::collections::BTreeSet;
 use std::path::{Path, PathBuf};
-use std::process::{Command, Output};
+use std::process::Output;
 
-fn fencelab_with(args: &[&str], env: &[(&str, &Path)]) -> Output {
-    let mut command = Command::new(env!("CARGO_BIN_EXE_fencelab"));
-    command.args(args).env_remove("GITHUB_STEP_SUMMARY");
-    for (name, value) in env {
-        command.env(name, value);
-    }
-    command.output().expect("the fencelab binary runs")
-}
-
-fn fencelab(args: &[&str]) -> Output {
-    fencelab_with(args, &[])
-}
-
-fn text(bytes: &[u8]) -> String {
-    String::from_utf8_lossy(bytes).into_owned()
-}
-
-fn json(output: &Output) -> Value {
-    serde_json::from_slice(&output.stdout)
-        .unwrap_or_else(|e| panic!("not JSON ({e}): {}", text(&output.stdout)))
-}
-
-fn data(name: &str) -> PathBuf {
-    PathBuf::from(concat!(env!("CARGO_MANIFEST_DIR"), "/tests/data")).join(name)
-}
+mod common;
+use common::fencelab;
+use common::{data, fencelab_with, json, text};
 
 fn bundled(name: &str) -> PathBuf {
     PathBuf::from(concat!(env!("CARGO_MANIFEST_DIR"), "/../model/exercises")).join(name)
