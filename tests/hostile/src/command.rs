@@ -251,13 +251,7 @@ fn prepare(case: &Case, spec: &CommandSpec, dir: &Path) -> Result<(), String> {
     for fifo in spec.fifos.keys() {
         let path = inside(dir, fifo)?;
         make_parent(&path)?;
-        let made = std::process::Command::new("mkfifo")
-            .arg(&path)
-            .status()
-            .map_err(|e| format!("cannot run mkfifo: {e}"))?;
-        if !made.success() {
-            return Err(format!("mkfifo could not make `{fifo}`"));
-        }
+        crate::files::mkfifo(&path)?;
     }
     if let Some(plant) = &spec.plant {
         for path in plant.dirs.iter().chain(plant.fifos.keys()) {
