@@ -38,3 +38,49 @@ pub fn json(output: &Output) -> Value {
 pub fn data(name: &str) -> PathBuf {
     PathBuf::from(concat!(env!("CARGO_MANIFEST_DIR"), "/tests/data")).join(name)
 }
+
+/// The name of the release archive a grader downloads, without `.tar.gz`:
+/// also the one folder inside it, which holds `fencelab` (and, in the
+/// static build, `mdbook-fencelab`). The walkthroughs name it as written
+/// here, so a version bump fails their tests until they are updated.
+pub const RELEASE_NAME: &str = concat!(
+    "fencelab-",
+    env!("CARGO_PKG_VERSION"),
+    "-x86_64-unknown-linux-musl"
+);
+
+/// The release archive the walkthroughs install from, with its `.sha256`
+/// beside it (one line as `sha256sum` writes it).
+///
+/// `cargo xtask test` builds the static one (`cargo xtask dist-static`) and
+/// names it in `FENCELAB_TARBALL`. A plain `cargo test` has none, so this
+/// packs the binary under test in the same layout: the scripts then run as
+/// written, on this machine's libc instead of none.
+pub fn release_tarball(scratch: &Path) -> PathBuf {
+    if let Some(built) = std::env::var_os("FENCELAB_TARBALL") {
+        return PathBuf::from(built);
+    }
+    let folder = scratch.join("packing").join(RELEASE_NAME);
+    std::fs::create_dir_all(&folder).expect("a packing folder");
+    std::fs::copy(env!("CARGO_BIN_EXE_fencelab"), folder.join("fencelab"))
+        .expect("the binary under test is copied");
+    let archive = scratch.join(format!("{RELEASE_NAME}.tar.gz"));
+    let packed = Command::new("tar")
+        .arg("-czf")
+        .arg(&archive)
+        .arg("-C")
+        .arg(scratch.join("packing"))
+        .arg(RELEASE_NAME)
+        .status()
+        .expect("tar runs");
+    assert!(packed.success(), "tar packs the binary under test");
+    let summed = Command::new("sha256sum")
+        .arg(format!("{RELEASE_NAME}.tar.gz"))
+        .current_dir(scratch)
+        .output()
+        .expect("sha256sum runs");
+    assert!(summed.status.success(), "sha256sum sums the archive");
+    std::fs::write(scratch.join(format!("{RELEASE_NAME}.tar.gz.sha256")), summed.stdout)
+        .expect("the sum is written");
+    archive
+}
