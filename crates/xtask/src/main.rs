@@ -12,6 +12,7 @@ mod cmd;
 mod fuzz;
 mod hashed;
 mod junit;
+mod release;
 mod serve;
 mod sha256;
 mod site;
@@ -36,6 +37,14 @@ commands:
                      those already in the site's exercises/), brotli and gzip copies of every asset;
                      --scorm also packages the site and its exercises for an LMS, one SCO per
                      exercise, as COURSE-scorm-VERSION.zip beside the site (`fencelab scorm`)
+  dist-static [--out DIR]
+                     the release a grader installs without compiling: fencelab and mdbook-fencelab
+                     for x86_64-unknown-linux-musl, static, as fencelab-VERSION-TARGET.tar.gz and
+                     its .sha256 in DIR (default target/dist)
+  static-check [ARCHIVE]
+                     verify the archive's sum with sha256sum and run its binaries in an empty root
+                     (unshare --root, as root): each command's output must be the native
+                     build's, byte for byte (a `test` stage; default: target/dist's archive)
   test               install what is missing and run every check CI runs
   bench              every benchmark, then one table per section (first load, browser, engine, explore, line marks, mutate)
   post-build [DIR]   finish the site trunk built in DIR (default: $TRUNK_STAGING_DIR, as trunk's
@@ -100,6 +109,10 @@ enum Command {
     FuzzCheck,
     Tidy,
     JunitCheck,
+    /// The static release archive, into this folder (`release::build`).
+    DistStatic(PathBuf),
+    /// The static release archive checked in an empty root (`release::check`).
+    StaticCheck(PathBuf),
     Setup,
     Help,
 }
@@ -194,6 +207,8 @@ fn parse(args: &[String]) -> Result<Command, String> {
         "fuzz-check" => Ok(Command::FuzzCheck),
         "tidy" if rest.is_empty() => Ok(Command::Tidy),
         "junit-check" => Ok(Command::JunitCheck),
+        "dist-static" => parse_dist_static(rest),
+        "static-check" => parse_static_check(rest),
         "help" | "--help" | "-h" => Ok(Command::Help),
         other => Err(format!("unknown command `{other}`")),
     }
@@ -297,6 +312,10 @@ fn run(command: Command) -> Result<ExitCode, String> {
             junit::run(&root)?;
             Ok(ExitCode::SUCCESS)
         }
+        Command::DistStatic(out) => dist_static(&root, &out),
+        Command::StaticCheck(archive) => {
+            release::check(&root, &archive, &native_build(&root)?).map(|()| ExitCode::SUCCESS)
+        }
         Command::Test => {
             let tools = tools::ensure(&root, tools::Purpose::Test)?;
             let summary = stages::run_all(&root, &tools);
@@ -354,6 +373,59 @@ fn absolute(path: &str) -> Result<PathBuf, String> {
 }
 
 /// The workspace root: the parent of `crates/xtask`.
+/// `dist-static [--out DIR]`.
+fn parse_dist_static(rest: &[String]) -> Result<Command, String> {
+    let mut out = None;
+    let mut options = Flags::new("dist-static", rest);
+    while let Some((flag, value)) = options.next()? {
+        match flag {
+            "--out" => out = Some(absolute(value)?),
+            _ => return Err(format!("dist-static does not take `{flag}`")),
+        }
+    }
+    Ok(Command::DistStatic(out.unwrap_or_else(|| {
+        release::default_out(&workspace_root())
+    })))
+}
+
+/// `static-check [ARCHIVE]`.
+fn parse_static_check(rest: &[String]) -> Result<Command, String> {
+    match rest {
+        [] => Ok(Command::StaticCheck(release::archive_in(
+            &release::default_out(&workspace_root()),
+        ))),
+        [archive] => Ok(Command::StaticCheck(absolute(archive)?)),
+        _ => Err(format!(
+            "static-check takes one archive, got `{}`",
+            rest.join(" ")
+        )),
+    }
+}
+
+/// Installs what the static build needs, then builds it.
+fn dist_static(root: &Path, out: &Path) -> Result<ExitCode, String> {
+    tools::ensure_static(root, &mut tools::Apt::default())?;
+    release::build(root, out)?;
+    Ok(ExitCode::SUCCESS)
+}
+
+/// The folder of a native build of the CLI and the preprocessor: the one
+/// `cargo xtask test` made ([`cmd::BUILT_ENV`]), else a `cargo build` now.
+fn native_build(root: &Path) -> Result<PathBuf, String> {
+    if let Some(built) = std::env::var_os(cmd::BUILT_ENV) {
+        return Ok(PathBuf::from(built));
+    }
+    cmd::status(std::process::Command::new("cargo").args([
+        "build",
+        "--locked",
+        "-p",
+        "fencelab-cli",
+        "-p",
+        "fencelab-mdbook",
+    ]))?;
+    Ok(cmd::test_build_dir(root))
+}
+
 fn workspace_root() -> PathBuf {
     let manifest_dir = PathBuf::from(env!("CARGO_MANIFEST_DIR"));
     manifest_dir
@@ -429,5 +501,28 @@ mod tests {
             panic!("post-build parses");
         };
         assert_eq!(dir, PathBuf::from("/tmp/site"));
+    }
+
+    #[test]
+    fn the_static_release_is_written_and_checked_where_asked() {
+        let Ok(Command::DistStatic(out)) = parse(&args("dist-static")) else {
+            panic!("dist-static parses");
+        };
+        assert_eq!(out, workspace_root().join("target/dist"));
+        let Ok(Command::DistStatic(out)) = parse(&args("dist-static --out=/tmp/r")) else {
+            panic!("dist-static --out parses");
+        };
+        assert_eq!(out, PathBuf::from("/tmp/r"));
+        let Ok(Command::StaticCheck(archive)) = parse(&args("static-check")) else {
+            panic!("static-check parses");
+        };
+        let name = format!(
+            "fencelab-{}-x86_64-unknown-linux-musl.tar.gz",
+            env!("CARGO_PKG_VERSION")
+        );
+        assert_eq!(archive, workspace_root().join("target/dist").join(name));
+        let error = |text: &str| parse(&args(text)).err().unwrap_or_default();
+        assert!(error("dist-static --target x").contains("does not take `--target`"));
+        assert!(error("static-check a b").contains("takes one archive"));
     }
 }

@@ -7,6 +7,7 @@
 
 use crate::bench::{self, Part};
 use crate::cmd;
+use crate::release;
 use crate::sizes;
 use crate::tools::{CHROMEDRIVER, Tools, WASM_TARGET};
 use std::path::Path;
@@ -314,8 +315,20 @@ fn plan(root: &Path, tools: &Tools) -> Vec<Step> {
                 name: "fuzz targets type-check (cargo fuzz check)".into(),
                 command: xtask(&["fuzz-check"]),
             },
+            Stage {
+                name: "static release build (musl; cargo xtask dist-static)".into(),
+                command: xtask(&["dist-static"]),
+            },
         ],
     });
+    steps.push(Step::Alone(Stage {
+        name: "static release in an empty root (sha256sum, unshare --root)".into(),
+        command: xtask(&["static-check"]),
+    }));
+    steps.push(Step::Alone(Stage {
+        name: "grader walkthroughs installing the static release".into(),
+        command: walkthroughs(root, tools),
+    }));
     steps.push(Step::Alone(Stage {
         name: "first-load sizes; no SQLite in the page, no TOML parser in the page or the worker"
             .into(),
@@ -326,6 +339,37 @@ fn plan(root: &Path, tools: &Tools) -> Vec<Step> {
         stages: e2e_stages(root),
     });
     steps
+}
+
+/// The CLI's walkthrough tests (`crates/cli/tests/walkthrough*.rs`: each
+/// grader's own files run as written) again, now installing the static
+/// release `dist-static` made instead of the binary under test packed
+/// alike (`FENCELAB_TARBALL`; crates/cli/tests/common). The test build is
+/// the native stage's, so nothing compiles.
+fn walkthroughs(root: &Path, tools: &Tools) -> Command {
+    let mut command = cargo(&["test", "--locked", "-p", "fencelab-cli"]);
+    let tests = root.join("crates/cli/tests");
+    let mut names: Vec<String> = std::fs::read_dir(&tests)
+        .map(|entries| {
+            entries
+                .filter_map(|entry| entry.ok())
+                .filter_map(|entry| {
+                    let name = entry.file_name().to_string_lossy().into_owned();
+                    let stem = name.strip_suffix(".rs")?;
+                    stem.starts_with("walkthrough").then(|| stem.to_string())
+                })
+                .collect()
+        })
+        .unwrap_or_default();
+    names.sort();
+    for name in &names {
+        command.args(["--test", name]);
+    }
+    command.env(
+        "FENCELAB_TARBALL",
+        release::archive_in(&release::default_out(root)),
+    );
+    linted(command, tools)
 }
 
 /// One step of the run.

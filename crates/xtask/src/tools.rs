@@ -144,6 +144,7 @@ pub fn ensure(root: &Path, purpose: Purpose) -> Result<Tools, String> {
             )?;
         }
         ensure_fuzzing(root, &mut apt)?;
+        ensure_static(root, &mut apt)?;
         ensure_junit_schema(root, &mut apt)?;
         ensure_scorm_schemas(root, &logs)?;
         ensure_mdbook(&logs)?;
@@ -329,19 +330,42 @@ fn works(program: &str, args: &[&str]) -> bool {
 }
 
 fn ensure_wasm_target(logs: &Path) -> Result<(), String> {
+    ensure_rust_target(WASM_TARGET, logs)
+}
+
+/// The standard library of the Rust target `target`, added with rustup
+/// when missing (rust-toolchain.toml lists the targets too, for rustup
+/// versions that install them on their own).
+fn ensure_rust_target(target: &str, logs: &Path) -> Result<(), String> {
     let installed = Command::new("rustup")
         .args(["target", "list", "--installed"])
         .output()
         .map_err(|e| format!("cannot run rustup ({e}); install Rust with rustup first"))?;
     let installed = String::from_utf8_lossy(&installed.stdout);
-    if installed.lines().any(|line| line.trim() == WASM_TARGET) {
+    if installed.lines().any(|line| line.trim() == target) {
         return Ok(());
     }
-    announce(&format!("the Rust target {WASM_TARGET}"));
+    announce(&format!("the Rust target {target}"));
     cmd::logged(
-        Command::new("rustup").args(["target", "add", WASM_TARGET]),
-        &logs.join("install-wasm-target.log"),
+        Command::new("rustup").args(["target", "add", target]),
+        &logs.join(format!("install-target-{target}.log")),
     )
+}
+
+/// What the static release build needs: the musl target's standard
+/// library, and musl's C library and compiler wrapper (Debian's
+/// musl-tools), which compile SQLite for it.
+pub fn ensure_static(root: &Path, apt: &mut Apt) -> Result<(), String> {
+    let logs = root.join("target/xtask-logs");
+    ensure_rust_target(crate::release::TARGET, &logs)?;
+    if !works("musl-gcc", &["--version"]) {
+        apt.install(
+            "musl-tools (SQLite compiled against musl for the static release)",
+            &["musl-tools"],
+            &logs,
+        )?;
+    }
+    Ok(())
 }
 
 /// The wasm-bindgen version Cargo.lock resolved, which the CLI tools must equal.
