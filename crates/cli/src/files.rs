@@ -53,15 +53,64 @@ fn unreadable_kind(file_type: std::fs::FileType) -> Option<&'static str> {
     }
 }
 
+/// Why a file could not be read: what a caller branches on to tell its
+/// reader what to do (a learner's submission, `crate::submission`). The
+/// sentence that names the path comes with it.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum Unreadable {
+    /// Nothing is at the path.
+    Missing,
+    /// A symbolic link whose target does not exist.
+    DanglingLink,
+    /// A directory, a device, a socket: the noun, such as `a directory`.
+    NotAFile(&'static str),
+    /// A FIFO whose writer stayed silent for [`PIPE_SILENCE_MS_MAX`].
+    SilentFifo,
+    /// More bytes than the caller reads.
+    TooLarge { bytes_max: usize },
+    /// Bytes that are not UTF-8.
+    NotUtf8,
+    /// Any other error of the system's (permissions, I/O).
+    Io,
+}
+
+/// A file that could not be read: why, and the sentence that says so,
+/// naming the path.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct ReadError {
+    pub kind: Unreadable,
+    pub sentence: String,
+}
+
+impl std::fmt::Display for ReadError {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        f.write_str(&self.sentence)
+    }
+}
+
 /// Reads the UTF-8 text file at `path`, of at most `bytes_max` bytes: a
 /// larger one, a device, a socket or a directory is refused with a sentence
 /// naming the path; a FIFO is read to its end within the same cap.
 pub fn read_text(path: &Path, bytes_max: usize) -> Result<String, String> {
+    read(path, bytes_max).map_err(|e| e.sentence)
+}
+
+/// [`read_text`], with why a file could not be read as a value.
+pub fn read(path: &Path, bytes_max: usize) -> Result<String, ReadError> {
     let name = shown(path);
-    let cannot = |e: std::io::Error| format!("{name}: cannot read: {e}");
-    let refuse = |kind: &str| {
-        Err(format!(
-            "{name}: is {kind}, not a file; give the path of a text file"
+    let error = |kind: Unreadable, sentence: String| ReadError { kind, sentence };
+    let cannot = |e: std::io::Error| {
+        let kind = if e.kind() == ErrorKind::NotFound {
+            Unreadable::Missing
+        } else {
+            Unreadable::Io
+        };
+        error(kind, format!("{name}: cannot read: {e}"))
+    };
+    let refuse = |kind: &'static str| {
+        Err(error(
+            Unreadable::NotAFile(kind),
+            format!("{name}: is {kind}, not a file; give the path of a text file"),
         ))
     };
     // Before opening: a device is refused without being opened.
@@ -69,7 +118,10 @@ pub fn read_text(path: &Path, bytes_max: usize) -> Result<String, String> {
         let dangling = e.kind() == ErrorKind::NotFound
             && std::fs::symlink_metadata(path).is_ok_and(|m| m.file_type().is_symlink());
         if dangling {
-            format!("{name}: is a symbolic link to nothing (its target does not exist)")
+            error(
+                Unreadable::DanglingLink,
+                format!("{name}: is a symbolic link to nothing (its target does not exist)"),
+            )
         } else {
             cannot(e)
         }
@@ -85,10 +137,13 @@ pub fn read_text(path: &Path, bytes_max: usize) -> Result<String, String> {
     }
     let bytes = if std::os::unix::fs::FileTypeExt::is_fifo(&file_type) {
         read_pipe(file, bytes_max).map_err(|e| match e.kind() {
-            ErrorKind::TimedOut => format!(
-                "{name}: is a FIFO, and nothing was written to it for {} s; fencelab reads a \
-                 FIFO until its writer closes it, waiting at most that long at a time",
-                PIPE_SILENCE_MS_MAX / 1000
+            ErrorKind::TimedOut => error(
+                Unreadable::SilentFifo,
+                format!(
+                    "{name}: is a FIFO, and nothing was written to it for {} s; fencelab reads a \
+                     FIFO until its writer closes it, waiting at most that long at a time",
+                    PIPE_SILENCE_MS_MAX / 1000
+                ),
             ),
             _ => cannot(e),
         })?
@@ -100,11 +155,19 @@ pub fn read_text(path: &Path, bytes_max: usize) -> Result<String, String> {
         bytes
     };
     if bytes.len() > bytes_max {
-        return Err(format!(
-            "{name}: the file is larger than {bytes_max} bytes, the most fencelab reads for it"
+        return Err(error(
+            Unreadable::TooLarge { bytes_max },
+            format!(
+                "{name}: the file is larger than {bytes_max} bytes, the most fencelab reads for it"
+            ),
         ));
     }
-    String::from_utf8(bytes).map_err(|_| format!("{name}: the file is not UTF-8 text"))
+    String::from_utf8(bytes).map_err(|_| {
+        error(
+            Unreadable::NotUtf8,
+            format!("{name}: the file is not UTF-8 text"),
+        )
+    })
 }
 
 fn open_without_blocking(path: &Path) -> std::io::Result<File> {

@@ -2,15 +2,18 @@
 //! and running commands: reading the untrusted files it is given
 //! ([`files`]), writing the files a user names for its output ([`output`]),
 //! its scratch folders and their removal on every way it ends, signals
-//! included ([`scratch`]), and turning reports into the text it prints
-//! ([`render`]), which [`shown`] makes safe for a terminal. A library so
-//! the hostile corpus (tests/hostile) runs the very code a user's input
-//! meets, and mdbook-fencelab writes as the command line does.
+//! included ([`scratch`]), a learner's submitted texts, each unusable one
+//! named with what to do about it ([`submission`]), and turning reports
+//! into the text it prints ([`render`]), which [`shown`] makes safe for a
+//! terminal. A library so the hostile corpus (tests/hostile) runs the very
+//! code a user's input meets, and mdbook-fencelab writes as the command
+//! line does.
 
 pub mod files;
 pub mod output;
 pub mod render;
 pub mod scratch;
+pub mod submission;
 
 use std::borrow::Cow;
 

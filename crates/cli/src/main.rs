@@ -21,7 +21,7 @@ mod parallel;
 mod replay;
 mod scorm;
 
-use fencelab_cli::{files, render};
+use fencelab_cli::{files, render, submission};
 
 use args::{Command, Edit, GradeArgs, LimitArgs, Texts};
 use fencelab_core::check::{Limits, Progress};
@@ -467,15 +467,28 @@ struct Given {
     /// The first `--set` text that does not parse, as bad input naming its
     /// file and place (the text is still among `edits`).
     unparsable: Option<BadInput>,
+    /// Every `--set` file that could not be read as a text to grade, each
+    /// with its path as given (not among `edits`).
+    unusable: Vec<(String, submission::Unusable)>,
+}
+
+impl Given {
+    /// Why the `--set` files cannot be graded, one sentence a file.
+    fn unusable_sentence(&self) -> Option<String> {
+        let sentences: Vec<String> = self.unusable.iter().map(|(_, u)| u.to_string()).collect();
+        (!sentences.is_empty()).then(|| sentences.join("\n"))
+    }
 }
 
 /// Reads `--start` and every `--set` file; a procedure that does not exist
-/// or is not editable is bad input at once.
+/// or is not editable is bad input at once, a file that cannot be read is
+/// kept among `unusable` for the caller to report as it needs.
 fn given_texts(exercise: &Exercise, texts: &Texts) -> Result<Given, BadInput> {
     let mut given = Given {
         edits: BTreeMap::new(),
         files: BTreeMap::new(),
         unparsable: None,
+        unusable: Vec::new(),
     };
     if texts.start {
         for spec in exercise.procedures.iter().filter(|p| p.editable) {
@@ -506,7 +519,13 @@ fn given_texts(exercise: &Exercise, texts: &Texts) -> Result<Given, BadInput> {
                 exercise.id
             )));
         }
-        let text = read(path, PROCEDURE_TEXT_BYTES_MAX)?;
+        let text = match submission::read(procedure, path, PROCEDURE_TEXT_BYTES_MAX) {
+            Ok(text) => text,
+            Err(unusable) => {
+                given.unusable.push((path.display().to_string(), unusable));
+                continue;
+            }
+        };
         if let Err(e) = fencelab_core::Procedure::parse(procedure, &text) {
             let bad = BadInput(format!(
                 "{}:{}:{}: {}",
@@ -529,6 +548,9 @@ fn given_texts(exercise: &Exercise, texts: &Texts) -> Result<Given, BadInput> {
 /// name, for a command that needs every one to parse (export, replay).
 fn edits(exercise: &Exercise, texts: &Texts) -> Result<BTreeMap<String, String>, BadInput> {
     let given = given_texts(exercise, texts)?;
+    if let Some(why) = given.unusable_sentence() {
+        return Err(BadInput(why));
+    }
     match given.unparsable {
         Some(bad) => Err(bad),
         None => Ok(given.edits),
@@ -541,11 +563,16 @@ fn run_exercise(args: &RunArgs) -> Result<Ended, BadInput> {
         .grading
         .as_ref()
         .map_or(grade::Format::Text, GradeArgs::format);
+    let given = given_texts(&exercise, &args.texts)?;
+    if !given.unusable.is_empty() {
+        return grade_unusable(&exercise, &source, args, &given);
+    }
     let Given {
         edits,
         files: given_files,
         unparsable,
-    } = given_texts(&exercise, &args.texts)?;
+        unusable: _,
+    } = given;
     // A given text that does not parse is bad input, named by its file; a
     // grader's format still gets its document, every scenario an error.
     let unparsable = match unparsable {
@@ -616,6 +643,36 @@ fn run_exercise(args: &RunArgs) -> Result<Ended, BadInput> {
         );
     }
     Ok(Ended::passed_if(report.failed == 0))
+}
+
+/// `run` when a `--set` file cannot be read as a text (missing, misnamed,
+/// empty, not text, too large, not a file): bad input, exit 2, with the
+/// sentence that names the file and what to do. A grader's format still
+/// gets its document, every scenario an errored case saying so, so the
+/// learner sees every test and why none ran.
+fn grade_unusable(
+    exercise: &Exercise,
+    source: &ExerciseSource,
+    args: &RunArgs,
+    given: &Given,
+) -> Result<Ended, BadInput> {
+    let why = given.unusable_sentence().unwrap_or_default();
+    let grading = match &args.grading {
+        Some(grading) if grading.format() != grade::Format::Text => grading,
+        _ => return Err(BadInput(why)),
+    };
+    let places = grade::Source {
+        file: &source.file,
+        text: &source.text,
+    };
+    let scenarios = scenarios_to_run(exercise, &places, args)?;
+    let at = given.unusable.first().map_or("", |(file, _)| file.as_str());
+    let entry = grade::Entry::of_unusable_texts(&source.file, exercise, &scenarios, &why, at);
+    let document = grade::Document::new("run", vec![entry]);
+    let text = format!("fencelab run: {} was not run: {why}\n", exercise.id);
+    finish(&document, grading, &text)?;
+    BadInput(why).report();
+    Ok(Ended::BadInput)
 }
 
 /// The scenarios a run checks, each with its place in its file: the

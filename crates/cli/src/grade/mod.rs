@@ -662,6 +662,43 @@ impl Entry {
         Entry::of_cases(file, exercise, cases)
     }
 
+    /// `run`'s cases when a given text could not be read at all (missing,
+    /// empty, not text: `fencelab_cli::submission`): nothing was run, and
+    /// every scenario is an errored case worth none of its points, saying
+    /// `why` (which names the file and what to do) and placed at line 1 of
+    /// the file `at`, so a grader shows the learner every test and the
+    /// reason.
+    pub fn of_unusable_texts(
+        file: &str,
+        exercise: &Exercise,
+        scenarios: &[(Scenario, Option<Location>)],
+        why: &str,
+        at: &str,
+    ) -> Entry {
+        let cases = scenarios
+            .iter()
+            .map(|(scenario, _)| Case {
+                name: scenario.name.clone(),
+                kind: CaseKind::Scenario,
+                status: Status::Errored,
+                points: 0,
+                max_points: u64::from(scenario.points),
+                message: Some(why.to_string()),
+                schedule: None,
+                link: None,
+                location: Some(Location {
+                    file: at.to_string(),
+                    line: 1,
+                }),
+                history: None,
+                exploration: None,
+                steps: Some(steps_text(scenario)),
+                seconds: 0.0,
+            })
+            .collect();
+        Entry::of_cases(file, exercise, cases)
+    }
+
     /// The entry with each scenario case's search figures, from the
     /// `report` it was made of (`explore`).
     pub fn with_exploration(mut self, report: &ExerciseReport) -> Entry {

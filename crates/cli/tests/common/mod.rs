@@ -24,6 +24,20 @@ pub fn fencelab(args: &[&str]) -> Output {
     fencelab_with(args, &[])
 }
 
+/// `fencelab ARGS` started in `dir`, as a grader's script runs it there,
+/// not yet waited for (several run at once: a FIFO case waits 10 s).
+pub fn spawn_fencelab_in(dir: &Path, args: &[&str]) -> std::process::Child {
+    Command::new(env!("CARGO_BIN_EXE_fencelab"))
+        .args(args)
+        .current_dir(dir)
+        .env_remove("GITHUB_STEP_SUMMARY")
+        .stdin(std::process::Stdio::null())
+        .stdout(std::process::Stdio::piped())
+        .stderr(std::process::Stdio::piped())
+        .spawn()
+        .expect("the fencelab binary runs")
+}
+
 pub fn text(bytes: &[u8]) -> String {
     String::from_utf8_lossy(bytes).into_owned()
 }
@@ -80,7 +94,141 @@ pub fn release_tarball(scratch: &Path) -> PathBuf {
         .output()
         .expect("sha256sum runs");
     assert!(summed.status.success(), "sha256sum sums the archive");
-    std::fs::write(scratch.join(format!("{RELEASE_NAME}.tar.gz.sha256")), summed.stdout)
-        .expect("the sum is written");
+    std::fs::write(
+        scratch.join(format!("{RELEASE_NAME}.tar.gz.sha256")),
+        summed.stdout,
+    )
+    .expect("the sum is written");
     archive
+}
+
+/// The bundled exercise the grader tests grade, and its one editable
+/// procedure, submitted as `claim.sql`.
+pub const EXERCISE: &str = "claim-compare-and-set";
+pub const SUBMITTED: &str = "claim.sql";
+
+/// A submission folder as a learner may hand it in. submissions.rs and the
+/// walkthrough tests lay out each one the same way, so every grader is
+/// tried on the same bad submissions (issue 51: "a correct, a wrong, a
+/// missing, a misnamed, an empty, a binary and a 1 MB submission").
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum Submission {
+    /// The exercise's reference claim: every test passes.
+    Correct,
+    /// tests/data/naive-claim.sql: `one winner` fails.
+    Wrong,
+    /// Nothing at all in the folder.
+    Missing,
+    /// The right text as `Claim.SQL`.
+    Misnamed,
+    /// The right text as the folder's one other `.sql` file.
+    OtherName,
+    /// A file of nothing.
+    Empty,
+    /// Bytes that are not UTF-8 (Latin-1, as an old editor saves).
+    NotUtf8,
+    /// Text with a NUL in it.
+    Nul,
+    /// 1 MB of SQL comments: past the most fencelab reads for a procedure.
+    Large,
+    /// A folder named `claim.sql`.
+    Directory,
+}
+
+impl Submission {
+    /// Every submission that cannot be graded.
+    pub const UNUSABLE: [Submission; 8] = [
+        Submission::Missing,
+        Submission::Misnamed,
+        Submission::OtherName,
+        Submission::Empty,
+        Submission::NotUtf8,
+        Submission::Nul,
+        Submission::Large,
+        Submission::Directory,
+    ];
+
+    /// Writes the submission into `folder` (which must exist).
+    pub fn lay_out(self, folder: &Path) {
+        let claim = folder.join(SUBMITTED);
+        let write = |path: PathBuf, bytes: &[u8]| {
+            std::fs::write(&path, bytes)
+                .unwrap_or_else(|e| panic!("{} is written: {e}", path.display()))
+        };
+        match self {
+            Submission::Correct => write(claim, reference_claim().as_bytes()),
+            Submission::Wrong => write(
+                claim,
+                &std::fs::read(data("naive-claim.sql")).expect("the naive claim"),
+            ),
+            Submission::Missing => {}
+            Submission::Misnamed => write(folder.join("Claim.SQL"), reference_claim().as_bytes()),
+            Submission::OtherName => write(folder.join("answer.sql"), reference_claim().as_bytes()),
+            Submission::Empty => write(claim, b""),
+            Submission::NotUtf8 => write(claim, b"-- caf\xe9\nSELECT 1;\n"),
+            Submission::Nul => write(claim, b"SELECT 1;\0\n"),
+            Submission::Large => write(claim, "-- padding\n".repeat(100_000).as_bytes()),
+            Submission::Directory => std::fs::create_dir(&claim).expect("a folder named claim.sql"),
+        }
+    }
+
+    /// What every message about this submission must say: the file's name
+    /// and what to do about it.
+    pub fn says(self) -> &'static [&'static str] {
+        match self {
+            Submission::Correct | Submission::Wrong => &[],
+            Submission::Missing => &[
+                "claim.sql: there is no such file",
+                "Save the `claim` procedure's SQL as a text file named `claim.sql`",
+            ],
+            Submission::Misnamed => &["`Claim.SQL`", "rename that file to `claim.sql`"],
+            Submission::OtherName => &["`answer.sql`", "rename it to `claim.sql`"],
+            Submission::Empty => &[
+                "claim.sql: the file is empty",
+                "Write the `claim` procedure's SQL in it",
+            ],
+            Submission::NotUtf8 => &[
+                "claim.sql: the file is not text (its bytes are not UTF-8)",
+                "as a text file named `claim.sql`",
+            ],
+            Submission::Nul => &[
+                "claim.sql: the file is not text (it holds a NUL byte",
+                "as a text file named `claim.sql`",
+            ],
+            Submission::Large => &[
+                "claim.sql: the file is larger than 16384 bytes",
+                "Submit the `claim` procedure's SQL alone",
+            ],
+            Submission::Directory => &[
+                "claim.sql: is a directory, not a file",
+                "as a text file named `claim.sql`",
+            ],
+        }
+    }
+}
+
+/// The bundled exercise's reference text of its `claim` procedure.
+pub fn reference_claim() -> String {
+    let exercises = fencelab_core::bundled::exercises().expect("the bundled exercises load");
+    let exercise = exercises
+        .iter()
+        .find(|e| e.id == EXERCISE)
+        .expect("the bundled exercise");
+    exercise
+        .procedures
+        .iter()
+        .find(|p| p.name == "claim")
+        .expect("its claim procedure")
+        .reference
+        .clone()
+}
+
+/// Asserts that `message` says everything `submission` calls for.
+pub fn assert_says(submission: Submission, message: &str) {
+    for fragment in submission.says() {
+        assert!(
+            message.contains(fragment),
+            "{submission:?}: `{fragment}` is not in: {message}"
+        );
+    }
 }
