@@ -168,7 +168,9 @@ pub enum Command {
     /// it (without its service worker and precompressed copies), an
     /// imsmanifest.xml listing each exercise of its exercises/index.toml as
     /// a SCO by its title, and each SCO's launch page, which reports to the
-    /// LMS's runtime (docs/EMBEDDING.md, "SCORM packages").
+    /// LMS's runtime (docs/EMBEDDING.md, "SCORM packages"). With
+    /// --each-exercise, one such zip per exercise instead, for an LMS that
+    /// grades one activity per package (Canvas).
     #[command(after_help = EXIT_CODES)]
     Scorm {
         /// The built site's folder.
@@ -177,13 +179,24 @@ pub enum Command {
         /// The SCORM version: 1.2 or 2004 (4th Edition).
         #[arg(long = "version", value_name = "1.2|2004", value_parser = scorm_version)]
         scorm: crate::scorm::Version,
-        /// The zip file to write. Refuses a FILE.zip that exists unless
-        /// --force, and never writes through a symbolic link.
-        #[arg(long, short, value_name = "FILE.zip")]
+        /// The zip file to write (with --each-exercise, the folder that
+        /// gets ID-scorm-VERSION.zip per exercise). Refuses a zip that
+        /// exists unless --force, and never writes through a symbolic link.
+        #[arg(long, short, value_name = "FILE.zip|DIR")]
         out: PathBuf,
-        /// The course's title, as the LMS lists the package.
+        /// The course's title, as the LMS lists the package (with
+        /// --each-exercise, each package has its exercise's title).
         #[arg(long, value_name = "TEXT", default_value = "fencelab exercises")]
         title: String,
+        /// The manifest's identifier, which the LMS keys the course by:
+        /// an ASCII letter or `_`, then letters, digits, `-`, `_`, `.`
+        /// (default: made from the title and the version). With
+        /// --each-exercise, each package's is ID-EXERCISE.
+        #[arg(long, value_name = "ID", value_parser = scorm_identifier)]
+        identifier: Option<crate::scorm::Identifier>,
+        /// One package per exercise, in the folder --out names.
+        #[arg(long)]
+        each_exercise: bool,
         /// Replace FILE.zip if it exists (a file, never a symbolic link's
         /// target): a package built again.
         #[arg(long)]
@@ -412,6 +425,10 @@ fn schedule(text: &str) -> Result<Schedule, String> {
 
 fn scorm_version(text: &str) -> Result<crate::scorm::Version, String> {
     crate::scorm::Version::parse(text)
+}
+
+fn scorm_identifier(text: &str) -> Result<crate::scorm::Identifier, String> {
+    crate::scorm::Identifier::parse(text)
 }
 
 fn journal(text: &str) -> Result<Journal, String> {

@@ -137,12 +137,20 @@ fn run(command: Command, version: &str) -> Result<Ended, BadInput> {
             scorm,
             out,
             title,
+            identifier,
+            each_exercise,
             force,
         } => scorm::run(&scorm::Request {
             site: &site,
             version: scorm,
             out: &out,
             title: &title,
+            identifier: identifier.as_ref(),
+            packaging: if each_exercise {
+                scorm::Packaging::EachExercise
+            } else {
+                scorm::Packaging::Course
+            },
             existing: fencelab_cli::output::Existing::replace_if(force),
         }),
         Command::Export {

@@ -40,6 +40,102 @@ impl Version {
     }
 }
 
+/// The most characters an `--identifier` may hold: an identifier is a
+/// name, and a package per exercise adds the exercise's id to it.
+pub const IDENTIFIER_CHARS_MAX: usize = 100;
+
+/// The identifiers the manifest gives its own parts (the organization, the
+/// shared resource, and each exercise's item and resource by prefix): an
+/// XML document holds an ID once, so the manifest's own may be none of them.
+const OWN_IDENTIFIERS: &[&str] = &["course", "site"];
+const OWN_IDENTIFIER_PREFIXES: &[&str] = &["item-", "sco-"];
+
+/// A manifest's `identifier`, which an LMS keys the package by. The ADL
+/// schemas type it `xs:ID`, an XML name without a colon; fencelab takes
+/// its ASCII part: a letter or `_` first, then letters, digits, `-`, `_`
+/// and `.`.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct Identifier(String);
+
+impl Identifier {
+    /// `text` as an identifier, or the sentence that says what is wrong.
+    pub fn parse(text: &str) -> Result<Identifier, String> {
+        let refuse = |why: &str| {
+            Err(format!(
+                "`{}` is not a package identifier: {why}",
+                fencelab_model::text::visible(text)
+            ))
+        };
+        let Some(first) = text.chars().next() else {
+            return refuse("it is empty; give a name such as `fencing-week-3`");
+        };
+        if text.chars().count() > IDENTIFIER_CHARS_MAX {
+            return refuse(&format!(
+                "it is longer than {IDENTIFIER_CHARS_MAX} characters"
+            ));
+        }
+        if !(first.is_ascii_alphabetic() || first == '_') {
+            return refuse(
+                "it must start with an ASCII letter or `_` (the ADL schemas type it xs:ID)",
+            );
+        }
+        if let Some(c) = text
+            .chars()
+            .find(|&c| !(c.is_ascii_alphanumeric() || matches!(c, '-' | '_' | '.')))
+        {
+            return refuse(&format!(
+                "it holds `{}`; an identifier holds only ASCII letters, digits, `-`, `_` and `.` \
+                 (the ADL schemas type it xs:ID)",
+                c.escape_default()
+            ));
+        }
+        let own = OWN_IDENTIFIERS.contains(&text)
+            || OWN_IDENTIFIER_PREFIXES.iter().any(|p| text.starts_with(p));
+        if own {
+            return refuse(
+                "the manifest names its own parts `course`, `site`, `item-...` and `sco-...`, \
+                 and an XML document may hold an identifier once: choose another",
+            );
+        }
+        Ok(Identifier(text.to_string()))
+    }
+
+    /// The identifier of a package titled `course` when its author gave
+    /// none: the title's ASCII letters and digits (each other character a
+    /// `-`), with the version, so a 1.2 and a 2004 package of one course
+    /// are two courses to an LMS.
+    pub fn of_course(course: &str, version: Version) -> Identifier {
+        let word: String = course
+            .chars()
+            .map(|c| if c.is_ascii_alphanumeric() { c } else { '-' })
+            .collect();
+        let version = version.name().replace('.', "");
+        Identifier(format!(
+            "fencelab-{}-scorm{version}",
+            word.trim_matches('-')
+        ))
+    }
+
+    /// The identifier of the package of one exercise of this course: the
+    /// exercise's id (lowercase letters, digits and dashes) appended.
+    pub fn with_exercise(&self, exercise_id: &str) -> Identifier {
+        Identifier(format!("{}-{exercise_id}", self.0))
+    }
+
+    pub fn as_str(&self) -> &str {
+        &self.0
+    }
+}
+
+/// What the LMS lists a package as.
+pub struct Course<'a> {
+    pub identifier: &'a Identifier,
+    pub title: &'a str,
+    /// What an error about the title names: `--title`, or an exercise's
+    /// file and field.
+    pub title_field: &'a str,
+}
+
 /// One exercise as the LMS lists it.
 pub struct Sco {
     /// The exercise's id (lowercase letters, digits and dashes).
@@ -51,12 +147,12 @@ pub struct Sco {
     pub file: String,
 }
 
-/// The manifest of a package titled `course`, listing `scos` and `files`
+/// The manifest of the package `course`, listing `scos` and `files`
 /// (every other file of the package, the site's), or the sentence that
 /// says which text XML cannot hold.
 pub fn write(
     version: Version,
-    course: &str,
+    course: &Course,
     scos: &[Sco],
     files: &[String],
 ) -> Result<String, String> {
@@ -86,7 +182,7 @@ pub fn write(
          xmlns:xsi=\"http://www.w3.org/2001/XMLSchema-instance\"\n  \
          xsi:schemaLocation=\"{content} {content_xsd} {adlcp} {adlcp_xsd}\">\n  \
          <metadata>\n    <schema>ADL SCORM</schema>\n    <schemaversion>{schema_version}</schemaversion>\n  </metadata>\n",
-        id = identifier(course, version),
+        id = course.identifier.as_str(),
     ));
     // 1.2 spells the attribute `scormtype`, 2004 `scormType`.
     let scorm_type = match version {
@@ -98,7 +194,7 @@ pub fn write(
     );
     xml.push_str(&format!(
         "      <title>{}</title>\n",
-        escape(course, "--title")?
+        escape(course.title, course.title_field)?
     ));
     for sco in scos {
         xml.push_str(&format!(
@@ -135,18 +231,6 @@ impl Sco {
     pub fn title_field(&self) -> String {
         format!("{}: title", self.file)
     }
-}
-
-/// The manifest's identifier: the course's title as an XML ID (letters,
-/// digits, `-`, `_`, `.`, starting with a letter), with the version, so a
-/// 1.2 and a 2004 package of one course are two courses to an LMS.
-fn identifier(course: &str, version: Version) -> String {
-    let word: String = course
-        .chars()
-        .map(|c| if c.is_ascii_alphanumeric() { c } else { '-' })
-        .collect();
-    let version = version.name().replace('.', "");
-    format!("fencelab-{}-scorm{version}", word.trim_matches('-'))
 }
 
 /// `text` for an XML attribute or element (or HTML's), or the sentence
@@ -193,15 +277,32 @@ mod tests {
         }]
     }
 
+    /// The manifest of a course titled `title` (by `--title`), under the
+    /// identifier made from it.
+    fn titled(
+        version: Version,
+        title: &str,
+        scos: &[Sco],
+        files: &[String],
+    ) -> Result<String, String> {
+        let identifier = Identifier::of_course(title, version);
+        let course = Course {
+            identifier: &identifier,
+            title,
+            title_field: "--title",
+        };
+        write(version, &course, scos, files)
+    }
+
     #[test]
     fn each_version_has_its_namespaces_and_spelling() {
         let files = vec!["index.html".to_string()];
-        let v12 = write(Version::Scorm12, "Week 3", &scos(), &files).unwrap();
+        let v12 = titled(Version::Scorm12, "Week 3", &scos(), &files).unwrap();
         assert!(v12.contains("<schemaversion>1.2</schemaversion>"));
         assert!(v12.contains("xmlns=\"http://www.imsproject.org/xsd/imscp_rootv1p1p2\""));
         assert!(v12.contains("adlcp:scormtype=\"sco\" href=\"scorm/my-claim.html\""));
         assert!(v12.contains("identifier=\"fencelab-Week-3-scorm12\""));
-        let v2004 = write(Version::Scorm2004, "Week 3", &scos(), &files).unwrap();
+        let v2004 = titled(Version::Scorm2004, "Week 3", &scos(), &files).unwrap();
         assert!(v2004.contains("<schemaversion>2004 4th Edition</schemaversion>"));
         assert!(v2004.contains("xmlns:adlcp=\"http://www.adlnet.org/xsd/adlcp_v1p3\""));
         assert!(v2004.contains("adlcp:scormType=\"asset\""));
@@ -221,24 +322,24 @@ mod tests {
         ] {
             let mut listed = scos();
             listed[0].title = format!("Claims{bad}");
-            let error = write(Version::Scorm2004, "Week 3", &listed, &files).unwrap_err();
+            let error = titled(Version::Scorm2004, "Week 3", &listed, &files).unwrap_err();
             assert!(
                 error.starts_with("site/exercises/my-claim.toml: title: holds ")
                     && error.contains(code),
                 "{error}"
             );
             let error =
-                write(Version::Scorm12, &format!("Week{bad}"), &scos(), &files).unwrap_err();
+                titled(Version::Scorm12, &format!("Week{bad}"), &scos(), &files).unwrap_err();
             assert!(
                 error.starts_with("--title: holds ") && error.contains(code),
                 "{error}"
             );
             let error =
-                write(Version::Scorm12, "Week", &scos(), &[format!("a{bad}.js")]).unwrap_err();
+                titled(Version::Scorm12, "Week", &scos(), &[format!("a{bad}.js")]).unwrap_err();
             assert!(error.starts_with("the site's file `a"), "{error}");
         }
         // What XML allows is kept, the breaks as references a reader keeps.
-        let xml = write(
+        let xml = titled(
             Version::Scorm12,
             "Week\t3\r\n\u{85}\u{fffd}",
             &scos(),
@@ -249,6 +350,73 @@ mod tests {
             xml.contains("<title>Week&#9;3&#13;&#10;\u{85}\u{fffd}</title>"),
             "{xml}"
         );
+    }
+
+    #[test]
+    fn an_identifier_the_author_gives_is_the_manifests_and_must_be_an_xml_id() {
+        let files = vec!["index.html".to_string()];
+        let identifier = Identifier::parse("fencing_week-3.v2").unwrap();
+        let course = Course {
+            identifier: &identifier,
+            title: "Fencing, week 3",
+            title_field: "--title",
+        };
+        let xml = write(Version::Scorm2004, &course, &scos(), &files).unwrap();
+        assert!(
+            xml.contains("<manifest identifier=\"fencing_week-3.v2\" "),
+            "{xml}"
+        );
+        assert!(xml.contains("<title>Fencing, week 3</title>"), "{xml}");
+        assert_eq!(
+            identifier.with_exercise("my-claim").as_str(),
+            "fencing_week-3.v2-my-claim"
+        );
+        for (bad, why) in [
+            ("", "it is empty"),
+            ("3rd-week", "must start with an ASCII letter or `_`"),
+            ("-week", "must start with an ASCII letter or `_`"),
+            ("week 3", "it holds ` `"),
+            ("week:3", "it holds `:`"),
+            ("semaine-\u{e9}", "it holds `\\u{e9}`"),
+            ("course", "its own parts"),
+            ("site", "its own parts"),
+            ("item-my-claim", "its own parts"),
+            ("sco-x", "its own parts"),
+        ] {
+            let error = Identifier::parse(bad).unwrap_err();
+            assert!(
+                error.starts_with("`")
+                    && error.contains("is not a package identifier: ")
+                    && error.contains(why),
+                "{bad:?}: {error}"
+            );
+        }
+        let long = "a".repeat(IDENTIFIER_CHARS_MAX);
+        assert!(Identifier::parse(&long).is_ok());
+        let error = Identifier::parse(&format!("{long}a")).unwrap_err();
+        assert!(error.contains("longer than 100 characters"), "{error}");
+    }
+
+    #[test]
+    fn an_identifier_made_from_a_title_is_one_the_parser_takes() {
+        for title in [
+            "Week 3",
+            "",
+            "Неделя 3",
+            "  --3rd week: fences!  ",
+            "course",
+        ] {
+            for version in [Version::Scorm12, Version::Scorm2004] {
+                let made = Identifier::of_course(title, version);
+                assert_eq!(
+                    Identifier::parse(made.as_str()).as_ref(),
+                    Ok(&made),
+                    "{title:?}"
+                );
+                let each = made.with_exercise("my-claim");
+                assert_eq!(Identifier::parse(each.as_str()).as_ref(), Ok(&each));
+            }
+        }
     }
 
     #[test]

@@ -1,5 +1,9 @@
 //! `fencelab scorm SITE --version 1.2|2004 --out FILE.zip`: a built site and
-//! its own exercises as one SCORM package, each exercise a SCO.
+//! its own exercises as one SCORM package, each exercise a SCO; with
+//! `--each-exercise`, a package per exercise in the folder `--out` names
+//! (for an LMS that grades one activity per package), each its own course
+//! to the LMS. `--title` and `--identifier` name the course as the LMS
+//! lists and keys it.
 //!
 //! An LMS runs a package from its own origin, and a SCORM runtime can only
 //! be reached from a page of that origin, so the package carries the whole
@@ -14,7 +18,9 @@
 //!
 //! Left out: the service worker (an LMS's path is no place for one) and the
 //! precompressed `.br`/`.gz` copies (an LMS serves the files as they are).
-//! The exercises are loaded here for their ids and titles only: checking
+//! The site's files are read and deflated once, whatever the number of
+//! packages (`zip::Entry`). The exercises are loaded here for their ids
+//! and titles only: checking
 //! them is `fencelab index`'s job, which `cargo xtask dist` runs before
 //! writing the index this reads. The archive is written to a temporary
 //! file created afresh beside `--out` and renamed into place
@@ -31,13 +37,13 @@
 mod manifest;
 mod zip;
 
-pub use manifest::Version;
+pub use manifest::{Identifier, Version};
 
 use crate::{BadInput, Ended};
 use fencelab_cli::{files, output};
 use fencelab_core::EXERCISE_FILE_BYTES_MAX;
 use fencelab_model::site::{INDEX_BYTES_MAX, INDEX_PATH, SiteIndex};
-use manifest::Sco;
+use manifest::{Course, Sco};
 use std::path::{Path, PathBuf};
 
 const LAUNCH_PAGE: &str = include_str!("../../../../web/scorm/launch.html");
@@ -53,6 +59,17 @@ const COMPRESSED: &[&str] = &["br", "gz"];
 /// a few dozen.
 const SITE_FILES_MAX: usize = 10_000;
 
+/// How many packages `fencelab scorm` writes for a site.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum Packaging {
+    /// One package, its exercises one SCO each: `--out` is the zip.
+    Course,
+    /// One package per exercise (`--each-exercise`), for an LMS that
+    /// grades one activity per package (Canvas): `--out` is a folder,
+    /// which gets `ID-scorm-VERSION.zip` for each exercise.
+    EachExercise,
+}
+
 /// What `fencelab scorm` was asked for.
 pub struct Request<'a> {
     pub site: &'a Path,
@@ -60,11 +77,15 @@ pub struct Request<'a> {
     pub out: &'a Path,
     /// The course's title, as the LMS shows the package.
     pub title: &'a str,
+    /// The manifest's identifier the author chose (`--identifier`);
+    /// without one it is made from the title.
+    pub identifier: Option<&'a Identifier>,
+    pub packaging: Packaging,
     /// Whether a file already at `out` is replaced (`--force`) or refused.
     pub existing: output::Existing,
 }
 
-/// Writes the package, or says which input is wrong.
+/// Writes the package (or the packages), or says which input is wrong.
 pub fn run(request: &Request) -> Result<Ended, BadInput> {
     let site = request.site;
     if !site.join("index.html").is_file() {
@@ -76,46 +97,138 @@ pub fn run(request: &Request) -> Result<Ended, BadInput> {
     }
     out_of_the_site(site, request.out)?;
     let scos = exercises(site)?;
-    let mut zip = zip::Zip::default();
-    let mut listed = Vec::new();
-    let mut add = |zip: &mut zip::Zip, name: String, bytes: &[u8]| {
-        zip.add(&name, bytes)
-            .map_err(|e| BadInput(format!("{}: {e}", files::shown(site))))?;
-        listed.push(name);
-        Ok::<(), BadInput>(())
+    let identifier = match request.identifier {
+        Some(identifier) => identifier.clone(),
+        None => Identifier::of_course(request.title, request.version),
     };
-    let mut site_files = Vec::new();
-    walk(site, "", &mut site_files)?;
-    site_files.sort();
-    let mut archive_files = Vec::new();
-    for (name, path) in &site_files {
-        let bytes = std::fs::read(path)
-            .map_err(|e| BadInput(format!("{}: cannot read: {e}", files::shown(path))))?;
-        archive_files.push((name.clone(), bytes));
+    match request.packaging {
+        Packaging::Course => {
+            let shared = Shared::read(site)?;
+            let course = Course {
+                identifier: &identifier,
+                title: request.title,
+                title_field: "--title",
+            };
+            let xml = manifest::write(request.version, &course, &scos, &shared.names)
+                .map_err(BadInput)?;
+            let bytes = package(site, &shared, request.version, &scos, &xml)?;
+            // An older package at `--out` is replaced only with --force, never
+            // through a link, and through a temporary file created afresh.
+            output::write_file(request.out, &bytes, request.existing).map_err(BadInput)?;
+            wrote(request, request.out, &scos, &shared, bytes.len());
+        }
+        Packaging::EachExercise => each_exercise(request, &identifier, &scos)?,
     }
-    add(
-        &mut zip,
-        format!("{SCORM_DIR}/bridge.js"),
-        BRIDGE.as_bytes(),
-    )?;
-    for sco in &scos {
-        let page = launch_page(sco, request.version)?;
-        add(&mut zip, sco.href.clone(), page.as_bytes())?;
+    Ok(Ended::Passed)
+}
+
+/// A package per exercise in the folder `request.out`, each its own
+/// course to the LMS: titled with the exercise's title, its identifier
+/// `identifier` with the exercise's id. Every manifest and every target is
+/// checked before the first package is written, so a title XML cannot hold
+/// or a file `--force` was not given for leaves the folder as it was.
+fn each_exercise(request: &Request, identifier: &Identifier, scos: &[Sco]) -> Result<(), BadInput> {
+    let (site, folder) = (request.site, request.out);
+    // The folder itself, when it is there already, must not be the site
+    // or inside it either.
+    out_of_the_site(site, &folder.join(MANIFEST))?;
+    let not_a_folder = |why: String| {
+        BadInput(format!(
+            "{}: {why}; with --each-exercise, --out names a folder, new or one that exists",
+            files::shown(folder)
+        ))
+    };
+    if folder.exists() && !folder.is_dir() {
+        return Err(not_a_folder("is not a folder".into()));
     }
-    for (name, bytes) in &archive_files {
-        add(&mut zip, name.clone(), bytes)?;
+    let shared = Shared::read(site)?;
+    let mut planned = Vec::new();
+    for sco in scos {
+        let title_field = sco.title_field();
+        let course = Course {
+            identifier: &identifier.with_exercise(&sco.id),
+            title: &sco.title,
+            title_field: &title_field,
+        };
+        let xml = manifest::write(
+            request.version,
+            &course,
+            std::slice::from_ref(sco),
+            &shared.names,
+        )
+        .map_err(BadInput)?;
+        let zip = folder.join(format!("{}-scorm-{}.zip", sco.id, request.version.name()));
+        output::check_target(&zip, request.existing).map_err(BadInput)?;
+        planned.push((sco, xml, zip));
     }
-    // The launch pages are listed by their own resources.
-    listed.retain(|name| !scos.iter().any(|sco| &sco.href == name));
-    let xml = manifest::write(request.version, request.title, &scos, &listed).map_err(BadInput)?;
-    zip.add(MANIFEST, xml.as_bytes()).map_err(BadInput)?;
-    let bytes = zip.finish().map_err(BadInput)?;
-    // An older package at `--out` is replaced only with --force, never
-    // through a link, and through a temporary file created afresh.
-    output::write_file(request.out, &bytes, request.existing).map_err(BadInput)?;
+    match std::fs::create_dir(folder) {
+        Ok(()) => {}
+        Err(e) if e.kind() == std::io::ErrorKind::AlreadyExists && folder.is_dir() => {}
+        Err(e) => return Err(not_a_folder(format!("cannot make the folder: {e}"))),
+    }
+    for (sco, xml, zip) in planned {
+        let one = std::slice::from_ref(sco);
+        let bytes = package(site, &shared, request.version, one, &xml)?;
+        output::write_file(&zip, &bytes, request.existing).map_err(BadInput)?;
+        wrote(request, &zip, one, &shared, bytes.len());
+    }
+    Ok(())
+}
+
+/// What every package of a site holds, whatever its exercises: the bridge
+/// and the site's own files, each deflated once.
+struct Shared {
+    entries: Vec<zip::Entry>,
+    /// The entries' names, as the manifest's shared resource lists them.
+    names: Vec<String>,
+}
+
+impl Shared {
+    fn read(site: &Path) -> Result<Shared, BadInput> {
+        let in_site = |e: String| BadInput(format!("{}: {e}", files::shown(site)));
+        let mut site_files = Vec::new();
+        walk(site, "", &mut site_files)?;
+        site_files.sort();
+        let bridge = format!("{SCORM_DIR}/bridge.js");
+        let mut entries = vec![zip::Entry::new(&bridge, BRIDGE.as_bytes()).map_err(in_site)?];
+        let mut names = vec![bridge];
+        for (name, path) in site_files {
+            let bytes = std::fs::read(&path)
+                .map_err(|e| BadInput(format!("{}: cannot read: {e}", files::shown(&path))))?;
+            entries.push(zip::Entry::new(&name, &bytes).map_err(in_site)?);
+            names.push(name);
+        }
+        Ok(Shared { entries, names })
+    }
+}
+
+/// The zip of one package: the launch pages of `scos`, the shared files
+/// and `manifest`, which lists them.
+fn package(
+    site: &Path,
+    shared: &Shared,
+    version: Version,
+    scos: &[Sco],
+    manifest: &str,
+) -> Result<Vec<u8>, BadInput> {
+    let in_site = |e: String| BadInput(format!("{}: {e}", files::shown(site)));
+    let mut zip = zip::Zip::default();
+    for sco in scos {
+        let page = launch_page(sco, version)?;
+        zip.add(&sco.href, page.as_bytes()).map_err(in_site)?;
+    }
+    for entry in &shared.entries {
+        zip.push(entry).map_err(in_site)?;
+    }
+    zip.add(MANIFEST, manifest.as_bytes()).map_err(BadInput)?;
+    zip.finish().map_err(BadInput)
+}
+
+/// Says what was written to `zip`: its version, exercises, files and size.
+fn wrote(request: &Request, zip: &Path, scos: &[Sco], shared: &Shared, bytes: usize) {
     crate::emit(&format!(
-        "wrote {}: a SCORM {} package of {} ({}), {} files, {} bytes",
-        files::shown(request.out),
+        "wrote {}: a SCORM {} package of {} ({}), {} files, {bytes} bytes\n",
+        files::shown(zip),
         request.version.name(),
         match scos.len() {
             1 => "1 exercise".to_string(),
@@ -125,11 +238,8 @@ pub fn run(request: &Request) -> Result<Ended, BadInput> {
             .map(|sco| sco.title.as_str())
             .collect::<Vec<_>>()
             .join("; "),
-        listed.len() + scos.len() + 1,
-        bytes.len()
+        shared.names.len() + scos.len() + 1,
     ));
-    crate::emit("\n");
-    Ok(Ended::Passed)
 }
 
 /// The site's own exercises, in its index's order, as SCOs.

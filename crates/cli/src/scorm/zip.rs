@@ -40,9 +40,57 @@ pub struct Zip {
     names: std::collections::BTreeMap<String, String>,
 }
 
+/// A file deflated (or stored) once, ready to go into any number of
+/// archives: a package per exercise carries the same site files, and the
+/// site's wasm takes most of a package's time to deflate.
+pub struct Entry {
+    name: String,
+    method: u16,
+    crc: u32,
+    size: u32,
+    stored: Vec<u8>,
+}
+
+impl Entry {
+    /// `data` as the entry `name` (a relative path with `/` separators), or
+    /// the sentence that says it does not fit a classic archive.
+    pub fn new(name: &str, data: &[u8]) -> Result<Entry, String> {
+        let deflated = miniz_oxide::deflate::compress_to_vec(data, DEFLATE_LEVEL);
+        // Small or already compressed files can grow when deflated.
+        let (method, stored) = if deflated.len() < data.len() {
+            (METHOD_DEFLATED, deflated)
+        } else {
+            (METHOD_STORED, data.to_vec())
+        };
+        let (Ok(size), Ok(_), Ok(_)) = (
+            u32::try_from(data.len()),
+            u32::try_from(stored.len()),
+            u16::try_from(name.len()),
+        ) else {
+            return Err(format!(
+                "`{name}` does not fit a zip archive without ZIP64 (4 GiB, 64 KiB names)"
+            ));
+        };
+        Ok(Entry {
+            name: name.to_string(),
+            method,
+            crc: crc32(data),
+            size,
+            stored,
+        })
+    }
+}
+
 impl Zip {
     /// Adds `data` as `name` (a relative path with `/` separators).
     pub fn add(&mut self, name: &str, data: &[u8]) -> Result<(), String> {
+        self.push(&Entry::new(name, data)?)
+    }
+
+    /// Adds `entry`, refusing a name the archive already lists (in any
+    /// case) and an archive past the classic format's bounds.
+    pub fn push(&mut self, entry: &Entry) -> Result<(), String> {
+        let name = entry.name.as_str();
         if self.entries == ENTRIES_MAX {
             return Err(format!(
                 "a package holds at most {ENTRIES_MAX} files; `{name}` would be one more"
@@ -58,58 +106,44 @@ impl Zip {
                 )
             });
         }
-        let deflated = miniz_oxide::deflate::compress_to_vec(data, DEFLATE_LEVEL);
-        // Small or already compressed files can grow when deflated.
-        let (method, stored) = if deflated.len() < data.len() {
-            (METHOD_DEFLATED, deflated.as_slice())
-        } else {
-            (METHOD_STORED, data)
-        };
         let offset = self.bytes.len();
-        let fits = |n: usize| u32::try_from(n).ok();
-        let (Some(offset32), Some(size), Some(stored_size), Ok(name_len)) = (
-            fits(offset),
-            fits(data.len()),
-            fits(stored.len()),
-            u16::try_from(name.len()),
-        ) else {
-            return Err(format!(
-                "`{name}` does not fit a zip archive without ZIP64 (4 GiB, 64 KiB names)"
-            ));
+        let too_far = || {
+            format!("the package would pass 4 GiB at `{name}`, more than a zip without ZIP64 holds")
         };
-        let crc = crc32(data);
+        let offset32 = u32::try_from(offset).map_err(|_| too_far())?;
+        // Both fit, as `Entry::new` checked.
+        let stored_size = u32::try_from(entry.stored.len()).map_err(|_| too_far())?;
+        let name_len = u16::try_from(name.len()).map_err(|_| too_far())?;
         let mut local = Vec::with_capacity(30 + name.len());
         put32(&mut local, 0x0403_4b50);
         put16(&mut local, VERSION_NEEDED);
         put16(&mut local, FLAG_UTF8);
-        put16(&mut local, method);
+        put16(&mut local, entry.method);
         put16(&mut local, DOS_TIME);
         put16(&mut local, DOS_DATE);
-        put32(&mut local, crc);
+        put32(&mut local, entry.crc);
         put32(&mut local, stored_size);
-        put32(&mut local, size);
+        put32(&mut local, entry.size);
         put16(&mut local, name_len);
         put16(&mut local, 0);
         local.extend_from_slice(name.as_bytes());
-        if offset + local.len() + stored.len() > ARCHIVE_BYTES_MAX {
-            return Err(format!(
-                "the package would pass 4 GiB at `{name}`, more than a zip without ZIP64 holds"
-            ));
+        if offset + local.len() + entry.stored.len() > ARCHIVE_BYTES_MAX {
+            return Err(too_far());
         }
         self.bytes.extend_from_slice(&local);
-        self.bytes.extend_from_slice(stored);
+        self.bytes.extend_from_slice(&entry.stored);
 
         let central = &mut self.central;
         put32(central, 0x0201_4b50);
         put16(central, VERSION_NEEDED);
         put16(central, VERSION_NEEDED);
         put16(central, FLAG_UTF8);
-        put16(central, method);
+        put16(central, entry.method);
         put16(central, DOS_TIME);
         put16(central, DOS_DATE);
-        put32(central, crc);
+        put32(central, entry.crc);
         put32(central, stored_size);
-        put32(central, size);
+        put32(central, entry.size);
         put16(central, name_len);
         put16(central, 0); // extra field
         put16(central, 0); // comment
@@ -190,6 +224,27 @@ mod tests {
         let bytes = zip.finish().unwrap();
         let end = &bytes[bytes.len() - 22..];
         assert_eq!(u16::from_le_bytes([end[10], end[11]]), 2, "two entries");
+    }
+
+    #[test]
+    fn an_entry_deflated_once_goes_into_two_archives_alike() {
+        let big = "SELECT 1;\n".repeat(1000);
+        let entry = Entry::new("site.wasm", big.as_bytes()).unwrap();
+        let archive = |page: &[u8]| {
+            let mut zip = Zip::default();
+            zip.add("scorm/a.html", page).unwrap();
+            zip.push(&entry).unwrap();
+            let twice = zip.push(&entry).unwrap_err();
+            assert!(twice.contains("twice"), "{twice}");
+            zip.finish().unwrap()
+        };
+        let (one, two) = (archive(b"a"), archive(b"b"));
+        // The archives differ in the page's one byte and its CRC only (in
+        // its local header and in the central directory).
+        assert_eq!(one.len(), two.len());
+        let differing = one.iter().zip(&two).filter(|(a, b)| a != b).count();
+        assert!((1..=9).contains(&differing), "{differing} bytes differ");
+        assert!(one.len() < big.len() / 4, "the entry is deflated");
     }
 
     #[test]
