@@ -31,12 +31,16 @@ commands:
                      install what is missing, build the site into dist/ (as `dist`), serve it on
                      127.0.0.1 (default port 8080; 0 picks a free one); --site DIR serves an
                      already built site as it is, without building
-  dist [--out DIR] [--exercises DIR] [--scorm 1.2|2004]
+  dist [--out DIR] [--exercises DIR] [--scorm 1.2|2004 [--title TEXT] [--identifier ID]
+       [--each-exercise]]
                      build the static site an author hosts anywhere (default dist/): the page,
                      DIR's exercise files checked and indexed in exercises/ (without --exercises,
                      those already in the site's exercises/), brotli and gzip copies of every asset;
                      --scorm also packages the site and its exercises for an LMS, one SCO per
-                     exercise, as COURSE-scorm-VERSION.zip beside the site (`fencelab scorm`)
+                     exercise, as COURSE-scorm-VERSION.zip beside the site (`fencelab scorm`),
+                     titled TEXT (default: the exercise folder's name) with the manifest
+                     identifier ID (default: made from the title); --each-exercise makes one
+                     package per exercise instead, in the folder COURSE-scorm-VERSION/
   dist-static [--out DIR]
                      the release a grader installs without compiling: fencelab and mdbook-fencelab
                      for x86_64-unknown-linux-musl, static, as fencelab-VERSION-TARGET.tar.gz and
@@ -98,7 +102,7 @@ enum Command {
         exercises: Option<PathBuf>,
     },
     /// The site, and with a version its SCORM package.
-    Dist(site::Options, Option<site::ScormVersion>),
+    Dist(site::Options, Option<site::Scorm>),
     Test,
     Bench,
     Sizes,
@@ -159,12 +163,22 @@ fn parse(args: &[String]) -> Result<Command, String> {
         "dist" => {
             let mut out = None;
             let (mut exercises, mut scorm) = (None, None);
-            let mut options = Flags::new("dist", rest);
+            let (mut title, mut identifier) = (None, None);
+            // `--each-exercise` is the one flag of dist without a value.
+            let valued: Vec<String> = rest
+                .iter()
+                .filter(|arg| *arg != "--each-exercise")
+                .cloned()
+                .collect();
+            let each_exercise = valued.len() < rest.len();
+            let mut options = Flags::new("dist", &valued);
             while let Some((flag, value)) = options.next()? {
                 match flag {
                     "--out" => out = Some(absolute(value)?),
                     "--exercises" => exercises = Some(absolute(value)?),
                     "--scorm" => scorm = Some(site::ScormVersion::parse(value)?),
+                    "--title" => title = Some(value.to_string()),
+                    "--identifier" => identifier = Some(value.to_string()),
                     _ => return Err(format!("dist does not take `{flag}`")),
                 }
             }
@@ -173,7 +187,7 @@ fn parse(args: &[String]) -> Result<Command, String> {
                     out: out.unwrap_or_else(|| workspace_root().join("dist")),
                     exercises,
                 },
-                scorm,
+                site::Scorm::from_flags(scorm, title, identifier, each_exercise)?,
             ))
         }
         "test" | "setup" if !rest.is_empty() => Err(format!(
@@ -271,8 +285,8 @@ fn run(command: Command) -> Result<ExitCode, String> {
         Command::Dist(options, scorm) => {
             let tools = tools::ensure(&root, tools::Purpose::Serve)?;
             site::build(&root, &tools, &options)?;
-            if let Some(version) = scorm {
-                site::package(&options, version)?;
+            if let Some(scorm) = scorm {
+                site::package(&options, &scorm)?;
             }
             Ok(ExitCode::SUCCESS)
         }
@@ -466,10 +480,28 @@ mod tests {
             panic!("dist parses");
         };
         assert_eq!(options.out, workspace_root().join("dist"));
-        let Ok(Command::Dist(_, Some(version))) = parse(&args("dist --scorm=2004")) else {
+        let Ok(Command::Dist(_, Some(scorm))) = parse(&args("dist --scorm=2004")) else {
             panic!("dist --scorm parses");
         };
-        assert_eq!(version.name(), "2004");
+        assert_eq!(scorm.version.name(), "2004");
+        assert_eq!(
+            (scorm.title, scorm.identifier, scorm.each_exercise),
+            (None, None, false)
+        );
+        let Ok(Command::Dist(_, Some(scorm))) = parse(&args(
+            "dist --each-exercise --scorm 1.2 --title=Week --identifier week-3",
+        )) else {
+            panic!("dist --scorm with its options parses");
+        };
+        assert_eq!(
+            (
+                scorm.version.name(),
+                scorm.title.as_deref(),
+                scorm.identifier.as_deref()
+            ),
+            ("1.2", Some("Week"), Some("week-3"))
+        );
+        assert!(scorm.each_exercise);
     }
 
     #[test]
@@ -496,6 +528,17 @@ mod tests {
         assert!(error("dist --verbose x").contains("dist does not take `--verbose`"));
         assert!(error("dist out").contains("dist does not take `out`"));
         assert!(error("dist --scorm 1.3").contains("give 1.2 or 2004"));
+        for text in [
+            "dist --title Week",
+            "dist --identifier w3",
+            "dist --each-exercise",
+        ] {
+            assert!(
+                error(text).contains("name the SCORM package: give --scorm 1.2|2004 too"),
+                "{text}: {}",
+                error(text)
+            );
+        }
         assert!(error("post-build a b").contains("post-build takes one folder"));
         let Ok(Command::PostBuild(dir)) = parse(&args("post-build /tmp/site")) else {
             panic!("post-build parses");

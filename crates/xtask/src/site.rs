@@ -13,7 +13,9 @@
 //! node compresses the whole site (compress.mjs, with zlib's brotli), and
 //! fencelab-precompress the files `site-pages` changes in a site already
 //! compressed (the helper mdbook-fencelab shares). With `--scorm`, the
-//! CLI's `fencelab scorm` packages the finished site for an LMS.
+//! CLI's `fencelab scorm` packages the finished site for an LMS (one
+//! package, or one per exercise with `--each-exercise`), under the title and
+//! identifier `--title` and `--identifier` give.
 
 use crate::cmd;
 use crate::tools::Tools;
@@ -180,28 +182,135 @@ impl ScormVersion {
     }
 }
 
-/// Packages the site just built in `options.out` for an LMS: one zip,
-/// `COURSE-scorm-VERSION.zip` beside the site, named after the course's
-/// exercise folder (or the site's, without one), one SCO per exercise
-/// (`fencelab scorm`, which loads the exercises for their titles).
-pub fn package(options: &Options, version: ScormVersion) -> Result<(), String> {
+/// What `dist --scorm` packages, and how the LMS names it.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct Scorm {
+    pub version: ScormVersion,
+    /// `--title`: the course's title; without it, the exercise folder's name.
+    pub title: Option<String>,
+    /// `--identifier`: the manifest's identifier (`fencelab scorm` checks
+    /// it); without it, one made from the title.
+    pub identifier: Option<String>,
+    /// `--each-exercise`: a package per exercise.
+    pub each_exercise: bool,
+}
+
+impl Scorm {
+    /// The package dist's flags ask for: none without `--scorm`, when no
+    /// other SCORM flag is given either.
+    pub fn from_flags(
+        version: Option<ScormVersion>,
+        title: Option<String>,
+        identifier: Option<String>,
+        each_exercise: bool,
+    ) -> Result<Option<Scorm>, String> {
+        match version {
+            Some(version) => Ok(Some(Scorm {
+                version,
+                title,
+                identifier,
+                each_exercise,
+            })),
+            None if title.is_some() || identifier.is_some() || each_exercise => Err(
+                "--title, --identifier and --each-exercise name the SCORM package: \
+                 give --scorm 1.2|2004 too"
+                    .into(),
+            ),
+            None => Ok(None),
+        }
+    }
+}
+
+/// Packages the site just built in `options.out` for an LMS beside it,
+/// named after the course's exercise folder (or the site's, without one):
+/// one zip, `COURSE-scorm-VERSION.zip`, one SCO per exercise; or with
+/// `--each-exercise` the folder `COURSE-scorm-VERSION/`, a zip per
+/// exercise (`fencelab scorm`, which loads the exercises for their titles).
+pub fn package(options: &Options, scorm: &Scorm) -> Result<(), String> {
+    let version = scorm.version.name();
     let named_by = options.exercises.as_deref().unwrap_or(&options.out);
     let course = named_by
         .file_name()
         .map_or("fencelab".into(), |n| n.to_string_lossy().into_owned());
-    let zip = options
+    let title = scorm.title.as_deref().unwrap_or(&course);
+    let mut command = cmd::fencelab(&["scorm"]);
+    command
+        .arg(&options.out)
+        .args(["--version", version, "--title", title]);
+    if let Some(identifier) = &scorm.identifier {
+        command.args(["--identifier", identifier]);
+    }
+    println!("xtask: packaging the site for SCORM {version}");
+    if !scorm.each_exercise {
+        let zip = options
+            .out
+            .with_file_name(format!("{course}-scorm-{version}.zip"));
+        // The package beside the site is dist's own output, built again
+        // on every run like the site itself.
+        return cmd::status(command.args(["--force", "--out"]).arg(&zip));
+    }
+    // The packages are written into a fresh folder that then replaces the
+    // earlier one whole, as the site does: an exercise taken out of the
+    // course leaves no package behind, and a refusal leaves the earlier
+    // packages as they were.
+    let folder = options
         .out
-        .with_file_name(format!("{course}-scorm-{}.zip", version.name()));
-    println!("xtask: packaging the site for SCORM {}", version.name());
-    cmd::status(
-        cmd::fencelab(&["scorm"])
-            .arg(&options.out)
-            .args(["--version", version.name(), "--title", &course])
-            // The package beside the site is dist's own output, built
-            // again on every run like the site itself.
-            .args(["--force", "--out"])
-            .arg(&zip),
-    )
+        .with_file_name(format!("{course}-scorm-{version}"));
+    refuse_foreign_packages(&folder, version)?;
+    let fresh = options
+        .out
+        .with_file_name(format!(".{course}-scorm-{version}.new"));
+    let earlier = options
+        .out
+        .with_file_name(format!(".{course}-scorm-{version}.old"));
+    for leftover in [&fresh, &earlier] {
+        remove_dir_if_there(leftover)?;
+    }
+    command.arg("--each-exercise").arg("--out").arg(&fresh);
+    if let Err(error) = cmd::status(&mut command) {
+        remove_dir_if_there(&fresh)?;
+        return Err(error);
+    }
+    let rename = |from: &Path, to: &Path| {
+        std::fs::rename(from, to)
+            .map_err(|e| format!("cannot move {} to {}: {e}", from.display(), to.display()))
+    };
+    if folder.exists() {
+        rename(&folder, &earlier)?;
+    }
+    rename(&fresh, &folder)?;
+    remove_dir_if_there(&earlier)
+}
+
+/// Replacing a folder of packages that holds anything but the packages of
+/// a `dist --each-exercise` (`*-scorm-VERSION.zip` files) would lose it.
+fn refuse_foreign_packages(folder: &Path, version: &str) -> Result<(), String> {
+    let Ok(entries) = std::fs::read_dir(folder) else {
+        return Ok(());
+    };
+    let suffix = format!("-scorm-{version}.zip");
+    for entry in entries {
+        let entry = entry.map_err(|e| format!("cannot read {}: {e}", folder.display()))?;
+        let is_file = entry.file_type().is_ok_and(|kind| kind.is_file());
+        if !is_file || !entry.file_name().to_string_lossy().ends_with(&suffix) {
+            return Err(format!(
+                "{} holds {}, which is not a package dist wrote; dist replaces the folder \
+                 whole, so move it out first",
+                folder.display(),
+                entry.path().display()
+            ));
+        }
+    }
+    Ok(())
+}
+
+fn remove_dir_if_there(dir: &Path) -> Result<(), String> {
+    match std::fs::remove_dir_all(dir) {
+        Err(e) if e.kind() != std::io::ErrorKind::NotFound => {
+            Err(format!("cannot remove {}: {e}", dir.display()))
+        }
+        _ => Ok(()),
+    }
 }
 
 /// Replacing a folder that holds something else than a site would lose it.
@@ -287,6 +396,46 @@ impl Drop for Work {
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    #[test]
+    fn a_folder_of_packages_is_replaced_only_when_it_holds_packages_alone() {
+        let scratch = std::env::temp_dir().join(format!("xtask-packages-{}", std::process::id()));
+        let folder = scratch.join("course-scorm-1.2");
+        std::fs::create_dir_all(&folder).unwrap();
+        assert_eq!(
+            refuse_foreign_packages(&scratch.join("none"), "1.2"),
+            Ok(())
+        );
+        std::fs::write(folder.join("a-scorm-1.2.zip"), "a package").unwrap();
+        assert_eq!(refuse_foreign_packages(&folder, "1.2"), Ok(()));
+        for (foreign, dir) in [
+            ("notes.txt", false),
+            ("a-scorm-2004.zip", false),
+            ("x-scorm-1.2.zip", true),
+        ] {
+            let path = folder.join(foreign);
+            if dir {
+                std::fs::create_dir(&path).unwrap();
+            } else {
+                std::fs::write(&path, "mine").unwrap();
+            }
+            let error = refuse_foreign_packages(&folder, "1.2").unwrap_err();
+            assert!(
+                error.contains(foreign) && error.contains("not a package dist wrote"),
+                "{error}"
+            );
+            remove_dir_if_there(&path)
+                .or_else(|_| std::fs::remove_file(&path).map_err(|e| e.to_string()))
+                .unwrap();
+        }
+        remove_dir_if_there(&scratch).unwrap();
+        assert!(!scratch.exists());
+        assert_eq!(
+            remove_dir_if_there(&scratch),
+            Ok(()),
+            "nothing there is no error"
+        );
+    }
 
     #[test]
     fn changed_names_every_page_rewritten_written_or_removed_and_no_other() {
