@@ -145,6 +145,13 @@ pub fn ensure(root: &Path, purpose: Purpose) -> Result<Tools, String> {
         }
         ensure_fuzzing(root, &mut apt)?;
         ensure_static(root, &mut apt)?;
+        if !Path::new(BUSYBOX).is_file() {
+            apt.install(
+                "busybox-static (the stand-in for a CI image without a compiler)",
+                &["busybox-static"],
+                &logs,
+            )?;
+        }
         ensure_junit_schema(root, &mut apt)?;
         ensure_scorm_schemas(root, &logs)?;
         ensure_mdbook(&logs)?;
@@ -355,6 +362,10 @@ fn ensure_rust_target(target: &str, logs: &Path) -> Result<(), String> {
 /// What the static release build needs: the musl target's standard
 /// library, and musl's C library and compiler wrapper (Debian's
 /// musl-tools), which compile SQLite for it.
+/// Debian's statically linked BusyBox: crates/cli/tests/walkthrough_ci.rs
+/// builds the root of the GitLab job's `busybox` image from it.
+const BUSYBOX: &str = "/bin/busybox";
+
 pub fn ensure_static(root: &Path, apt: &mut Apt) -> Result<(), String> {
     let logs = root.join("target/xtask-logs");
     ensure_rust_target(crate::release::TARGET, &logs)?;
