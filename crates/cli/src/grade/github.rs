@@ -41,8 +41,9 @@ pub fn annotations(document: &Document) -> String {
             "::notice title={}::{}",
             property("fencelab: more cases did not pass"),
             data(&format!(
-                "{left_out} more cases did not pass than GitHub shows as annotations \
-                 ({ERROR_ANNOTATIONS_MAX} a step): the job's summary lists every one"
+                "{left_out} more annotations than GitHub shows \
+                 ({ERROR_ANNOTATIONS_MAX} a step): the job's summary lists every case \
+                 that did not pass"
             ))
         );
     }
@@ -68,6 +69,9 @@ fn entry_errors(entry: &Entry) -> Vec<String> {
             data(&problem.sentence())
         ));
     }
+    // Cases that would say the same thing at the same place (every
+    // scenario of a submission that cannot be read) are one annotation.
+    let mut folded: Vec<(Location, &str, String, Vec<String>)> = Vec::new();
     for case in entry.cases.iter().filter(|c| !c.status.passed()) {
         let location = case.location.clone().unwrap_or(Location {
             file: entry.file.clone(),
@@ -85,11 +89,25 @@ fn entry_errors(entry: &Entry) -> Vec<String> {
         } else {
             "error"
         };
+        match folded
+            .iter_mut()
+            .find(|(at, said, text, _)| *at == location && *said == verdict && *text == message)
+        {
+            Some((.., names)) => names.push(case.name.clone()),
+            None => folded.push((
+                location,
+                verdict,
+                message,
+                vec![qualified_name(entry, case)],
+            )),
+        }
+    }
+    for (location, verdict, message, names) in folded {
         out.push(format!(
             "::error file={},line={},title={}::{}",
             property(&location.file),
             location.line,
-            property(&format!("{} ({verdict})", qualified_name(entry, case))),
+            property(&format!("{} ({verdict})", names.join(", "))),
             data(&message)
         ));
     }
