@@ -409,13 +409,33 @@ fn mebibytes(text: &str) -> Result<u64, String> {
     }
 }
 
+/// `--site URL`: an http(s) address with a host, and none of the
+/// characters RFC 3986 leaves out of a URI (spaces, controls, `<>"{}|\^``).
+/// The links built on it are written into Markdown (Gradescope's `<URL>`
+/// link destination ends at the first `>`), annotations and JSON, so a
+/// character that would end or break a link there is refused here.
 fn site_url(text: &str) -> Result<String, String> {
-    if text.starts_with("https://") || text.starts_with("http://") {
-        Ok(text.to_string())
-    } else {
-        Err(format!(
-            "takes the site's address, starting https:// or http://, not `{text}`"
-        ))
+    let shown = fencelab_cli::shown(text);
+    let Some(rest) = text
+        .strip_prefix("https://")
+        .or_else(|| text.strip_prefix("http://"))
+    else {
+        return Err(format!(
+            "takes the site's address, starting https:// or http://, not `{shown}`"
+        ));
+    };
+    if rest.is_empty() || rest.starts_with('/') {
+        return Err(format!(
+            "takes the site's address with its host, not `{shown}`"
+        ));
+    }
+    let outside = |c: char| !c.is_ascii() || c.is_ascii_control() || " <>\"{}|\\^`".contains(c);
+    match text.chars().find(|&c| outside(c)) {
+        Some(c) => Err(format!(
+            "the site's address cannot hold {:?} (write it percent-encoded): `{shown}`",
+            c
+        )),
+        None => Ok(text.to_string()),
     }
 }
 
@@ -472,6 +492,30 @@ fn edit(text: &str) -> Result<Edit, String> {
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    #[test]
+    fn a_site_address_is_a_plain_url_with_a_host() {
+        for good in [
+            "https://example.org/fencelab/",
+            "http://127.0.0.1:8080/",
+            "https://example.org/a%20b/?x=1#frag",
+        ] {
+            assert_eq!(site_url(good).as_deref(), Ok(good));
+        }
+        for (bad, says) in [
+            ("example.org", "starting https://"),
+            ("https://", "with its host"),
+            ("https:///path", "with its host"),
+            ("https://x.org/a>b", "'>'"),
+            ("https://x.org/a b", "' '"),
+            ("https://x.org/\n)[x](y", "'\\n'"),
+            ("https://x.org/é", "'é'"),
+            ("https://x.org/`code`", "'`'"),
+        ] {
+            let error = site_url(bad).expect_err(bad);
+            assert!(error.contains(says), "{bad}: {error}");
+        }
+    }
 
     #[test]
     fn the_declaration_is_consistent() {
