@@ -160,36 +160,7 @@ fn parse(args: &[String]) -> Result<Command, String> {
                 exercises,
             })
         }
-        "dist" => {
-            let mut out = None;
-            let (mut exercises, mut scorm) = (None, None);
-            let (mut title, mut identifier) = (None, None);
-            // `--each-exercise` is the one flag of dist without a value.
-            let valued: Vec<String> = rest
-                .iter()
-                .filter(|arg| *arg != "--each-exercise")
-                .cloned()
-                .collect();
-            let each_exercise = valued.len() < rest.len();
-            let mut options = Flags::new("dist", &valued);
-            while let Some((flag, value)) = options.next()? {
-                match flag {
-                    "--out" => out = Some(absolute(value)?),
-                    "--exercises" => exercises = Some(absolute(value)?),
-                    "--scorm" => scorm = Some(site::ScormVersion::parse(value)?),
-                    "--title" => title = Some(value.to_string()),
-                    "--identifier" => identifier = Some(value.to_string()),
-                    _ => return Err(format!("dist does not take `{flag}`")),
-                }
-            }
-            Ok(Command::Dist(
-                site::Options {
-                    out: out.unwrap_or_else(|| workspace_root().join("dist")),
-                    exercises,
-                },
-                site::Scorm::from_flags(scorm, title, identifier, each_exercise)?,
-            ))
-        }
+        "dist" => parse_dist(rest),
         "test" | "setup" if !rest.is_empty() => Err(format!(
             "{name} takes no arguments, got `{}`",
             rest.join(" ")
@@ -387,6 +358,38 @@ fn absolute(path: &str) -> Result<PathBuf, String> {
 }
 
 /// The workspace root: the parent of `crates/xtask`.
+/// `dist [--out DIR] [--exercises DIR] [--scorm V [--title T] [--identifier I] [--each-exercise]]`.
+fn parse_dist(rest: &[String]) -> Result<Command, String> {
+    let mut out = None;
+    let (mut exercises, mut scorm) = (None, None);
+    let (mut title, mut identifier) = (None, None);
+    // `--each-exercise` is the one flag of dist without a value.
+    let valued: Vec<String> = rest
+        .iter()
+        .filter(|arg| *arg != "--each-exercise")
+        .cloned()
+        .collect();
+    let each_exercise = valued.len() < rest.len();
+    let mut options = Flags::new("dist", &valued);
+    while let Some((flag, value)) = options.next()? {
+        match flag {
+            "--out" => out = Some(absolute(value)?),
+            "--exercises" => exercises = Some(absolute(value)?),
+            "--scorm" => scorm = Some(site::ScormVersion::parse(value)?),
+            "--title" => title = Some(value.to_string()),
+            "--identifier" => identifier = Some(value.to_string()),
+            _ => return Err(format!("dist does not take `{flag}`")),
+        }
+    }
+    Ok(Command::Dist(
+        site::Options {
+            out: out.unwrap_or_else(|| workspace_root().join("dist")),
+            exercises,
+        },
+        site::Scorm::from_flags(scorm, title, identifier, each_exercise)?,
+    ))
+}
+
 /// `dist-static [--out DIR]`.
 fn parse_dist_static(rest: &[String]) -> Result<Command, String> {
     let mut out = None;
