@@ -5,9 +5,8 @@
 //! cites the page and the sentence its rule rests on.
 
 use serde_json::Value;
-use std::io::Write;
 use std::path::PathBuf;
-use std::process::{Command, Output, Stdio};
+use std::process::Output;
 
 mod common;
 use common::{data, fencelab_with, json, text};
@@ -184,16 +183,7 @@ fn junit_testcases_carry_their_time_and_place_where_gitlab_reads_them() {
     // the report invalid, so the place goes where both accept it, the
     // failure's content.
     let xml = run_naive("junit").stdout;
-    let mut python = Command::new("python3")
-        .arg(data("read_junit.py"))
-        .stdin(Stdio::piped())
-        .stdout(Stdio::piped())
-        .spawn()
-        .expect("python3 runs");
-    python.stdin.take().unwrap().write_all(&xml).unwrap();
-    let read = python.wait_with_output().unwrap();
-    assert!(read.status.success(), "{}", text(&xml));
-    let report: Value = serde_json::from_slice(&read.stdout).unwrap();
+    let report = common::read_junit(&xml);
     let seconds = |value: &Value| -> f64 {
         value
             .as_str()

@@ -13,12 +13,11 @@
 //! name the file as the learner knows it.
 
 use serde_json::Value;
-use std::io::Write;
 use std::path::Path;
-use std::process::{Command, Output, Stdio};
+use std::process::{Command, Output};
 
 mod common;
-use common::{EXERCISE, Submission, assert_says, data, spawn_fencelab_in, text};
+use common::{EXERCISE, Submission, assert_says, spawn_fencelab_in, text};
 
 const FORMATS: [&str; 6] = ["json", "junit", "gradescope", "exercism", "github", "text"];
 
@@ -101,21 +100,7 @@ fn json_document(output: &Output, says: &dyn Fn(&str)) {
 }
 
 fn junit_report(output: &Output, says: &dyn Fn(&str)) {
-    let mut python = Command::new("python3")
-        .arg(data("read_junit.py"))
-        .stdin(Stdio::piped())
-        .stdout(Stdio::piped())
-        .spawn()
-        .expect("python3 runs");
-    python
-        .stdin
-        .take()
-        .unwrap()
-        .write_all(&output.stdout)
-        .unwrap();
-    let read = python.wait_with_output().unwrap();
-    assert!(read.status.success(), "{}", text(&output.stdout));
-    let report: Value = serde_json::from_slice(&read.stdout).unwrap();
+    let report = common::read_junit(&output.stdout);
     let cases = report["cases"].as_array().unwrap();
     let names: Vec<&str> = cases.iter().map(|c| c["name"].as_str().unwrap()).collect();
     assert_eq!(names, SCENARIOS);
@@ -123,20 +108,6 @@ fn junit_report(output: &Output, says: &dyn Fn(&str)) {
         assert_eq!(case["outcome"]["kind"], "error", "{case}");
         says(case["outcome"]["text"].as_str().unwrap());
     }
-}
-
-/// The text a Markdown renderer shows for `markdown`.
-fn rendered(markdown: &str) -> String {
-    use pulldown_cmark::{Event, Parser};
-    let mut shown = String::new();
-    for event in Parser::new(markdown) {
-        match event {
-            Event::Text(t) | Event::Code(t) => shown.push_str(&t),
-            Event::SoftBreak | Event::HardBreak | Event::End(_) => shown.push('\n'),
-            _ => {}
-        }
-    }
-    shown
 }
 
 fn gradescope_results(output: &Output, says: &dyn Fn(&str)) {
@@ -150,7 +121,7 @@ fn gradescope_results(output: &Output, says: &dyn Fn(&str)) {
         assert_eq!(test["score"], 0);
         assert_eq!(test["max_score"], 1);
         assert_eq!(test["output_format"], "md");
-        says(&rendered(test["output"].as_str().unwrap()));
+        says(&common::markdown_text(test["output"].as_str().unwrap()));
     }
 }
 

@@ -151,21 +151,6 @@ fn name(submission: Submission) -> String {
     format!("{submission:?}").to_lowercase()
 }
 
-/// The text a Markdown renderer shows for `markdown` (Gradescope renders a
-/// test's output as Markdown with `"output_format": "md"`).
-fn rendered(markdown: &str) -> String {
-    use pulldown_cmark::{Event, Parser};
-    let mut shown = String::new();
-    for event in Parser::new(markdown) {
-        match event {
-            Event::Text(t) | Event::Code(t) => shown.push_str(&t),
-            Event::SoftBreak | Event::HardBreak | Event::End(_) => shown.push('\n'),
-            _ => {}
-        }
-    }
-    shown
-}
-
 /// Every test of the exercise, in order, each as Gradescope reads it.
 fn tests(results: &Value) -> &Vec<Value> {
     let tests = results["tests"].as_array().expect("tests");
@@ -213,7 +198,7 @@ fn every_submission_leaves_every_test_in_results_json() {
             Submission::Wrong => {
                 assert_eq!(results["score"], 2, "{results}");
                 assert_eq!(tests[0]["status"], "failed");
-                let output = rendered(tests[0]["output"].as_str().unwrap());
+                let output = common::markdown_text(tests[0]["output"].as_str().unwrap());
                 assert!(
                     output.contains("shortest failing schedule: a a b a b b"),
                     "{output}"
@@ -223,7 +208,10 @@ fn every_submission_leaves_every_test_in_results_json() {
                 assert_eq!(results["score"], 0, "{unusable:?}: {results}");
                 for test in tests {
                     assert_eq!(test["status"], "failed", "{test}");
-                    assert_says(unusable, &rendered(test["output"].as_str().unwrap()));
+                    assert_says(
+                        unusable,
+                        &common::markdown_text(test["output"].as_str().unwrap()),
+                    );
                 }
                 // The instructor's log (results/stdout) says it too.
                 let log = autograder.read(&format!("{}.stdout", name(unusable)));

@@ -232,3 +232,41 @@ pub fn assert_says(submission: Submission, message: &str) {
         );
     }
 }
+
+/// A JUnit report read by Python's ElementTree (tests/data/read_junit.py),
+/// as a CI's JUnit reader parses it: the suites' and cases' fields as JSON.
+pub fn read_junit(xml: &[u8]) -> Value {
+    use std::io::Write;
+    use std::process::Stdio;
+    let mut python = Command::new("python3")
+        .arg(data("read_junit.py"))
+        .stdin(Stdio::piped())
+        .stdout(Stdio::piped())
+        .spawn()
+        .expect("python3 runs");
+    python
+        .stdin
+        .take()
+        .expect("python3's input")
+        .write_all(xml)
+        .expect("the report is written to python3");
+    let read = python.wait_with_output().expect("python3 ends");
+    assert!(read.status.success(), "python3 cannot read: {}", text(xml));
+    serde_json::from_slice(&read.stdout).expect("read_junit.py prints JSON")
+}
+
+/// The text a Markdown renderer shows for `markdown` (Gradescope renders a
+/// test's output so with `"output_format": "md"`): text and code as
+/// written, a line break after each block and break.
+pub fn markdown_text(markdown: &str) -> String {
+    use pulldown_cmark::{Event, Parser};
+    let mut shown = String::new();
+    for event in Parser::new(markdown) {
+        match event {
+            Event::Text(t) | Event::Code(t) => shown.push_str(&t),
+            Event::SoftBreak | Event::HardBreak | Event::End(_) => shown.push('\n'),
+            _ => {}
+        }
+    }
+    shown
+}
