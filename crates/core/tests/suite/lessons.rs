@@ -592,7 +592,7 @@ fn each_incident_fails_on_the_starting_text_and_passes_on_the_reference() {
             "the-stale-receipt",
             "the consumer that stalled past its timeout",
         ),
-        // idempot-dev/idempot-js#186: check, then insert.
+        // idempot-dev/idempot-js#182: an overwriting claim, taken after the look.
         (
             "the-key-checked-then-inserted",
             "a retry while the first request is in flight",
