@@ -109,6 +109,7 @@ const tests = [
     assert.equal(first.total, 3);
     assert.ok(first.passed < 3, JSON.stringify(first));
     assert.equal(first.passed + first.failed, first.total);
+    assert.equal(first.own_texts, false, "the starting text is not the learner's own");
     // The frame reports its exercise's height, never the line it shows
     // while that exercise loads (47 px): the course page's frame must not
     // fold up and open out again before the learner has seen anything.
@@ -136,6 +137,7 @@ const tests = [
     await waitForText(frame.locator("#scenario-summary"), /^3 of 3 scenarios pass$/);
     assert.match(await frame.locator(EDITOR).innerText(), /BEGIN IMMEDIATE;/);
     assert.equal((await heard(page, "solved")).length, 0, "texts the course page set are not the learner's: not solved");
+    assert.equal(checked.own_texts, false, "nor are they the learner's own to a host that grades");
 
     const unknown = await page.evaluate(() => window.frameHandle.setProcedures({ nope: "x" }).then(() => "resolved", (e) => e.message));
     assert.match(unknown, /`nope` is not an editable procedure of `my-course-claim` \(its editable procedures: `claim`\)/);
@@ -184,6 +186,7 @@ const tests = [
     assert.match(solvedAt[0].procedures.claim, /WHERE id = :message_id AND state = 'NEW';/);
     checked = (await heard(page, "checked")).at(-1);
     assert.equal(`${checked.passed} of ${checked.total}`, "3 of 3");
+    assert.equal(checked.own_texts, true, "the typed repair is the learner's own");
     // Another passing edit: checked again, and no second solved.
     count = (await heard(page, "checked")).length;
     await page.keyboard.press("Enter");

@@ -9,9 +9,16 @@
 // through) that launches a SCO in an iframe. Moodle says nothing of
 // `.wasm`, so the page must fall back from streaming compilation.
 //
-// The learner repairs the claim inside the SCO; the test then reads from
-// the runtime what the LMS would record (status, score, suspend_data, the
-// Commit and Terminate calls), relaunches with only what the runtime kept
+// The author also packages each exercise on its own (`--each-exercise`, for
+// an LMS that grades one activity per package), and the same is asked of
+// one such package per version as of the course's.
+//
+// The learner's first check is of the starting text, and the runtime then
+// holds no score (the share the starting text passes is not the
+// learner's); the learner's own edit brings the score, and the repair
+// inside the SCO the pass; the test reads from the runtime what the LMS
+// would record (status, score, suspend_data, the Commit and Terminate
+// calls), relaunches with only what the runtime kept
 // (this browser's storage cleared) and sees the texts come back; opens a
 // SCO with no runtime around it (one line says so, the exercise works);
 // hands it suspend data that is not its own (one line, the texts stay);
@@ -32,6 +39,8 @@ const COURSE = [
   { id: "course-claim-two", title: "Week 3: the claim, again" },
 ];
 const COURSE_TITLE = "Fencing, week 3";
+/** The identifier the author gives the 2004 course and every per-exercise package. */
+const IDENTIFIER = "fencing-week-3";
 const VERSIONS = ["1.2", "2004"];
 const RUNTIME_TIMEOUT_MS = 30_000;
 /** SCORM 1.2's suspend_data, CMIString4096. */
@@ -57,18 +66,30 @@ const MOODLE_TYPES = {
   ".txt": "text/plain",
 };
 const MOODLE_UNKNOWN_TYPE = "document/unknown";
-/**
- * Where each package is unpacked, as Moodle's addresses are made: the
- * activity's context id, the file area, and a revision number that Moodle
- * ignores. Neither number is anything the package could know.
- */
-const CONTENT_PREFIX = {
-  "1.2": "/pluginfile.php/123/mod_scorm/content/1/",
-  "2004": "/pluginfile.php/4567/mod_scorm/content/89/",
-};
 const LMS_PAGE_PATH = "/mod/scorm/player.php";
 
 const work = await mkdtemp(join(tmpdir(), "fencelab-scorm-"));
+
+/**
+ * The packages served, each as its own activity of the LMS: the course's
+ * for each version, and the first exercise's own package for each. Each
+ * is unpacked at an address made as Moodle's are: the activity's context
+ * id, the file area, and a revision number that Moodle ignores. Neither
+ * number is anything the package could know.
+ */
+const PACKAGES = [
+  { name: "1.2", version: "1.2", dir: join(work, "scorm1.2"), prefix: "/pluginfile.php/123/mod_scorm/content/1/" },
+  { name: "2004", version: "2004", dir: join(work, "scorm2004"), prefix: "/pluginfile.php/4567/mod_scorm/content/89/" },
+  ...VERSIONS.map((version, i) => ({
+    name: `${version}, one exercise's package`,
+    version,
+    each: true,
+    dir: join(work, `each-${version}`, COURSE[0].id),
+    prefix: `/pluginfile.php/${200 + i}/mod_scorm/content/${7 + i}/`,
+  })),
+];
+/** The course's package of `version`. */
+const coursePackage = (version) => PACKAGES.find((p) => p.name === version);
 
 /** The author's site with two exercises of their own, packaged twice and unzipped. */
 async function buildPackages() {
@@ -83,15 +104,21 @@ async function buildPackages() {
     names.push(`"${id}.toml"`);
   }
   await writeFile(join(site, "exercises/index.toml"), `format = 1\nexercises = [${names.join(", ")}]\n`);
-  for (const version of VERSIONS) {
-    const zip = join(work, `course-${version}.zip`);
-    const started = Date.now();
-    execFileSync(...fencelabCommand("scorm", site, "--version", version, "--out", zip, "--title", COURSE_TITLE), {
+  const scorm = (...args) =>
+    execFileSync(...fencelabCommand("scorm", site, "--title", COURSE_TITLE, ...args), {
       cwd: ROOT,
       stdio: ["ignore", "inherit", "inherit"],
     });
+  for (const version of VERSIONS) {
+    const zip = join(work, `course-${version}.zip`);
+    const started = Date.now();
+    // The 1.2 course keeps the identifier made from its title.
+    scorm("--version", version, "--out", zip, ...(version === "2004" ? ["--identifier", IDENTIFIER] : []));
     console.log(`# SCORM ${version}: ${(await stat(zip)).size} bytes, packaged in ${Date.now() - started} ms`);
-    execFileSync("unzip", ["-q", zip, "-d", join(work, `scorm${version}`)]);
+    execFileSync("unzip", ["-q", zip, "-d", coursePackage(version).dir]);
+    const each = join(work, `each-${version}`);
+    scorm("--version", version, "--each-exercise", "--identifier", IDENTIFIER, "--out", each);
+    for (const { id } of COURSE) execFileSync("unzip", ["-q", join(each, `${id}-scorm-${version}.zip`), "-d", join(each, id)]);
   }
 }
 
@@ -132,10 +159,9 @@ const refused = [];
  * its file table gives the name's extension.
  */
 async function moodleFiles(path) {
-  for (const [version, prefix] of Object.entries(CONTENT_PREFIX)) {
+  for (const { prefix, dir: folder } of PACKAGES) {
     if (!path.startsWith(prefix)) continue;
     const inside = path.slice(prefix.length);
-    const folder = join(work, `scorm${version}`);
     const file = normalize(join(folder, inside));
     if (file !== folder && !file.startsWith(folder + "/")) return null;
     const found = await stat(file).catch(() => null);
@@ -173,9 +199,9 @@ function serve() {
   );
 }
 
-/** The address of SCO `id`'s launch page in the package of `version`, as the LMS serves it. */
-function scoAddress(url, version, id) {
-  return new URL(`${CONTENT_PREFIX[version]}scorm/${id}.html`, url).href;
+/** The address of SCO `id`'s launch page in the package `pkg`, as the LMS serves it. */
+function scoAddress(url, pkg, id) {
+  return new URL(`${pkg.prefix}scorm/${id}.html`, url).href;
 }
 
 /**
@@ -198,10 +224,10 @@ function assertAllServed() {
 /** The exercise inside the SCO's launch page inside the LMS page. */
 const inLms = (page) => page.frameLocator("#sco").frameLocator("iframe");
 
-function lmsAddress(url, version, id, saved) {
+function lmsAddress(url, pkg, id, saved) {
   const address = new URL(LMS_PAGE_PATH, url);
-  address.searchParams.set("v", version);
-  address.searchParams.set("sco", scoAddress(url, version, id));
+  address.searchParams.set("v", pkg.version);
+  address.searchParams.set("sco", scoAddress(url, pkg, id));
   if (saved) address.searchParams.set("saved", JSON.stringify(saved));
   return address.href;
 }
@@ -247,27 +273,55 @@ async function assertOneLineNotice(sco, pattern) {
   return text;
 }
 
-/** Solves the exercise inside the LMS and returns what the runtime then holds. */
-async function solveInLms(page, url, version) {
+/** The score the runtime holds: SCORM 1.2's raw, or 2004's raw and scaled. */
+const score = (state) => (state.scaled === undefined ? [state.raw] : [state.raw, state.scaled]);
+
+/**
+ * Launches the package `pkg`'s first exercise inside the LMS: the starting
+ * text's check is recorded with no score, the learner's own edit brings
+ * one, and the repair the pass. Returns what the runtime then holds.
+ */
+async function solveInLms(page, url, pkg) {
+  const { version } = pkg;
   const wasmTypes = new Set();
   page.on("response", (response) => {
     if (response.url().endsWith(".wasm")) wasmTypes.add(response.headers()["content-type"]);
   });
-  await page.goto(lmsAddress(url, version, COURSE[0].id));
+  await page.goto(lmsAddress(url, pkg, COURSE[0].id));
   const exercise = inLms(page);
-  await exerciseShown(exercise);
+  const starting = await exerciseShown(exercise);
   assert.deepEqual([...wasmTypes], [MOODLE_UNKNOWN_TYPE], "the wasm arrived under Moodle's unknown type, and loaded");
   assert.equal(await page.frameLocator("#sco").locator("#lms-status").innerText(), "", "no notice with a runtime in reach");
-  const before = await runtimeState(page, version);
-  assert.ok(before.calls.includes(version === "1.2" ? "LMSInitialize" : "Initialize"), `initialized: ${before.calls}`);
+  // The starting text's check is recorded (its texts are kept), with no
+  // score: the share it passes is not the learner's.
+  const first = await until("the starting text's check in the runtime", async () => {
+    const s = await runtimeState(page, version);
+    return { ok: s.suspend_data.startsWith("fencelab1:"), value: s };
+  });
+  assert.ok(first.calls.includes(version === "1.2" ? "LMSInitialize" : "Initialize"), `initialized: ${first.calls}`);
+  assert.deepEqual(score(first), score(first).map(() => ""), `no score before the learner's own check (${starting})`);
+  assert.equal(version === "1.2" ? first.status : first.completion, "incomplete");
+  // The learner's own text, passing what the starting text passes: now
+  // the LMS has a score, that share.
+  const [, passed, total] = starting.match(/^(\d+) of (\d+)/).map(Number);
+  await exercise.locator(".editor .cm-content").first().click();
+  await page.keyboard.press("Control+End");
+  await page.keyboard.insertText("\n-- my own note");
+  const own = await until("a score after the learner's own check", async () => {
+    const s = await runtimeState(page, version);
+    return { ok: s.raw !== "", value: s };
+  });
+  assert.equal(own.raw, String(Math.round((100 * passed) / total)), `the share of ${starting}`);
+  assert.equal(version === "1.2" ? own.status : own.success, version === "1.2" ? "incomplete" : "unknown", "not solved");
+  console.log(`# SCORM ${pkg.name}: no score at launch, ${own.raw} after the learner's own check`);
   await typeClaim(page, REPAIRED, exercise);
-  const total = await waitForText(exercise.locator("#scenario-summary"), /^(\d+) of \1 scenarios pass$/, 90_000);
-  console.log(`# SCORM ${version}: solved (${total})`);
+  const solvedText = await waitForText(exercise.locator("#scenario-summary"), /^(\d+) of \1 scenarios pass$/, 90_000);
+  console.log(`# SCORM ${pkg.name}: solved (${solvedText})`);
   const solved =
     version === "1.2"
       ? (s) => s.status === "passed" && s.raw === "100" && s.max === "100"
       : (s) => s.completion === "completed" && s.success === "passed" && Number(s.scaled) === 1 && s.raw === "100";
-  const state = await until(`the runtime to record the solve (SCORM ${version})`, async () => {
+  const state = await until(`the runtime to record the solve (SCORM ${pkg.name})`, async () => {
     const s = await runtimeState(page, version);
     return { ok: solved(s) && s.suspend_data !== "" && s.calls.includes(version === "1.2" ? "LMSCommit" : "Commit"), value: s };
   });
@@ -280,32 +334,44 @@ async function solveInLms(page, url, version) {
     const s = await runtimeState(page, version);
     return { ok: s.calls.includes(terminate), value: s };
   });
-  console.log(`# SCORM ${version}: calls ${left.calls.join(" ")}`);
+  console.log(`# SCORM ${pkg.name}: calls ${left.calls.join(" ")}`);
   return left;
 }
 
-/** Relaunches with only what the runtime kept, this browser's own copy gone. */
-async function relaunch(page, url, version, state) {
+/**
+ * Relaunches with only what the runtime kept (the texts, the status and
+ * the score), this browser's own copy gone: the texts come back, and the
+ * pass and the score stay as they were.
+ */
+async function relaunch(page, url, pkg, state) {
+  const { version } = pkg;
   await page.evaluate(() => localStorage.clear());
   const saved =
     version === "1.2"
       ? { "cmi.suspend_data": state.suspend_data, "cmi.core.lesson_status": state.status, "cmi.core.score.raw": state.raw }
-      : { "cmi.suspend_data": state.suspend_data, "cmi.completion_status": state.completion, "cmi.success_status": state.success };
-  await page.goto(lmsAddress(url, version, COURSE[0].id, saved));
+      : {
+          "cmi.suspend_data": state.suspend_data,
+          "cmi.completion_status": state.completion,
+          "cmi.success_status": state.success,
+          "cmi.score.raw": state.raw,
+          "cmi.score.scaled": state.scaled,
+        };
+  await page.goto(lmsAddress(url, pkg, COURSE[0].id, saved));
   const exercise = inLms(page);
   await exerciseShown(exercise);
   await waitForText(exercise.locator(".editor .cm-content"), /BEGIN IMMEDIATE;[\s\S]*-- @return token/, 30_000);
   await waitForText(exercise.locator("#scenario-summary"), /^(\d+) of \1 scenarios pass$/, 90_000);
   const again = await runtimeState(page, version);
   assert.equal(version === "1.2" ? again.status : again.success, "passed", "a relaunch keeps the pass");
+  assert.equal(again.raw, "100", "and the score");
 }
 
-function versionTest(version) {
+function packageTest(pkg) {
   return [
-    `SCORM ${version} under scorm-again: solving records the pass, the score and the texts; a relaunch restores them`,
+    `SCORM ${pkg.name} under scorm-again: no score until the learner's own check; solving records the pass, the score and the texts; a relaunch restores them`,
     async ({ page, url }) => {
-      const state = await solveInLms(page, url, version);
-      await relaunch(page, url, version, state);
+      const state = await solveInLms(page, url, pkg);
+      await relaunch(page, url, pkg, state);
     },
   ];
 }
@@ -363,14 +429,27 @@ await runTests(
     [
       "each package has imsmanifest.xml at its root, an item per exercise by its title, every file it names, no service worker",
       async () => {
-        for (const version of VERSIONS) {
-          const dir = join(work, `scorm${version}`);
+        const packages = VERSIONS.flatMap((version) => [
+          // The 1.2 course's identifier is made from its title, as without --identifier.
+          { version, dir: coursePackage(version).dir, title: COURSE_TITLE, items: COURSE, identifier: version === "1.2" ? "fencelab-Fencing--week-3-scorm12" : IDENTIFIER },
+          ...COURSE.map((exercise) => ({
+            version,
+            dir: join(work, `each-${version}`, exercise.id),
+            title: exercise.title,
+            items: [exercise],
+            identifier: `${IDENTIFIER}-${exercise.id}`,
+          })),
+        ]);
+        for (const { version, dir, title, items: expected, identifier } of packages) {
           const manifest = await readFile(join(dir, "imsmanifest.xml"), "utf8");
           const schema = version === "1.2" ? "1.2" : "2004 4th Edition";
           assert.ok(manifest.includes(`<schemaversion>${schema}</schemaversion>`), `SCORM ${version}: ${schema}`);
-          assert.ok(manifest.includes(`<title>${COURSE_TITLE}</title>`));
+          assert.ok(manifest.includes(`<manifest identifier="${identifier}" `), `SCORM ${version}: ${identifier}`);
+          assert.match(manifest, new RegExp(`<organization identifier="course">\\s*<title>${title}</title>`), `${dir}: titled ${title}`);
           const items = [...manifest.matchAll(/<item identifier="[^"]+" identifierref="([^"]+)">\s*<title>([^<]+)<\/title>/g)];
-          assert.deepEqual(items.map((m) => m[2]), COURSE.map((c) => c.title), `SCORM ${version}: the items by title`);
+          assert.deepEqual(items.map((m) => m[2]), expected.map((c) => c.title), `${dir}: the items by title`);
+          const pages = (await readdir(join(dir, "scorm"))).filter((name) => name.endsWith(".html")).sort();
+          assert.deepEqual(pages, expected.map((c) => `${c.id}.html`).sort(), `${dir}: a launch page per item, no other`);
           const type = version === "1.2" ? "scormtype" : "scormType";
           for (const [, ref] of items) {
             assert.match(manifest, new RegExp(`<resource identifier="${ref}" type="webcontent" adlcp:${type}="sco" href="scorm/[a-z0-9-]+\\.html">`));
@@ -386,12 +465,11 @@ await runTests(
         }
       },
     ],
-    versionTest("1.2"),
-    versionTest("2004"),
+    ...PACKAGES.map(packageTest),
     [
       "with no runtime in reach, one line says so, the exercise works, and no service worker is registered",
       async ({ page, url }) => {
-        await page.goto(scoAddress(url, "1.2", COURSE[1].id));
+        await page.goto(scoAddress(url, coursePackage("1.2"), COURSE[1].id));
         const text = await assertOneLineNotice(page, /^No LMS found/);
         console.log(`# without a runtime: ${text}`);
         const exercise = page.frameLocator("iframe");
@@ -405,7 +483,7 @@ await runTests(
     [
       "suspend data that is not the bridge's is reported in one line and changes nothing",
       async ({ page, url }) => {
-        await page.goto(lmsAddress(url, "2004", COURSE[0].id, { "cmi.suspend_data": "fencelab1:!!not base64!!" }));
+        await page.goto(lmsAddress(url, coursePackage("2004"), COURSE[0].id, { "cmi.suspend_data": "fencelab1:!!not base64!!" }));
         const sco = page.frameLocator("#sco");
         const text = await assertOneLineNotice(sco, /could not be read \(it is not base64\)/);
         console.log(`# a bad suspend_data: ${text}`);
@@ -416,7 +494,7 @@ await runTests(
     [
       "texts too long for SCORM 1.2's 4,096 characters are kept in this browser only, and said so in one line",
       async ({ page, url }) => {
-        await page.goto(lmsAddress(url, "1.2", COURSE[1].id));
+        await page.goto(lmsAddress(url, coursePackage("1.2"), COURSE[1].id));
         const exercise = inLms(page);
         await exerciseShown(exercise);
         await until("a first suspend_data", async () => {

@@ -5,11 +5,14 @@
 //
 // - Initialize at launch; the texts kept in `cmi.suspend_data` put back in
 //   the editors once the exercise is ready;
-// - on every `checked`: the score (the best share of scenarios passed seen
-//   in this attempt), the status (passed / completed once solved, never
-//   taken back) and the texts as suspend data, written together once the
-//   texts are packed, then a Commit whenever the verdicts changed (so a
-//   commit never carries a status without the texts it was given for);
+// - on every `checked`: the score (the best share of scenarios passed by
+//   the learner's own texts, as the frame's `own_texts` says; none at all
+//   until the learner has checked a text of their own, since the share the
+//   starting text passes is the exercise's, not theirs), the status
+//   (passed / completed once solved, never taken back) and the texts as
+//   suspend data, written together once the texts are packed, then a
+//   Commit whenever the verdicts changed (so a commit never carries a
+//   status without the texts it was given for);
 // - Terminate when the page goes away.
 //
 // It never trusts what the LMS hands back: suspend data is read with a cap
@@ -49,18 +52,20 @@ const DIALECTS = {
     commit: "LMSCommit",
     lastError: "LMSGetLastError",
     suspendCharsMax: SUSPEND_CHARS_MAX_SCORM12,
-    /** Whether the LMS already holds a pass, and the best score it holds (0..1). */
+    /** Whether the LMS already holds a pass, and the best score it holds (0..1, or null for none). */
     recorded(get) {
       const solved = ["passed", "completed"].includes(get("cmi.core.lesson_status"));
       return { solved, best: share(Number.parseFloat(get("cmi.core.score.raw")) / 100) };
     },
-    /** The values one report sets, in order. */
+    /** The values one report sets, in order: no score while there is none. */
     report({ solved, best }) {
+      const status = [["cmi.core.lesson_status", solved ? "passed" : "incomplete"]];
+      if (best === null) return status;
       return [
         ["cmi.core.score.min", "0"],
         ["cmi.core.score.max", "100"],
         ["cmi.core.score.raw", String(Math.round(best * 100))],
-        ["cmi.core.lesson_status", solved ? "passed" : "incomplete"],
+        ...status,
       ];
     },
     suspendData: "cmi.suspend_data",
@@ -80,13 +85,17 @@ const DIALECTS = {
       return { solved, best: share(Number.parseFloat(get("cmi.score.scaled"))) };
     },
     report({ solved, best }) {
+      const status = [
+        ["cmi.completion_status", solved ? "completed" : "incomplete"],
+        ["cmi.success_status", solved ? "passed" : "unknown"],
+      ];
+      if (best === null) return status;
       return [
         ["cmi.score.min", "0"],
         ["cmi.score.max", "100"],
         ["cmi.score.raw", String(Math.round(best * 100))],
         ["cmi.score.scaled", best.toFixed(4)],
-        ["cmi.completion_status", solved ? "completed" : "incomplete"],
-        ["cmi.success_status", solved ? "passed" : "unknown"],
+        ...status,
       ];
     },
     suspendData: "cmi.suspend_data",
@@ -94,9 +103,9 @@ const DIALECTS = {
   },
 };
 
-/** A number read from the LMS as a share of 1, or 0 when it is none. */
+/** A number read from the LMS as a share of 1, or null when it is none (an unset score reads as ""). */
 function share(value) {
-  return Number.isFinite(value) && value >= 0 && value <= 1 ? value : 0;
+  return Number.isFinite(value) && value >= 0 && value <= 1 ? value : null;
 }
 
 const root = document.documentElement;
@@ -244,9 +253,14 @@ async function unpack(value) {
 // ----- the session -----
 
 const lms = connect();
-const recorded = lms ? dialect.recorded(lms.get) : { solved: false, best: 0 };
+const recorded = lms ? dialect.recorded(lms.get) : { solved: false, best: null };
 let solved = recorded.solved;
-let best = recorded.best;
+/**
+ * The best share of scenarios the learner's own texts passed, in this
+ * attempt or as the LMS kept it; null while there is none, and no score is
+ * reported. A pass the LMS kept is every scenario passed.
+ */
+let best = recorded.solved ? 1 : recorded.best;
 /** The verdicts last committed, to commit only when they change. */
 let committedVerdicts = null;
 /** Suspend data is packed asynchronously; only the newest record writes. */
@@ -321,7 +335,13 @@ async function restore(frame, ready) {
 function onChecked(message) {
   if (!lms) return;
   const total = Number(message.total);
-  if (Number.isInteger(total) && total > 0) best = Math.max(best, share(Number(message.passed) / total));
+  const passed = share(Number(message.passed) / total);
+  // Only the learner's own texts score: the starting text's share (or a
+  // text the host put back, such as the texts restored from suspend_data)
+  // is not theirs to be graded on.
+  if (message.own_texts === true && Number.isInteger(total) && total > 0 && passed !== null) {
+    best = Math.max(best ?? 0, passed);
+  }
   const verdicts = JSON.stringify((message.scenarios ?? []).map((s) => [s.name, s.verdict]));
   const changed = verdicts !== committedVerdicts;
   committedVerdicts = verdicts;

@@ -116,6 +116,11 @@ pub enum FrameMessage {
         /// learner's work (a SCORM package's `suspend_data`) has them
         /// with every check.
         procedures: Edits,
+        /// Whether these texts are the learner's own: edited by them, not
+        /// as the page or the host put them in the editors, and not the
+        /// exercise's starting texts. A host that grades counts only
+        /// these (a SCORM package reports no score before one).
+        own_texts: bool,
     },
     /// Solved, in one of two kinds: the learner's own texts pass every
     /// scenario (`repair`, the first time in this frame), or the learner
@@ -183,8 +188,9 @@ impl Solution {
 }
 
 impl FrameMessage {
-    /// The `checked` message of `report`, the verdicts of `texts`.
-    pub fn checked(report: &ExerciseReport, texts: &Edits) -> FrameMessage {
+    /// The `checked` message of `report`, the verdicts of `texts`, which
+    /// are the learner's own or not.
+    pub fn checked(report: &ExerciseReport, texts: &Edits, own_texts: bool) -> FrameMessage {
         FrameMessage::Checked {
             exercise: report.exercise.clone(),
             scenarios: report
@@ -202,6 +208,7 @@ impl FrameMessage {
             failed: report.failed,
             total: report.scenarios.len(),
             procedures: texts.clone(),
+            own_texts,
         }
     }
 

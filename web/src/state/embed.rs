@@ -166,7 +166,7 @@ impl Playground {
         });
         let checked_posted = match fresh {
             Some(report) => {
-                messages.push(FrameMessage::checked(report, &self.texts));
+                messages.push(FrameMessage::checked(report, &self.texts, self.own_texts()));
                 self.report_seq
             }
             None => embedding.checked_posted,

@@ -34,6 +34,14 @@ impl Playground {
         self.passes() && self.given.is_none()
     }
 
+    /// Whether the texts in the editors are the learner's own: edited by
+    /// them since the page last gave texts, and not the exercise's starting
+    /// texts (an edit undone by hand gives those back, and they are the
+    /// page's). A host grades only these (`checked`'s `own_texts`).
+    pub fn own_texts(&self) -> bool {
+        self.given.is_none() && self.texts != self.starts()
+    }
+
     /// Whether the texts in the editors, whoever wrote them, pass every
     /// scenario: the newest check's report (not an older text's) has no
     /// failure.

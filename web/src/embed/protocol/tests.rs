@@ -371,7 +371,7 @@ fn checked_says_every_verdict_and_sentence_with_totals() {
     );
     let texts = Edits::from([("claim".to_string(), "SELECT 1;".to_string())]);
     let json: serde_json::Value =
-        serde_json::from_str(&FrameMessage::checked(&report, &texts).to_json()).unwrap();
+        serde_json::from_str(&FrameMessage::checked(&report, &texts, true).to_json()).unwrap();
     assert_eq!(json["type"], "checked");
     assert_eq!(
         json["procedures"],
@@ -379,6 +379,7 @@ fn checked_says_every_verdict_and_sentence_with_totals() {
         "the texts the verdicts are of"
     );
     assert_eq!(json["exercise"], exercise.id.as_str());
+    assert_eq!(json["own_texts"], true, "whose texts they are, as given");
     assert_eq!(
         (
             json["passed"].as_u64(),
@@ -439,7 +440,8 @@ fn checked_says_every_verdict_and_sentence_with_totals() {
         )],
     );
     let json: serde_json::Value =
-        serde_json::from_str(&FrameMessage::checked(&limited, &texts).to_json()).unwrap();
+        serde_json::from_str(&FrameMessage::checked(&limited, &texts, false).to_json()).unwrap();
     assert_eq!(json["scenarios"][0]["verdict"], "error");
     assert_eq!(json["scenarios"][0]["error_kind"], "limit");
+    assert_eq!(json["own_texts"], false);
 }

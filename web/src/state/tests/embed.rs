@@ -275,6 +275,81 @@ fn solved_is_said_once_and_only_for_the_learners_own_texts() {
     );
 }
 
+/// `own_texts` of the newest `checked` message.
+fn own_texts_checked(playground: &Playground) -> Option<bool> {
+    posted(playground).into_iter().rev().find_map(|m| match m {
+        FrameMessage::Checked { own_texts, .. } => Some(own_texts),
+        _ => None,
+    })
+}
+
+#[test]
+fn checked_says_whether_its_texts_are_the_learners_own() {
+    let mut playground = ready();
+    let starting = playground.starts()["claim"].clone();
+    check_answered(&mut playground, claim_report(true));
+    assert_eq!(
+        own_texts_checked(&playground),
+        Some(false),
+        "the starting text"
+    );
+
+    edit(&mut playground, "-- my own");
+    check_answered(&mut playground, claim_report(true));
+    assert_eq!(
+        own_texts_checked(&playground),
+        Some(true),
+        "an edit of the learner's"
+    );
+
+    edit(&mut playground, &starting);
+    check_answered(&mut playground, claim_report(true));
+    assert_eq!(
+        own_texts_checked(&playground),
+        Some(false),
+        "an edit back to the starting text gives the page's text"
+    );
+
+    host(
+        &mut playground,
+        1,
+        Command::SetProcedures(Edits::from([("claim".into(), "-- from the course".into())])),
+    );
+    check_answered(&mut playground, claim_report(true));
+    assert_eq!(
+        own_texts_checked(&playground),
+        Some(false),
+        "the host's texts"
+    );
+
+    edit(&mut playground, "-- from the course, then mine");
+    check_answered(&mut playground, claim_report(true));
+    assert_eq!(own_texts_checked(&playground), Some(true));
+    host(&mut playground, 2, Command::Reset);
+    check_answered(&mut playground, claim_report(true));
+    assert_eq!(own_texts_checked(&playground), Some(false), "reset");
+}
+
+#[test]
+fn work_saved_in_this_browser_is_the_learners_own() {
+    let mut playground = embedded(Some(HOST));
+    act(
+        &mut playground,
+        Action::SavedWorkRead {
+            exercise: CLAIM.into(),
+            loaded: saved(&[("claim", "-- mine, from yesterday")], &[]),
+        },
+    );
+    answer(
+        &mut playground,
+        Response::Ready {
+            sqlite_version: "3.54.1".into(),
+        },
+    );
+    check_answered(&mut playground, claim_report(true));
+    assert_eq!(own_texts_checked(&playground), Some(true));
+}
+
 #[test]
 fn set_procedures_replaces_texts_undoably_and_refuses_an_unknown_name_whole() {
     let mut playground = ready();
