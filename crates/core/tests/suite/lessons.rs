@@ -577,7 +577,7 @@ fn each_incident_fails_on_the_starting_text_and_passes_on_the_reference() {
             "the-rescuer-and-the-finished-job",
             "a fresh attempt after the fetch",
         ),
-        // etcd-io/etcd#11456.
+        // etcd-io/etcd#9921 and #11456, fixed by #11408.
         (
             "the-lock-granted-too-late",
             "the lease runs out while waiting",
