@@ -279,7 +279,9 @@ pub fn package(options: &Options, scorm: &Scorm) -> Result<(), String> {
         rename(&folder, &earlier)?;
     }
     rename(&fresh, &folder)?;
-    remove_dir_if_there(&earlier)
+    remove_dir_if_there(&earlier)?;
+    println!("xtask: the packages are in {}", folder.display());
+    Ok(())
 }
 
 /// Replacing a folder of packages that holds anything but the packages of
