@@ -5,7 +5,7 @@ use super::statement::execute;
 use super::{Call, Process, ProcessId, StepResult, World, index};
 use crate::error::Error;
 use crate::history::{CallError, Effect, ErrorCause, Outcome, Values, What};
-use crate::procedure::{Action, Position, StatementClass, Step};
+use crate::procedure::{Action, Position, StatementClass, Step, StepKind};
 use crate::value::Value;
 
 impl World {
@@ -134,7 +134,17 @@ impl World {
                     reason: interpolate(reason, &call.scope),
                 },
                 Action::Return { names } => match self.resolve(id, call, names) {
-                    Ok(values) => ok(values),
+                    Ok(values) => {
+                        let returned = Returned {
+                            names,
+                            position: decision.position,
+                        };
+                        return Ok(StepResult::Finished(self.end(
+                            id,
+                            ok(values),
+                            Some(returned),
+                        )));
+                    }
                     Err(missing) => Outcome::Error(call_error(
                         call,
                         ErrorCause::MissingValue,
@@ -182,6 +192,12 @@ impl World {
     /// the call left open. A call that would have succeeded with its
     /// transaction still open is an error: its writes were never committed.
     pub(super) fn finish(&mut self, id: ProcessId, outcome: Outcome) -> Outcome {
+        self.end(id, outcome, None)
+    }
+
+    /// [`World::finish`], for a call that `returned` (its `@return`, when
+    /// one ended it early) names in the error if the transaction is open.
+    fn end(&mut self, id: ProcessId, outcome: Outcome, returned: Option<Returned>) -> Outcome {
         let process = &mut self.processes[index(id)];
         let call = process.call.take();
         let procedure = call
@@ -200,14 +216,17 @@ impl World {
                 let _ = connection.execute_batch("ROLLBACK");
             }
             if matches!(outcome, Outcome::Ok { .. }) {
+                // The rollback itself is said once, by the call's event
+                // (`its transaction rolled back`): the error names the cause.
+                let (message, position) = match &call {
+                    Some(call) => left_open(call, returned.as_ref()),
+                    None => (format!("{procedure} ended inside its transaction"), None),
+                };
                 outcome = Outcome::Error(CallError {
                     cause: ErrorCause::TransactionLeftOpen,
-                    message: format!(
-                        "{procedure} ended inside its transaction (is a COMMIT missing?); \
-                         the transaction was rolled back"
-                    ),
+                    message,
                     procedure: procedure.clone(),
-                    position: None,
+                    position,
                 });
             }
         }
@@ -269,6 +288,79 @@ impl World {
     pub(super) fn unblock_all(&mut self) {
         for process in &mut self.processes {
             process.blocked = false;
+        }
+    }
+}
+
+/// The `@return` that ended a call early: what it returns and where it is.
+struct Returned<'a> {
+    names: &'a [String],
+    position: Position,
+}
+
+/// Why `call`, which would have ended ok, ended inside its transaction, in
+/// words that point at the fix, and the line to mark: an `@return` placed
+/// before the COMMIT (the COMMIT is there, the call never reached it), or a
+/// transaction with no COMMIT after it at all.
+fn left_open(call: &Call, returned: Option<&Returned>) -> (String, Option<Position>) {
+    let procedure = &call.procedure;
+    let name = &procedure.name;
+    let commit_after = |from: usize| {
+        procedure.steps[from.min(procedure.steps.len())..]
+            .iter()
+            .find(|step| {
+                matches!(
+                    step.kind,
+                    StepKind::Sql {
+                        class: StatementClass::Commit,
+                        ..
+                    }
+                )
+            })
+            .map(|step| step.position)
+    };
+    match returned {
+        Some(returned) => {
+            let directive = format!("-- @return {}", returned.names.join(", "));
+            let line = returned.position.line;
+            let message = match commit_after(call.next_step + 1) {
+                Some(commit) => format!(
+                    "{name}'s `{directive}` on line {line} ends the call inside its transaction, \
+                     before the COMMIT on line {}: nothing it wrote is committed; \
+                     put the `@return` after the COMMIT",
+                    commit.line
+                ),
+                None => format!(
+                    "{name}'s `{directive}` on line {line} ends the call inside its transaction, \
+                     with no COMMIT after it (is a COMMIT missing?)"
+                ),
+            };
+            (message, Some(returned.position))
+        }
+        None => {
+            let begin = procedure.steps.iter().rev().find(|step| {
+                matches!(
+                    step.kind,
+                    StepKind::Sql {
+                        class: StatementClass::Begin,
+                        ..
+                    }
+                )
+            });
+            match begin {
+                Some(begin) => (
+                    format!(
+                        "{name} ended inside the transaction its BEGIN on line {} opened \
+                         (is a COMMIT missing?)",
+                        begin.position.line
+                    ),
+                    Some(begin.position),
+                ),
+                None => (
+                    format!("{name} ended inside its transaction (is a COMMIT missing?)"),
+                    None,
+                ),
+            }
         }
     }
 }

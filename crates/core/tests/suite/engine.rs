@@ -121,6 +121,61 @@ fn a_deleted_commit_is_an_error_and_releases_the_lock() {
 }
 
 #[test]
+fn a_return_before_the_commit_is_named_with_the_commit_it_skipped() {
+    // Issue 52: `-- @return` one line above `COMMIT;` was diagnosed as a
+    // missing COMMIT, and the call's line said "rolled back" twice.
+    let text = "BEGIN IMMEDIATE;
+UPDATE counters SET value = value + 1 WHERE name = 'a' RETURNING value;
+-- @return value
+COMMIT;";
+    let mut world = world_with(&[("increment", text)]);
+    let a = world.start_process("worker-a").unwrap();
+    let error = error_of(world.run_call(a, "increment", Values::new()).unwrap());
+    assert_eq!(error.cause, ErrorCause::TransactionLeftOpen);
+    assert_eq!(
+        error.message,
+        "increment's `-- @return value` on line 3 ends the call inside its transaction, \
+         before the COMMIT on line 4: nothing it wrote is committed; put the `@return` after \
+         the COMMIT"
+    );
+    assert_eq!(
+        error.position.map(|p| p.line),
+        Some(3),
+        "the @return's line"
+    );
+    let finished = world
+        .history()
+        .iter()
+        .rfind(|e| matches!(e.what, What::CallFinished { .. }))
+        .expect("the call finished")
+        .to_string();
+    assert_eq!(
+        finished.matches("rolled back").count(),
+        1,
+        "the rollback is said once: {finished}"
+    );
+}
+
+#[test]
+fn a_return_with_no_commit_after_it_asks_for_the_commit() {
+    let error = call_error(
+        "BEGIN IMMEDIATE;\nUPDATE counters SET value = 1 WHERE name = 'a';\n-- @return now",
+    );
+    assert_eq!(error.cause, ErrorCause::TransactionLeftOpen);
+    assert_eq!(
+        error.message,
+        "p's `-- @return now` on line 3 ends the call inside its transaction, with no COMMIT \
+         after it (is a COMMIT missing?)"
+    );
+    let error = call_error("BEGIN IMMEDIATE;\nUPDATE counters SET value = 1 WHERE name = 'a';");
+    assert_eq!(
+        error.message,
+        "p ended inside the transaction its BEGIN on line 1 opened (is a COMMIT missing?)"
+    );
+    assert_eq!(error.position.map(|p| p.line), Some(1), "the BEGIN's line");
+}
+
+#[test]
 fn an_unbound_parameter_is_an_error_naming_it() {
     let error = call_error("UPDATE counters SET value = 1 WHERE name = 'a' AND value IS :token;");
     assert_eq!(error.cause, ErrorCause::MissingParameter);
