@@ -251,6 +251,11 @@ pub struct StepSpec {
     pub query: Option<String>,
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub rows: Option<Vec<Vec<Value>>>,
+    /// What the query checks, one sentence in the exercise's words: a
+    /// failure says it instead of the SQL. Required when `rows` is empty:
+    /// such a query is an invariant, every row it returns a violation.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub checks: Option<String>,
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub process: Option<String>,
     #[serde(default, skip_serializing_if = "Option::is_none")]
@@ -562,6 +567,8 @@ pub enum Action {
     Query {
         sql: String,
         rows: Vec<Vec<Value>>,
+        /// What the query checks, in the exercise's words.
+        checks: Option<String>,
     },
 }
 
@@ -657,14 +664,42 @@ impl StepSpec {
             "sql" => Action::Sql {
                 sql: self.sql.clone().unwrap_or_default(),
             },
-            "query" => Action::Query {
-                sql: self.query.clone().unwrap_or_default(),
-                rows: self
-                    .rows
-                    .clone()
-                    .ok_or("`query` needs `rows`: the rows it must return")?,
-            },
+            "query" => self.query_action()?,
             other => return Err(format!("unknown verb `{other}`")),
+        })
+    }
+
+    /// A `query` step: its rows, and what it checks where the failure
+    /// needs the exercise's words (a query that expects no rows is an
+    /// invariant, and its SQL is no sentence).
+    fn query_action(&self) -> Result<Action, String> {
+        let rows = self
+            .rows
+            .clone()
+            .ok_or("`query` needs `rows`: the rows it must return")?;
+        let checks = self.checks.as_deref().map(str::trim);
+        match checks {
+            Some("") => {
+                return Err("`checks` is empty: say in one sentence what the query checks".into());
+            }
+            Some(checks) if checks.contains('\n') => {
+                return Err("`checks` is one sentence on one line".into());
+            }
+            None if rows.is_empty() => {
+                return Err(
+                    "a `query` that expects no rows is an invariant: say in `checks` \
+                            what it checks, in the exercise's words (`checks = \"each write \
+                            carries the generation installed when it lands\"`), for the \
+                            learner to read when a row turns up"
+                        .into(),
+                );
+            }
+            _ => {}
+        }
+        Ok(Action::Query {
+            sql: self.query.clone().unwrap_or_default(),
+            rows,
+            checks: checks.map(str::to_string),
         })
     }
 
@@ -692,6 +727,7 @@ impl StepSpec {
             ("actor", self.actor.is_some() && verb != "start"),
             ("until", self.until.is_some() && verb != "run"),
             ("rows", self.rows.is_some() && verb != "query"),
+            ("checks", self.checks.is_some() && verb != "query"),
             (
                 "process",
                 self.process.is_some() && !matches!(verb, "call" | "begin"),

@@ -324,7 +324,7 @@ impl Run<'_> {
                 self.world.execute_direct(sql).map_err(engine_error)?;
                 self.after_step()?;
             }
-            Action::Query { sql, rows } => {
+            Action::Query { sql, rows, checks } => {
                 let got = self
                     .run_tables
                     .query(self.world, sql, self.monitor.beliefs())
@@ -335,6 +335,8 @@ impl Run<'_> {
                         sql: sql.clone(),
                         expected: rows.clone(),
                         got: got.rows,
+                        columns: got.columns,
+                        checks: checks.clone(),
                     }));
                 }
             }

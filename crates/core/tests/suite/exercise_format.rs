@@ -82,6 +82,36 @@ fn a_bad_step_names_its_scenario_and_step() {
 }
 
 #[test]
+fn a_query_that_expects_no_rows_says_what_it_checks() {
+    // Such a query is an invariant; its SQL is no sentence for a learner.
+    let invariant = "{ query = \"SELECT value FROM counters WHERE value > 1\", rows = [] },";
+    let bare = GOOD.replace(
+        "  { query = \"SELECT value FROM counters\", rows = [[1]] },",
+        &format!("  {invariant}"),
+    );
+    let error = error_for(&bare);
+    assert_eq!(
+        (error.field.as_str(), error.line),
+        ("scenarios[0].steps[2]", 23)
+    );
+    assert!(error.message.contains("say in `checks`"), "{error}");
+    let said = bare.replace(
+        "rows = [] }",
+        "rows = [], checks = \"the counter moves by one\" }",
+    );
+    let exercise = fencelab_core::exercise::load("tiny.toml", &said).unwrap();
+    assert!(exercise.check().ok());
+    let error = error_for(&said.replace(
+        "{ call = \"bump\", process = \"a\",",
+        "{ checks = \"x\", call = \"bump\", process = \"a\",",
+    ));
+    assert!(
+        error.message.contains("`call` does not take checks"),
+        "{error}"
+    );
+}
+
+#[test]
 fn unknown_procedures_and_versions_are_rejected() {
     let error = error_for(&GOOD.replace("{ call = \"bump\"", "{ call = \"bumpp\""));
     assert!(

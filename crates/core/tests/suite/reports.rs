@@ -102,3 +102,73 @@ fn a_scenarios_search_gives_its_report_once_and_says_so_when_asked_again() {
         "{again:?}"
     );
 }
+
+#[test]
+fn every_failure_of_a_starting_text_or_a_named_variant_is_a_sentence() {
+    // Issue 52: a `query` step's failure was its SQL ("`SELECT w.seq, ...`
+    // returned [(4, 1)], expected []"). A query that expects no rows says
+    // what it checks (`checks`), and its failure says that instead.
+    let mut raw = Vec::new();
+    let mut checked = 0;
+    for exercise in bundled::exercises().unwrap() {
+        let start: BTreeMap<String, String> = exercise
+            .procedures
+            .iter()
+            .filter(|p| p.editable)
+            .map(|p| (p.name.clone(), p.start.clone()))
+            .collect();
+        let variants = exercise
+            .variants
+            .iter()
+            .map(|v| (v.name.clone(), v.procedures.clone()));
+        for (texts, edits) in std::iter::once(("start".to_string(), start)).chain(variants) {
+            for report in exercise.run(&edits).scenarios {
+                let Some(failure) = report.failure() else {
+                    continue;
+                };
+                checked += 1;
+                if let Some(FailureCause::QueryRows {
+                    sql,
+                    expected,
+                    checks: None,
+                    ..
+                }) = failure.cause()
+                    && expected.is_empty()
+                {
+                    raw.push(format!(
+                        "{} ({texts}) / {}: {sql}",
+                        exercise.id, report.name
+                    ));
+                }
+            }
+        }
+    }
+    assert!(checked > 50, "only {checked} failures");
+    assert!(raw.is_empty(), "failures that are SQL:\n{}", raw.join("\n"));
+
+    let exercise = bundled::exercises()
+        .unwrap()
+        .into_iter()
+        .find(|e| e.id == "decide-in-the-transaction")
+        .expect("exercise 11");
+    let start: BTreeMap<String, String> = exercise
+        .procedures
+        .iter()
+        .filter(|p| p.editable)
+        .map(|p| (p.name.clone(), p.start.clone()))
+        .collect();
+    let report = exercise
+        .run(&start)
+        .scenarios
+        .into_iter()
+        .find(|r| r.name == "an install between the read and the write")
+        .expect("the scenario");
+    assert_eq!(
+        report.failure().map(|f| f.message()).as_deref(),
+        Some(
+            "each admitted write carries the generation installed when it lands: \
+             violated by seq = 4, generation = 1"
+        ),
+        "{report:#?}"
+    );
+}

@@ -527,7 +527,7 @@ invariants = [
     assert_eq!(failure.kind(), FailureKind::Invariant);
     assert_eq!(
         failure.message(),
-        "every believer owns its row: violated by ('worker-a', 'worker-b')"
+        "every believer owns its row: violated by actor = 'worker-a', claim_owner = 'worker-b'"
     );
     // Without the direct write, the invariant holds.
     let honest = text.replace(
@@ -602,7 +602,7 @@ fn direct_sql_and_queries_explain_what_they_may_not_do() {
             "CREATE TRIGGER t is not allowed",
         ),
         (
-            r#"{ query = "SELECT random()", rows = [] }"#,
+            r#"{ query = "SELECT random()", rows = [], checks = "nothing random" }"#,
             "random() is not available",
         ),
     ];

@@ -120,13 +120,11 @@ impl fmt::Display for Violation {
                 f,
                 "{holder} caused the external effect {effect} without holding the current claim on {resource}"
             ),
-            Violation::ScenarioInvariant { name, rows, .. } => {
-                let first: Vec<String> = rows
-                    .first()
-                    .map(|row| row.iter().map(Value::to_string).collect())
-                    .unwrap_or_default();
-                write!(f, "{name}: violated by ({})", first.join(", "))
-            }
+            Violation::ScenarioInvariant {
+                name,
+                columns,
+                rows,
+            } => write!(f, "{name}: {}", crate::report::violated_by(columns, rows)),
         }
     }
 }

@@ -99,6 +99,13 @@ pub enum FailureCause {
         sql: String,
         expected: Vec<Vec<Value>>,
         got: Vec<Vec<Value>>,
+        /// The columns of `got`, which a sentence names.
+        #[serde(default)]
+        columns: Vec<String>,
+        /// What the query checks, in the exercise's words (the step's
+        /// `checks`): the sentence then says it instead of the SQL.
+        #[serde(default, skip_serializing_if = "Option::is_none")]
+        checks: Option<String>,
     },
     /// Every process of a concurrent section waits for a lock another holds.
     Deadlock { processes: Vec<String> },
@@ -126,7 +133,31 @@ impl fmt::Display for FailureCause {
                 procedure,
                 mismatch,
             } => write!(f, "{process}'s {procedure}: {mismatch}"),
-            FailureCause::QueryRows { sql, expected, got } => write!(
+            FailureCause::QueryRows {
+                checks: Some(checks),
+                expected,
+                got,
+                columns,
+                ..
+            } if expected.is_empty() => write!(f, "{checks}: {}", violated_by(columns, got)),
+            FailureCause::QueryRows {
+                checks: Some(checks),
+                expected,
+                got,
+                ..
+            } => write!(
+                f,
+                "{checks}: expected {}, found {}",
+                show_rows(expected),
+                show_rows(got)
+            ),
+            FailureCause::QueryRows {
+                sql,
+                expected,
+                got,
+                checks: None,
+                ..
+            } => write!(
                 f,
                 "`{sql}` returned {}, expected {}",
                 show_rows(got),
@@ -245,6 +276,30 @@ impl fmt::Display for Failure {
             Said::Words { message, .. } => f.write_str(message),
         }
     }
+}
+
+/// `violated by seq = 4, generation = 1`: what an invariant (a
+/// scenario's, or a `query` that expects no rows) says of the first row
+/// that broke it, each value by its column's name, as a call's values are
+/// shown; `(and 2 more rows)` after it when there are others.
+pub fn violated_by(columns: &[String], rows: &[Vec<Value>]) -> String {
+    let Some(first) = rows.first() else {
+        return "violated".into();
+    };
+    let cells: Vec<String> = first
+        .iter()
+        .enumerate()
+        .map(|(i, value)| match columns.get(i) {
+            Some(column) => format!("{column} = {value}"),
+            None => value.to_string(),
+        })
+        .collect();
+    let more = match rows.len() - 1 {
+        0 => String::new(),
+        1 => " (and 1 more row)".into(),
+        n => format!(" (and {n} more rows)"),
+    };
+    format!("violated by {}{more}", cells.join(", "))
 }
 
 /// `[(1, 'a'), (2, 'b')]`.
@@ -889,6 +944,8 @@ mod tests {
                 sql: "SELECT n FROM t".into(),
                 expected: vec![vec![Value::Integer(1)]],
                 got: vec![],
+                columns: vec!["n".into()],
+                checks: None,
             },
             Some(2),
         );
