@@ -58,12 +58,17 @@ mod render {
 
         /// One line of Markdown (a hint, an offer), without the paragraph
         /// a block would wrap it in, to sit inside a list item or a `<p>`.
+        /// Markdown of several blocks (a hint that ends with a procedure's
+        /// whole text as a code block) keeps its blocks: stripping the
+        /// first `<p>` alone would leave its `</p>` unpaired.
         pub fn inline(markdown: &str) -> SafeHtml {
             let html = to_safe_html(markdown);
             let html = html.trim();
-            let html = html.strip_prefix("<p>").unwrap_or(html);
-            let html = html.strip_suffix("</p>").unwrap_or(html);
-            SafeHtml(html.to_string())
+            let one_paragraph = html
+                .strip_prefix("<p>")
+                .and_then(|rest| rest.strip_suffix("</p>"))
+                .filter(|inner| !inner.contains("</p>"));
+            SafeHtml(one_paragraph.unwrap_or(html).to_string())
         }
     }
 
@@ -204,5 +209,11 @@ mod tests {
             "Use <code>BEGIN IMMEDIATE</code> now."
         );
         assert_eq!(SafeHtml::inline("").as_str(), "");
+        let blocks = SafeHtml::inline("The whole `claim`:\n\n```sql claim\nCOMMIT;\n```\n");
+        assert_eq!(
+            blocks.as_str(),
+            "<p>The whole <code>claim</code>:</p>\n\
+             <pre><code class=\"language-sql\">COMMIT;\n</code></pre>"
+        );
     }
 }
