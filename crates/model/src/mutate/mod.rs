@@ -207,6 +207,11 @@ pub enum Operator {
     DropUpsertAssignment,
     /// An upsert's `DO UPDATE` becomes `DO NOTHING`.
     UpsertDoNothing,
+    /// A fence column's assignment (a token, an incarnation, a generation,
+    /// an attempt) moved out of the compare-and-set that takes the row into
+    /// a later UPDATE keyed by the row alone: a window in which the row is
+    /// taken under the previous fence.
+    StampLater,
 }
 
 impl Operator {
@@ -231,6 +236,7 @@ impl Operator {
             Operator::SwapStatements => "swap-statements",
             Operator::DropUpsertAssignment => "drop-upsert-assignment",
             Operator::UpsertDoNothing => "upsert-do-nothing",
+            Operator::StampLater => "stamp-later",
         }
     }
 }

@@ -19,6 +19,7 @@ mod constants;
 mod decisions;
 mod names;
 mod shape;
+mod stamp;
 mod statements;
 #[cfg(test)]
 mod testing;
@@ -40,7 +41,7 @@ pub(crate) fn all(procedure: &Procedure, context: &Context, out: &mut Candidates
     let Some(text) = Text::new(procedure) else {
         return;
     };
-    let families: [&dyn Fn(&mut Candidates); 8] = [
+    let families: [&dyn Fn(&mut Candidates); 9] = [
         &|out| conditions::generate(&text, out),
         &|out| comparisons::generate(&text, out),
         &|out| constants::generate(&text, context, out),
@@ -49,6 +50,7 @@ pub(crate) fn all(procedure: &Procedure, context: &Context, out: &mut Candidates
         &|out| decisions::generate(&text, out),
         &|out| statements::generate(&text, out),
         &|out| upsert::generate(&text, out),
+        &|out| stamp::generate(&text, out),
     ];
     for family in families {
         if out.is_over() {
@@ -222,6 +224,12 @@ impl Unit<'_> {
     /// The code tokens `first..end` as one line: comments left out, white
     /// space folded, cut to a readable length and quoted.
     pub(super) fn quote(&self, first: usize, end: usize) -> String {
+        quote(&self.folded(first, end))
+    }
+
+    /// The code tokens `first..end` as one line, comments left out and white
+    /// space folded, whole and unquoted: SQL to write into another statement.
+    pub(super) fn folded(&self, first: usize, end: usize) -> String {
         let mut sql = String::new();
         let mut previous: Option<&Token> = None;
         for token in self.code.get(first..end).unwrap_or_default() {
@@ -231,7 +239,7 @@ impl Unit<'_> {
             sql.push_str(token.text(self.source));
             previous = Some(token);
         }
-        quote(&sql)
+        sql
     }
 
     /// Byte range of the code tokens `first..end` (`first < end`).

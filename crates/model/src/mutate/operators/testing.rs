@@ -365,7 +365,7 @@ fn no_text_makes_an_operator_panic() {
     }
 }
 
-const ALL_OPERATORS: [Operator; 18] = [
+const ALL_OPERATORS: [Operator; 19] = [
     Operator::DropConjunct,
     Operator::NegateCondition,
     Operator::SwapComparison,
@@ -384,4 +384,5 @@ const ALL_OPERATORS: [Operator; 18] = [
     Operator::SwapStatements,
     Operator::DropUpsertAssignment,
     Operator::UpsertDoNothing,
+    Operator::StampLater,
 ];
