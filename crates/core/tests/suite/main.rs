@@ -17,6 +17,7 @@ mod engine;
 mod exercise_format;
 mod exercises;
 mod explorer_differential;
+mod hints;
 mod history_equivalence;
 mod hunt;
 mod kept_checker;
