@@ -438,10 +438,10 @@ tests.push(["the share label says whether the link was copied", async ({ page, u
   }
 }]);
 
-tests.push(["a site without exercises of its own loads without a 404", async ({ page, url }) => {
+tests.push(["a site without exercises of its own loads without a 404, its icon too", async ({ page, url }) => {
   const missing = [];
   page.on("response", (response) => {
-    if (response.status() === 404 && !response.url().endsWith("/favicon.ico")) missing.push(response.url());
+    if (response.status() === 404) missing.push(response.url());
   });
   const errors = [];
   page.on("console", (message) => {
@@ -450,7 +450,17 @@ tests.push(["a site without exercises of its own loads without a 404", async ({ 
   await openExercise(page, url, CLAIM, "light");
   await page.waitForLoadState("networkidle");
   assert.deepEqual(missing, [], "nothing the page asked for is missing");
-  assert.deepEqual(errors.filter((e) => !/favicon/.test(e)), [], "no error in the console");
+  assert.deepEqual(errors, [], "no error in the console");
+  // The icon is an asset like the others: named after its content and
+  // precached by the service worker, so it shows offline too.
+  const icon = await page.locator('head link[rel="icon"]').getAttribute("href");
+  assert.match(icon ?? "", /^\.\/favicon-[0-9a-f]{16}\.svg$/, "the page names its icon");
+  const answer = await page.request.get(new URL(icon, page.url()).href);
+  assert.equal(answer.status(), 200, icon);
+  assert.match(answer.headers()["content-type"] ?? "", /^image\/svg\+xml/);
+  const worker = await (await page.request.get(`${url}sw.js`)).text();
+  const assets = JSON.parse(/^const ASSETS = (\[.*\]);$/m.exec(worker)?.[1] ?? "[]");
+  assert.ok(assets.includes(icon), `sw.js precaches ${icon}: ${assets.join(", ")}`);
 }]);
 
 await runTests("loop", tests);
