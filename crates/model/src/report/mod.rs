@@ -290,8 +290,10 @@ pub fn violated_by(columns: &[String], rows: &[Vec<Value>]) -> String {
         .iter()
         .enumerate()
         .map(|(i, value)| match columns.get(i) {
-            Some(column) => format!("{column} = {value}"),
-            None => value.to_string(),
+            // A column named by an expression (`'m-1'`, `count(*)`) has no
+            // name a reader would say: its value stands alone.
+            Some(column) if is_name(column) => format!("{column} = {value}"),
+            _ => value.to_string(),
         })
         .collect();
     let more = match rows.len() - 1 {
@@ -300,6 +302,11 @@ pub fn violated_by(columns: &[String], rows: &[Vec<Value>]) -> String {
         n => format!(" (and {n} more rows)"),
     };
     format!("violated by {}{more}", cells.join(", "))
+}
+
+/// A column name as a reader would say it: letters, digits and `_`.
+fn is_name(column: &str) -> bool {
+    !column.is_empty() && column.chars().all(|c| c.is_alphanumeric() || c == '_')
 }
 
 /// `[(1, 'a'), (2, 'b')]`.
@@ -981,6 +988,23 @@ mod tests {
             Some(3),
         );
         assert_ne!(failed("one").failure(), Some(&other));
+    }
+
+    #[test]
+    fn a_violation_names_each_value_by_its_column_where_the_column_has_a_name() {
+        let rows = vec![
+            vec![Value::Integer(4), Value::Text("m-1".into())],
+            vec![Value::Integer(5), Value::Text("m-2".into())],
+        ];
+        let columns = ["seq".to_string(), "'m-1'".to_string()];
+        assert_eq!(
+            violated_by(&columns, &rows),
+            "violated by seq = 4, 'm-1' (and 1 more row)"
+        );
+        assert_eq!(
+            violated_by(&columns, &rows[..1]),
+            "violated by seq = 4, 'm-1'"
+        );
     }
 
     #[test]
