@@ -44,11 +44,14 @@ commands:
   dist-static [--out DIR]
                      the release a grader installs without compiling: fencelab and mdbook-fencelab
                      for x86_64-unknown-linux-musl, static, as fencelab-VERSION-TARGET.tar.gz and
-                     its .sha256 in DIR (default target/dist)
+                     its .sha256 in DIR (default target/static-release)
   static-check [ARCHIVE]
                      verify the archive's sum with sha256sum and run its binaries in an empty root
                      (unshare --root, as root): each command's output must be the native
-                     build's, byte for byte (a `test` stage; default: target/dist's archive)
+                     build's, byte for byte (a `test` stage; default: the archive in target/static-release)
+  walkthroughs [ARCHIVE]
+                     the CLI's walkthrough tests (each grader's files run as written) installing the
+                     static release (a `test` stage; default: the archive in target/static-release)
   test               install what is missing and run every check CI runs
   bench              every benchmark, then one table per section (first load, browser, engine, explore, line marks, mutate)
   post-build [DIR]   finish the site trunk built in DIR (default: $TRUNK_STAGING_DIR, as trunk's
@@ -117,6 +120,8 @@ enum Command {
     DistStatic(PathBuf),
     /// The static release archive checked in an empty root (`release::check`).
     StaticCheck(PathBuf),
+    /// The CLI's walkthrough tests installing the static release.
+    Walkthroughs(PathBuf),
     Setup,
     Help,
 }
@@ -194,6 +199,10 @@ fn parse(args: &[String]) -> Result<Command, String> {
         "junit-check" => Ok(Command::JunitCheck),
         "dist-static" => parse_dist_static(rest),
         "static-check" => parse_static_check(rest),
+        "walkthroughs" => match parse_static_check(rest)? {
+            Command::StaticCheck(archive) => Ok(Command::Walkthroughs(archive)),
+            _ => Err("walkthroughs takes one archive".into()),
+        },
         "help" | "--help" | "-h" => Ok(Command::Help),
         other => Err(format!("unknown command `{other}`")),
     }
@@ -298,8 +307,9 @@ fn run(command: Command) -> Result<ExitCode, String> {
             Ok(ExitCode::SUCCESS)
         }
         Command::DistStatic(out) => dist_static(&root, &out),
+        Command::Walkthroughs(archive) => release::walkthroughs(&root, &archive).map(succeeded),
         Command::StaticCheck(archive) => {
-            release::check(&root, &archive, &native_build(&root)?).map(|()| ExitCode::SUCCESS)
+            release::check(&root, &archive, &native_build(&root)?).map(succeeded)
         }
         Command::Test => {
             let tools = tools::ensure(&root, tools::Purpose::Test)?;
@@ -417,6 +427,11 @@ fn parse_static_check(rest: &[String]) -> Result<Command, String> {
             rest.join(" ")
         )),
     }
+}
+
+/// The exit code of a command that returned without an error.
+fn succeeded((): ()) -> ExitCode {
+    ExitCode::SUCCESS
 }
 
 /// Installs what the static build needs, then builds it.
@@ -554,7 +569,7 @@ mod tests {
         let Ok(Command::DistStatic(out)) = parse(&args("dist-static")) else {
             panic!("dist-static parses");
         };
-        assert_eq!(out, workspace_root().join("target/dist"));
+        assert_eq!(out, workspace_root().join("target/static-release"));
         let Ok(Command::DistStatic(out)) = parse(&args("dist-static --out=/tmp/r")) else {
             panic!("dist-static --out parses");
         };
@@ -566,7 +581,10 @@ mod tests {
             "fencelab-{}-x86_64-unknown-linux-musl.tar.gz",
             env!("CARGO_PKG_VERSION")
         );
-        assert_eq!(archive, workspace_root().join("target/dist").join(name));
+        assert_eq!(
+            archive,
+            workspace_root().join("target/static-release").join(name)
+        );
         let error = |text: &str| parse(&args(text)).err().unwrap_or_default();
         assert!(error("dist-static --target x").contains("does not take `--target`"));
         assert!(error("static-check a b").contains("takes one archive"));

@@ -38,7 +38,7 @@ pub fn name() -> String {
 
 /// Where [`build`] writes the archive unless told otherwise.
 pub fn default_out(root: &Path) -> PathBuf {
-    root.join("target/dist")
+    root.join("target/static-release")
 }
 
 /// The archive in `out`.
@@ -327,6 +327,77 @@ pub fn check(root: &Path, archive: &Path, dynamic: &Path) -> Result<(), String> 
     }
 }
 
+/// Runs the CLI's walkthrough tests (`crates/cli/tests/walkthrough*.rs`:
+/// each grader's own files run as written) with `FENCELAB_TARBALL` naming
+/// `archive`, so they install the static release instead of the binary
+/// under test packed alike (crates/cli/tests/common). The test binaries
+/// are the ones `cargo test --workspace --all-targets` builds: cargo names
+/// them (`--no-run --message-format=json`, fresh when that build is, under
+/// the same environment), and each runs from the CLI's folder, as cargo
+/// runs it.
+pub fn walkthroughs(root: &Path, archive: &Path) -> Result<(), String> {
+    let listed = Command::new("cargo")
+        .args([
+            "test",
+            "--locked",
+            "--workspace",
+            "--all-targets",
+            "--no-run",
+        ])
+        .arg("--message-format=json")
+        .stderr(Stdio::inherit())
+        .output()
+        .map_err(|e| format!("cannot run cargo: {e}"))?;
+    if !listed.status.success() {
+        return Err(format!("`cargo test --no-run` failed ({})", listed.status));
+    }
+    let binaries = walkthrough_binaries(&String::from_utf8_lossy(&listed.stdout));
+    if binaries.is_empty() {
+        return Err("cargo built no test named walkthrough* in fencelab-cli".into());
+    }
+    let mut failed = Vec::new();
+    for (name, binary) in binaries {
+        println!("xtask: {name}, installing {}", archive.display());
+        let ran = cmd::status(
+            Command::new(&binary)
+                .env("FENCELAB_TARBALL", archive)
+                .current_dir(root.join("crates/cli")),
+        );
+        if let Err(message) = ran {
+            failed.push(message);
+        }
+    }
+    if failed.is_empty() {
+        Ok(())
+    } else {
+        Err(failed.join("; "))
+    }
+}
+
+/// The `(target name, executable)` of each fencelab-cli test target named
+/// `walkthrough*` in cargo's JSON messages, one object a line.
+fn walkthrough_binaries(messages: &str) -> Vec<(String, PathBuf)> {
+    let field = |line: &str, key: &str| -> Option<String> {
+        let start = line.find(&format!("\"{key}\":\""))? + key.len() + 4;
+        let end = start + line[start..].find('"')?;
+        Some(line[start..end].to_string())
+    };
+    let mut found: Vec<(String, PathBuf)> = messages
+        .lines()
+        .filter(|line| line.contains("\"reason\":\"compiler-artifact\""))
+        .filter(|line| line.contains("\"kind\":[\"test\"]"))
+        .filter(|line| line.contains("/crates/cli/tests/walkthrough"))
+        .filter_map(|line| {
+            let name = field(line, "name")?;
+            let executable = field(line, "executable")?;
+            name.starts_with("walkthrough")
+                .then(|| (name, PathBuf::from(executable)))
+        })
+        .collect();
+    found.sort();
+    found
+}
+
 /// `sha256sum -c` on the archive's `.sha256`, in the archive's folder, as
 /// the walkthroughs tell a grader to run it.
 fn verify_sum(archive: &Path) -> Result<(), String> {
@@ -471,6 +542,51 @@ mod tests {
         assert!(dynamic_needs(b"#!/bin/sh\n").is_err());
         let cut = &needs_libc[..needs_libc.len() - 20];
         assert!(dynamic_needs(cut).is_err());
+    }
+
+    #[test]
+    fn the_walkthrough_tests_are_found_in_cargos_messages_and_nothing_else() {
+        let line = |name: &str, kind: &str, src: &str, exe: &str| {
+            format!(
+                r#"{{"reason":"compiler-artifact","package_id":"path+file:///w/crates/cli#fencelab-cli@0.1.0","target":{{"kind":["{kind}"],"crate_types":["bin"],"name":"{name}","src_path":"/w/crates/cli/tests/{src}","edition":"2024","doc":false,"doctest":false,"test":true}},"profile":{{}},"features":[],"filenames":["{exe}"],"executable":"{exe}","fresh":true}}"#
+            )
+        };
+        let messages = [
+            line(
+                "walkthrough_ci",
+                "test",
+                "walkthrough_ci.rs",
+                "/t/walkthrough_ci-1",
+            ),
+            line("grading", "test", "grading.rs", "/t/grading-2"),
+            line(
+                "walkthroughs_exercism",
+                "test",
+                "walkthroughs_exercism.rs",
+                "/t/we-3",
+            ),
+            line(
+                "walkthrough_bench",
+                "bench",
+                "walkthrough_bench.rs",
+                "/t/wb-4",
+            ),
+            r#"{"reason":"build-finished","success":true}"#.to_string(),
+        ]
+        .join("\n");
+        assert_eq!(
+            walkthrough_binaries(&messages),
+            [
+                (
+                    "walkthrough_ci".to_string(),
+                    PathBuf::from("/t/walkthrough_ci-1")
+                ),
+                (
+                    "walkthroughs_exercism".to_string(),
+                    PathBuf::from("/t/we-3")
+                ),
+            ]
+        );
     }
 
     #[test]

@@ -7,7 +7,6 @@
 
 use crate::bench::{self, Part};
 use crate::cmd;
-use crate::release;
 use crate::sizes;
 use crate::tools::{CHROMEDRIVER, Tools, WASM_TARGET};
 use std::path::Path;
@@ -327,7 +326,7 @@ fn plan(root: &Path, tools: &Tools) -> Vec<Step> {
     }));
     steps.push(Step::Alone(Stage {
         name: "grader walkthroughs installing the static release".into(),
-        command: walkthroughs(root, tools),
+        command: walkthroughs(tools),
     }));
     steps.push(Step::Alone(Stage {
         name: "first-load sizes; no SQLite in the page, no TOML parser in the page or the worker"
@@ -341,35 +340,13 @@ fn plan(root: &Path, tools: &Tools) -> Vec<Step> {
     steps
 }
 
-/// The CLI's walkthrough tests (`crates/cli/tests/walkthrough*.rs`: each
-/// grader's own files run as written) again, now installing the static
-/// release `dist-static` made instead of the binary under test packed
-/// alike (`FENCELAB_TARBALL`; crates/cli/tests/common). The test build is
-/// the native stage's, so nothing compiles.
-fn walkthroughs(root: &Path, tools: &Tools) -> Command {
-    let mut command = cargo(&["test", "--locked", "-p", "fencelab-cli"]);
-    let tests = root.join("crates/cli/tests");
-    let mut names: Vec<String> = std::fs::read_dir(&tests)
-        .map(|entries| {
-            entries
-                .filter_map(|entry| entry.ok())
-                .filter_map(|entry| {
-                    let name = entry.file_name().to_string_lossy().into_owned();
-                    let stem = name.strip_suffix(".rs")?;
-                    stem.starts_with("walkthrough").then(|| stem.to_string())
-                })
-                .collect()
-        })
-        .unwrap_or_default();
-    names.sort();
-    for name in &names {
-        command.args(["--test", name]);
-    }
-    command.env(
-        "FENCELAB_TARBALL",
-        release::archive_in(&release::default_out(root)),
-    );
-    linted(command, tools)
+/// The CLI's walkthrough tests again, installing the static release
+/// (`cargo xtask walkthroughs`, [`release::walkthroughs`]), as the native
+/// stage built them: the same cargo command and environment, so nothing
+/// compiles (`cargo test -p fencelab-cli --test ...` unified the features
+/// otherwise and compiled the workspace's crates again, 134 s of a run).
+fn walkthroughs(tools: &Tools) -> Command {
+    linted(xtask(&["walkthroughs"]), tools)
 }
 
 /// One step of the run.
