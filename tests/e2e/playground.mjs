@@ -385,6 +385,11 @@ await runTests("playground", [
       await open(page, url);
       await page.locator(".vocabulary > summary").click();
       assert.match(await page.locator(".vocabulary").innerText(), /:message_id/);
+      // Each decision says what it does, with an example (issue 52).
+      assert.match(
+        await page.locator(".vocabulary").innerText(),
+        /-- @return NAME: ends the call ok, handing the caller these values.*For example -- @return token/,
+      );
       await editorExtras(page);
       await page.locator(EDITOR).click();
       await page.keyboard.press("Control+End");
@@ -401,7 +406,12 @@ await runTests("playground", [
       assert.equal(await page.locator(".hint").count(), 1);
       await page.locator("#show-hint").click();
       assert.equal(await page.locator(".hint").count(), 2);
-      assert.match(await page.locator("#show-hint").innerText(), /Show hint 3 of 3/);
+      assert.match(await page.locator("#show-hint").innerText(), /Show hint 3 of 4/);
+      // The last hint reaches a pass: the whole claim, its @return after the COMMIT.
+      await page.locator("#show-hint").click();
+      await page.locator("#show-hint").click();
+      assert.match(await page.locator(".hint pre").innerText(), /COMMIT;\n-- @return token/);
+      await waitForText(page.locator(".hints"), /That was the last hint\./);
     },
   ],
   [

@@ -3,28 +3,8 @@
 //! reference uses, and the decision comments.
 
 use crate::editor::Word;
-use fencelab_model::procedure::BUILT_IN_PARAMETERS;
+use fencelab_model::procedure::{BUILT_IN_PARAMETERS, DECISION_FORMS};
 use fencelab_model::{Exercise, Procedure};
-
-const DIRECTIVES: [(&str, &str); 5] = [
-    (
-        "-- @refuse CATEGORY unless changed 1: reason",
-        "refuse unless the statement changed 1 row",
-    ),
-    (
-        "-- @refuse CATEGORY unless returned 1: reason",
-        "refuse unless the statement returned 1 row",
-    ),
-    (
-        "-- @refuse CATEGORY if returned 1: reason",
-        "refuse if the statement returned 1 row",
-    ),
-    ("-- @return NAME", "finish the call, returning these values"),
-    (
-        "-- @effect NAME VALUE",
-        "an external call, never rolled back",
-    ),
-];
 
 /// What `procedure` of `exercise` can use.
 pub fn vocabulary(exercise: &Exercise, procedure: &str) -> Vec<Word> {
@@ -54,9 +34,9 @@ pub fn vocabulary(exercise: &Exercise, procedure: &str) -> Vec<Word> {
             );
         }
     }
-    words.extend(DIRECTIVES.iter().map(|(label, detail)| Word {
-        label: label.to_string(),
-        detail: detail.to_string(),
+    words.extend(DECISION_FORMS.iter().map(|decision| Word {
+        label: decision.form.to_string(),
+        detail: decision.does.to_string(),
         kind: "directive",
     }));
     words

@@ -14,6 +14,7 @@ use crate::components::line_marks::editor_marks;
 use crate::editor::{EditorView, Word};
 use crate::state::Protection;
 use crate::storage;
+use fencelab_model::procedure::DECISION_FORMS;
 use gloo_timers::callback::Timeout;
 use std::cell::RefCell;
 use std::rc::Rc;
@@ -186,13 +187,13 @@ fn use_editor_updates(view: &Rc<RefCell<Option<EditorView>>>, props: &ProcedureE
     });
 }
 
-/// What the procedure can use, listed under its editor.
+/// What the procedure can use, listed under its editor: each decision
+/// with what it does and an example (fencelab_model::procedure).
 fn vocabulary(name: &AttrValue, words: &[Word]) -> Html {
     let parameters: Vec<&Word> = words.iter().filter(|w| w.kind == "parameter").collect();
-    let directives: Vec<&Word> = words.iter().filter(|w| w.kind == "directive").collect();
     html! {
         <details class="vocabulary">
-            <summary>{ format!("What {} can use: {} parameters, {} decisions", name, parameters.len(), directives.len()) }</summary>
+            <summary>{ format!("What {} can use: {} parameters, {} decisions", name, parameters.len(), DECISION_FORMS.len()) }</summary>
             <h3>{ "Parameters" }</h3>
             <ul>
                 { for parameters.iter().map(|w| html! {
@@ -200,8 +201,12 @@ fn vocabulary(name: &AttrValue, words: &[Word]) -> Html {
                 }) }
             </ul>
             <h3>{ "Decisions" }</h3>
-            <ul>
-                { for directives.iter().map(|w| html! { <li><code>{ w.label.clone() }</code></li> }) }
+            <ul class="decisions">
+                { for DECISION_FORMS.iter().map(|d| html! {
+                    <li>
+                        <code>{ d.form }</code>{ ": " }{ d.does }{ ". For example " }<code>{ d.example }</code>
+                    </li>
+                }) }
             </ul>
             <p class="muted">{ "Type : or -- @ for completions; Ctrl+Enter re-runs." }</p>
         </details>

@@ -66,6 +66,48 @@ pub const BUILT_IN_PARAMETERS: [(&str, &str); 3] = [
     ("process", "this process's id"),
 ];
 
+/// A decision comment as the editor explains it: its form, what it does in
+/// one line, and an example as the bundled exercises write it.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub struct DecisionForm {
+    pub form: &'static str,
+    pub does: &'static str,
+    pub example: &'static str,
+}
+
+/// Every decision a procedure can write, explained (the vocabulary panel
+/// under each editor, and its completions). Each example parses.
+pub const DECISION_FORMS: [DecisionForm; 5] = [
+    DecisionForm {
+        form: "-- @refuse CATEGORY unless changed 1: reason",
+        does: "ends the call refused (its transaction rolled back) unless the statement above \
+               changed exactly 1 row",
+        example: "-- @refuse not_claimable unless changed 1: not claimable",
+    },
+    DecisionForm {
+        form: "-- @refuse CATEGORY unless returned 1: reason",
+        does: "ends the call refused unless the statement above returned exactly 1 row",
+        example: "-- @refuse unknown_resource unless returned 1: no resource {resource}",
+    },
+    DecisionForm {
+        form: "-- @refuse CATEGORY if returned 1: reason",
+        does: "ends the call refused if the statement above returned 1 row",
+        example: "-- @refuse request_in_progress if returned 1: key {key} is in use",
+    },
+    DecisionForm {
+        form: "-- @return NAME",
+        does: "ends the call ok, handing the caller these values (arguments or columns \
+               returned earlier); write it after the COMMIT",
+        example: "-- @return token",
+    },
+    DecisionForm {
+        form: "-- @effect NAME VALUE",
+        does: "a step of its own: an external call, recorded with these values, that no \
+               rollback undoes",
+        example: "-- @effect notify_ledger request_id",
+    },
+];
+
 /// A parsed procedure.
 #[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
 pub struct Procedure {
@@ -454,6 +496,33 @@ UPDATE messages SET state = 'CLAIMED', claim_owner = :actor, fencing_token = :to
 COMMIT;
 -- @return token
 ";
+
+    #[test]
+    fn every_explained_decision_has_an_example_that_parses() {
+        for form in DECISION_FORMS {
+            let text = format!("SELECT 1 AS token;\n{}\n", form.example);
+            let parsed = Procedure::parse("p", &text)
+                .unwrap_or_else(|e| panic!("`{}` does not parse: {e}", form.example));
+            let directive = form.form.split_whitespace().nth(1);
+            assert_eq!(
+                form.example.split_whitespace().nth(1),
+                directive,
+                "{form:?}"
+            );
+            assert!(
+                parsed.steps.iter().any(|s| !s.decisions.is_empty())
+                    || matches!(
+                        parsed.steps.last().map(|s| &s.kind),
+                        Some(StepKind::Effect { .. })
+                    ),
+                "{form:?}"
+            );
+            assert!(
+                !form.does.contains('\n') && form.does.len() < 140,
+                "{form:?}"
+            );
+        }
+    }
 
     /// The procedure_parser fuzz target's finding: a statement of one
     /// U+202F (narrow no-break space) was trimmed to an empty one.
