@@ -8,9 +8,12 @@
 //! box, the page and the focus left where they are ([`step_in_box`]). With
 //! the cursor in an editor, the editors and the verdicts (the loop, which
 //! style.css fits to one screen) are brought wholly into view ([`work_loop`]).
+//! When the learner goes to another exercise, it opens at its top with the
+//! focus on its title ([`title`]).
 //!
 //! These are the app's effects on the DOM, run after the render the playground
-//! asked for (`Playground::focus_timeline`, `Playground::focus_drive`). They move the
+//! asked for (`Playground::focus_timeline`, `Playground::focus_drive`,
+//! `Playground::focus_title`). They move the
 //! focus without letting the browser scroll for it, so the page moves only
 //! as far as the step needs. Must never panic: a missing element is nothing
 //! to reveal.
@@ -174,6 +177,27 @@ pub fn narrow_screen() -> bool {
 
 /// style.css's phone layout applies up to this width (its `max-width: 760px`).
 const NARROW_WIDTH_PX_MAX: f64 = 760.0;
+
+/// A new exercise opens at its top: the page scrolled to its own top, or
+/// as far as the title needs (below an unfolded exercise list on a phone),
+/// and the focus on the title, so a screen reader starts there and Tab
+/// goes on into the exercise.
+pub fn title() {
+    let Some(title) = document()
+        .and_then(|d| d.get_element_by_id("exercise-title"))
+        .and_then(|e| e.dyn_into::<HtmlElement>().ok())
+    else {
+        return;
+    };
+    if let Some(window) = web_sys::window() {
+        window.scroll_to_with_x_and_y(0.0, 0.0);
+    }
+    let rect = title.get_bounding_client_rect();
+    if !in_viewport(rect.top(), rect.bottom()) {
+        scroll_into_view(&title, ScrollLogicalPosition::Start);
+    }
+    focus_in_place(&title);
+}
 
 /// Brings the drive panel into view and moves the focus to it.
 pub fn drive() {

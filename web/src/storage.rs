@@ -42,10 +42,16 @@ pub struct Saved {
     /// `caught` by builds before "seen").
     #[serde(default, alias = "caught")]
     pub seen: BTreeSet<String>,
-    /// Whether the saved text was solved: the learner's own, passing every
-    /// scenario when last checked.
+    /// Whether the exercise is solved: the learner's own text passed every
+    /// scenario since the exercise was last reset (builds before kept
+    /// solves wrote whether the saved text passed).
     #[serde(default)]
     pub passing: bool,
+    /// The learner's own texts, set aside while the page's (a broken
+    /// variant, Reset, a challenge) are in the editors: "Restore your text"
+    /// brings them back, after a reload too.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub own_aside: Option<Edits>,
     /// The breaks found by hand in challenges ("break it yourself"), kept
     /// apart from `passing`: finding a break is not a repair.
     #[serde(default, skip_serializing_if = "Vec::is_empty")]

@@ -529,7 +529,8 @@ fn work_extra(playground: &Playground, exercise: &Exercise, handlers: &Handlers)
         <div class="work-extra">
             <crate::components::variants::Variants variants={exercise.variants.clone()}
                 loaded={playground.loaded_variant.clone()} seen={playground.seen.clone()} working={playground.working}
-                on_load={handlers.text(Action::LoadVariant)} on_reset={handlers.unit(|| Action::Reset)} />
+                restorable={playground.own_aside.is_some()} on_load={handlers.text(Action::LoadVariant)}
+                on_reset={handlers.unit(|| Action::Reset)} on_restore={handlers.unit(|| Action::RestoreOwn)} />
             <crate::components::hunt_panel::HuntOffer variants={exercise.variants.clone()}
                 on_start={handlers.hunt_start.clone()} />
             <Hints hints={exercise.hints.clone()} shown={playground.hints_shown} on_more={handlers.unit(|| Action::ShowHint)} />

@@ -3,7 +3,8 @@
 //! read, to keep the editor and the verdicts in sight. In an embed and on a
 //! phone the story starts folded, its first sentence standing as the fold's
 //! label: the course page around the frame tells the story too, and a small
-//! screen's height belongs to the editor and the verdicts.
+//! screen's height belongs to the editor and the verdicts. The title takes
+//! the focus when the learner goes to another exercise.
 
 use fencelab_model::prose;
 use yew::prelude::*;
@@ -31,7 +32,9 @@ pub fn narrative(props: &NarrativeProps) -> Html {
     };
     html! {
         <section class="narrative" aria-labelledby="exercise-title">
-            <h1 id="exercise-title">{ props.title.clone() }</h1>
+            // Focusable by script alone: a new exercise opens with the
+            // focus here (`reveal::title`), as accessible sites do.
+            <h1 id="exercise-title" tabindex="-1">{ props.title.clone() }</h1>
             <details class={classes!("narrative-text", props.folded.then_some("story-folded"))} open={!props.folded}>
                 { summary }
                 { super::hints::rendered(&props.story.html) }

@@ -2,6 +2,8 @@
 //! one-line explanation, and Reset. Both go through the editor as one
 //! undoable change. A variant the learner watched fail is marked as seen:
 //! the scenarios caught it, which says nothing yet of the learner's own text.
+//! While the learner's own text is set aside (a variant, Reset or a
+//! challenge replaced it), "Restore your text" brings it back in one click.
 
 use fencelab_model::exercise::Variant;
 use std::collections::BTreeSet;
@@ -16,13 +18,17 @@ pub struct VariantsProps {
     /// Reset goes back to the working version, which the learner chose to
     /// start from.
     pub working: bool,
+    /// The learner's own text is set aside: "Restore your text" is offered.
+    pub restorable: bool,
     pub on_load: Callback<String>,
     pub on_reset: Callback<()>,
+    pub on_restore: Callback<()>,
 }
 
 #[function_component(Variants)]
 pub fn variants(props: &VariantsProps) -> Html {
     let reset = props.on_reset.reform(|_: MouseEvent| ());
+    let restore = props.on_restore.reform(|_: MouseEvent| ());
     let loaded = props
         .loaded
         .as_ref()
@@ -47,7 +53,12 @@ pub fn variants(props: &VariantsProps) -> Html {
             if let Some(m) = loaded {
                 <p class="variant-explanation" id="variant-explanation">
                     <strong>{ format!("Loaded “{}”: ", m.name) }</strong>{ m.explanation.clone() }
-                    { " Ctrl+Z in the editor brings your text back." }
+                </p>
+            }
+            if props.restorable {
+                <p class="own-aside" id="own-aside">
+                    { "Your own text is set aside. " }
+                    <button id="restore-own" class="restore-own" onclick={restore}>{ "Restore your text" }</button>
                 </p>
             }
         </section>

@@ -4,9 +4,17 @@
 //! so a reload comes back to it. A share link is read once and then taken
 //! out of the address; an exercise link (`#x1=`) stays, as the exercise it
 //! carries lives nowhere else.
+//!
+//! Each exercise the learner goes to is an entry of the tab's history (the
+//! first one named takes the entry the page arrived with), so Back and
+//! Forward move between exercises (`popstate`, read here and dispatched as
+//! `Navigated`) and Back from the first leaves the site. In an embed the
+//! entry is replaced instead: a frame's entries would be the course page's
+//! Back.
 
 use crate::state::{Action, Playground, Start, Theme};
 use crate::storage;
+use wasm_bindgen::JsCast;
 use wasm_bindgen::prelude::*;
 use yew::prelude::*;
 
@@ -47,6 +55,10 @@ pub fn read_start() -> Start {
 #[hook]
 pub fn use_address(playground: &UseReducerHandle<Playground>) {
     use_effect_with((), |_| clear_fragment());
+    use_back_and_forward(playground.dispatcher());
+    // Whether the address has named an exercise yet: the first naming
+    // takes the entry the page arrived with.
+    let named = use_mut_ref(|| false);
     let id = playground.exercise().map(|e| e.id.clone());
     let embed = playground.embed;
     let parent = playground
@@ -60,14 +72,49 @@ pub fn use_address(playground: &UseReducerHandle<Playground>) {
                 "?{}exercise={id}{parent}",
                 if embed { "embed=1&" } else { "" }
             );
-            name_exercise(&window, &query);
+            let push = *named.borrow() && !embed;
+            name_exercise(&window, &query, push);
+            *named.borrow_mut() = true;
         }
     });
 }
 
-/// Replaces the address's query with `query`, keeping an exercise link's
-/// fragment (see `clear_fragment`), without a reload.
-fn name_exercise(window: &web_sys::Window, query: &str) {
+/// Back and Forward: the address they arrive at names an exercise, which
+/// is dispatched to be opened (`Navigated`; the one open already stays).
+#[hook]
+fn use_back_and_forward(dispatcher: UseReducerDispatcher<Playground>) {
+    use_effect_with((), move |_| {
+        let listener = Closure::<dyn FnMut()>::new(move || {
+            let Some(search) = web_sys::window().and_then(|w| w.location().search().ok()) else {
+                return;
+            };
+            let exercise = web_sys::UrlSearchParams::new_with_str(&search)
+                .ok()
+                .and_then(|params| params.get("exercise"));
+            if let Some(id) = exercise {
+                dispatcher.dispatch(Action::Navigated(id));
+            }
+        });
+        let window = web_sys::window();
+        if let Some(window) = &window {
+            let _ = window
+                .add_event_listener_with_callback("popstate", listener.as_ref().unchecked_ref());
+        }
+        move || {
+            if let Some(window) = window {
+                let _ = window.remove_event_listener_with_callback(
+                    "popstate",
+                    listener.as_ref().unchecked_ref(),
+                );
+            }
+        }
+    });
+}
+
+/// Sets the address's query to `query`, keeping an exercise link's fragment
+/// (see `clear_fragment`), without a reload: a new history entry when
+/// `push` (and the address is another), else in place of this one.
+fn name_exercise(window: &web_sys::Window, query: &str, push: bool) {
     let hash = window.location().hash().unwrap_or_default();
     let hash = if crate::author::link::is_exercise_link(hash.trim_start_matches('#')) {
         hash
@@ -78,9 +125,18 @@ fn name_exercise(window: &web_sys::Window, query: &str) {
         "{}{query}{hash}",
         window.location().pathname().unwrap_or_default()
     );
-    if let Ok(history) = window.history() {
-        let _ = history.replace_state_with_url(&JsValue::NULL, "", Some(&url));
+    let Ok(history) = window.history() else {
+        return;
+    };
+    // Back or Forward arrived here: the address names the exercise already.
+    if push && window.location().search().ok().as_deref() == Some(query) {
+        return;
     }
+    let _ = if push {
+        history.push_state_with_url(&JsValue::NULL, "", Some(&url))
+    } else {
+        history.replace_state_with_url(&JsValue::NULL, "", Some(&url))
+    };
 }
 
 /// Removes a share link from the address bar once read, so a reload shows

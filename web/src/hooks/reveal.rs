@@ -29,6 +29,13 @@ pub fn use_reveal(playground: &UseReducerHandle<Playground>) {
             reveal::step_in_box();
         }
     });
+    // Another exercise, chosen or gone Back or Forward to: its top, its
+    // title focused.
+    use_effect_with(playground.focus_title, |count| {
+        if *count > 0 {
+            reveal::title();
+        }
+    });
     // "Drive it yourself": the drive panel comes into view with the focus.
     use_effect_with(playground.focus_drive, |count| {
         if *count > 0 {

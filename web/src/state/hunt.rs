@@ -135,8 +135,7 @@ impl Playground {
         let Some(texts) = self.hunt_texts(&text) else {
             return;
         };
-        self.replace_texts(texts);
-        self.given = Some(given(&text));
+        self.give_texts(texts, given(&text));
         // A variant's explanation would give the break away.
         self.loaded_variant = None;
         self.step_wanted = None;

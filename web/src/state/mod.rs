@@ -145,6 +145,14 @@ pub struct Playground {
     pub working: bool,
     /// Broken variants the learner loaded and watched fail.
     pub seen: BTreeSet<String>,
+    /// The learner's own text passed every scenario since the exercise was
+    /// last reset: it counts as solved whatever the editors hold now (a
+    /// broken variant, a challenge), until Reset (`progress.rs`).
+    pub solve_kept: bool,
+    /// The learner's own texts, set aside when the page put others in the
+    /// editors (a broken variant, Reset, a challenge): "Restore your text"
+    /// puts them back in one click.
+    pub own_aside: Option<Edits>,
     /// The challenge open ("break it yourself"), if any (`hunt.rs`).
     pub challenge: Option<Challenge>,
     /// The breaks the learner found by hand in challenges: progress kept
@@ -166,6 +174,10 @@ pub struct Playground {
     /// Counts the times the drive panel should come into view and take the
     /// focus (the learner started a drive).
     pub focus_drive: u64,
+    /// Counts the times the learner went to another exercise (the list,
+    /// "Next exercise", Back or Forward): its title comes into view at the
+    /// exercise's top and takes the focus.
+    pub focus_title: u64,
     /// The colour theme the learner chose.
     pub theme: Theme,
     /// The replay whose answer takes the focus: a counterexample the learner
@@ -201,6 +213,9 @@ pub enum Action {
     /// The site's own exercises, as the app fetched them.
     SiteExercises(SiteExercises),
     Open(usize),
+    /// The learner went Back or Forward to the page's address naming this
+    /// exercise (by id), as the app read it.
+    Navigated(String),
     Edited {
         procedure: String,
         text: String,
@@ -216,6 +231,9 @@ pub enum Action {
     StepBy(isize),
     LoadVariant(String),
     Reset,
+    /// Put the learner's own texts, set aside by a variant, Reset or a
+    /// challenge, back in the editors.
+    RestoreOwn,
     ShowHint,
     DriveStart(String),
     DriveMove(String),

@@ -92,6 +92,8 @@ impl Playground {
             given: Some(Given::Start),
             working: false,
             seen: BTreeSet::new(),
+            solve_kept: false,
+            own_aside: None,
             challenge: None,
             hunted: Vec::new(),
             progress: BTreeMap::new(),
@@ -102,6 +104,7 @@ impl Playground {
             protection: Protection::Nothing,
             focus_timeline: 0,
             focus_drive: 0,
+            focus_title: 0,
             theme: start.theme,
             focus_on_replay: None,
             outbox: Vec::new(),
@@ -232,6 +235,26 @@ impl Playground {
         }
     }
 
+    /// The learner went to exercise `index` (the list, "Next exercise"): it
+    /// opens, and its title takes the focus.
+    pub(super) fn go_to(&mut self, index: usize) {
+        self.notices.clear();
+        self.open(index, None);
+        self.focus_title += 1;
+    }
+
+    /// The learner went Back or Forward to the address naming exercise
+    /// `id`: it opens as from the list, unless it is open already (the
+    /// fragment alone changed) or the page has no such exercise.
+    pub(super) fn navigated(&mut self, id: &str) {
+        let Some(index) = self.exercises.iter().position(|e| e.id == id) else {
+            return;
+        };
+        if self.exercise().is_none_or(|open| open.id != id) {
+            self.go_to(index);
+        }
+    }
+
     /// Shows exercise `index` with its starting texts and asks for its saved
     /// work. Answers to requests about the exercise before are dropped: no
     /// view waits for them, and no check is wanted until the work is read.
@@ -254,6 +277,8 @@ impl Playground {
         self.share_url = None;
         self.saved_aside = None;
         self.seen.clear();
+        self.solve_kept = false;
+        self.own_aside = None;
         self.challenge = None;
         self.hunted.clear();
         self.protection = Protection::Nothing;
@@ -279,6 +304,8 @@ impl Playground {
             Loaded::Saved(saved) => {
                 self.texts = self.complete(&saved.edits);
                 self.seen = saved.seen;
+                self.solve_kept = saved.passing;
+                self.own_aside = saved.own_aside.map(|aside| self.complete(&aside));
                 self.hunted = saved.hunts;
                 self.working = saved.working
                     && self.exercise().is_some_and(|e| e.working_version.is_some());

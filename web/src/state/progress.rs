@@ -3,6 +3,11 @@
 //! starting text, the working version, a broken variant, a link's version)
 //! until the learner edits them. A broken variant the learner loaded and
 //! watched fail counts as seen: the scenarios caught it, not the learner.
+//!
+//! Progress is never lowered by looking: once the learner's own text has
+//! passed, the exercise stays solved (`solve_kept`) while a broken variant,
+//! a challenge or a hint is looked at, and after a reload; only Reset, which
+//! starts the exercise over, forgets it.
 
 use super::Playground;
 use crate::storage::Progress;
@@ -49,11 +54,17 @@ impl Playground {
         self.report_seq == self.check_wanted && self.report.as_ref().is_some_and(|r| r.failed == 0)
     }
 
+    /// Whether the exercise counts as solved: the learner's own text passes
+    /// now, or passed since the exercise was last reset.
+    pub fn counts_solved(&self) -> bool {
+        self.solve_kept || self.solved()
+    }
+
     /// The open exercise's progress, from the playground itself.
     pub fn current_progress(&self) -> Progress {
         Progress {
             seen: self.seen.len(),
-            solved: self.solved(),
+            solved: self.counts_solved(),
             hunted: self.hunted.len(),
         }
     }
@@ -68,6 +79,11 @@ impl Playground {
             self.current_progress(),
             &self.progress,
         )
+    }
+
+    /// After the newest check: a pass of the learner's own text is kept.
+    pub(super) fn note_solved(&mut self) {
+        self.solve_kept = self.counts_solved();
     }
 
     /// After the newest check: a broken variant still in the editors that

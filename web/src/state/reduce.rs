@@ -16,10 +16,8 @@ pub fn reduce(playground: &mut Playground, action: Action) {
         Action::Hydrated { loaded, theme } => playground.hydrated(loaded, theme),
         Action::ProgressRead(progress) => playground.progress.extend(progress),
         Action::SiteExercises(site) => playground.site_exercises(site),
-        Action::Open(index) => {
-            playground.notices.clear();
-            playground.open(index, None);
-        }
+        Action::Open(index) => playground.go_to(index),
+        Action::Navigated(id) => playground.navigated(&id),
         Action::Edited { procedure, text } => playground.edited(procedure, text),
         Action::RunNow => playground.run_now(),
         Action::StartFromWorking(working) => playground.start_from_working(working),
@@ -29,6 +27,7 @@ pub fn reduce(playground: &mut Playground, action: Action) {
         Action::StepBy(delta) => playground.step_by(delta),
         Action::LoadVariant(name) => playground.load_variant(name),
         Action::Reset => playground.reset(),
+        Action::RestoreOwn => playground.restore_own(),
         Action::ShowHint => {
             let total = playground.exercise().map(|e| e.hints.len()).unwrap_or(0);
             playground.hints_shown = (playground.hints_shown + 1).min(total);

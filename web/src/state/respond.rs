@@ -103,6 +103,7 @@ impl Playground {
         self.report = Some(Rc::new(report));
         self.draw_checked(keeps_step);
         self.note_variant_seen();
+        self.note_solved();
         self.after_check();
     }
 

@@ -57,6 +57,32 @@ impl Playground {
         self.after_edit();
     }
 
+    /// Puts texts the page gives (`given`) in the editors, one undoable
+    /// change; the learner's own texts they replace are set aside first, so
+    /// "Restore your text" brings them back in one click.
+    pub(super) fn give_texts(&mut self, texts: Edits, given: Given) {
+        if self.own_texts() {
+            self.own_aside = Some(self.texts.clone());
+        }
+        self.replace_texts(texts);
+        self.given = Some(given);
+    }
+
+    /// The learner's own texts, set aside by [`Playground::give_texts`],
+    /// back in the editors (one undoable change): theirs again, and
+    /// checked, so a passing one is solved once more.
+    pub(super) fn restore_own(&mut self) {
+        if self.opening.is_some() {
+            return;
+        }
+        if let Some(own) = self.own_aside.take() {
+            self.replace_texts(own);
+            self.given = None;
+            self.loaded_variant = None;
+            self.announcement = "Your text is back in the editor.".into();
+        }
+    }
+
     /// After the texts changed: every report in view is of older texts, but
     /// the scenario stays in view.
     pub(super) fn after_edit(&mut self) {
@@ -103,8 +129,7 @@ impl Playground {
         }
         self.working = working;
         let (texts, given) = self.chosen_starts();
-        self.replace_texts(texts);
-        self.given = Some(given);
+        self.give_texts(texts, given);
         self.loaded_variant = None;
         self.announcement = if working {
             "The working version is in the editor; it passes every scenario. Now break it."
@@ -116,17 +141,22 @@ impl Playground {
 
     pub(super) fn load_variant(&mut self, name: String) {
         if let Some(texts) = self.variant_texts(&name) {
-            self.replace_texts(texts);
-            self.given = Some(Given::Variant(name.clone()));
+            self.give_texts(texts, Given::Variant(name.clone()));
             self.loaded_variant = Some(name);
         }
     }
 
+    /// Reset starts the exercise over: its start in the editors, and it
+    /// counts as solved again only once the learner's text passes again
+    /// (their text is one click away, "Restore your text").
     pub(super) fn reset(&mut self) {
         let (texts, given) = self.chosen_starts();
-        self.replace_texts(texts);
-        self.given = Some(given);
+        self.give_texts(texts, given);
         self.loaded_variant = None;
+        self.solve_kept = false;
+        if self.own_aside.is_some() {
+            self.announcement = "The start is back in the editor: the exercise counts as solved once your text passes again. \"Restore your text\" brings yours back.".into();
+        }
     }
 
     /// The saved version a link set aside comes back into the editors.

@@ -1,7 +1,10 @@
 //! Honest progress: solved only when the learner's own text passes every
 //! scenario; a broken variant the learner loads counts as seen (when it
 //! fails), never as anything the learner solved; and the working version an
-//! exercise offers is a starting point, remembered, not a solution.
+//! exercise offers is a starting point, remembered, not a solution. A solve
+//! is kept while the learner looks at a variant, a challenge or a hint, and
+//! after a reload, until Reset; the learner's text those replace is one
+//! click away ("Restore your text").
 
 use super::*;
 
@@ -9,9 +12,7 @@ const SESSION: &str = "session-incarnations";
 
 #[test]
 fn clicking_a_variant_never_marks_anything_solved() {
-    let mut playground = edited();
-    check_answered(&mut playground, claim_report(false));
-    assert!(playground.solved(), "the learner's own text passes");
+    let mut playground = opened();
     let names: Vec<String> = playground
         .exercise()
         .map(|e| e.variants.iter().map(|m| m.name.clone()).collect())
@@ -54,6 +55,134 @@ fn clicking_a_variant_never_marks_anything_solved() {
     );
     check_answered(&mut playground, claim_report(false));
     assert!(playground.solved());
+}
+
+/// The claim exercise solved by the learner's own text.
+fn solved() -> Playground {
+    let mut playground = edited();
+    check_answered(&mut playground, claim_report(false));
+    assert!(playground.solved(), "the learner's own text passes");
+    playground
+}
+
+#[test]
+fn a_solve_is_kept_while_a_variant_a_challenge_or_a_hint_is_looked_at() {
+    let mut playground = solved();
+    let own = playground.texts.clone();
+    let solved_progress = Progress {
+        seen: 0,
+        solved: true,
+        hunted: 0,
+    };
+    assert_eq!(playground.current_progress(), solved_progress);
+
+    act(
+        &mut playground,
+        Action::LoadVariant("read, then write".into()),
+    );
+    assert_eq!(playground.own_aside.as_ref(), Some(&own), "set aside");
+    check_answered(&mut playground, claim_report(true));
+    assert!(
+        !playground.solved(),
+        "the variant in the editor is not solved"
+    );
+    assert!(playground.current_progress().solved, "the solve is kept");
+    assert!(playground.saved().passing, "and saved");
+    assert_eq!(playground.saved().own_aside.as_ref(), Some(&own));
+
+    act(&mut playground, Action::ShowHint);
+    act(
+        &mut playground,
+        Action::HuntStart(HuntText::Variant("read again right before writing".into())),
+    );
+    check_answered(&mut playground, claim_report(true));
+    assert!(playground.current_progress().solved);
+    assert_eq!(
+        playground.own_aside.as_ref(),
+        Some(&own),
+        "a page-given text replaced is not the learner's: theirs stays aside"
+    );
+
+    let generation = playground.replace.generation;
+    act(&mut playground, Action::RestoreOwn);
+    assert_eq!(playground.texts, own);
+    assert_eq!(
+        playground.replace.texts, own,
+        "through the editor, undoably"
+    );
+    assert_eq!(playground.replace.generation, generation + 1);
+    assert_eq!(
+        (playground.given.clone(), playground.own_aside.clone()),
+        (None, None)
+    );
+    assert_eq!(playground.loaded_variant, None);
+    assert_eq!(playground.challenge, None);
+    check_answered(&mut playground, claim_report(false));
+    assert!(playground.solved());
+}
+
+#[test]
+fn reset_starts_the_exercise_over_and_the_learners_text_stays_one_click_away() {
+    let mut playground = solved();
+    let own = playground.texts.clone();
+    act(&mut playground, Action::Reset);
+    assert_eq!(playground.texts, playground.starts());
+    assert!(
+        !playground.current_progress().solved,
+        "Reset forgets the solve"
+    );
+    assert!(!playground.saved().passing);
+    assert!(playground.announcement.contains("Restore your text"));
+    check_answered(&mut playground, claim_report(true));
+    assert!(!playground.current_progress().solved);
+    act(&mut playground, Action::RestoreOwn);
+    assert_eq!(playground.texts, own);
+    check_answered(&mut playground, claim_report(false));
+    assert!(playground.current_progress().solved, "solved again");
+}
+
+#[test]
+fn a_kept_solve_and_the_text_set_aside_come_back_after_a_reload() {
+    let mut playground = solved();
+    let own = playground.texts.clone();
+    act(
+        &mut playground,
+        Action::LoadVariant("read, then write".into()),
+    );
+    let saved = playground.saved();
+    // What storage keeps is what the page reads back.
+    let text = serde_json::to_string(&saved).expect("saved work serializes");
+    let read = storage::parse(&text).expect("and reads back");
+
+    let mut reloaded = started("");
+    act(
+        &mut reloaded,
+        Action::SavedWorkRead {
+            exercise: CLAIM.into(),
+            loaded: Loaded::Saved(read),
+        },
+    );
+    assert!(
+        reloaded.current_progress().solved,
+        "solved before any check"
+    );
+    assert_eq!(reloaded.own_aside.as_ref(), Some(&own));
+    act(&mut reloaded, Action::RestoreOwn);
+    assert_eq!(reloaded.texts, own);
+    assert_eq!(reloaded.given, None);
+}
+
+#[test]
+fn with_nothing_of_the_learners_set_aside_there_is_nothing_to_restore() {
+    let mut playground = opened();
+    act(
+        &mut playground,
+        Action::LoadVariant("read, then write".into()),
+    );
+    let texts = playground.texts.clone();
+    act(&mut playground, Action::RestoreOwn);
+    assert_eq!(playground.texts, texts);
+    assert_eq!(playground.own_aside, None);
 }
 
 #[test]
