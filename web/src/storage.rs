@@ -97,6 +97,9 @@ pub struct Progress {
 }
 
 /// What reading an exercise's entry found.
+// One is made per exercise opened and consumed at once, so the size of the
+// `Saved` variant costs nothing; boxing it would only add an allocation.
+#[allow(clippy::large_enum_variant)]
 #[derive(Clone, Debug, PartialEq)]
 pub enum Loaded {
     Nothing,

@@ -132,12 +132,15 @@ fn the_frames_messages_are_plain_objects_as_their_json_says() {
         failed: 0,
         total: 0,
         procedures: [("claim".to_string(), "SELECT 1;".to_string())].into(),
+        own_texts: true,
     };
     let serializer = serde_wasm_bindgen::Serializer::json_compatible();
     let value = message
         .envelope()
         .serialize(&serializer)
         .expect("it serializes");
+    let own = js_sys::Reflect::get(&value, &"own_texts".into()).unwrap();
+    assert_eq!(own.as_bool(), Some(true), "own_texts is a boolean");
     let procedures = js_sys::Reflect::get(&value, &"procedures".into()).unwrap();
     assert!(
         !procedures.is_instance_of::<js_sys::Map>(),
