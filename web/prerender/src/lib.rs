@@ -489,7 +489,7 @@ mod tests {
             );
             assert!(
                 html.contains(&format!(
-                    "<h1 id=\"exercise-title\">{}</h1>",
+                    "<h1 id=\"exercise-title\" tabindex=\"-1\">{}</h1>",
                     escape(&exercise.title)
                 )),
                 "{}",

@@ -408,6 +408,10 @@ mod tests {
         let start = "SELECT c.session_id, c.host_id, c.incarnation, :result, :now";
         let query = "{ query = \"SELECT count(*) FROM beliefs\"";
         let invariant = "]\n\n[[scenarios]]";
+        // The start's text, not the hint that quotes the whole procedure.
+        let procedure = file
+            .find("[procedures.finish_session]")
+            .expect("the procedure's table");
         let cases = [
             (
                 file.replacen(schema, "  id TEXT PRIMARY KEY,\\u0000", 1),
@@ -415,9 +419,13 @@ mod tests {
                 line_of(schema),
             ),
             (
-                file.replacen(start, "SELECT c.session_id\\u0000, c.host_id", 1),
+                format!(
+                    "{}{}",
+                    &file[..procedure],
+                    file[procedure..].replacen(start, "SELECT c.session_id\\u0000, c.host_id", 1)
+                ),
                 "procedures.finish_session.start".to_string(),
-                line_of(start),
+                line_at(file, procedure + file[procedure..].find(start).expect("the start")),
             ),
             (
                 file.replacen(query, "{ query = \"SELECT count(*)\\u0000 FROM beliefs\"", 1),
