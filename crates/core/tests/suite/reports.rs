@@ -103,6 +103,17 @@ fn a_scenarios_search_gives_its_report_once_and_says_so_when_asked_again() {
     );
 }
 
+/// The editable procedures' starting texts, by name: what a learner first
+/// sees in the editors.
+fn starting_texts(exercise: &fencelab_core::Exercise) -> BTreeMap<String, String> {
+    exercise
+        .procedures
+        .iter()
+        .filter(|p| p.editable)
+        .map(|p| (p.name.clone(), p.start.clone()))
+        .collect()
+}
+
 #[test]
 fn every_failure_of_a_starting_text_or_a_named_variant_is_a_sentence() {
     // Issue 52: a `query` step's failure was its SQL ("`SELECT w.seq, ...`
@@ -111,12 +122,7 @@ fn every_failure_of_a_starting_text_or_a_named_variant_is_a_sentence() {
     let mut raw = Vec::new();
     let mut checked = 0;
     for exercise in bundled::exercises().unwrap() {
-        let start: BTreeMap<String, String> = exercise
-            .procedures
-            .iter()
-            .filter(|p| p.editable)
-            .map(|p| (p.name.clone(), p.start.clone()))
-            .collect();
+        let start = starting_texts(&exercise);
         let variants = exercise
             .variants
             .iter()
@@ -151,12 +157,7 @@ fn every_failure_of_a_starting_text_or_a_named_variant_is_a_sentence() {
         .into_iter()
         .find(|e| e.id == "decide-in-the-transaction")
         .expect("exercise 11");
-    let start: BTreeMap<String, String> = exercise
-        .procedures
-        .iter()
-        .filter(|p| p.editable)
-        .map(|p| (p.name.clone(), p.start.clone()))
-        .collect();
+    let start = starting_texts(&exercise);
     let report = exercise
         .run(&start)
         .scenarios
