@@ -14,7 +14,6 @@
 
 use crate::state::{Action, Playground, Start, Theme};
 use crate::storage;
-use wasm_bindgen::JsCast;
 use wasm_bindgen::prelude::*;
 use yew::prelude::*;
 
@@ -95,19 +94,7 @@ fn use_back_and_forward(dispatcher: UseReducerDispatcher<Playground>) {
                 dispatcher.dispatch(Action::Navigated(id));
             }
         });
-        let window = web_sys::window();
-        if let Some(window) = &window {
-            let _ = window
-                .add_event_listener_with_callback("popstate", listener.as_ref().unchecked_ref());
-        }
-        move || {
-            if let Some(window) = window {
-                let _ = window.remove_event_listener_with_callback(
-                    "popstate",
-                    listener.as_ref().unchecked_ref(),
-                );
-            }
-        }
+        super::listen_on_window("popstate", listener)
     });
 }
 

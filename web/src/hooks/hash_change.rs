@@ -2,7 +2,6 @@
 //! loads nothing: the page reloads so the link is read like any opened
 //! link. Any other change of the fragment is left alone.
 
-use wasm_bindgen::JsCast;
 use wasm_bindgen::prelude::*;
 use yew::prelude::*;
 
@@ -10,19 +9,7 @@ use yew::prelude::*;
 pub fn use_share_link_reload() {
     use_effect_with((), |_| {
         let listener = Closure::<dyn FnMut()>::new(reload_on_share_link);
-        let window = web_sys::window();
-        if let Some(window) = &window {
-            let _ = window
-                .add_event_listener_with_callback("hashchange", listener.as_ref().unchecked_ref());
-        }
-        move || {
-            if let Some(window) = window {
-                let _ = window.remove_event_listener_with_callback(
-                    "hashchange",
-                    listener.as_ref().unchecked_ref(),
-                );
-            }
-        }
+        super::listen_on_window("hashchange", listener)
     });
 }
 

@@ -20,3 +20,23 @@ pub mod reveal;
 pub mod saved_work;
 pub mod site;
 pub mod worker;
+
+/// Calls `listener` on each `event` of the window, until the returned
+/// cleanup (an effect's destructor) removes it: the one way a hook here
+/// listens to the window for an event that carries nothing it reads.
+pub(crate) fn listen_on_window(
+    event: &'static str,
+    listener: wasm_bindgen::closure::Closure<dyn FnMut()>,
+) -> impl FnOnce() {
+    use wasm_bindgen::JsCast;
+    let window = web_sys::window();
+    if let Some(window) = &window {
+        let _ = window.add_event_listener_with_callback(event, listener.as_ref().unchecked_ref());
+    }
+    move || {
+        if let Some(window) = window {
+            let _ = window
+                .remove_event_listener_with_callback(event, listener.as_ref().unchecked_ref());
+        }
+    }
+}
