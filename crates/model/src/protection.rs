@@ -6,7 +6,8 @@
 //!
 //! A line is protected when a scenario catches some change to it: the mark
 //! carries every caught removal from it (each predicate, statement or
-//! decision), or else the first caught change, each with the scenario's
+//! decision) and every caught fence stamped later (the window between
+//! taking a row and stamping its fence), or else the first caught change, each with the scenario's
 //! failure and schedule, so a reader can replay the counterexample. It is
 //! unprotected when every change to it passes every scenario. A line whose
 //! changes only make scenarios error gets no mark: an error is not a
@@ -84,7 +85,8 @@ pub enum LineStatus {
     /// A scenario fails when this line changes.
     Protected {
         /// Every removal from this line that a scenario caught (each
-        /// predicate, statement or decision on it), in the order they stand;
+        /// predicate, statement or decision on it) and every fence stamped
+        /// later, in the order they stand;
         /// when no removal is caught, the first change that is. Never empty.
         caught: Vec<Caught>,
         /// Changes to this line that no scenario caught, by description.
@@ -180,15 +182,55 @@ pub struct Caught {
     pub description: String,
     /// The whole procedure text with the change.
     pub mutant_text: String,
+    /// `scenario` is a limit (`limit = true`): the change made its limit
+    /// stop showing as described, which is never said as a failure.
+    /// Absent in older marks, which read it as false.
+    #[serde(default, skip_serializing_if = "std::ops::Not::not")]
+    pub limit: bool,
+}
+
+impl Caught {
+    /// What the change did to its scenario: "“one winner” fails", or for a
+    /// limit, that it no longer shows as described (a limit never passes,
+    /// so it does not "fail" either).
+    pub fn what_broke(&self) -> String {
+        if self.limit {
+            format!(
+                "the limit “{}” no longer shows as the exercise describes it",
+                self.scenario
+            )
+        } else {
+            format!("“{}” fails", self.scenario)
+        }
+    }
 }
 
 /// What a list of the marks says of a caught change to `line` (the page
 /// adds its button's words; `fencelab protect` the failure and schedule).
 pub fn caught_sentence(line: u32, change: &Caught) -> String {
     format!(
-        "Line {line}: if you {}, “{}” fails",
-        change.description, change.scenario
+        "Line {line}: if you {}, {}",
+        change.description,
+        change.what_broke()
     )
+}
+
+/// `texts` as one run of sentences: each that ends without a full stop
+/// gets one, so texts that are sentences already (an exercise's reasons)
+/// never read ".;".
+pub fn sentences(texts: &[String]) -> String {
+    texts
+        .iter()
+        .map(|text| {
+            let text = text.trim();
+            if text.ends_with(['.', '!', '?']) {
+                text.to_string()
+            } else {
+                format!("{text}.")
+            }
+        })
+        .collect::<Vec<_>>()
+        .join(" ")
 }
 
 /// What a list of the marks says of an unprotected `line`.
@@ -217,7 +259,7 @@ pub fn unmarked_sentence(line: u32, status: &LineStatus) -> Option<String> {
         LineStatus::Equivalent { reasons } => Some(format!(
             "Line {line}: no mark, because every change tried here is equivalent to your \
              text, as the exercise says: {}",
-            reasons.join("; ")
+            sentences(reasons).trim_end_matches('.')
         )),
         LineStatus::Untried => Some(format!(
             "Line {line}: no mark, because no change to it was tried: nothing on it is what \
@@ -235,6 +277,12 @@ pub fn marks(
     mutants: &[Mutant],
     verdicts: &[MutantVerdict],
 ) -> ProtectionReport {
+    let limits: Vec<&str> = exercise
+        .scenarios
+        .iter()
+        .filter(|s| s.limit)
+        .map(|s| s.name.as_str())
+        .collect();
     let procedures = exercise
         .procedures
         .iter()
@@ -255,7 +303,7 @@ pub fn marks(
                 .map_or("", |(_, text)| text.as_str());
             let mut lines: BTreeMap<u32, LineStatus> = by_line
                 .into_iter()
-                .map(|(line, judged)| (line, line_status(&judged)))
+                .map(|(line, judged)| (line, line_status(&judged, &limits)))
                 .collect();
             for (i, written) in text.lines().enumerate() {
                 let line = u32::try_from(i + 1).unwrap_or(u32::MAX);
@@ -278,10 +326,13 @@ pub fn marks(
     }
 }
 
-/// Whether `operator` removes something (a predicate, a statement, a
-/// decision, a transaction) rather than changing it: "without this" reads
-/// true of these, so a line's mark lists every one a scenario catches.
-fn removes(operator: Operator) -> bool {
+/// Whether a mark lists every caught change `operator` makes on its line,
+/// rather than only the first: the removals (a predicate, a statement, a
+/// decision, a transaction), of which "without this" reads true, and the
+/// fence stamped in a later statement (`StampLater`), which no removal on
+/// the same line shows: the window between taking a row and stamping its
+/// fence is a lesson of its own.
+fn listed(operator: Operator) -> bool {
     matches!(
         operator,
         Operator::DropConjunct
@@ -290,30 +341,37 @@ fn removes(operator: Operator) -> bool {
             | Operator::DropTransaction
             | Operator::DropAddend
             | Operator::DropUpsertAssignment
+            | Operator::StampLater
     )
 }
 
-/// The counterexample of a caught mutant: its first kill.
-fn caught(mutant: &Mutant, verdict: &MutantVerdict) -> Option<Caught> {
+/// The counterexample of a caught mutant: its first kill by a scenario
+/// that tests the texts, else its first kill by a limit (`limits`).
+fn caught(mutant: &Mutant, verdict: &MutantVerdict, limits: &[&str]) -> Option<Caught> {
     let MutantVerdict::Killed { by } = verdict else {
         return None;
     };
-    let kill = by.first()?;
+    let is_limit = |kill: &&crate::mutate::Kill| limits.contains(&kill.scenario.as_str());
+    let kill = by
+        .iter()
+        .find(|kill| !is_limit(kill))
+        .or_else(|| by.first())?;
     Some(Caught {
         scenario: kill.scenario.clone(),
         sentence: kill.sentence.clone(),
         schedule: kill.schedule.clone(),
         description: mutant.description.clone(),
         mutant_text: mutant.text.clone(),
+        limit: is_limit(&kill),
     })
 }
 
-/// Protected by every caught removal (or, when none is caught, the first
-/// caught change), unprotected when every change (declared equivalents
+/// Protected by every caught removal and later stamp (or, when none is
+/// caught, the first caught change), unprotected when every change (declared equivalents
 /// aside) survives, else why not: only declared equivalents, or changes
 /// that only made scenarios error. Changes are listed in the order they
 /// stand on the line.
-fn line_status(judged: &[(&Mutant, &MutantVerdict)]) -> LineStatus {
+fn line_status(judged: &[(&Mutant, &MutantVerdict)], limits: &[&str]) -> LineStatus {
     let survivors = || {
         judged
             .iter()
@@ -321,19 +379,19 @@ fn line_status(judged: &[(&Mutant, &MutantVerdict)]) -> LineStatus {
             .map(|(mutant, _)| mutant.description.clone())
             .collect()
     };
-    let removals: Vec<Caught> = judged
+    let listed: Vec<Caught> = judged
         .iter()
-        .filter(|(mutant, _)| removes(mutant.operator))
-        .filter_map(|(mutant, verdict)| caught(mutant, verdict))
+        .filter(|(mutant, _)| listed(mutant.operator))
+        .filter_map(|(mutant, verdict)| caught(mutant, verdict, limits))
         .collect();
-    let caught: Vec<Caught> = if removals.is_empty() {
+    let caught: Vec<Caught> = if listed.is_empty() {
         judged
             .iter()
-            .find_map(|(mutant, verdict)| caught(mutant, verdict))
+            .find_map(|(mutant, verdict)| caught(mutant, verdict, limits))
             .into_iter()
             .collect()
     } else {
-        removals
+        listed
     };
     if !caught.is_empty() {
         return LineStatus::Protected {
@@ -389,6 +447,7 @@ mod tests {
             schedule: Schedule::parse("a b a").unwrap(),
             description: "drop `AND state = 'NEW'` from the WHERE".into(),
             mutant_text: "UPDATE messages SET owner = :me;".into(),
+            limit: false,
         };
         let statuses = [
             LineStatus::Protected {
@@ -420,10 +479,13 @@ mod tests {
     }
 
     /// A mutant of the claim's `line`; its operator removes something when
-    /// the description says "drop".
+    /// the description says "drop", and stamps a fence later when it says
+    /// "stamp".
     fn mutant(line: u32, description: &str) -> Mutant {
         let operator = if description.starts_with("drop") {
             Operator::DropConjunct
+        } else if description.starts_with("stamp") {
+            Operator::StampLater
         } else {
             Operator::SwapComparison
         };
@@ -577,6 +639,47 @@ mod tests {
             (caught[0].sentence.as_str(), caught[0].mutant_text.as_str()),
             ("one winner broke", "-- caught on 3")
         );
+    }
+
+    #[test]
+    fn a_fence_stamped_later_is_listed_beside_the_removals_a_scenario_caught() {
+        let mutants = [
+            mutant(1, "drop, caught on 1"),
+            mutant(1, "caught on 1"),
+            mutant(1, "stamp `token = 2` later, caught on 1"),
+        ];
+        let verdicts = [
+            killed("one winner", "a b"),
+            killed("first come, first served", ""),
+            killed("the stale process inside the claim", "b a b"),
+        ];
+        let report = marks(
+            &claim(),
+            &[("claim".into(), "1\n".into())],
+            &mutants,
+            &verdicts,
+        );
+        let Some(LineStatus::Protected { caught, uncaught }) =
+            report.mark("claim", 1).map(|m| &m.status)
+        else {
+            panic!("line 1 is protected: {report:?}");
+        };
+        let listed: Vec<(&str, &str)> = caught
+            .iter()
+            .map(|c| (c.description.as_str(), c.scenario.as_str()))
+            .collect();
+        assert_eq!(
+            listed,
+            [
+                ("drop, caught on 1", "one winner"),
+                (
+                    "stamp `token = 2` later, caught on 1",
+                    "the stale process inside the claim"
+                ),
+            ],
+            "the removal and the later stamp, each with its counterexample; not the other change"
+        );
+        assert!(uncaught.is_empty());
     }
 
     #[test]

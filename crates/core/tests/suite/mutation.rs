@@ -224,3 +224,61 @@ fn a_verdicts_search_finds_and_spends_what_a_shown_one_does() {
     }
     assert!(compared > 500, "only {compared} searches compared");
 }
+
+/// The window between taking a row and stamping its fence, as the page's
+/// line marks show it (issue 55): on every bundled exercise, each
+/// `stamp-later` mutant of the references that the exercise does not
+/// declare equivalent is listed in its line's mark, with the scenario that
+/// catches it. Native only: it judges every mutant of every exercise.
+#[cfg(not(target_arch = "wasm32"))]
+#[test]
+fn every_fence_stamped_later_is_shown_in_its_lines_mark_with_its_counterexample() {
+    use fencelab_core::mutate::Operator;
+    use fencelab_core::protection::{LineMarks, LineStatus};
+    use std::rc::Rc;
+
+    let mut shown = 0;
+    for exercise in fencelab_core::bundled::exercises().unwrap_or_else(|e| panic!("{e}")) {
+        let context = mutation::context(&exercise).expect("its schema builds");
+        let texts = mutation::reference_texts(&exercise);
+        let mutants = mutation::generate(&exercise, &texts, &context)
+            .expect("within the budget")
+            .mutants;
+        let declared = mutation::declared_equivalents(&exercise, &mutants, &mutants);
+        let stamped: Vec<_> = mutants
+            .iter()
+            .filter(|m| m.operator == Operator::StampLater && !declared.contains_key(&m.id))
+            .collect();
+        if stamped.is_empty() {
+            continue;
+        }
+        let report = LineMarks::new(Rc::new(exercise.clone()), texts, &context)
+            .finish()
+            .unwrap_or_else(|why| panic!("{}: {why}", exercise.id));
+        for mutant in stamped {
+            let status = report
+                .mark(&mutant.procedure, mutant.position.line)
+                .map(|m| &m.status);
+            let Some(LineStatus::Protected { caught, .. }) = status else {
+                panic!(
+                    "{}: {}'s line is not protected: {status:?}",
+                    exercise.id, mutant.id
+                );
+            };
+            let listed = caught.iter().find(|c| c.description == mutant.description);
+            assert!(
+                listed.is_some_and(|c| !c.scenario.is_empty()),
+                "{}: line {} of {} does not list {:?} among {caught:?}",
+                exercise.id,
+                mutant.position.line,
+                mutant.procedure,
+                mutant.description
+            );
+            shown += 1;
+        }
+    }
+    assert!(
+        shown >= 8,
+        "the bundled references stamp their fences in {shown} takes"
+    );
+}
