@@ -20,6 +20,7 @@ mod explorer_differential;
 mod hints;
 mod history_equivalence;
 mod hunt;
+mod incidents;
 mod kept_checker;
 mod lesson_toy;
 mod lessons;
