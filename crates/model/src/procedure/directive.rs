@@ -9,15 +9,22 @@ pub(super) enum Directive {
     Effect { name: String, values: Vec<String> },
 }
 
+/// A refusal's text split at its first `:`: the head before it (the
+/// category and its condition, `not_claimable unless changed 1`), and the
+/// reason after it, empty without one. Untrimmed. The one reading of where a
+/// refusal's condition ends, shared by the interpreter and the mutation
+/// operators that change the condition.
+pub(crate) fn refusal_parts(text: &str) -> (&str, &str) {
+    text.split_once(':').unwrap_or((text, ""))
+}
+
 pub(super) fn parse_directive(text: &str) -> Result<Directive, String> {
     let (keyword, rest) = text.split_once(char::is_whitespace).unwrap_or((text, ""));
     let rest = rest.trim();
     match keyword {
         "refuse" => {
-            let (head, reason) = match rest.split_once(':') {
-                Some((head, reason)) => (head.trim(), reason.trim()),
-                None => (rest, ""),
-            };
+            let (head, reason) = refusal_parts(rest);
+            let (head, reason) = (head.trim(), reason.trim());
             let (category, condition_text) =
                 head.split_once(char::is_whitespace).unwrap_or((head, ""));
             if !is_name(category) {

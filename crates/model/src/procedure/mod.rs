@@ -45,7 +45,7 @@
 //!
 //! This module only parses; it never touches SQLite.
 
-mod directive;
+pub(crate) mod directive;
 pub mod lexer;
 
 use directive::{Directive, parse_directive};

@@ -12,6 +12,7 @@
 //! after its names).
 
 use super::{Candidates, Operator, Text, candidate, quote};
+use crate::procedure::directive::refusal_parts;
 use crate::procedure::lexer::Token;
 
 pub(super) fn generate(text: &Text, out: &mut Candidates) {
@@ -48,7 +49,7 @@ fn decision(text: &Text, comment: &Token, out: &mut Candidates) {
     let refuse = directive.starts_with("@refuse");
     // A refusal's condition comes before the `:` that starts its reason.
     let head = if refuse {
-        directive.split(':').next().unwrap_or(directive)
+        refusal_parts(directive).0
     } else {
         directive
     };
