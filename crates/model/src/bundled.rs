@@ -38,6 +38,11 @@ bundled_files! {
     "17-the-stale-receipt.toml",
     "18-the-key-checked-then-inserted.toml",
     "19-the-leader-that-kept-acting.toml",
+    "20-the-epoch-that-went-back.toml",
+    "21-the-unlock-that-came-back.toml",
+    "22-the-suspended-leader.toml",
+    "23-the-rescue-of-running-jobs.toml",
+    "24-the-lock-with-a-random-version.toml",
 }
 
 /// The bundled exercises, loaded with everything checked but their schemas

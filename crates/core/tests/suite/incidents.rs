@@ -1,8 +1,8 @@
 //! The incidents of "Fences in the wild": for each exercise that retells a
 //! bug reported and fixed in a real system, the real interleaving (a named
-//! scenario) breaks the real bug (the starting text, or the named broken
-//! variant that is the bug as its project shipped it) with a
-//! counterexample, and the reference, which is the real fix, holds it.
+//! scenario) breaks the real bug (the named broken variant that is the bug
+//! as its project shipped it) with a counterexample, and the reference,
+//! which is the real fix, holds it.
 //! The narrative names its sources; docs/sources/ says where each fact
 //! stands in them.
 
@@ -12,19 +12,12 @@ use wasm_bindgen_test::wasm_bindgen_test as test;
 use fencelab_core::report::VerdictCell;
 use fencelab_core::{ExerciseExt, Verdict, bundled};
 
-/// Where an exercise keeps its real bug.
-enum Bug {
-    /// The learner's starting text is the bug.
-    Start,
-    /// The named broken variant (`[[mutants]]`) of this name is.
-    Variant(&'static str),
-}
-
-/// An incident exercise: its id, its real bug, and the scenario that
-/// replays the interleaving its sources report.
+/// An incident exercise: its id, its real bug (the name of a named broken
+/// variant, `[[mutants]]`), and the scenario that replays the interleaving
+/// its sources report.
 struct Incident {
     exercise: &'static str,
-    bug: Bug,
+    bug: &'static str,
     interleaving: &'static str,
 }
 
@@ -32,21 +25,49 @@ const INCIDENTS: &[Incident] = &[
     // riverqueue/river#1134: the rescuer reset a job that had just completed.
     Incident {
         exercise: "the-rescuer-and-the-finished-job",
-        bug: Bug::Variant("rescue by id"),
+        bug: "rescue by id",
         interleaving: "the worker completes between fetch and rescue",
     },
     // etcd-io/etcd#9921 and #11456: a waiter granted the lock after its
     // own lease had run out.
     Incident {
         exercise: "the-lock-granted-too-late",
-        bug: Bug::Variant("granted without a look at its own lease"),
+        bug: "granted without a look at its own lease",
         interleaving: "the lease runs out while waiting",
     },
     // idempot-dev/idempot-js#182: an overwriting claim taken before the work.
     Incident {
         exercise: "the-key-checked-then-inserted",
-        bug: Bug::Variant("an overwriting claim"),
+        bug: "an overwriting claim",
         interleaving: "a retry while the first request is in flight",
+    },
+    // KAFKA-9144 (apache/kafka#7687): a fencing abort left the producer's
+    // state without a timestamp, it expired early, and an older coordinator
+    // epoch was accepted again.
+    Incident {
+        exercise: "the-epoch-that-went-back",
+        bug: "timestamps from data batches only (KAFKA-9144)",
+        interleaving: "the abort that made the producer look idle",
+    },
+    // etcd-io/etcd#22082: a retried Unlock deleted the same session's newer
+    // lock key.
+    Incident {
+        exercise: "the-unlock-that-came-back",
+        bug: "delete by name (etcd#22082's bug)",
+        interleaving: "the unlock retried after a relock",
+    },
+    // CURATOR-460 (apache/curator#262): a suspended leader kept leading for
+    // the whole session timeout.
+    Incident {
+        exercise: "the-suspended-leader",
+        bug: "the timer runs for the whole session (CURATOR-460)",
+        interleaving: "the leader suspended past its session",
+    },
+    // hexpm/hexpm#1825: Oban's Lifeline rescued a job that was still running.
+    Incident {
+        exercise: "the-rescue-of-running-jobs",
+        bug: "complete by id (Oban's complete_job)",
+        interleaving: "the night of 11 August",
     },
 ];
 
@@ -67,15 +88,12 @@ fn each_incidents_real_interleaving_breaks_its_real_bug_and_its_fix_holds() {
                 .map(|c| (c.verdict, c.problem.clone()))
         };
         let reference = VerdictCell::row(&check.reference);
-        let bug = match incident.bug {
-            Bug::Start => verdict(&check.start),
-            Bug::Variant(name) => check
-                .matrix
-                .rows
-                .iter()
-                .find(|row| row.variant == name)
-                .and_then(|row| verdict(&row.cells)),
-        };
+        let bug = check
+            .matrix
+            .rows
+            .iter()
+            .find(|row| row.variant == incident.bug)
+            .and_then(|row| verdict(&row.cells));
         match verdict(&reference) {
             Some((Verdict::Passed, _)) => {}
             other => problems.push(format!(
