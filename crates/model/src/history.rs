@@ -359,6 +359,37 @@ fn returned(rows: &ResultRows) -> Option<String> {
     })
 }
 
+/// A statement's words: its SQL, then its parameters, the rows it changed
+/// and what it returned.
+fn statement_wording(sql: &str, parameters: &Values, changed: u64, result: &ResultRows) -> Wording {
+    let mut details = Vec::new();
+    if !parameters.is_empty() {
+        details.push((
+            Detail::Parameters,
+            format!("with {}", show_values(parameters)),
+        ));
+    }
+    details.push((Detail::Changed, format!("changed {}", rows(changed))));
+    if let Some(text) = returned(result) {
+        details.push((Detail::Returned, text));
+    }
+    Wording {
+        lead: String::new(),
+        sql: Some(sql.to_string()),
+        details,
+    }
+}
+
+/// How a call ended, in full: `→ ok: token = 3`, `→ refused (stale): ...`.
+fn finished_lead(outcome: &Outcome) -> String {
+    match outcome {
+        Outcome::Ok { values } if values.is_empty() => "→ ok".into(),
+        Outcome::Ok { values } => format!("→ ok: {}", show_values(values)),
+        Outcome::Refused { category, reason } => format!("→ refused ({category}): {reason}"),
+        Outcome::Error(error) => format!("→ error: {}", error.message),
+    }
+}
+
 impl Event {
     /// The event in words (see [`Wording`]).
     pub fn wording(&self) -> Wording {
@@ -393,24 +424,7 @@ impl Event {
                 parameters,
                 changed,
                 returned: result,
-            } => {
-                let mut details = Vec::new();
-                if !parameters.is_empty() {
-                    details.push((
-                        Detail::Parameters,
-                        format!("with {}", show_values(parameters)),
-                    ));
-                }
-                details.push((Detail::Changed, format!("changed {}", rows(*changed))));
-                if let Some(text) = returned(result) {
-                    details.push((Detail::Returned, text));
-                }
-                Wording {
-                    lead: String::new(),
-                    sql: Some(sql.clone()),
-                    details,
-                }
-            }
+            } => statement_wording(sql, parameters, *changed, result),
             What::Blocked { sql } => Wording {
                 lead: "waits: another process holds the lock".into(),
                 sql: Some(sql.clone()),
@@ -423,14 +437,7 @@ impl Event {
                 outcome,
                 rolled_back,
             } => Wording {
-                lead: match outcome {
-                    Outcome::Ok { values } if values.is_empty() => "→ ok".into(),
-                    Outcome::Ok { values } => format!("→ ok: {}", show_values(values)),
-                    Outcome::Refused { category, reason } => {
-                        format!("→ refused ({category}): {reason}")
-                    }
-                    Outcome::Error(error) => format!("→ error: {}", error.message),
-                },
+                lead: finished_lead(outcome),
                 sql: None,
                 details: rolled_back
                     .then(|| (Detail::RolledBack, "its transaction rolled back".into()))
