@@ -177,71 +177,120 @@ impl Monitor {
             if let Some(template) = &rule.grants {
                 let resource = render(template, &context)?;
                 let expires_at = expiry(rule, &context, call.procedure)?;
-                let held = self.position(&resource, call.process);
-                let renewal =
-                    token.is_some() && held.is_some_and(|i| self.beliefs[i].token == token);
-                if let (false, Some(token)) = (renewal, &token) {
-                    // Tokens only grow for one resource; minted from one
-                    // counter, no two grants anywhere share one. (Grants on
-                    // different resources may finish out of mint order: a
-                    // claim that mints outside its transaction is still safe.)
-                    if let Some(earlier) = self.current_token.get(&resource)
-                        && token <= earlier
-                    {
-                        violation.get_or_insert(Violation::TokenNotGreater {
-                            resource: resource.clone(),
-                            holder: holder.clone(),
-                            token: token.clone(),
-                            earlier: earlier.clone(),
-                            token_called: word.clone(),
-                        });
-                    } else if !self.granted.insert(token.clone()) {
-                        violation.get_or_insert(Violation::TokenReused {
-                            resource: resource.clone(),
-                            holder: holder.clone(),
-                            token: token.clone(),
-                            token_called: word.clone(),
-                        });
-                    }
-                    self.current_token.insert(resource.clone(), token.clone());
-                }
-                let belief = Belief {
-                    resource,
-                    process: call.process.to_string(),
-                    actor: call.actor.to_string(),
-                    called: holder.called.clone(),
-                    token: token.clone(),
-                    expires_at,
-                    token_called: word.clone(),
-                };
-                match held {
-                    Some(i) => self.beliefs[i] = belief,
-                    None => {
-                        self.beliefs.push(belief);
-                        self.beliefs.sort();
-                    }
-                }
+                let broke = self.grant(resource, expires_at, call, &holder, &token, &word);
+                violation = violation.or(broke);
             }
             if let Some(template) = &rule.releases {
                 let resource = render(template, &context)?;
-                if let (Some(presented), Some(current)) =
-                    (&token, self.current_token.get(&resource))
-                    && presented != current
-                {
-                    violation.get_or_insert(Violation::StaleCompletion {
-                        resource: resource.clone(),
-                        holder: holder.clone(),
-                        presented: presented.clone(),
-                        current: current.clone(),
-                        token_called: word.clone(),
-                    });
-                }
-                if let Some(i) = self.position(&resource, call.process) {
-                    self.beliefs.remove(i);
-                }
+                let broke = self.release(&resource, call.process, &holder, &token, &word);
+                violation = violation.or(broke);
             }
         }
         Ok(violation)
+    }
+
+    /// Records that `call`'s process now holds `resource`, until
+    /// `expires_at`, with `token` (a renewal keeps its token), and returns
+    /// the invariant a fresh token broke, if any.
+    fn grant(
+        &mut self,
+        resource: String,
+        expires_at: Option<i64>,
+        call: &OkCall<'_>,
+        holder: &Holder,
+        token: &Option<Value>,
+        word: &str,
+    ) -> Option<Violation> {
+        let held = self.position(&resource, call.process);
+        let renewal = token.is_some() && held.is_some_and(|i| self.beliefs[i].token == *token);
+        let violation = match (renewal, token) {
+            (false, Some(token)) => self.mint(&resource, holder, token, word),
+            _ => None,
+        };
+        let belief = Belief {
+            resource,
+            process: call.process.to_string(),
+            actor: call.actor.to_string(),
+            called: holder.called.clone(),
+            token: token.clone(),
+            expires_at,
+            token_called: word.to_string(),
+        };
+        match held {
+            Some(i) => self.beliefs[i] = belief,
+            None => {
+                self.beliefs.push(belief);
+                self.beliefs.sort();
+            }
+        }
+        violation
+    }
+
+    /// Records `token` as the newest granted for `resource`, and returns
+    /// the invariant it broke if it is not greater than the last one or was
+    /// granted before.
+    fn mint(
+        &mut self,
+        resource: &str,
+        holder: &Holder,
+        token: &Value,
+        word: &str,
+    ) -> Option<Violation> {
+        // Tokens only grow for one resource; minted from one counter, no two
+        // grants anywhere share one. (Grants on different resources may
+        // finish out of mint order: a claim that mints outside its
+        // transaction is still safe.)
+        let violation = if let Some(earlier) = self.current_token.get(resource)
+            && token <= earlier
+        {
+            Some(Violation::TokenNotGreater {
+                resource: resource.to_string(),
+                holder: holder.clone(),
+                token: token.clone(),
+                earlier: earlier.clone(),
+                token_called: word.to_string(),
+            })
+        } else if !self.granted.insert(token.clone()) {
+            Some(Violation::TokenReused {
+                resource: resource.to_string(),
+                holder: holder.clone(),
+                token: token.clone(),
+                token_called: word.to_string(),
+            })
+        } else {
+            None
+        };
+        self.current_token
+            .insert(resource.to_string(), token.clone());
+        violation
+    }
+
+    /// Records that `process` no longer holds `resource`, and returns the
+    /// invariant broken if the token it presented is not the current one.
+    fn release(
+        &mut self,
+        resource: &str,
+        process: &str,
+        holder: &Holder,
+        token: &Option<Value>,
+        word: &str,
+    ) -> Option<Violation> {
+        let violation = match (token, self.current_token.get(resource)) {
+            (Some(presented), Some(current)) if presented != current => {
+                Some(Violation::StaleCompletion {
+                    resource: resource.to_string(),
+                    holder: holder.clone(),
+                    presented: presented.clone(),
+                    current: current.clone(),
+                    token_called: word.to_string(),
+                })
+            }
+            _ => None,
+        };
+        if let Some(i) = self.position(resource, process) {
+            self.beliefs.remove(i);
+        }
+        violation
     }
 
     /// A crashed process believes nothing.
