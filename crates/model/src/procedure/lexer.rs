@@ -65,89 +65,88 @@ pub struct LexError {
 pub fn tokens(source: &str) -> Result<Vec<Token>, LexError> {
     let bytes = source.as_bytes();
     let mut out = Vec::new();
-    let mut i = 0;
-    while i < bytes.len() {
-        let start = i;
-        let byte = bytes[i];
-        let kind = match byte {
-            b if b.is_ascii_whitespace() => {
-                i += 1;
-                continue;
-            }
-            b'-' if bytes.get(i + 1) == Some(&b'-') => {
-                i = source[i..].find('\n').map_or(bytes.len(), |n| i + n);
-                TokenKind::LineComment
-            }
-            b'/' if bytes.get(i + 1) == Some(&b'*') => {
-                let close = source[i + 2..].find("*/").ok_or_else(|| LexError {
-                    offset: start,
-                    message: "this comment is never closed with */".into(),
-                })?;
-                i = i + 2 + close + 2;
-                TokenKind::BlockComment
-            }
-            b'\'' | b'"' | b'`' | b'[' => {
-                let j = quote_close(bytes, start)?;
-                i = j + 1;
-                if byte == b'\'' {
-                    TokenKind::String
-                } else {
-                    TokenKind::QuotedName
-                }
-            }
-            b':' | b'@' | b'$' | b'?' => {
-                i += 1 + word_len(&source[i + 1..]);
-                if i == start + 1 && byte != b'?' {
-                    TokenKind::Punctuation
-                } else {
-                    TokenKind::Parameter
-                }
-            }
-            b';' => {
-                i += 1;
-                TokenKind::Semicolon
-            }
-            b'(' => {
-                i += 1;
-                TokenKind::OpenParen
-            }
-            b')' => {
-                i += 1;
-                TokenKind::CloseParen
-            }
-            b if b.is_ascii_digit()
-                || (b == b'.' && bytes.get(i + 1).is_some_and(u8::is_ascii_digit)) =>
-            {
-                i += 1;
-                while bytes
-                    .get(i)
-                    .is_some_and(|b| b.is_ascii_alphanumeric() || *b == b'.' || *b == b'_')
-                {
-                    i += 1;
-                }
-                TokenKind::Number
-            }
-            _ if starts_word(&source[i..]) => {
-                i += word_len(&source[i..]);
-                TokenKind::Word
-            }
-            _ => {
-                let two = source.get(i..i + 2).unwrap_or("");
-                i += if matches!(two, "<=" | ">=" | "<>" | "!=" | "==" | "||" | "<<" | ">>") {
-                    2
-                } else {
-                    source[i..].chars().next().map_or(1, char::len_utf8)
-                };
-                TokenKind::Punctuation
-            }
-        };
-        out.push(Token {
-            kind,
-            start,
-            end: i,
-        });
+    let mut start = 0;
+    while start < bytes.len() {
+        if bytes[start].is_ascii_whitespace() {
+            start += 1;
+            continue;
+        }
+        let (kind, end) = token_at(source, start)?;
+        out.push(Token { kind, start, end });
+        start = end;
     }
     Ok(out)
+}
+
+/// The kind and the end (one past it) of the token at `start`, which is
+/// not white space.
+fn token_at(source: &str, start: usize) -> Result<(TokenKind, usize), LexError> {
+    let bytes = source.as_bytes();
+    let byte = bytes[start];
+    let next = bytes.get(start + 1);
+    Ok(match byte {
+        b'-' if next == Some(&b'-') => {
+            let end = source[start..]
+                .find('\n')
+                .map_or(bytes.len(), |n| start + n);
+            (TokenKind::LineComment, end)
+        }
+        b'/' if next == Some(&b'*') => {
+            let close = source[start + 2..].find("*/").ok_or_else(|| LexError {
+                offset: start,
+                message: "this comment is never closed with */".into(),
+            })?;
+            (TokenKind::BlockComment, start + 2 + close + 2)
+        }
+        b'\'' | b'"' | b'`' | b'[' => {
+            let end = quote_close(bytes, start)? + 1;
+            if byte == b'\'' {
+                (TokenKind::String, end)
+            } else {
+                (TokenKind::QuotedName, end)
+            }
+        }
+        b':' | b'@' | b'$' | b'?' => {
+            let end = start + 1 + word_len(&source[start + 1..]);
+            if end == start + 1 && byte != b'?' {
+                (TokenKind::Punctuation, end)
+            } else {
+                (TokenKind::Parameter, end)
+            }
+        }
+        b';' => (TokenKind::Semicolon, start + 1),
+        b'(' => (TokenKind::OpenParen, start + 1),
+        b')' => (TokenKind::CloseParen, start + 1),
+        b if b.is_ascii_digit() || (b == b'.' && next.is_some_and(u8::is_ascii_digit)) => {
+            (TokenKind::Number, number_end(bytes, start))
+        }
+        _ if starts_word(&source[start..]) => (TokenKind::Word, start + word_len(&source[start..])),
+        _ => (TokenKind::Punctuation, punctuation_end(source, start)),
+    })
+}
+
+/// The end of the number at `start`: the digits, letters (`1e5`, `0x1F`),
+/// points and underscores that follow it.
+fn number_end(bytes: &[u8], start: usize) -> usize {
+    let mut end = start + 1;
+    while bytes
+        .get(end)
+        .is_some_and(|b| b.is_ascii_alphanumeric() || *b == b'.' || *b == b'_')
+    {
+        end += 1;
+    }
+    end
+}
+
+/// The end of the operator or other punctuation at `start`: two bytes for
+/// a two-character operator, else one character.
+fn punctuation_end(source: &str, start: usize) -> usize {
+    let two = source.get(start..start + 2).unwrap_or("");
+    if matches!(two, "<=" | ">=" | "<>" | "!=" | "==" | "||" | "<<" | ">>") {
+        start + 2
+    } else {
+        start + source[start..].chars().next().map_or(1, char::len_utf8)
+    }
 }
 
 /// The offset of the quote that closes the one at `start` (`]` for `[`);
