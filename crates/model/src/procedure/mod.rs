@@ -226,6 +226,61 @@ impl fmt::Display for ParseError {
 
 impl std::error::Error for ParseError {}
 
+/// The step of the statement at `start..end` of `source`.
+fn statement_step(source: &str, start: usize, end: usize) -> Step {
+    // Only SQL's own white space (control characters are refused before the
+    // split): SQLite reads U+202F and its kin as name characters, so
+    // `SELECT 1 x\u{202f}` names its column `x\u{202f}`, and a lone U+202F
+    // is a syntax error, not an empty statement.
+    let sql = source[start..end]
+        .trim_end_matches([' ', '\t', '\n', '\r'])
+        .to_string();
+    Step {
+        kind: StepKind::Sql {
+            class: classify(&sql),
+            sql,
+        },
+        position: position_at(source, start),
+        offset: start,
+        decisions: Vec::new(),
+    }
+}
+
+/// Adds the directive `text`, at `start` of `source`, to `steps`: an effect
+/// as a step of its own, a decision to the statement just before it. The
+/// error is the message for the directive's place.
+fn add_directive(
+    steps: &mut Vec<Step>,
+    source: &str,
+    start: usize,
+    text: &str,
+) -> Result<(), String> {
+    let position = position_at(source, start);
+    match parse_directive(text)? {
+        Directive::Effect { name, values } => steps.push(Step {
+            kind: StepKind::Effect { name, values },
+            position,
+            offset: start,
+            decisions: Vec::new(),
+        }),
+        Directive::Decision(action, condition) => match steps.last_mut() {
+            Some(step) if matches!(step.kind, StepKind::Sql { .. }) => {
+                step.decisions.push(Decision {
+                    action,
+                    condition,
+                    position,
+                })
+            }
+            _ => {
+                return Err(
+                    "a decision must follow the SQL statement whose result it judges".into(),
+                );
+            }
+        },
+    }
+    Ok(())
+}
+
 impl Procedure {
     /// Parses `source` as the procedure `name`.
     pub fn parse(name: &str, source: &str) -> Result<Procedure, ParseError> {
@@ -247,52 +302,9 @@ impl Procedure {
         let mut steps: Vec<Step> = Vec::new();
         for piece in split(source).map_err(|(offset, message)| fail(offset, message))? {
             match piece {
-                Piece::Statement { start, end } => {
-                    // Only SQL's own white space (control characters are
-                    // refused above): SQLite reads U+202F and its kin as
-                    // name characters, so `SELECT 1 x\u{202f}` names its
-                    // column `x\u{202f}`, and a lone U+202F is a syntax error, not an
-                    // empty statement.
-                    let sql = source[start..end]
-                        .trim_end_matches([' ', '\t', '\n', '\r'])
-                        .to_string();
-                    steps.push(Step {
-                        kind: StepKind::Sql {
-                            class: classify(&sql),
-                            sql,
-                        },
-                        position: position_at(source, start),
-                        offset: start,
-                        decisions: Vec::new(),
-                    });
-                }
-                Piece::Directive { start, text } => {
-                    let position = position_at(source, start);
-                    match parse_directive(text).map_err(|message| fail(start, message))? {
-                        Directive::Effect { name, values } => steps.push(Step {
-                            kind: StepKind::Effect { name, values },
-                            position,
-                            offset: start,
-                            decisions: Vec::new(),
-                        }),
-                        Directive::Decision(action, condition) => match steps.last_mut() {
-                            Some(step) if matches!(step.kind, StepKind::Sql { .. }) => {
-                                step.decisions.push(Decision {
-                                    action,
-                                    condition,
-                                    position,
-                                })
-                            }
-                            _ => {
-                                return Err(fail(
-                                    start,
-                                    "a decision must follow the SQL statement whose result it judges"
-                                        .into(),
-                                ));
-                            }
-                        },
-                    }
-                }
+                Piece::Statement { start, end } => steps.push(statement_step(source, start, end)),
+                Piece::Directive { start, text } => add_directive(&mut steps, source, start, text)
+                    .map_err(|message| fail(start, message))?,
             }
             if steps.len() > PROCEDURE_STEPS_MAX {
                 return Err(fail(
