@@ -275,20 +275,41 @@ impl Run<'_> {
         index: usize,
         event: &Event,
     ) -> Vec<PlanStep> {
-        let mut steps = Vec::new();
         let process = event.process.clone().unwrap_or_default();
         let who = self.lane_name(event);
-        let step = |action: Action| PlanStep {
+        let step = |line: String, action: Action| PlanStep {
             event: index,
             who: who.clone(),
-            line: event.to_string(),
+            line,
             action,
         };
+        let failed = match &event.what {
+            What::CallFinished { outcome, .. } => calls
+                .get(&process)
+                .and_then(|call| failed_statement(call, outcome, self, event, &process)),
+            _ => None,
+        };
+        let action = self.action_of(calls, event, process);
+        failed
+            .into_iter()
+            .map(|(line, action)| step(line, action))
+            .chain([step(event.to_string(), action)])
+            .collect()
+    }
+
+    /// The action that replays `event` itself (a failed statement before a
+    /// call's end is [`failed_statement`]'s), `calls` kept up to date.
+    fn action_of(
+        &self,
+        calls: &mut BTreeMap<String, CallSoFar>,
+        event: &Event,
+        process: String,
+    ) -> Action {
         match &event.what {
-            What::ProcessStarted => steps.push(step(Action::Open { process })),
+            What::ProcessStarted => Action::Open { process },
             What::ProcessCrashed { .. } => {
                 calls.remove(&process);
-                steps.push(step(Action::Close { process }));
+                Action::Close { process }
             }
             What::CallStarted { arguments } => {
                 calls.insert(
@@ -299,7 +320,7 @@ impl Run<'_> {
                         scope: arguments.clone(),
                     },
                 );
-                steps.push(step(Action::Note));
+                Action::Note
             }
             What::Statement {
                 sql,
@@ -310,7 +331,7 @@ impl Run<'_> {
                 if let Some(call) = calls.get_mut(&process) {
                     call.ran(event.step, returned);
                 }
-                steps.push(step(Action::Run {
+                Action::Run {
                     process,
                     sql: sql.clone(),
                     parameters: parameters.clone(),
@@ -318,55 +339,40 @@ impl Run<'_> {
                         changed: *changed,
                         returned: returned.clone(),
                     },
-                }));
+                }
             }
             What::Blocked { sql } => {
                 let parameters = calls
                     .get(&process)
                     .map(|call| call.bind(sql, self.exercise, event))
                     .unwrap_or_default();
-                steps.push(step(Action::Run {
+                Action::Run {
                     process,
                     sql: sql.clone(),
                     parameters,
                     expected: Expected::Waits,
-                }));
+                }
             }
             What::Effect { .. } => {
                 if let Some(call) = calls.get_mut(&process) {
                     call.next_step = event.step.map_or(call.next_step, |s| s + 1);
                 }
-                steps.push(step(Action::Note));
+                Action::Note
             }
-            What::CallFinished {
-                outcome,
-                rolled_back,
-            } => {
-                let call = calls.remove(&process);
-                if let Some(call) = &call
-                    && let Some((line, action)) =
-                        failed_statement(call, outcome, self, event, &process)
-                {
-                    steps.push(PlanStep {
-                        event: index,
-                        who: who.clone(),
-                        line,
-                        action,
-                    });
-                }
+            What::CallFinished { rolled_back, .. } => {
+                calls.remove(&process);
                 if *rolled_back {
-                    steps.push(step(Action::Rollback { process }));
+                    Action::Rollback { process }
                 } else {
-                    steps.push(step(Action::Note));
+                    Action::Note
                 }
             }
-            What::DirectSql { sql, changed } => steps.push(step(Action::Direct {
+            What::DirectSql { sql, changed } => Action::Direct {
                 sql: sql.clone(),
                 changed: *changed,
-            })),
-            What::ClockSet { .. } => steps.push(step(Action::Note)),
+            },
+            What::ClockSet { .. } => Action::Note,
         }
-        steps
     }
 }
 
