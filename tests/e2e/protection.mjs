@@ -1,6 +1,9 @@
 // "What if this line were gone?": once the learner's claim passes every
 // scenario, the page marks which lines a scenario protects, in the editor
 // and as a list under it, and one click shows the counterexample of a line.
+// A compare-and-set that also stamps its token is marked for the window a
+// later stamp would open (issue 55): the stamp moved to a statement of its
+// own is caught, and its counterexample is one click away.
 import assert from "node:assert/strict";
 import { EDITOR, REPAIRED, open, runTests, typeClaim, waitForText } from "./harness.mjs";
 
@@ -131,6 +134,29 @@ await runTests("protection", [
       await page.waitForFunction(() => document.querySelectorAll(".cm-line.mark-protected, .cm-line.mark-unprotected, .line-marks").length === 0);
       assert.equal(await page.locator(".mark-symbol").count(), 0);
       assert.doesNotMatch(await page.locator("#timeline-title").innerText().catch(() => ""), /Counterexample/);
+    },
+  ],
+  [
+    "the line that stamps the token in the take is marked for the stale process a later stamp would let in",
+    async ({ page, url }) => {
+      await open(page, `${url}?exercise=leases-and-the-handover`);
+      // The learner follows every hint and types the last one's claim.
+      while (await page.locator("#show-hint").isVisible()) await page.locator("#show-hint").click();
+      const text = await page.locator(".hint pre").last().innerText();
+      const lines = text.split("\n").map((line) => line.trim()).filter((line) => line !== "");
+      const stamped = lines.findIndex((line) => /fencing_token = :token/.test(line)) + 1;
+      assert.ok(stamped > 0, `the last hint's claim stamps the token: ${text}`);
+      await typeClaim(page, lines);
+      await waitForText(page.locator("#scenario-summary"), /^(\d+) of \1 scenarios pass$/);
+      const button = page.locator(`.line-marks .mark-button[data-line="${stamped}"]`, { hasText: "later" });
+      await button.first().waitFor({ timeout: MARKS_TIMEOUT_MS });
+      assert.match(
+        await button.first().innerText(),
+        new RegExp(`^✓ Line ${stamped}: if you stamp fencing_token = :token later, by id = :message_id alone, .*“[^”]+” fails — show the counterexample$`),
+      );
+      await button.first().click();
+      await waitForText(page.locator("#timeline-title"), new RegExp(`^Counterexample: “[^”]+” without line ${stamped} of claim$`));
+      await waitForText(page.locator(".timeline-verdict"), /^Verdict: failed — /);
     },
   ],
   [
