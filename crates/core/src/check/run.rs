@@ -16,6 +16,7 @@ use crate::procedure::{StatementClass, StepKind};
 use crate::report::{ErrorKind, Failure, FailureCause, Lane, Limit, Misfit, Place, ScenarioError};
 use crate::sandbox::Denial;
 use crate::scenario::{Action, Arg, ConcurrentCall, Expect, Point, Scenario};
+use crate::value::Value;
 use crate::world::{Image, ProcessId, StepResult, World};
 use fencelab_model::exercise::Rules;
 use std::collections::BTreeMap;
@@ -258,17 +259,7 @@ impl Run<'_> {
 
     fn act(&mut self, index: usize, action: &Action, chooser: &mut Chooser<'_>) -> Flow {
         match action {
-            Action::Start { process, actor } => {
-                if self.processes.contains_key(process) {
-                    return Err(misfit(Misfit::StartedTwice {
-                        process: process.clone(),
-                    }));
-                }
-                let id = self.world.start_process(actor).map_err(engine_error)?;
-                self.monitor
-                    .name_process(&id.to_string(), &self.called(process));
-                self.processes.insert(process.clone(), (id, actor.clone()));
-            }
+            Action::Start { process, actor } => self.start(process, actor)?,
             Action::Call {
                 process,
                 procedure,
@@ -289,18 +280,7 @@ impl Run<'_> {
                 let id = self.id(process)?;
                 self.run_until(id, process, *until)?;
             }
-            Action::Finish { process, expect } => {
-                let id = self.id(process)?;
-                match self.calls.get_mut(&id) {
-                    Some(call) => call.expect = expect.clone(),
-                    None => {
-                        return Err(misfit(Misfit::FinishWithoutCall {
-                            process: process.clone(),
-                        }));
-                    }
-                }
-                self.run_to_end(id, process)?;
-            }
+            Action::Finish { process, expect } => self.finish(process, expect.as_ref())?,
             Action::Concurrent { calls } => self.concurrent(index, calls, chooser)?,
             Action::SetClock { seconds } => {
                 self.world.set_clock(*seconds);
@@ -324,22 +304,60 @@ impl Run<'_> {
                 self.world.execute_direct(sql).map_err(engine_error)?;
                 self.after_step()?;
             }
-            Action::Query { sql, rows, checks } => {
-                let got = self
-                    .run_tables
-                    .query(self.world, sql, self.monitor.beliefs())
-                    .map_err(engine_error)?
-                    .ok_or_else(|| misfit(Misfit::ReadWhileLocked { sql: sql.clone() }))?;
-                if &got.rows != rows {
-                    return Err(self.failed(FailureCause::QueryRows {
-                        sql: sql.clone(),
-                        expected: rows.clone(),
-                        got: got.rows,
-                        columns: got.columns,
-                        checks: checks.clone(),
-                    }));
-                }
+            Action::Query { sql, rows, checks } => self.query(sql, rows, checks.as_deref())?,
+        }
+        Ok(())
+    }
+
+    /// Starts the scenario's process `process`, hosting `actor`.
+    fn start(&mut self, process: &str, actor: &str) -> Flow {
+        if self.processes.contains_key(process) {
+            return Err(misfit(Misfit::StartedTwice {
+                process: process.to_string(),
+            }));
+        }
+        let id = self.world.start_process(actor).map_err(engine_error)?;
+        self.monitor
+            .name_process(&id.to_string(), &self.called(process));
+        self.processes
+            .insert(process.to_string(), (id, actor.to_string()));
+        Ok(())
+    }
+
+    /// Runs the call `process` began to its end, judged by `expect`.
+    fn finish(&mut self, process: &str, expect: Option<&Expect>) -> Flow {
+        let id = self.id(process)?;
+        match self.calls.get_mut(&id) {
+            Some(call) => call.expect = expect.cloned(),
+            None => {
+                return Err(misfit(Misfit::FinishWithoutCall {
+                    process: process.to_string(),
+                }));
             }
+        }
+        self.run_to_end(id, process)
+    }
+
+    /// Reads `sql` and fails the run unless it returns `rows`; `checks`
+    /// says what the query checks, in the exercise's words.
+    fn query(&mut self, sql: &str, rows: &[Vec<Value>], checks: Option<&str>) -> Flow {
+        let got = self
+            .run_tables
+            .query(self.world, sql, self.monitor.beliefs())
+            .map_err(engine_error)?
+            .ok_or_else(|| {
+                misfit(Misfit::ReadWhileLocked {
+                    sql: sql.to_string(),
+                })
+            })?;
+        if got.rows != rows {
+            return Err(self.failed(FailureCause::QueryRows {
+                sql: sql.to_string(),
+                expected: rows.to_vec(),
+                got: got.rows,
+                columns: got.columns,
+                checks: checks.map(str::to_string),
+            }));
         }
         Ok(())
     }
