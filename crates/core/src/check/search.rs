@@ -246,42 +246,7 @@ impl ScenarioSearch {
             return Progress::Pending;
         };
         let report = match explored {
-            Ok((shown, passed)) => {
-                let mut exploration = std::mem::take(&mut self.exploration);
-                checker.add_spent(&mut exploration);
-                // Without a choice, no process can wait and go through.
-                let shown = if passed && self.scenario.show_wait && !one_run {
-                    checker.first_waiting(&self.scenario, &actions).or(shown)
-                } else {
-                    shown
-                };
-                match shown {
-                    // The kept run is the report when it was recorded, or
-                    // when only its verdict is asked for; its steps count
-                    // once more, as the replay's would.
-                    Some(kept) if kept.history.is_some() || self.purpose == Purpose::Verdict => {
-                        let history = kept.history.unwrap_or_default();
-                        let mut report = report_of(&self.scenario, kept.path, history);
-                        exploration.procedure_steps += kept.procedure_steps;
-                        exploration.sqlite_steps += kept.sqlite_steps;
-                        exploration.memory_bytes = exploration.memory_bytes.max(kept.history_bytes);
-                        report.exploration = exploration;
-                        report
-                    }
-                    shown => {
-                        // The shown schedule is one more run, with a budget
-                        // of its own.
-                        let choices = shown.map(|kept| kept.path.choices).unwrap_or_default();
-                        checker.begin_budget();
-                        checker.world.set_recording(self.purpose == Purpose::Shown);
-                        let mut report = checker.replay_choices(&self.scenario, &actions, &choices);
-                        checker.world.set_recording(true);
-                        report.exploration = exploration;
-                        checker.add_spent(&mut report.exploration);
-                        report
-                    }
-                }
-            }
+            Ok((shown, passed)) => self.shown_report(checker, &actions, shown, passed, one_run),
             Err(error) => {
                 let mut report =
                     ScenarioReport::errored(&self.scenario, in_scenario(&self.scenario, error));
@@ -291,6 +256,54 @@ impl ScenarioSearch {
         };
         self.given = true;
         Progress::Done(Box::new(report))
+    }
+
+    /// The report of an exploration that ran to its end: the run it shows
+    /// (`shown`, or the first that waits and goes through when every run
+    /// `passed` and the scenario asks for one), kept or replayed, with what
+    /// the whole search spent.
+    fn shown_report(
+        &mut self,
+        checker: &mut Checker,
+        actions: &[Action],
+        shown: Option<Kept>,
+        passed: bool,
+        one_run: bool,
+    ) -> ScenarioReport {
+        let mut exploration = std::mem::take(&mut self.exploration);
+        checker.add_spent(&mut exploration);
+        // Without a choice, no process can wait and go through.
+        let shown = if passed && self.scenario.show_wait && !one_run {
+            checker.first_waiting(&self.scenario, actions).or(shown)
+        } else {
+            shown
+        };
+        match shown {
+            // The kept run is the report when it was recorded, or when only
+            // its verdict is asked for; its steps count once more, as the
+            // replay's would.
+            Some(kept) if kept.history.is_some() || self.purpose == Purpose::Verdict => {
+                let history = kept.history.unwrap_or_default();
+                let mut report = report_of(&self.scenario, kept.path, history);
+                exploration.procedure_steps += kept.procedure_steps;
+                exploration.sqlite_steps += kept.sqlite_steps;
+                exploration.memory_bytes = exploration.memory_bytes.max(kept.history_bytes);
+                report.exploration = exploration;
+                report
+            }
+            shown => {
+                // The shown schedule is one more run, with a budget of its
+                // own.
+                let choices = shown.map(|kept| kept.path.choices).unwrap_or_default();
+                checker.begin_budget();
+                checker.world.set_recording(self.purpose == Purpose::Shown);
+                let mut report = checker.replay_choices(&self.scenario, actions, &choices);
+                checker.world.set_recording(true);
+                report.exploration = exploration;
+                checker.add_spent(&mut report.exploration);
+                report
+            }
+        }
     }
 
     /// Runs the exploration's next run. The first is recorded when a
