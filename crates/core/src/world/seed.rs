@@ -323,24 +323,67 @@ fn discover_tables(connection: &Connection) -> rusqlite::Result<(Vec<Table>, boo
          ORDER BY cid",
     )?;
     for (name, without_rowid) in names {
-        let mut columns = Vec::new();
-        let mut primary_key = Vec::new();
-        let mut integer_key = false;
-        let mut rows = info.query([&name])?;
-        while let Some(row) = rows.next()? {
-            if row.get::<_, i64>(3)? != 0 {
-                has_generated_columns = true;
-                continue;
-            }
-            let column: String = row.get(0)?;
-            let pk: i64 = row.get(1)?;
-            if pk > 0 {
-                primary_key.push((pk, columns.len(), column.clone()));
-                integer_key = row.get(2)?;
-            }
-            columns.push(column);
+        let columns = read_columns(&mut info, &name)?;
+        has_generated_columns |= columns.generated;
+        tables.push(Table::new(name, without_rowid, columns));
+    }
+    Ok((tables, has_generated_columns))
+}
+
+/// One table's columns, as `pragma_table_xinfo` lists them.
+struct Columns {
+    /// The columns a reset writes back, in order (hidden and generated
+    /// ones left out).
+    names: Vec<String>,
+    /// The primary key's columns: their place in the key, their index in
+    /// `names` and their name, in key order.
+    primary_key: Vec<(i64, usize, String)>,
+    /// Whether the key's column is declared INTEGER (read for a key of one
+    /// column, which is then the rowid's alias).
+    integer_key: bool,
+    /// Whether the table has a generated column.
+    generated: bool,
+}
+
+/// The columns of the table `name`, read with `info` (the prepared
+/// `pragma_table_xinfo` query).
+fn read_columns(info: &mut rusqlite::Statement<'_>, name: &str) -> rusqlite::Result<Columns> {
+    let mut columns = Columns {
+        names: Vec::new(),
+        primary_key: Vec::new(),
+        integer_key: false,
+        generated: false,
+    };
+    let mut rows = info.query([name])?;
+    while let Some(row) = rows.next()? {
+        if row.get::<_, i64>(3)? != 0 {
+            columns.generated = true;
+            continue;
         }
-        primary_key.sort();
+        let column: String = row.get(0)?;
+        let pk: i64 = row.get(1)?;
+        if pk > 0 {
+            columns
+                .primary_key
+                .push((pk, columns.names.len(), column.clone()));
+            columns.integer_key = row.get(2)?;
+        }
+        columns.names.push(column);
+    }
+    columns.primary_key.sort();
+    Ok(columns)
+}
+
+impl Table {
+    /// The table `name` with its `columns`, and the statements that read
+    /// it in key order and put its rows back.
+    fn new(name: String, without_rowid: bool, columns: Columns) -> Table {
+        let Columns {
+            names: columns,
+            primary_key,
+            integer_key,
+            ..
+        } = columns;
         let key_columns = if without_rowid {
             primary_key.iter().map(|(_, index, _)| *index).collect()
         } else {
@@ -388,7 +431,7 @@ fn discover_tables(connection: &Connection) -> rusqlite::Result<(Vec<Table>, boo
                 .collect::<Vec<_>>()
                 .join(", ")
         );
-        tables.push(Table {
+        Table {
             name,
             columns,
             key_len: key.len(),
@@ -398,9 +441,8 @@ fn discover_tables(connection: &Connection) -> rusqlite::Result<(Vec<Table>, boo
             insert_sql,
             insert_with_key,
             delete_sql: format!("DELETE FROM {table}"),
-        });
+        }
     }
-    Ok((tables, has_generated_columns))
 }
 
 /// The AUTOINCREMENT counters, if the schema has any.
