@@ -146,6 +146,39 @@ pub(super) fn execute(
             prepare_exactly(connection, sql).map_err(|e| Failure::from_sqlite(e, sandbox))?;
         sandbox.note_prepared(sql);
     }
+    let parameters = bind_parameters(&mut statement, sandbox, lookup)?;
+    let read_only = statement.readonly();
+    let rows = read_rows(&mut statement, sandbox).map_err(|e| match e {
+        RowsError::Sqlite(e) => Failure::from_sqlite(e, sandbox),
+        RowsError::TooMany => Failure::new(
+            ErrorCause::TooLarge,
+            format!("the statement returned more than {RESULT_ROWS_MAX} rows"),
+        ),
+        RowsError::TooManyBytes => Failure::new(ErrorCause::TooLarge, too_many_bytes("statement")),
+    })?;
+    // The statement's own count: only INSERT, UPDATE and DELETE set it, so
+    // a read or a transaction's control (BEGIN, COMMIT) never reports a
+    // count left over from an earlier write on this pooled connection.
+    let control = sandbox.last_access().is_some_and(|a| a.transaction);
+    let changed = if read_only || control {
+        0
+    } else {
+        connection.changes()
+    };
+    Ok(Executed {
+        parameters,
+        changed,
+        rows,
+    })
+}
+
+/// Binds each of `statement`'s parameters (`:name`) to its value from
+/// `lookup`, and returns the values bound.
+fn bind_parameters(
+    statement: &mut Statement<'_>,
+    sandbox: &Sandbox,
+    lookup: impl Fn(&str) -> Option<Value>,
+) -> Result<Values, Failure> {
     let mut parameters = Values::new();
     for i in 1..=statement.parameter_count() {
         let Some(raw) = statement.parameter_name(i) else {
@@ -178,29 +211,7 @@ pub(super) fn execute(
             .map_err(|e| Failure::from_sqlite(e, sandbox))?;
         parameters.insert(name, value);
     }
-    let read_only = statement.readonly();
-    let rows = read_rows(&mut statement, sandbox).map_err(|e| match e {
-        RowsError::Sqlite(e) => Failure::from_sqlite(e, sandbox),
-        RowsError::TooMany => Failure::new(
-            ErrorCause::TooLarge,
-            format!("the statement returned more than {RESULT_ROWS_MAX} rows"),
-        ),
-        RowsError::TooManyBytes => Failure::new(ErrorCause::TooLarge, too_many_bytes("statement")),
-    })?;
-    // The statement's own count: only INSERT, UPDATE and DELETE set it, so
-    // a read or a transaction's control (BEGIN, COMMIT) never reports a
-    // count left over from an earlier write on this pooled connection.
-    let control = sandbox.last_access().is_some_and(|a| a.transaction);
-    let changed = if read_only || control {
-        0
-    } else {
-        connection.changes()
-    };
-    Ok(Executed {
-        parameters,
-        changed,
-        rows,
-    })
+    Ok(parameters)
 }
 
 /// Why a read-only query returned nothing.
