@@ -120,6 +120,20 @@ impl World {
         event.row_changes = row_changes;
         self.record(event);
 
+        self.judge(id, step, changed, returned)
+    }
+
+    /// Judges the statement just run, which `changed` and `returned` rows,
+    /// with `step`'s decisions: the first whose condition holds ends the
+    /// call (refused, or returning its values); when none does, the call
+    /// moves on.
+    fn judge(
+        &mut self,
+        id: ProcessId,
+        step: &Step,
+        changed: u64,
+        returned: u64,
+    ) -> Result<StepResult, Error> {
         let call = self.call_of(id)?;
         for decision in &step.decisions {
             if !decision
