@@ -356,7 +356,8 @@ fn mutate(names: &[String], json: bool) -> Result<Ended, BadInput> {
 fn protect(name: &str, texts: &Texts, json: bool) -> Result<Ended, BadInput> {
     let exercise = find_exercise(name)?;
     let judged = edits(&exercise, texts)?;
-    let context = fencelab_core::mutation::context(&exercise).map_err(BadInput)?;
+    let context =
+        fencelab_core::mutation::context(&exercise).map_err(|error| BadInput(error.to_string()))?;
     let texts = exercise.texts_with(&judged);
     let started = std::time::Instant::now();
     let exercise = std::rc::Rc::new(exercise);

@@ -5,6 +5,7 @@
 //!
 //! The format and its loader are data and live in `fencelab_model::exercise`.
 
+use crate::Error;
 use crate::check::{Checker, Limits, Progress, SuiteSearch};
 use crate::mutation::EquivalentJudgement;
 use crate::world::World;
@@ -24,12 +25,15 @@ use std::sync::Arc;
 /// the schema works. `file` names it in errors.
 #[cfg(feature = "loader")]
 pub fn load(file: &str, text: &str) -> Result<Exercise, fencelab_model::LoadError> {
-    Exercise::from_toml_checked(file, text, try_schema)
+    Exercise::from_toml_checked(file, text, |exercise| {
+        try_schema(exercise).map_err(|error| error.to_string())
+    })
 }
 
 /// Builds the exercise's world once: whether its schema and seed rows work
-/// on SQLite, and SQLite's sentence when they do not. [`load`]'s last check.
-pub fn try_schema(exercise: &Exercise) -> Result<(), String> {
+/// on SQLite, and SQLite's error when they do not (its `Display` is the
+/// sentence a load error shows). [`load`]'s last check.
+pub fn try_schema(exercise: &Exercise) -> Result<(), Error> {
     World::with_journal(
         &exercise.schema,
         [],
@@ -37,7 +41,6 @@ pub fn try_schema(exercise: &Exercise) -> Result<(), String> {
         exercise.journal,
     )
     .map(|_| ())
-    .map_err(|e| e.to_string())
 }
 
 /// What the engine does with an exercise.

@@ -11,6 +11,7 @@
 //! are spread over the machine's cores; in wasm (one thread) they run in
 //! order.
 
+use crate::Error;
 use crate::check::{Checker, Limits, Progress, Purpose, SuiteBudget};
 use crate::exercise::ExerciseExt;
 use crate::mutate::{
@@ -26,12 +27,11 @@ use std::borrow::Cow;
 use std::collections::{BTreeMap, BTreeSet};
 
 /// What the operators may know of an exercise: its tables' columns and
-/// types, and its constants.
-pub fn context(exercise: &Exercise) -> Result<Context, String> {
-    let world =
-        World::new(&exercise.schema, [], exercise.constants.clone()).map_err(|e| e.to_string())?;
+/// types, and its constants; SQLite's error when its schema does not build.
+pub fn context(exercise: &Exercise) -> Result<Context, Error> {
+    let world = World::new(&exercise.schema, [], exercise.constants.clone())?;
     Ok(Context {
-        tables: world.table_columns().map_err(|e| e.to_string())?,
+        tables: world.table_columns()?,
         constants: exercise.constants.keys().cloned().collect(),
     })
 }
@@ -66,18 +66,49 @@ pub fn generate(
     Ok(all)
 }
 
+/// Whose texts a judgement of mutants is about: the exercise's references
+/// (`fencelab mutate`) or the learner's own (the page's line marks).
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum Whose {
+    Reference,
+    Learner,
+}
+
+/// Texts whose mutants must not be judged: they do not pass `scenario`
+/// (for `problem`), so each mutant would look caught by that failure.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct NotPassing {
+    pub whose: Whose,
+    pub scenario: String,
+    pub problem: String,
+}
+
+impl std::fmt::Display for NotPassing {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        let whose = match self.whose {
+            Whose::Reference => "the reference",
+            Whose::Learner => "your procedure",
+        };
+        write!(
+            f,
+            "{whose} does not pass `{}` ({}), so no mutant of it is judged: each would look \
+             caught by that failure",
+            crate::text::visible(&self.scenario),
+            self.problem
+        )
+    }
+}
+
 /// Why the mutants of the texts `report` checked must not be judged, if
-/// they must not: a scenario those texts do not pass. `whose` names the
-/// texts in the sentence ("the reference", "your procedures"). Both
-/// `fencelab mutate` and the page's line marks ask this before judging.
-pub fn not_passing(report: &ExerciseReport, whose: &str) -> Option<String> {
+/// they must not: a scenario those texts do not pass. Both `fencelab
+/// mutate` and the page's line marks ask this before judging.
+pub fn not_passing(report: &ExerciseReport, whose: Whose) -> Option<NotPassing> {
     let scenario = report.scenarios.iter().find(|s| !s.passed())?;
-    Some(format!(
-        "{whose} does not pass `{}` ({}), so no mutant of it is judged: each would look \
-         caught by that failure",
-        crate::text::visible(&scenario.name),
-        scenario.problem().unwrap_or_default()
-    ))
+    Some(NotPassing {
+        whose,
+        scenario: scenario.name.clone(),
+        problem: scenario.problem().unwrap_or_default(),
+    })
 }
 
 /// Runs the exercise's suite against every generated mutant of its
@@ -91,7 +122,7 @@ pub fn run(exercise: &Exercise) -> ExerciseMutation {
     };
     let context = match context(exercise) {
         Ok(context) => context,
-        Err(error) => return unjudged(error),
+        Err(error) => return unjudged(error.to_string()),
     };
     let base = reference_texts(exercise);
     let generated = match generate(exercise, &base, &context) {
@@ -99,8 +130,8 @@ pub fn run(exercise: &Exercise) -> ExerciseMutation {
         Err(over) => return unjudged(over.to_string()),
     };
     let reference = exercise.run_texts(&base, &exercise.scenarios);
-    if let Some(why) = not_passing(&reference, "the reference") {
-        return unjudged(why);
+    if let Some(why) = not_passing(&reference, Whose::Reference) {
+        return unjudged(why.to_string());
     }
     let base = Base {
         texts: &base,

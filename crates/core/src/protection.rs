@@ -16,8 +16,8 @@
 
 use crate::check::{Limits, Progress, SuiteSearch};
 use crate::exercise::ExerciseExt;
-use crate::mutate::{Context, Mutant, MutantVerdict};
-use crate::mutation::{self, Base, Judge, Kills};
+use crate::mutate::{Context, Mutant, MutantVerdict, OverBudget};
+use crate::mutation::{self, Base, Judge, Kills, NotPassing, Whose};
 use crate::report::ExerciseReport;
 use fencelab_model::exercise::Exercise;
 use fencelab_model::protection::marks;
@@ -28,9 +28,24 @@ pub use fencelab_model::protection::{
 use std::collections::BTreeMap;
 use std::rc::Rc;
 
-/// Why no line is marked: the texts' mutants are past their budget, or the
-/// texts do not pass (the sentence says which scenario).
-pub type Unjudged = String;
+/// Why no line is marked. Its `Display` is the sentence the page's worker
+/// and `fencelab protect` show.
+#[derive(Clone, Debug, PartialEq)]
+pub enum Unjudged {
+    /// The texts' mutants are past their budget.
+    OverBudget(OverBudget),
+    /// The texts do not pass a scenario.
+    NotPassing(NotPassing),
+}
+
+impl std::fmt::Display for Unjudged {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        match self {
+            Unjudged::OverBudget(over) => over.fmt(f),
+            Unjudged::NotPassing(why) => why.fmt(f),
+        }
+    }
+}
 
 /// A judgement of line marks in progress; see the module docs.
 pub struct LineMarks {
@@ -73,7 +88,7 @@ impl LineMarks {
     /// its budget); nothing runs yet.
     pub fn new(exercise: Rc<Exercise>, texts: Vec<(String, String)>, context: &Context) -> Self {
         let stage = match mutation::generate(&exercise, &texts, context) {
-            Err(over) => Stage::Refused(over.to_string()),
+            Err(over) => Stage::Refused(Unjudged::OverBudget(over)),
             Ok(generated) => Stage::Checking {
                 suite: Box::new(exercise.suite(&texts, &exercise.scenarios, Limits::default())),
                 equivalent: learner_equivalents(&exercise, &generated.mutants, context),
@@ -93,7 +108,7 @@ impl LineMarks {
     pub fn advance(&mut self, runs_max: u64) -> Progress<Result<ProtectionReport, Unjudged>> {
         match &mut self.stage {
             Stage::Refused(why) => {
-                let why = std::mem::take(why);
+                let why = why.clone();
                 self.stage = Stage::Done(Err(why));
             }
             Stage::Checking {
@@ -104,8 +119,8 @@ impl LineMarks {
                 let Progress::Done(report) = suite.advance(runs_max) else {
                     return Progress::Pending;
                 };
-                self.stage = match mutation::not_passing(&report, "your procedure") {
-                    Some(why) => Stage::Done(Err(why)),
+                self.stage = match mutation::not_passing(&report, Whose::Learner) {
+                    Some(why) => Stage::Done(Err(Unjudged::NotPassing(why))),
                     None => Stage::Judging {
                         judge: Box::new(Judge::new(
                             &self.exercise,
@@ -306,9 +321,23 @@ mod tests {
         )
         .finish();
         let why = answer.expect_err("the naive start fails a scenario");
-        assert!(
-            why.starts_with("your procedure does not pass `") && why.contains("no mutant of it"),
-            "{why}"
+        let Unjudged::NotPassing(NotPassing {
+            whose, scenario, ..
+        }) = &why
+        else {
+            panic!("not judged because the texts fail, not {why:?}");
+        };
+        assert_eq!(*whose, Whose::Learner);
+        let first_failing = exercise
+            .run(&starts)
+            .scenarios
+            .into_iter()
+            .find(|s| !s.passed())
+            .map(|s| s.name);
+        assert_eq!(
+            Some(scenario),
+            first_failing.as_ref(),
+            "the first scenario the texts fail"
         );
     }
 

@@ -37,7 +37,7 @@ impl AuthorJob {
     pub fn start(seq: u64, read: Result<Box<Unchecked>, LoadError>) -> Draft {
         let loaded = read.and_then(|read| {
             let Unchecked { exercise, schema } = *read;
-            try_schema(&exercise).map_err(|message| schema.error("schema", message))?;
+            try_schema(&exercise).map_err(|error| schema.error("schema", error.to_string()))?;
             Ok(exercise)
         });
         match loaded {

@@ -45,9 +45,9 @@ impl ProtectJob {
                 seq: self.seq,
                 report,
             },
-            Err(message) => Response::Failed {
+            Err(why) => Response::Failed {
                 seq: self.seq,
-                message,
+                message: why.to_string(),
             },
         })
     }

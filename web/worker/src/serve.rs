@@ -404,8 +404,8 @@ impl Server {
                 self.exercises.push(Rc::new(exercise.clone()));
                 Installation::Installed(exercise)
             }
-            Err(message) => Installation::SchemaFailed {
-                error: schema.error("schema", message),
+            Err(error) => Installation::SchemaFailed {
+                error: schema.error("schema", error.to_string()),
                 exercise,
             },
         }
@@ -566,7 +566,8 @@ impl Server {
                 let context = match self.contexts.get(&exercise.id) {
                     Some(context) => context,
                     None => {
-                        let context = mutation::context(exercise)?;
+                        let context =
+                            mutation::context(exercise).map_err(|error| error.to_string())?;
                         self.contexts.entry(exercise.id.clone()).or_insert(context)
                     }
                 };
