@@ -21,6 +21,7 @@ mod junit;
 use fencelab_core::mutation::EquivalentJudgement;
 use fencelab_core::{ExerciseCheck, ExerciseReport, ScenarioReport, Verdict};
 use fencelab_model::exercise::{Exercise, LoadError, Places, line_at};
+use fencelab_model::report::KillRow;
 use fencelab_model::scenario::Scenario;
 use fencelab_model::share::{self, Edits, Link};
 use serde::Serialize;
@@ -575,59 +576,9 @@ impl Entry {
             })
             .collect();
         for (i, row) in check.matrix.rows.iter().enumerate() {
-            let errored: Vec<String> = row
-                .errored()
-                .map(|cell| {
-                    let error = cell.problem.as_deref().unwrap_or_default();
-                    format!("error in {}: {error}", cell.scenario)
-                })
-                .collect();
-            let (status, message) = match (row.survived(), errored.is_empty()) {
-                (false, true) => {
-                    let by: Vec<&str> = row.caught_by().map(|c| c.scenario.as_str()).collect();
-                    (Status::Passed, format!("caught by: {}", by.join("; ")))
-                }
-                (true, true) => (
-                    Status::Failed,
-                    format!(
-                        "no scenario catches this broken variant ({})",
-                        row.explanation
-                    ),
-                ),
-                (_, false) => (Status::Errored, errored.join("; ")),
-            };
-            cases.push(plain_case(
-                format!("broken variant: {}", row.variant),
-                CaseKind::BrokenVariant,
-                status,
-                message,
-                source.at(places.variant(i)),
-            ));
+            cases.push(variant_case(row, source.at(places.variant(i))));
         }
-        match equivalents {
-            Ok(judgements) => {
-                for (i, judgement) in judgements.iter().enumerate() {
-                    let (status, message) = match &judgement.stale {
-                        None => (Status::Passed, "names a generated mutant".to_string()),
-                        Some(stale) => (Status::Failed, stale.to_string()),
-                    };
-                    cases.push(plain_case(
-                        format!("equivalent: {}", judgement.mutant),
-                        CaseKind::Equivalent,
-                        status,
-                        message,
-                        source.at(places.equivalent(i)),
-                    ));
-                }
-            }
-            Err(error) => cases.push(plain_case(
-                "equivalent declarations".into(),
-                CaseKind::Equivalent,
-                Status::Errored,
-                error.clone(),
-                None,
-            )),
-        }
+        cases.extend(equivalent_cases(equivalents, source, &places));
         Entry::of_cases(source.file, exercise, cases)
     }
 
@@ -756,6 +707,77 @@ fn in_given_text(report: &ScenarioReport, given: &BTreeMap<String, String>) -> O
 pub fn scenario_locations(source: &Source<'_>, count: usize) -> Vec<Option<Location>> {
     let places = Places::of(source.text);
     (0..count).map(|i| source.at(places.scenario(i))).collect()
+}
+
+/// A broken variant's case: passed when a scenario catches it, failed when
+/// none does, errored when a scenario could not run on it.
+fn variant_case(row: &KillRow, location: Option<Location>) -> Case {
+    let errored: Vec<String> = row
+        .errored()
+        .map(|cell| {
+            let error = cell.problem.as_deref().unwrap_or_default();
+            format!("error in {}: {error}", cell.scenario)
+        })
+        .collect();
+    let (status, message) = match (row.survived(), errored.is_empty()) {
+        (false, true) => {
+            let by: Vec<&str> = row.caught_by().map(|c| c.scenario.as_str()).collect();
+            (Status::Passed, format!("caught by: {}", by.join("; ")))
+        }
+        (true, true) => (
+            Status::Failed,
+            format!(
+                "no scenario catches this broken variant ({})",
+                row.explanation
+            ),
+        ),
+        (_, false) => (Status::Errored, errored.join("; ")),
+    };
+    plain_case(
+        format!("broken variant: {}", row.variant),
+        CaseKind::BrokenVariant,
+        status,
+        message,
+        location,
+    )
+}
+
+/// The `[[equivalent]]` declarations' cases, one each, or one errored case
+/// when they could not be judged.
+fn equivalent_cases(
+    equivalents: &Result<Vec<EquivalentJudgement>, String>,
+    source: &Source<'_>,
+    places: &Places,
+) -> Vec<Case> {
+    let judgements = match equivalents {
+        Ok(judgements) => judgements,
+        Err(error) => {
+            return vec![plain_case(
+                "equivalent declarations".into(),
+                CaseKind::Equivalent,
+                Status::Errored,
+                error.clone(),
+                None,
+            )];
+        }
+    };
+    judgements
+        .iter()
+        .enumerate()
+        .map(|(i, judgement)| {
+            let (status, message) = match &judgement.stale {
+                None => (Status::Passed, "names a generated mutant".to_string()),
+                Some(stale) => (Status::Failed, stale.to_string()),
+            };
+            plain_case(
+                format!("equivalent: {}", judgement.mutant),
+                CaseKind::Equivalent,
+                status,
+                message,
+                source.at(places.equivalent(i)),
+            )
+        })
+        .collect()
 }
 
 fn plain_case(
