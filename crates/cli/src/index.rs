@@ -46,20 +46,7 @@ pub fn run(dir: &Path, check_only: bool) -> Result<Ended, BadInput> {
     for clash in &clashes {
         eprintln!("fencelab: {}", fencelab_cli::shown(clash));
     }
-    let mut reasons = Vec::new();
-    if unreadable > 0 {
-        reasons.push(format!(
-            "{unreadable} of {} files cannot be loaded",
-            files.len()
-        ));
-    }
-    if !clashes.is_empty() {
-        let n = clashes.len();
-        reasons.push(format!("{n} clashing id{}", if n == 1 { "" } else { "s" }));
-    }
-    if !failing.is_empty() {
-        reasons.push(format!("{} does not pass its check", failing.join(", ")));
-    }
+    let reasons = not_indexed_because(unreadable, files.len(), clashes.len(), &failing);
     if !reasons.is_empty() {
         let consequence = if check_only {
             format!("{} cannot be indexed", dir.display())
@@ -79,12 +66,49 @@ pub fn run(dir: &Path, check_only: bool) -> Result<Ended, BadInput> {
     }
     let index = SiteIndex::new(names).map_err(|e| BadInput(format!("{}: {e}", dir.display())))?;
     let count = index.exercises.len();
-    let plural = if count == 1 { "" } else { "s" };
+    let checked = format!(
+        "checked {count} exercise{}: all ok",
+        if count == 1 { "" } else { "s" }
+    );
     if check_only {
-        emit(&format!("checked {count} exercise{plural}: all ok\n"));
-        return Ok(Ended::Passed);
+        emit(&format!("{checked}\n"));
+    } else {
+        publish(dir, &index)?;
+        emit(&format!(
+            "{checked}; wrote {} listing {count}\n",
+            dir.join(INDEX_FILE).display()
+        ));
     }
-    write_index(dir, &index)?;
+    Ok(Ended::Passed)
+}
+
+/// Why the folder cannot be indexed, one phrase a reason: files that
+/// cannot be loaded (`unreadable` of `files`), ids that clash, and the
+/// files whose check fails; empty when it can be.
+fn not_indexed_because(
+    unreadable: usize,
+    files: usize,
+    clashes: usize,
+    failing: &[String],
+) -> Vec<String> {
+    let mut reasons = Vec::new();
+    if unreadable > 0 {
+        reasons.push(format!("{unreadable} of {files} files cannot be loaded"));
+    }
+    if clashes > 0 {
+        let plural = if clashes == 1 { "" } else { "s" };
+        reasons.push(format!("{clashes} clashing id{plural}"));
+    }
+    if !failing.is_empty() {
+        reasons.push(format!("{} does not pass its check", failing.join(", ")));
+    }
+    reasons
+}
+
+/// Writes `index` into `dir`, removes the compressed copies it made stale,
+/// and says what a built site's pages still show.
+fn publish(dir: &Path, index: &SiteIndex) -> Result<(), BadInput> {
+    write_index(dir, index)?;
     for stale in remove_stale_copies(dir)? {
         emit(&format!(
             "removed {stale}, older than the file it compresses\n"
@@ -102,11 +126,7 @@ pub fn run(dir: &Path, check_only: bool) -> Result<Ended, BadInput> {
             site.display()
         ));
     }
-    emit(&format!(
-        "checked {count} exercise{plural}: all ok; wrote {} listing {count}\n",
-        dir.join(INDEX_FILE).display()
-    ));
-    Ok(Ended::Passed)
+    Ok(())
 }
 
 /// The folder's exercise files by name, in name order: every `.toml` but
