@@ -136,35 +136,7 @@ fn parse(args: &[String]) -> Result<Command, String> {
         return Ok(Command::Help);
     }
     match name {
-        "serve" => {
-            let mut port = DEFAULT_PORT;
-            let (mut site, mut exercises) = (None, None);
-            let mut options = Flags::new("serve", rest);
-            while let Some((flag, value)) = options.next()? {
-                match flag {
-                    "--port" => {
-                        port = value.parse().map_err(|_| {
-                            format!("--port takes a port number (0-65535), not `{value}`")
-                        })?;
-                    }
-                    "--site" => site = Some(absolute(value)?),
-                    "--exercises" => exercises = Some(absolute(value)?),
-                    _ => return Err(format!("serve does not take `{flag}`")),
-                }
-            }
-            if site.is_some() && exercises.is_some() {
-                return Err(
-                    "--site serves a built site as it is; --exercises builds one: \
-                            give one of them"
-                        .into(),
-                );
-            }
-            Ok(Command::Serve {
-                port,
-                site,
-                exercises,
-            })
-        }
+        "serve" => parse_serve(rest),
         "dist" => parse_dist(rest),
         "test" | "setup" if !rest.is_empty() => Err(format!(
             "{name} takes no arguments, got `{}`",
@@ -238,30 +210,9 @@ fn run(command: Command) -> Result<ExitCode, String> {
         }
         Command::Serve {
             port,
-            site: Some(site),
-            ..
-        } => {
-            serve::run(&site, port)?;
-            Ok(ExitCode::SUCCESS)
-        }
-        Command::Serve {
-            port,
-            site: None,
+            site,
             exercises,
-        } => {
-            let tools = tools::ensure(&root, tools::Purpose::Serve)?;
-            let out = root.join("dist");
-            site::build(
-                &root,
-                &tools,
-                &site::Options {
-                    out: out.clone(),
-                    exercises,
-                },
-            )?;
-            serve::run(&out, port)?;
-            Ok(ExitCode::SUCCESS)
-        }
+        } => serve_site(&root, port, site, exercises),
         Command::Dist(options, scorm) => {
             let tools = tools::ensure(&root, tools::Purpose::Serve)?;
             site::build(&root, &tools, &options)?;
@@ -275,37 +226,20 @@ fn run(command: Command) -> Result<ExitCode, String> {
             stages::bench(&root, &tools)?;
             Ok(ExitCode::SUCCESS)
         }
-        Command::Sizes => {
-            sizes::report(&root)?;
-            Ok(ExitCode::SUCCESS)
-        }
+        Command::Sizes => sizes::report(&root).map(succeeded),
         Command::PostBuild(dir) => post_build(&dir),
-        Command::SitePages(dir) => {
-            site::pages(&dir)?;
-            Ok(ExitCode::SUCCESS)
-        }
+        Command::SitePages(dir) => site::pages(&dir).map(succeeded),
         Command::Fuzz(options) => {
             tools::ensure_fuzzing(&root, &mut tools::Apt::default())?;
-            Ok(if fuzz::run(&root, &options)? {
-                ExitCode::SUCCESS
-            } else {
-                ExitCode::FAILURE
-            })
+            fuzz::run(&root, &options).map(passed_if)
         }
-        Command::Tidy => Ok(if tidy::run(&root)? {
-            ExitCode::SUCCESS
-        } else {
-            ExitCode::FAILURE
-        }),
+        Command::Tidy => tidy::run(&root).map(passed_if),
         Command::FuzzCheck => {
             tools::ensure_fuzzing(&root, &mut tools::Apt::default())?;
             fuzz::check_only(&root)?;
             Ok(ExitCode::SUCCESS)
         }
-        Command::JunitCheck => {
-            junit::run(&root)?;
-            Ok(ExitCode::SUCCESS)
-        }
+        Command::JunitCheck => junit::run(&root).map(succeeded),
         Command::DistStatic(out) => dist_static(&root, &out),
         Command::Walkthroughs(archive) => release::walkthroughs(&root, &archive).map(succeeded),
         Command::StaticCheck(archive) => {
@@ -313,12 +247,7 @@ fn run(command: Command) -> Result<ExitCode, String> {
         }
         Command::Test => {
             let tools = tools::ensure(&root, tools::Purpose::Test)?;
-            let summary = stages::run_all(&root, &tools);
-            Ok(if summary.failed == 0 {
-                ExitCode::SUCCESS
-            } else {
-                ExitCode::FAILURE
-            })
+            Ok(passed_if(stages::run_all(&root, &tools).failed == 0))
         }
     }
 }
@@ -367,7 +296,37 @@ fn absolute(path: &str) -> Result<PathBuf, String> {
         .map_err(|e| format!("cannot tell the current folder: {e}"))
 }
 
-/// The workspace root: the parent of `crates/xtask`.
+/// `serve [--port N] [--site DIR | --exercises DIR]`.
+fn parse_serve(rest: &[String]) -> Result<Command, String> {
+    let mut port = DEFAULT_PORT;
+    let (mut site, mut exercises) = (None, None);
+    let mut options = Flags::new("serve", rest);
+    while let Some((flag, value)) = options.next()? {
+        match flag {
+            "--port" => {
+                port = value
+                    .parse()
+                    .map_err(|_| format!("--port takes a port number (0-65535), not `{value}`"))?;
+            }
+            "--site" => site = Some(absolute(value)?),
+            "--exercises" => exercises = Some(absolute(value)?),
+            _ => return Err(format!("serve does not take `{flag}`")),
+        }
+    }
+    if site.is_some() && exercises.is_some() {
+        return Err(
+            "--site serves a built site as it is; --exercises builds one: \
+                    give one of them"
+                .into(),
+        );
+    }
+    Ok(Command::Serve {
+        port,
+        site,
+        exercises,
+    })
+}
+
 /// `dist [--out DIR] [--exercises DIR] [--scorm V [--title T] [--identifier I] [--each-exercise]]`.
 fn parse_dist(rest: &[String]) -> Result<Command, String> {
     let mut out = None;
@@ -434,6 +393,43 @@ fn succeeded((): ()) -> ExitCode {
     ExitCode::SUCCESS
 }
 
+/// The exit code of a command that says whether what it checked passed.
+fn passed_if(passed: bool) -> ExitCode {
+    if passed {
+        ExitCode::SUCCESS
+    } else {
+        ExitCode::FAILURE
+    }
+}
+
+/// Serves the built site `built` as it is, or else builds dist/ (with the
+/// site's own `exercises`, if given) and serves that.
+fn serve_site(
+    root: &Path,
+    port: u16,
+    built: Option<PathBuf>,
+    exercises: Option<PathBuf>,
+) -> Result<ExitCode, String> {
+    let out = match built {
+        Some(built) => built,
+        None => {
+            let tools = tools::ensure(root, tools::Purpose::Serve)?;
+            let out = root.join("dist");
+            site::build(
+                root,
+                &tools,
+                &site::Options {
+                    out: out.clone(),
+                    exercises,
+                },
+            )?;
+            out
+        }
+    };
+    serve::run(&out, port)?;
+    Ok(ExitCode::SUCCESS)
+}
+
 /// Installs what the static build needs, then builds it.
 fn dist_static(root: &Path, out: &Path) -> Result<ExitCode, String> {
     tools::ensure_static(root, &mut tools::Apt::default())?;
@@ -458,6 +454,7 @@ fn native_build(root: &Path) -> Result<PathBuf, String> {
     Ok(cmd::test_build_dir(root))
 }
 
+/// The workspace root: the parent of `crates/xtask`.
 fn workspace_root() -> PathBuf {
     let manifest_dir = PathBuf::from(env!("CARGO_MANIFEST_DIR"));
     manifest_dir
