@@ -619,6 +619,37 @@ pub fn bench(root: &Path, tools: &Tools) -> Result<(), String> {
         }
         Err(message) => failures.push(format!("the site: {message}")),
     }
+    parts.extend(core_parts(root));
+    // Survivors make `fencelab mutate` exit 1: a test failure, reported
+    // here as a failed part, with its figures kept.
+    parts.push(Part {
+        section: "mutate",
+        command: fencelab_mutate(),
+        read: bench::mutate_figures,
+    });
+    let (more, failed) = bench::run(parts);
+    figures.extend(more);
+    failures.extend(failed);
+
+    println!("\nxtask: bench: one table per section\n");
+    print!("{}", bench::tables(&figures));
+    println!("Machine: {}.", bench::machine());
+    if failures.is_empty() {
+        Ok(())
+    } else {
+        Err(format!(
+            "{} part(s) of the benchmark failed: {}",
+            failures.len(),
+            failures.join("; ")
+        ))
+    }
+}
+
+/// The core's benchmarks, as parts of `bench`: each criterion benchmark
+/// natively, and each wasm benchmark in Node (release), but the line
+/// marks', which are timed in Chromium.
+fn core_parts(root: &Path) -> Vec<Part> {
+    let mut parts = Vec::new();
     for stem in bench::stems(&root.join("crates/core/benches"), "") {
         parts.push(Part {
             section: if stem == "explore" {
@@ -658,29 +689,7 @@ pub fn bench(root: &Path, tools: &Tools) -> Result<(), String> {
             read: bench::no_own_words,
         });
     }
-    // Survivors make `fencelab mutate` exit 1: a test failure, reported
-    // here as a failed part, with its figures kept.
-    parts.push(Part {
-        section: "mutate",
-        command: fencelab_mutate(),
-        read: bench::mutate_figures,
-    });
-    let (more, failed) = bench::run(parts);
-    figures.extend(more);
-    failures.extend(failed);
-
-    println!("\nxtask: bench: one table per section\n");
-    print!("{}", bench::tables(&figures));
-    println!("Machine: {}.", bench::machine());
-    if failures.is_empty() {
-        Ok(())
-    } else {
-        Err(format!(
-            "{} part(s) of the benchmark failed: {}",
-            failures.len(),
-            failures.join("; ")
-        ))
-    }
+    parts
 }
 
 #[cfg(test)]
