@@ -259,12 +259,29 @@ pub fn check(root: &Path, archive: &Path, dynamic: &Path) -> Result<(), String> 
         files_under(&empty_root, &empty_root)?.join(", ")
     );
 
-    // The root must be able to fail: the dynamic build cannot even start
-    // there, having no loader and no libc to load.
+    dynamic_is_refused(&empty_root, dynamic)?;
+    let mut differ = Vec::new();
+    for (program, args) in COMPARED {
+        differ.extend(compared(&empty_root, dynamic, program, args)?);
+    }
+    remove_if_there(&scratch)?;
+    if differ.is_empty() {
+        Ok(())
+    } else {
+        Err(format!(
+            "the static build differs:\n  {}",
+            differ.join("\n  ")
+        ))
+    }
+}
+
+/// Fails unless the empty root can fail: the dynamic build cannot even
+/// start there, having no loader and no libc to load.
+fn dynamic_is_refused(empty_root: &Path, dynamic: &Path) -> Result<(), String> {
     let foreign = empty_root.join("dynamic-fencelab");
     std::fs::copy(dynamic.join("fencelab"), &foreign)
         .map_err(|e| format!("cannot copy the dynamic build: {e}"))?;
-    let refused = in_empty_root(&empty_root, "dynamic-fencelab", &["version"])?;
+    let refused = in_empty_root(empty_root, "dynamic-fencelab", &["version"])?;
     std::fs::remove_file(&foreign)
         .map_err(|e| format!("cannot remove {}: {e}", foreign.display()))?;
     let why = String::from_utf8_lossy(&refused.stderr);
@@ -279,52 +296,53 @@ pub fn check(root: &Path, archive: &Path, dynamic: &Path) -> Result<(), String> 
         "xtask: the dynamic build cannot start there: {}",
         why.trim()
     );
+    Ok(())
+}
 
-    let mut differ = Vec::new();
-    for (program, args) in COMPARED {
-        let inside = in_empty_root(&empty_root, program, args)?;
-        let outside = Command::new(dynamic.join(program))
-            .args(args)
-            .current_dir(&empty_root)
-            .env_remove("GITHUB_STEP_SUMMARY")
-            .stdin(Stdio::null())
-            .output()
-            .map_err(|e| format!("cannot run the dynamic {program}: {e}"))?;
-        let shown = format!("{program} {}", args.join(" "));
-        let same = inside.stdout == outside.stdout
-            && inside.stderr == outside.stderr
-            && inside.status.code() == outside.status.code();
-        println!(
-            "xtask: {shown}: {} bytes, exit {:?}, {}",
-            inside.stdout.len(),
-            inside.status.code(),
-            if same {
-                "the same as the dynamic build"
-            } else {
-                "DIFFERENT"
-            }
-        );
-        // 126 and 127 are unshare's own: the program did not start.
-        if matches!(inside.status.code(), Some(126 | 127)) || !same {
-            differ.push(format!(
+/// Runs `program` with `args` in the empty root and as the dynamic build
+/// in `dynamic`, and says how they differ, if they do (standard output,
+/// standard error or exit code), or that the program did not start.
+fn compared(
+    empty_root: &Path,
+    dynamic: &Path,
+    program: &str,
+    args: &[&str],
+) -> Result<Option<String>, String> {
+    let inside = in_empty_root(empty_root, program, args)?;
+    let outside = Command::new(dynamic.join(program))
+        .args(args)
+        .current_dir(empty_root)
+        .env_remove("GITHUB_STEP_SUMMARY")
+        .stdin(Stdio::null())
+        .output()
+        .map_err(|e| format!("cannot run the dynamic {program}: {e}"))?;
+    let shown = format!("{program} {}", args.join(" "));
+    let same = inside.stdout == outside.stdout
+        && inside.stderr == outside.stderr
+        && inside.status.code() == outside.status.code();
+    println!(
+        "xtask: {shown}: {} bytes, exit {:?}, {}",
+        inside.stdout.len(),
+        inside.status.code(),
+        if same {
+            "the same as the dynamic build"
+        } else {
+            "DIFFERENT"
+        }
+    );
+    // 126 and 127 are unshare's own: the program did not start.
+    Ok(
+        (matches!(inside.status.code(), Some(126 | 127)) || !same).then(|| {
+            format!(
                 "`{shown}`: in the empty root {} bytes, exit {:?} ({}); dynamic {} bytes, exit {:?}",
                 inside.stdout.len(),
                 inside.status.code(),
                 String::from_utf8_lossy(&inside.stderr).trim(),
                 outside.stdout.len(),
                 outside.status.code()
-            ));
-        }
-    }
-    remove_if_there(&scratch)?;
-    if differ.is_empty() {
-        Ok(())
-    } else {
-        Err(format!(
-            "the static build differs:\n  {}",
-            differ.join("\n  ")
-        ))
-    }
+            )
+        }),
+    )
 }
 
 /// Runs the CLI's walkthrough tests (`crates/cli/tests/walkthrough*.rs`:
