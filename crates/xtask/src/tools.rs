@@ -82,7 +82,33 @@ pub fn ensure(root: &Path, purpose: Purpose) -> Result<Tools, String> {
 
     ensure_wasm_target(&logs)?;
     ensure_clang(&mut apt, &logs)?;
+    ensure_trunk(&logs)?;
+    let bindgen = wasm_bindgen_version(root)?;
+    check_trunk_toml(root, &bindgen)?;
+    ensure_wasm_bindgen(&bindgen, &logs)?;
 
+    if purpose != Purpose::Serve
+        && !(works(CHROMIUM, &["--version"]) && works(CHROMEDRIVER, &["--version"]))
+    {
+        apt.install(
+            "Debian's chromium and chromium-driver (browser tests)",
+            &["chromium", "chromium-driver"],
+            &logs,
+        )?;
+    }
+    if purpose == Purpose::Test {
+        ensure_test_only(root, &mut apt, &logs)?;
+    }
+
+    let node_bin = ensure_npm_packages(root, &logs)?;
+    Ok(Tools {
+        node_bin,
+        clippy_driver: clippy_driver()?,
+    })
+}
+
+/// trunk, at [`TRUNK_VERSION`].
+fn ensure_trunk(logs: &Path) -> Result<(), String> {
     let trunk_ok = cmd::first_line("trunk", &["--version"])
         .is_some_and(|line| line.split_whitespace().any(|word| word == TRUNK_VERSION));
     if !trunk_ok {
@@ -98,9 +124,12 @@ pub fn ensure(root: &Path, purpose: Purpose) -> Result<Tools, String> {
             &logs.join("install-trunk.log"),
         )?;
     }
+    Ok(())
+}
 
-    let bindgen = wasm_bindgen_version(root)?;
-    check_trunk_toml(root, &bindgen)?;
+/// wasm-bindgen-cli at `bindgen`, the version in Cargo.lock: the bindings
+/// it writes must match the crate's.
+fn ensure_wasm_bindgen(bindgen: &str, logs: &Path) -> Result<(), String> {
     let bindgen_ok = ["wasm-bindgen", "wasm-bindgen-test-runner"]
         .iter()
         .all(|program| {
@@ -118,50 +147,38 @@ pub fn ensure(root: &Path, purpose: Purpose) -> Result<Tools, String> {
                 "install",
                 "wasm-bindgen-cli",
                 "--version",
-                &bindgen,
+                bindgen,
                 "--force",
             ]),
             &logs.join("install-wasm-bindgen-cli.log"),
         )?;
     }
+    Ok(())
+}
 
-    if purpose != Purpose::Serve
-        && !(works(CHROMIUM, &["--version"]) && works(CHROMEDRIVER, &["--version"]))
-    {
+/// What only `cargo xtask test` needs: unzip, the fuzzer, the static
+/// build's tools, busybox, the JUnit and SCORM schemas and mdBook.
+fn ensure_test_only(root: &Path, apt: &mut Apt, logs: &Path) -> Result<(), String> {
+    if !works("unzip", &["-v"]) {
         apt.install(
-            "Debian's chromium and chromium-driver (browser tests)",
-            &["chromium", "chromium-driver"],
-            &logs,
+            "unzip (tests/e2e/scorm.mjs unpacks SCORM packages as an LMS would)",
+            &["unzip"],
+            logs,
         )?;
     }
-
-    if purpose == Purpose::Test {
-        if !works("unzip", &["-v"]) {
-            apt.install(
-                "unzip (tests/e2e/scorm.mjs unpacks SCORM packages as an LMS would)",
-                &["unzip"],
-                &logs,
-            )?;
-        }
-        ensure_fuzzing(root, &mut apt)?;
-        ensure_static(root, &mut apt)?;
-        if !Path::new(BUSYBOX).is_file() {
-            apt.install(
-                "busybox-static (the stand-in for a CI image without a compiler)",
-                &["busybox-static"],
-                &logs,
-            )?;
-        }
-        ensure_junit_schema(root, &mut apt)?;
-        ensure_scorm_schemas(root, &logs)?;
-        ensure_mdbook(&logs)?;
+    ensure_fuzzing(root, apt)?;
+    ensure_static(root, apt)?;
+    if !Path::new(BUSYBOX).is_file() {
+        apt.install(
+            "busybox-static (the stand-in for a CI image without a compiler)",
+            &["busybox-static"],
+            logs,
+        )?;
     }
-
-    let node_bin = ensure_npm_packages(root, &logs)?;
-    Ok(Tools {
-        node_bin,
-        clippy_driver: clippy_driver()?,
-    })
+    ensure_junit_schema(root, apt)?;
+    ensure_scorm_schemas(root, logs)?;
+    ensure_mdbook(logs)?;
+    Ok(())
 }
 
 /// The toolchain's own clippy-driver, by the sysroot `rustc` reports (the
