@@ -639,19 +639,29 @@ fn run_exercise(args: &RunArgs) -> Result<Ended, BadInput> {
         .with_exploration(&report);
         print_json(&grade::Document::new("explore", vec![entry]))?;
     } else {
-        out!("{}", render::run(&report, true, exercise.journal));
-        let schedules: u64 = report
-            .scenarios
-            .iter()
-            .map(|s| s.exploration.schedules)
-            .sum();
-        outln!(
-            "explored {schedules} schedules in {:.1} ms ({:.0} schedules per second)",
-            took.as_secs_f64() * 1000.0,
-            schedules as f64 / took.as_secs_f64().max(1e-9)
-        );
+        print_explored(&report, exercise.journal, took);
     }
     Ok(Ended::passed_if(report.failed == 0))
+}
+
+/// `run`'s lines for a terminal: the report, then how many schedules were
+/// explored in the time `took`.
+fn print_explored(
+    report: &ExerciseReport,
+    journal: fencelab_core::Journal,
+    took: std::time::Duration,
+) {
+    out!("{}", render::run(report, true, journal));
+    let schedules: u64 = report
+        .scenarios
+        .iter()
+        .map(|s| s.exploration.schedules)
+        .sum();
+    outln!(
+        "explored {schedules} schedules in {:.1} ms ({:.0} schedules per second)",
+        took.as_secs_f64() * 1000.0,
+        schedules as f64 / took.as_secs_f64().max(1e-9)
+    );
 }
 
 /// `run` when a `--set` file cannot be read as a text (missing, misnamed,
