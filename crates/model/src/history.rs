@@ -53,13 +53,45 @@ impl<'de> Deserialize<'de> for Outcome {
 }
 
 impl Outcome {
+    /// The kind of outcome, without what it carries.
+    pub fn of_kind(&self) -> OutcomeKind {
+        match self {
+            Outcome::Ok { .. } => OutcomeKind::Ok,
+            Outcome::Refused { .. } => OutcomeKind::Refused,
+            Outcome::Error(_) => OutcomeKind::Error,
+        }
+    }
+
     /// A short word for the kind of outcome: `ok`, `refused` or `error`.
     pub fn kind(&self) -> &'static str {
+        self.of_kind().word()
+    }
+}
+
+/// A kind of outcome, as a scenario expects one (`outcome = "refused"`):
+/// written as its word in exercise files and on the wire.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Serialize, Deserialize)]
+#[serde(rename_all = "snake_case")]
+pub enum OutcomeKind {
+    Ok,
+    Refused,
+    Error,
+}
+
+impl OutcomeKind {
+    /// Its word: `ok`, `refused` or `error`.
+    pub fn word(self) -> &'static str {
         match self {
-            Outcome::Ok { .. } => "ok",
-            Outcome::Refused { .. } => "refused",
-            Outcome::Error(_) => "error",
+            OutcomeKind::Ok => "ok",
+            OutcomeKind::Refused => "refused",
+            OutcomeKind::Error => "error",
         }
+    }
+}
+
+impl fmt::Display for OutcomeKind {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        f.write_str(self.word())
     }
 }
 

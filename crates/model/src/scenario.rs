@@ -32,7 +32,7 @@
 //! the process remembers from its own earlier calls (a stale process presents
 //! its old token; nothing re-derives it from the row).
 
-use crate::history::{Outcome, Values};
+use crate::history::{Outcome, OutcomeKind, Values};
 use crate::value::{Blob, Value, ValueVisitor};
 use serde::{Deserialize, Serialize};
 use std::collections::BTreeMap;
@@ -398,7 +398,7 @@ fn string(value: serde_json::Value) -> Option<String> {
 pub struct Expect {
     /// `ok`, `refused` or `error`.
     #[serde(default)]
-    pub outcome: Option<String>,
+    pub outcome: Option<OutcomeKind>,
     /// The refusal category.
     #[serde(default)]
     pub category: Option<String>,
@@ -410,11 +410,11 @@ pub struct Expect {
 impl Expect {
     /// How `outcome` differs from this expectation, if it does.
     pub fn check(&self, outcome: &Outcome) -> Option<Mismatch> {
-        if let Some(kind) = &self.outcome
-            && kind != outcome.kind()
+        if let Some(kind) = self.outcome
+            && kind != outcome.of_kind()
         {
             return Some(Mismatch::Outcome {
-                expected: kind.clone(),
+                expected: kind,
                 got: outcome.clone(),
             });
         }
@@ -454,7 +454,7 @@ impl Expect {
 #[serde(tag = "kind", rename_all = "snake_case")]
 pub enum Mismatch {
     /// Another kind of outcome (`ok`, `refused`, `error`).
-    Outcome { expected: String, got: Outcome },
+    Outcome { expected: OutcomeKind, got: Outcome },
     /// Not refused, or refused for another category.
     Category { expected: String, got: Outcome },
     /// Values were expected, and the call did not end ok.

@@ -10,7 +10,7 @@ use super::explore::{Chooser, End};
 use super::footprint::{Footprint, Observed};
 use super::{Limits, Path, Spent};
 use crate::error::Error;
-use crate::history::{Outcome, Values};
+use crate::history::{Outcome, OutcomeKind, Values};
 use crate::monitor::{Monitor, OkCall, RuleError, Violation};
 use crate::procedure::{StatementClass, StepKind};
 use crate::report::{ErrorKind, Failure, FailureCause, Lane, Limit, Misfit, Place, ScenarioError};
@@ -632,7 +632,7 @@ impl Run<'_> {
             return Ok(());
         };
         if let Outcome::Error(error) = outcome
-            && info.expect.as_ref().and_then(|e| e.outcome.as_deref()) != Some("error")
+            && info.expect.as_ref().and_then(|e| e.outcome) != Some(OutcomeKind::Error)
         {
             return Err(End::Error(Box::new(
                 ScenarioError::of(ErrorKind::Call {
