@@ -458,10 +458,14 @@ fn read_sequences(connection: &Connection) -> rusqlite::Result<Option<Vec<(Strin
     sequence_rows(connection).map(Some)
 }
 
-/// The rows of sqlite_sequence, which must exist, in name order.
+/// The rows of sqlite_sequence, which must exist, in rowid order: the
+/// order an AUTOINCREMENT insert scans them for its table's row, so a world
+/// put back with them in this order spends on its next insert the SQLite
+/// steps the path it stands for spent (in name order, a resumed run and
+/// its replay disagreed on the steps of an insert that a trigger made).
 fn sequence_rows(connection: &Connection) -> rusqlite::Result<Vec<(String, i64)>> {
     connection
-        .prepare_cached("SELECT name, seq FROM sqlite_sequence ORDER BY name")?
+        .prepare_cached("SELECT name, seq FROM sqlite_sequence ORDER BY rowid")?
         .query_map([], |row| Ok((row.get(0)?, row.get(1)?)))?
         .collect()
 }
