@@ -12,7 +12,7 @@ use crate::{BadInput, Ended, emit, exercise_files, parallel, read};
 use fencelab_cli::render;
 use fencelab_core::check::Progress;
 use fencelab_core::exercise::CheckSearch;
-use fencelab_core::mutation::EquivalentJudgement;
+use fencelab_core::mutation::EquivalentsJudged;
 use fencelab_core::{EXERCISE_FILE_BYTES_MAX, Exercise, ExerciseCheck};
 use std::path::PathBuf;
 use std::time::Instant;
@@ -21,7 +21,7 @@ use std::time::Instant;
 pub(crate) struct Judged {
     pub check: ExerciseCheck,
     /// The judgement of each `[[equivalent]]` declaration.
-    pub equivalents: Result<Vec<EquivalentJudgement>, String>,
+    pub equivalents: EquivalentsJudged,
     pub exercise: Exercise,
     /// The file's text, for the places of its cases.
     pub text: String,
@@ -89,13 +89,7 @@ impl Input {
 /// piece took: the engine reads no clock, so the command times the pieces
 /// the core hands out (the reference's run, the starting texts', each
 /// broken variant's, then the declarations' judging).
-fn timed_check(
-    exercise: &Exercise,
-) -> (
-    ExerciseCheck,
-    Result<Vec<EquivalentJudgement>, String>,
-    CheckSeconds,
-) {
+fn timed_check(exercise: &Exercise) -> (ExerciseCheck, EquivalentsJudged, CheckSeconds) {
     let mut search = CheckSearch::new(exercise);
     let mut pieces = Vec::new();
     loop {

@@ -7,7 +7,7 @@
 
 use crate::Error;
 use crate::check::{Checker, Limits, Progress, SuiteSearch};
-use crate::mutation::EquivalentJudgement;
+use crate::mutation::EquivalentsJudged;
 use crate::world::World;
 use fencelab_model::exercise::Exercise;
 #[cfg(feature = "loader")]
@@ -95,7 +95,7 @@ pub trait ExerciseExt {
     /// As [`ExerciseExt::check`], with the judgement of each `[[equivalent]]`
     /// declaration its `stale_equivalents` were made from (a grader shows
     /// each declaration as a test of its own).
-    fn check_judged(&self) -> (ExerciseCheck, Result<Vec<EquivalentJudgement>, String>);
+    fn check_judged(&self) -> (ExerciseCheck, EquivalentsJudged);
 }
 
 impl ExerciseExt for Exercise {
@@ -162,7 +162,7 @@ impl ExerciseExt for Exercise {
         SuiteSearch::new(&self.id, self.checker(texts), scenarios, limits)
     }
 
-    fn check_judged(&self) -> (ExerciseCheck, Result<Vec<EquivalentJudgement>, String>) {
+    fn check_judged(&self) -> (ExerciseCheck, EquivalentsJudged) {
         CheckSearch::new(self).finish_judged(self)
     }
 }
@@ -179,7 +179,7 @@ pub struct CheckSearch {
     /// then one per named broken variant.
     runs_done: usize,
     check: ExerciseCheck,
-    judged: Option<Result<Vec<EquivalentJudgement>, String>>,
+    judged: Option<EquivalentsJudged>,
 }
 
 impl CheckSearch {
@@ -233,10 +233,7 @@ impl CheckSearch {
 
     /// The whole check, in one go, with the judgement of each
     /// `[[equivalent]]` declaration (see [`ExerciseExt::check_judged`]).
-    pub fn finish_judged(
-        mut self,
-        exercise: &Exercise,
-    ) -> (ExerciseCheck, Result<Vec<EquivalentJudgement>, String>) {
+    pub fn finish_judged(mut self, exercise: &Exercise) -> (ExerciseCheck, EquivalentsJudged) {
         while let Progress::Pending = self.advance(exercise) {}
         let judged = self.judged.take().unwrap_or_else(|| Ok(Vec::new()));
         (self.check, judged)

@@ -218,22 +218,50 @@ pub struct EquivalentJudgement {
     pub stale: Option<StaleEquivalent>,
 }
 
+/// Why no `[[equivalent]]` declaration can be matched: no mutant of the
+/// references could be generated. Its `Display` is the sentence `fencelab
+/// check` shows.
+#[derive(Clone, Debug, PartialEq)]
+pub enum Unmatchable {
+    /// The schema does not build, so the operators know no columns.
+    Schema(Error),
+    /// The references' mutants are past their budget.
+    OverBudget(OverBudget),
+}
+
+impl std::fmt::Display for Unmatchable {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        match self {
+            Unmatchable::Schema(error) => {
+                write!(f, "the mutants could not be generated: {error}")
+            }
+            Unmatchable::OverBudget(over) => {
+                write!(
+                    f,
+                    "the [[equivalent]] declarations cannot be matched: {over}"
+                )
+            }
+        }
+    }
+}
+
+/// Every declaration judged, or why none can be.
+pub type EquivalentsJudged = Result<Vec<EquivalentJudgement>, Unmatchable>;
+
 /// Judges every `[[equivalent]]` declaration of `exercise`: each must still
 /// name a generated mutant of the references (which may have changed since
 /// it was written). Only generates the mutants, never runs them: `fencelab
-/// mutate` also judges whether a scenario kills a declared one. `Err` is
-/// the sentence saying why no mutant could be generated at all.
-pub fn judge_equivalents(exercise: &Exercise) -> Result<Vec<EquivalentJudgement>, String> {
+/// mutate` also judges whether a scenario kills a declared one.
+pub fn judge_equivalents(exercise: &Exercise) -> EquivalentsJudged {
     // An exercise without declarations has nothing to match: no mutant is
     // generated for it (a reference of thousands of predicates would
     // otherwise cost its check the whole mutant budget).
     if exercise.equivalents.is_empty() {
         return Ok(Vec::new());
     }
-    let context = context(exercise)
-        .map_err(|error| format!("the mutants could not be generated: {error}"))?;
+    let context = context(exercise).map_err(Unmatchable::Schema)?;
     let generated = generate(exercise, &reference_texts(exercise), &context)
-        .map_err(|error| format!("the [[equivalent]] declarations cannot be matched: {error}"))?;
+        .map_err(Unmatchable::OverBudget)?;
     let ids: BTreeSet<&str> = generated.mutants.iter().map(|m| m.id.as_str()).collect();
     Ok(exercise
         .equivalents
@@ -253,11 +281,11 @@ pub fn stale_equivalents(exercise: &Exercise) -> Vec<StaleEquivalent> {
 }
 
 /// The stale declarations among `judged`.
-pub fn stale_of(judged: &Result<Vec<EquivalentJudgement>, String>) -> Vec<StaleEquivalent> {
+pub fn stale_of(judged: &EquivalentsJudged) -> Vec<StaleEquivalent> {
     match judged {
         Ok(judgements) => judgements.iter().filter_map(|j| j.stale.clone()).collect(),
-        Err(reason) => vec![StaleEquivalent::Unmatchable {
-            reason: reason.clone(),
+        Err(why) => vec![StaleEquivalent::Unmatchable {
+            reason: why.to_string(),
         }],
     }
 }

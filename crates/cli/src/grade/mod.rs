@@ -18,7 +18,7 @@ mod github;
 mod gradescope;
 mod junit;
 
-use fencelab_core::mutation::EquivalentJudgement;
+use fencelab_core::mutation::EquivalentsJudged;
 use fencelab_core::{ExerciseCheck, ExerciseReport, ScenarioReport, Verdict};
 use fencelab_model::exercise::{Exercise, LoadError, Places, line_at};
 use fencelab_model::report::KillRow;
@@ -549,7 +549,7 @@ impl Entry {
         source: &Source<'_>,
         exercise: &Exercise,
         check: &ExerciseCheck,
-        equivalents: &Result<Vec<EquivalentJudgement>, String>,
+        equivalents: &EquivalentsJudged,
         options: &Options<'_>,
     ) -> Entry {
         let places = Places::of(source.text);
@@ -745,18 +745,18 @@ fn variant_case(row: &KillRow, location: Option<Location>) -> Case {
 /// The `[[equivalent]]` declarations' cases, one each, or one errored case
 /// when they could not be judged.
 fn equivalent_cases(
-    equivalents: &Result<Vec<EquivalentJudgement>, String>,
+    equivalents: &EquivalentsJudged,
     source: &Source<'_>,
     places: &Places,
 ) -> Vec<Case> {
     let judgements = match equivalents {
         Ok(judgements) => judgements,
-        Err(error) => {
+        Err(why) => {
             return vec![plain_case(
                 "equivalent declarations".into(),
                 CaseKind::Equivalent,
                 Status::Errored,
-                error.clone(),
+                why.to_string(),
                 None,
             )];
         }
