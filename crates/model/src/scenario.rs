@@ -572,6 +572,41 @@ pub enum Action {
     },
 }
 
+/// A step's verb: the one field that says what the step does.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+enum Verb {
+    Start,
+    Call,
+    Begin,
+    Run,
+    Finish,
+    Concurrent,
+    Clock,
+    Advance,
+    Crash,
+    Sql,
+    Query,
+}
+
+impl Verb {
+    /// Its field's name in an exercise file.
+    fn word(self) -> &'static str {
+        match self {
+            Verb::Start => "start",
+            Verb::Call => "call",
+            Verb::Begin => "begin",
+            Verb::Run => "run",
+            Verb::Finish => "finish",
+            Verb::Concurrent => "concurrent",
+            Verb::Clock => "clock",
+            Verb::Advance => "advance",
+            Verb::Crash => "crash",
+            Verb::Sql => "sql",
+            Verb::Query => "query",
+        }
+    }
+}
+
 impl StepSpec {
     /// Turns the written step into an action, or says what is wrong with it.
     pub fn to_action(&self) -> Result<Action, String> {
@@ -582,38 +617,38 @@ impl StepSpec {
     }
 
     /// The step's one verb.
-    fn verb(&self) -> Result<&'static str, String> {
-        let verbs: Vec<&str> = [
-            ("start", self.start.is_some()),
-            ("call", self.call.is_some()),
-            ("begin", self.begin.is_some()),
-            ("run", self.run.is_some()),
-            ("finish", self.finish.is_some()),
-            ("concurrent", self.concurrent.is_some()),
-            ("clock", self.clock.is_some()),
-            ("advance", self.advance.is_some()),
-            ("crash", self.crash.is_some()),
-            ("sql", self.sql.is_some()),
-            ("query", self.query.is_some()),
+    fn verb(&self) -> Result<Verb, String> {
+        let verbs: Vec<Verb> = [
+            (Verb::Start, self.start.is_some()),
+            (Verb::Call, self.call.is_some()),
+            (Verb::Begin, self.begin.is_some()),
+            (Verb::Run, self.run.is_some()),
+            (Verb::Finish, self.finish.is_some()),
+            (Verb::Concurrent, self.concurrent.is_some()),
+            (Verb::Clock, self.clock.is_some()),
+            (Verb::Advance, self.advance.is_some()),
+            (Verb::Crash, self.crash.is_some()),
+            (Verb::Sql, self.sql.is_some()),
+            (Verb::Query, self.query.is_some()),
         ]
         .into_iter()
         .filter(|(_, set)| *set)
         .map(|(verb, _)| verb)
         .collect();
         match verbs.as_slice() {
-            [verb] => Ok(verb),
+            [verb] => Ok(*verb),
             [] => Err("a step needs one verb: start, call, begin, run, finish, \
                             concurrent, clock, advance, crash, sql or query"
                 .into()),
             many => Err(format!(
                 "a step has one verb, this one has {}",
-                many.join(", ")
+                many.iter().map(|v| v.word()).collect::<Vec<_>>().join(", ")
             )),
         }
     }
 
     /// The action of `verb`, with the fields it needs.
-    fn action(&self, verb: &str) -> Result<Action, String> {
+    fn action(&self, verb: Verb) -> Result<Action, String> {
         let process = |what: &str| {
             self.process
                 .clone()
@@ -621,51 +656,50 @@ impl StepSpec {
         };
         let args = self.args.clone().unwrap_or_default();
         Ok(match verb {
-            "start" => Action::Start {
+            Verb::Start => Action::Start {
                 process: self.start.clone().unwrap_or_default(),
                 actor: self
                     .actor
                     .clone()
                     .ok_or("`start` needs `actor`: the durable identity the process hosts")?,
             },
-            "call" => Action::Call {
+            Verb::Call => Action::Call {
                 process: process("call")?,
                 procedure: self.call.clone().unwrap_or_default(),
                 args,
                 expect: self.expect.clone(),
             },
-            "begin" => Action::Begin {
+            Verb::Begin => Action::Begin {
                 process: process("begin")?,
                 procedure: self.begin.clone().unwrap_or_default(),
                 args,
             },
-            "run" => Action::Run {
+            Verb::Run => Action::Run {
                 process: self.run.clone().unwrap_or_default(),
                 until: self.until.ok_or(
                     "`run` needs `until`: before_first_write, after_last_read, before_begin or before_commit",
                 )?,
             },
-            "finish" => Action::Finish {
+            Verb::Finish => Action::Finish {
                 process: self.finish.clone().unwrap_or_default(),
                 expect: self.expect.clone(),
             },
-            "concurrent" => Action::Concurrent {
+            Verb::Concurrent => Action::Concurrent {
                 calls: self.concurrent_calls()?,
             },
-            "clock" => Action::SetClock {
+            Verb::Clock => Action::SetClock {
                 seconds: self.clock.unwrap_or_default(),
             },
-            "advance" => Action::Advance {
+            Verb::Advance => Action::Advance {
                 seconds: self.advance.unwrap_or_default(),
             },
-            "crash" => Action::Crash {
+            Verb::Crash => Action::Crash {
                 process: self.crash.clone().unwrap_or_default(),
             },
-            "sql" => Action::Sql {
+            Verb::Sql => Action::Sql {
                 sql: self.sql.clone().unwrap_or_default(),
             },
-            "query" => self.query_action()?,
-            other => return Err(format!("unknown verb `{other}`")),
+            Verb::Query => self.query_action()?,
         })
     }
 
@@ -722,23 +756,23 @@ impl StepSpec {
     }
 
     /// Refuses a field that `verb` does not take.
-    fn check_unused(&self, verb: &str) -> Result<(), String> {
+    fn check_unused(&self, verb: Verb) -> Result<(), String> {
         let unused: Vec<&str> = [
-            ("actor", self.actor.is_some() && verb != "start"),
-            ("until", self.until.is_some() && verb != "run"),
-            ("rows", self.rows.is_some() && verb != "query"),
-            ("checks", self.checks.is_some() && verb != "query"),
+            ("actor", self.actor.is_some() && verb != Verb::Start),
+            ("until", self.until.is_some() && verb != Verb::Run),
+            ("rows", self.rows.is_some() && verb != Verb::Query),
+            ("checks", self.checks.is_some() && verb != Verb::Query),
             (
                 "process",
-                self.process.is_some() && !matches!(verb, "call" | "begin"),
+                self.process.is_some() && !matches!(verb, Verb::Call | Verb::Begin),
             ),
             (
                 "args",
-                self.args.is_some() && !matches!(verb, "call" | "begin"),
+                self.args.is_some() && !matches!(verb, Verb::Call | Verb::Begin),
             ),
             (
                 "expect",
-                self.expect.is_some() && !matches!(verb, "call" | "finish"),
+                self.expect.is_some() && !matches!(verb, Verb::Call | Verb::Finish),
             ),
         ]
         .into_iter()
@@ -746,7 +780,11 @@ impl StepSpec {
         .map(|(field, _)| field)
         .collect();
         if !unused.is_empty() {
-            return Err(format!("`{verb}` does not take {}", unused.join(", ")));
+            return Err(format!(
+                "`{}` does not take {}",
+                verb.word(),
+                unused.join(", ")
+            ));
         }
         Ok(())
     }
