@@ -37,7 +37,7 @@ import tokenize
 
 FIRST_LINES = b"#!/usr/bin/env python3\n# -*- coding: utf-8 -*-\n"
 CONSTANTS = ["MADE_BY", "EXERCISE", "SCENARIO", "SCHEDULE", "JOURNAL", "JOURNAL_NAME",
-             "SCHEMA", "PROBLEM", "VERDICT"]
+             "SCHEMA", "PROBLEM", "VERDICT", "REPRODUCED"]
 STEP_FUNCTIONS = {"start", "crash", "rollback", "note", "direct", "run"}
 STEP_KEYWORDS = {"changed", "expect"}
 

@@ -3,7 +3,7 @@
 //! page does. The text still carries the exercise's own names as they are:
 //! it is printed through `crate::shown`, which makes them safe to print.
 
-use fencelab_core::{ExerciseCheck, ExerciseReport, ScenarioReport, Verdict};
+use fencelab_core::{ExerciseCheck, ExerciseReport, ScenarioReport, Tally, Verdict};
 use std::fmt::Write;
 
 fn verdict(verdict: Verdict) -> &'static str {
@@ -40,12 +40,7 @@ pub fn check(check: &ExerciseCheck) -> String {
     let mut out = String::new();
     let report = &check.reference;
     let _ = writeln!(out, "{}  {}", report.exercise, check.title);
-    let _ = writeln!(
-        out,
-        "  reference: {}/{} scenarios pass",
-        report.passed,
-        report.scenarios.len()
-    );
+    let _ = writeln!(out, "  reference: {}", report.tally());
     for scenario in &report.scenarios {
         scenario_line(&mut out, scenario, false);
     }
@@ -78,17 +73,9 @@ pub fn check(check: &ExerciseCheck) -> String {
 /// exploring exercise means (exercise 13) and an editable procedure left
 /// without a `start` of its own does not.
 fn start_line(out: &mut String, check: &ExerciseCheck) {
-    let passing = check
-        .start
-        .iter()
-        .filter(|cell| matches!(cell.verdict, Verdict::Passed | Verdict::LimitShown))
-        .count();
-    let total = check.start.len();
-    let _ = writeln!(
-        out,
-        "  start: {passing}/{total} scenarios pass (what a learner first sees)"
-    );
-    if total > 0 && passing == total {
+    let tally = Tally::of(check.start.iter().map(|cell| cell.verdict));
+    let _ = writeln!(out, "  start: {tally} (what a learner first sees)");
+    if !check.start.is_empty() && tally.all_pass() {
         let _ = writeln!(
             out,
             "    note: the starting texts pass every scenario: a learner starts with nothing to \
@@ -127,10 +114,17 @@ pub fn run(report: &ExerciseReport, explore: bool, journal: fencelab_core::Journ
         .iter()
         .filter(|s| s.verdict() == Verdict::Error)
         .count();
+    // A limit shown is no pass: it is counted apart when there is one.
+    let tally = report.tally();
+    let limits = match tally.limits {
+        0 => String::new(),
+        1 => ", 1 limit shown".to_string(),
+        n => format!(", {n} limits shown"),
+    };
     let _ = writeln!(
         out,
-        "{} passed, {} failed, {errored} errored",
-        report.passed,
+        "{} passed{limits}, {} failed, {errored} errored",
+        tally.passed,
         report.failed - errored
     );
     out

@@ -109,6 +109,20 @@ fn run_with_a_broken_claim_fails_and_prints_the_schedule() {
 }
 
 #[test]
+fn run_counts_the_limits_shown_apart_from_the_passes() {
+    // Exercise 13's references pass its seven ordinary scenarios and show
+    // its four limits: a limit shown is never a pass, so it is said apart.
+    let output = fencelab(&["run", "counterexamples-bound-the-protection"]);
+    let text = stdout(&output);
+    assert_eq!(output.status.code(), Some(0), "{text}");
+    assert_eq!(
+        text.lines().last(),
+        Some("7 passed, 4 limits shown, 0 failed, 0 errored"),
+        "{text}"
+    );
+}
+
+#[test]
 fn extra_scenario_files_run_beside_the_bundled_ones() {
     let dir = scratch("scenario");
     let file = dir.join("extra.toml");
@@ -1079,9 +1093,20 @@ fn the_exported_naive_claim_breaks_on_a_real_file_and_the_reference_holds() {
         "{printed}"
     );
     assert!(printed.contains("msg-1"), "{printed}");
+    // It says the break was reproduced, then ends on the broken guarantee.
+    let ending: Vec<&str> = printed.trim_end().lines().rev().take(3).collect();
+    assert_eq!(
+        ending[2],
+        "Reproduced on this file: every step did what fencelab's run did, and this guarantee broke:",
+        "{printed}"
+    );
+    assert!(ending[0].contains("msg-1"), "{printed}");
     let (code, printed) = exported_claim_script("export-reference", &[]);
     assert_eq!(code, Some(0), "{printed}");
-    assert!(printed.contains("every guarantee held"), "{printed}");
+    assert!(
+        printed.contains("Reproduced on this file: every step did what fencelab's run did:\n\nevery guarantee held"),
+        "{printed}"
+    );
 }
 
 /// Exercise 1's scenarios on a real file, each process an operating-system
@@ -1257,7 +1282,15 @@ fn check_notes_starting_texts_that_pass_every_scenario() {
         stdout(&output)
     );
     let report = stdout(&output);
-    assert!(report.contains("  start: 11/11 scenarios pass"), "{report}");
+    // Its four limits are counted apart: a limit shown is never a pass.
+    assert!(
+        report.contains("  start: 7 of 7 scenarios pass, 4 limits shown"),
+        "{report}"
+    );
+    assert!(
+        report.contains("  reference: 7 of 7 scenarios pass, 4 limits shown"),
+        "{report}"
+    );
     assert!(
         report.contains(
             "note: the starting texts pass every scenario: a learner starts with nothing to repair"

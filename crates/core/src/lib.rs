@@ -39,7 +39,7 @@ pub use fencelab_model::exercise::{EXERCISE_FILE_BYTES_MAX, Exercise, Journal, L
 pub use fencelab_model::history::{CallError, Effect, ErrorCause, Event, Outcome, Values, What};
 pub use fencelab_model::report::{
     Drive, ExerciseCheck, ExerciseReport, Failure, FailureCause, FailureKind, ScenarioReport,
-    ScenarioResult, Verdict,
+    ScenarioResult, Tally, Verdict,
 };
 pub use fencelab_model::{Procedure, Scenario, Schedule, Value};
 pub use world::{ProcessId, StepResult, World};

@@ -9,8 +9,9 @@
 //! words ("waits for the lock" where SQLite said busy), and deletes its
 //! file. Each statement carries what fencelab saw it do: the script counts
 //! every step where the file did otherwise, and prints both. When every
-//! step agreed it ends on fencelab's verdict, the broken guarantee in the
-//! page's sentence (exit 1) or that none broke (exit 0); when one differed,
+//! step agreed it says the run was reproduced and ends on fencelab's
+//! verdict, the broken guarantee in the page's sentence (exit 1) or that
+//! none broke (exit 0); when one differed,
 //! fencelab's verdict does not carry over, and it says so (exit 2).
 //!
 //! Pure text: the caller writes the file.
@@ -68,6 +69,19 @@ pub fn python_script(plan: &Plan, made_by: &str) -> String {
         Verdict::Failed => "a guarantee broke",
         Verdict::Error => "fencelab could not judge this run",
     };
+    // Said before the verdict, once every step agreed: the run was
+    // reproduced on a real file, which the verdict alone does not say.
+    let reproduced = match plan.verdict {
+        Verdict::Failed => {
+            "Reproduced on this file: every step did what fencelab's run did, and this guarantee broke:"
+        }
+        Verdict::Error => {
+            "Every step on this file did what fencelab's run did, and fencelab could not judge it:"
+        }
+        Verdict::Passed | Verdict::LimitShown => {
+            "Reproduced on this file: every step did what fencelab's run did:"
+        }
+    };
     for (name, literal) in [
         ("MADE_BY", py_str(made_by)),
         ("EXERCISE", py_str(&plan.exercise)),
@@ -78,6 +92,7 @@ pub fn python_script(plan: &Plan, made_by: &str) -> String {
         ("SCHEMA", py_str(&plan.schema)),
         ("PROBLEM", problem),
         ("VERDICT", py_str(verdict)),
+        ("REPRODUCED", py_str(reproduced)),
     ] {
         let _ = writeln!(out, "{name} = {literal}");
     }
@@ -329,6 +344,8 @@ def main():
         print(f"{differences} step(s) differ from fencelab's run, so its verdict does not "
               "carry over to this file.")
         return 2
+    print(visible(REPRODUCED))
+    print()
     if PROBLEM is not None:
         print(visible(PROBLEM))
         return 1

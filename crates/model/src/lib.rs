@@ -43,7 +43,7 @@ pub use monitor::{Belief, Violation};
 pub use procedure::Procedure;
 pub use report::{
     Drive, ExerciseCheck, ExerciseReport, Failure, FailureCause, FailureKind, ScenarioError,
-    ScenarioReport, ScenarioResult, Verdict,
+    ScenarioReport, ScenarioResult, Tally, Verdict,
 };
 pub use scenario::Scenario;
 pub use schedule::Schedule;

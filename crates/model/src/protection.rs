@@ -560,6 +560,85 @@ mod tests {
     }
 
     #[test]
+    fn a_change_only_a_limit_notices_is_never_said_to_make_it_fail() {
+        let (file, text) = crate::bundled::FILES
+            .iter()
+            .copied()
+            .find(|(file, _)| file.starts_with("13-"))
+            .expect("exercise 13 is bundled");
+        let exercise = Exercise::from_toml(file, text).expect("exercise 13 loads");
+        let limit = "a bad recovery brings generation 1 back";
+        let tested = "requests out of order";
+        let on = |line: u32| Mutant {
+            procedure: "apply".into(),
+            ..mutant(line, "drop the statement")
+        };
+        let both = MutantVerdict::Killed {
+            by: vec![
+                Kill {
+                    scenario: limit.into(),
+                    sentence: "expected accepted".into(),
+                    schedule: Schedule::new(),
+                },
+                Kill {
+                    scenario: tested.into(),
+                    sentence: "expected refused".into(),
+                    schedule: Schedule::new(),
+                },
+            ],
+        };
+        let report = marks(
+            &exercise,
+            &[("apply".into(), "1\n2\n".into())],
+            &[on(1), on(2)],
+            &[both, killed(limit, "")],
+        );
+        let caught = |line: u32| match &report.mark("apply", line).expect("marked").status {
+            LineStatus::Protected { caught, .. } => caught[0].clone(),
+            other => panic!("line {line} is protected, not {other:?}"),
+        };
+        // A scenario that tests the text is named before a limit.
+        assert_eq!(
+            (caught(1).scenario.as_str(), caught(1).limit),
+            (tested, false)
+        );
+        assert_eq!(
+            caught_sentence(1, &caught(1)),
+            "Line 1: if you drop the statement, “requests out of order” fails"
+        );
+        let only_limit = caught(2);
+        assert!(only_limit.limit);
+        assert_eq!(
+            caught_sentence(2, &only_limit),
+            "Line 2: if you drop the statement, the limit “a bad recovery brings generation 1 \
+             back” no longer shows as the exercise describes it"
+        );
+        // Older marks, without the field, read as a scenario that tests.
+        let mut json = serde_json::to_value(&only_limit).unwrap();
+        json.as_object_mut().unwrap().remove("limit");
+        let read: Caught = serde_json::from_value(json).unwrap();
+        assert!(!read.limit);
+    }
+
+    #[test]
+    fn reasons_that_are_sentences_are_joined_as_sentences() {
+        let status = LineStatus::Equivalent {
+            reasons: vec![
+                "IS differs from = only on NULL.".into(),
+                "The lock is taken".into(),
+            ],
+        };
+        let said = unmarked_sentence(7, &status).expect("a sentence");
+        assert!(!said.contains(".;"), "{said}");
+        assert!(
+            said.ends_with(
+                "as the exercise says: IS differs from = only on NULL. The lock is taken"
+            ),
+            "{said}"
+        );
+    }
+
+    #[test]
     fn every_line_but_the_blank_ones_has_a_mark_or_says_why_not() {
         let report = judged();
         assert_eq!(report.mutants, 14);

@@ -325,6 +325,7 @@ fn protection_report() -> ProtectionReport {
                                 schedule: Schedule::parse("a b a b").expect("a schedule"),
                                 description: "drop `AND state = 'NEW'` from the WHERE".into(),
                                 mutant_text: format!("SELECT 1;\n-- {AWKWARD_TEXT}"),
+                                limit: true,
                             },
                             Caught {
                                 scenario: AWKWARD_TEXT.into(),
@@ -332,6 +333,7 @@ fn protection_report() -> ProtectionReport {
                                 schedule: Schedule::new(),
                                 description: "delete `UPDATE messages SET ...`".into(),
                                 mutant_text: String::new(),
+                                limit: false,
                             },
                         ],
                         uncaught: vec!["swap `=` for `<>`".into()],

@@ -248,6 +248,7 @@ pub fn protection_report() -> ProtectionReport {
                                 schedule: Schedule::new(),
                                 description: "drop `id = :message_id AND` from the WHERE".into(),
                                 mutant_text: "UPDATE messages SET claim_owner = :actor;".into(),
+                                limit: false,
                             },
                             Caught {
                                 scenario: ONE_WINNER.into(),
@@ -255,6 +256,7 @@ pub fn protection_report() -> ProtectionReport {
                                 schedule: Schedule::parse("a a b b").expect("a schedule"),
                                 description: "drop `AND state = 'NEW'` from the WHERE".into(),
                                 mutant_text: MUTANT_CLAIM.into(),
+                                limit: false,
                             },
                         ],
                         uncaught: vec![
