@@ -300,15 +300,21 @@ export async function editorRefused(page, timeout = 90_000) {
   const seen = await page.waitForFunction(() => {
     const alert = document.querySelector(".procedure .error[role=alert]");
     if (alert) return { refused: alert.textContent };
-    return /^\d+ of \d+ scenarios pass/.test(document.querySelector("#scenario-summary")?.textContent ?? "") ? { refused: null } : null;
+    return /^\d+ of \d+ scenarios? pass/.test(document.querySelector("#scenario-summary")?.textContent ?? "") ? { refused: null } : null;
   }, null, { timeout, polling: 100 }).then((h) => h.jsonValue());
   return seen.refused;
 }
 
+/**
+ * The verdict count as the page says it: "N of M scenarios pass", with
+ * ", L limits shown" where limits showed (a limit is never a pass).
+ */
+export const VERDICT_COUNT = /^\d+ of \d+ scenarios? pass(es)?(, \d+ limits? shown)?$/;
+
 /** Opens the page at `url` and waits for its first verdicts. */
 export async function open(page, url) {
   await page.goto(url);
-  await waitForText(page.locator("#scenario-summary"), /^\d+ of \d+ scenarios pass$/);
+  await waitForText(page.locator("#scenario-summary"), VERDICT_COUNT);
   await live(page);
 }
 

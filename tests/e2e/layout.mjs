@@ -7,7 +7,7 @@
 // the verdicts and the counterexample are in view together, and the tables
 // after the step beside it; on the phone the verdicts sit under the editor.
 import assert from "node:assert/strict";
-import { CLAIM, assertInView, open, placement, runTests, settled, waitForText } from "./harness.mjs";
+import { CLAIM, VERDICT_COUNT, assertInView, open, placement, runTests, settled, waitForText } from "./harness.mjs";
 
 const LAPTOP = { width: 1280, height: 800 };
 const PHONE = { width: 390, height: 844 };
@@ -22,7 +22,7 @@ async function exerciseIds(page, url) {
 /** Opens `id` and returns the name of a failing scenario: one of its own, or of its first broken variant. */
 async function failingScenario(page, url, id) {
   await page.goto(`${url}?exercise=${id}`);
-  await waitForText(page.locator("#scenario-summary"), /^\d+ of \d+ scenarios pass$/, VERDICTS_TIMEOUT_MS);
+  await waitForText(page.locator("#scenario-summary"), VERDICT_COUNT, VERDICTS_TIMEOUT_MS);
   const failing = page.locator('.scenario[data-verdict="failed"]');
   if ((await failing.count()) === 0) {
     await page.locator(".variant").first().click();

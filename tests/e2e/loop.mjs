@@ -254,7 +254,7 @@ async function withMarks(page, url, id) {
   assert.ok(edits && Object.keys(edits).length > 0, `${id}: its reference texts`);
   await page.setViewportSize(LAPTOP);
   await openExercise(page, url, id, "light", linkFragment(id, edits));
-  await waitForText(page.locator("#scenario-summary"), /^(\d+) of \1 scenarios pass$/, VERDICTS_TIMEOUT_MS);
+  await waitForText(page.locator("#scenario-summary"), /^(\d+) of \1 scenarios pass(, \d+ limits? shown)?$/, VERDICTS_TIMEOUT_MS);
   const before = await loopInView(page, `${what} at ${label(LAPTOP)} in light, the marks not yet there`);
   const early = (await page.locator(".line-marks").count()) === 0;
   await page.locator(".line-marks, .line-marks-status:not(.muted)").first().waitFor({ timeout: MARKS_TIMEOUT_MS });
@@ -414,7 +414,7 @@ tests.push(["a solve says so in words and offers the next exercise, and the next
 tests.push(["every line of a passing claim has a mark or a word on why it has none", async ({ page, url }) => {
   await openExercise(page, url, CLAIM, "light");
   await typeClaim(page, REPAIRED);
-  await waitForText(page.locator("#scenario-summary"), /^(\d+) of \1 scenarios pass$/, VERDICTS_TIMEOUT_MS);
+  await waitForText(page.locator("#scenario-summary"), /^(\d+) of \1 scenarios pass(, \d+ limits? shown)?$/, VERDICTS_TIMEOUT_MS);
   await page.locator(".line-marks").first().waitFor({ timeout: MARKS_TIMEOUT_MS });
   const said = await page.locator('.line-marks[data-procedure="claim"] [data-line]').evaluateAll((items) => items.map((i) => [Number(i.dataset.line), i.textContent]));
   const lines = new Set(said.map(([line]) => line));

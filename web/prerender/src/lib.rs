@@ -515,11 +515,7 @@ mod tests {
             );
             let report =
                 starting_report(&mut server, exercise).expect("the worker checks the start");
-            let summary = format!(
-                "{} of {} scenarios pass",
-                report.passed,
-                report.scenarios.len()
-            );
+            let summary = report.tally().to_string();
             assert!(html.contains(&summary), "{}: `{summary}`", page.file);
             for scenario in &report.scenarios {
                 let verdict = scenario.verdict();

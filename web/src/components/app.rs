@@ -432,8 +432,9 @@ fn work_loop(
             // verdicts' place under the editors.
             if let Some(challenge) = &playground.challenge {
                 <crate::components::hunt_panel::HuntPanel text={challenge.text.clone()} targets={playground.hunt_targets()}
-                    hunting={playground.view.scenario().map(str::to_string)}
-                    on_hunt={handlers.text(Action::DriveStart)} on_leave={handlers.unit(|| Action::HuntLeave)} />
+                    hunting={playground.view.scenario().map(str::to_string)} variants={exercise.variants.clone()}
+                    on_hunt={handlers.text(Action::DriveStart)} on_start={handlers.hunt_start.clone()}
+                    on_leave={handlers.unit(|| Action::HuntLeave)} />
             } else {
                 <ScenarioList scenarios={exercise.scenarios.clone()} report={playground.report.clone()}
                     checking={playground.checking()} check_seq={playground.check_wanted} report_seq={playground.report_seq}
@@ -494,6 +495,12 @@ fn work_results(playground: &Playground, handlers: &Handlers) -> Html {
 fn shown_report(
     playground: &Playground,
     report: &crate::state::SharedReport,
+            } else if !driving {
+                // A challenge hides the counterexamples: say where the
+                // learner's own run will grow instead of an empty pane.
+                <p class="muted results-empty" id="hunt-results-empty">
+                    { "Choose a scenario to hunt in, under the editor: the timeline of your moves grows here, one step per move." }
+                </p>
     handlers: &Handlers,
 ) -> Html {
     let step = playground.view.step();
@@ -515,7 +522,8 @@ fn shown_report(
         if !driving && !playground.interleaved(&report.name).is_empty() {
             <crate::components::replay_form::ReplayForm scenario={report.name.clone()}
                 schedule={playground.asked_schedule().to_string()}
-                processes={playground.interleaved(&report.name)} on_replay={handlers.replay.clone()} />
+                processes={playground.interleaved(&report.name)} on_replay={handlers.replay.clone()}
+                refused={playground.replay_refused.as_ref().filter(|(s, _)| *s == report.name).map(|(_, m)| m.clone())} />
         }
         <Console step={step} tables={report.initial_tables.iter().map(|t| t.table.clone()).collect::<Vec<_>>()} sql={console_sql}
             result={console} on_query={handlers.text(Action::Query)} />

@@ -37,22 +37,22 @@ pub fn caught_sentence(line: u32, change: &Caught) -> String {
 pub fn title(mark: &LineMark) -> String {
     match &mark.status {
         LineStatus::Protected { caught, uncaught } => {
-            let mut scenarios: Vec<&str> = Vec::new();
+            // Each scenario once, by what the change did to it: a limit
+            // "no longer shows", it never "fails".
+            let mut broke: Vec<String> = Vec::new();
             for change in caught {
-                if !scenarios.contains(&change.scenario.as_str()) {
-                    scenarios.push(&change.scenario);
+                let said = change.what_broke();
+                if !broke.contains(&said) {
+                    broke.push(said);
                 }
             }
-            let named: Vec<String> = scenarios.iter().map(|s| format!("“{s}”")).collect();
-            let mut title = format!(
-                "Without this, {} fail{}.",
-                named.join(" and "),
-                if named.len() == 1 { "s" } else { "" }
-            );
+            let mut title = format!("Without this, {}.", broke.join(" and "));
             for change in caught {
                 title += &format!(
-                    " If you {}, “{}” fails: {}.",
-                    change.description, change.scenario, change.sentence
+                    " If you {}, {}: {}",
+                    change.description,
+                    change.what_broke(),
+                    protection::sentences(std::slice::from_ref(&change.sentence))
                 );
             }
             if !uncaught.is_empty() {
@@ -65,8 +65,8 @@ pub fn title(mark: &LineMark) -> String {
         }
         LineStatus::Unprotected { descriptions } => format!(
             "No scenario notices if this changes: either it is not needed, or the suite has a gap. \
-             Tried: {}.",
-            descriptions.join("; ")
+             Tried: {}",
+            protection::sentences(&[descriptions.join("; ")])
         ),
         status => unmarked_sentence(mark.line, status).unwrap_or_default(),
     }

@@ -10,6 +10,10 @@ pub struct ReplayFormProps {
     pub schedule: AttrValue,
     /// The processes the scenario interleaves, the names a schedule uses.
     pub processes: Vec<String>,
+    /// Why the schedule typed could not be replayed: said here, beside the
+    /// box it was typed in.
+    #[prop_or_default]
+    pub refused: Option<String>,
     pub on_replay: Callback<(String, String)>,
 }
 
@@ -52,8 +56,12 @@ pub fn replay_form(props: &ReplayFormProps) -> Html {
         <form class="replay" onsubmit={submit}>
             <label for="replay-schedule">{ "Replay a schedule:" }</label>
             <input id="replay-schedule" ref={input} type="text" spellcheck="false"
-                aria-describedby="replay-help" oninput={typed} {value} />
+                aria-describedby={if props.refused.is_some() { "replay-refused replay-help" } else { "replay-help" }}
+                aria-invalid={props.refused.is_some().then_some("true")} oninput={typed} {value} />
             <button type="submit" id="replay-run">{ "Replay" }</button>
+            if let Some(refused) = &props.refused {
+                <p id="replay-refused" class="error-message replay-refused" role="alert">{ format!("⚠ {refused}") }</p>
+            }
             <span id="replay-help" class="muted">
                 { format!("Which process moves next, in order: {}.", props.processes.join(", ")) }
             </span>

@@ -3,9 +3,10 @@
 //! scenario, with what a failing one broke; what a scenario is about is shown
 //! for the one selected.
 //!
-//! Compact (the page and an embed): one line per scenario, its name cut to
-//! the width with the whole name and what it is about in the line's tooltip
-//! (only there); what a failing scenario broke, and the drive button, are
+//! Compact (the page and an embed): one line per scenario where its name
+//! fits (on the page a longer name wraps between words, never cut; an
+//! embed's frame cuts it, the whole name in the tooltip), what it is about
+//! in the line's tooltip; what a failing scenario broke, and the drive button, are
 //! shown for the one selected, so every scenario's verdict fits one screen
 //! under the editor, and a 600 px frame beside it.
 
@@ -46,11 +47,8 @@ pub fn symbol(verdict: Verdict) -> &'static str {
 #[function_component(ScenarioList)]
 pub fn scenario_list(props: &ScenarioListProps) -> Html {
     let summary = match &props.report {
-        Some(report) => format!(
-            "{} of {} scenarios pass",
-            report.passed,
-            report.scenarios.len()
-        ),
+        // A limit shown is no pass: the model's tally counts it apart.
+        Some(report) => report.tally().to_string(),
         None => "Checking…".to_string(),
     };
     // Verdicts of older texts stay in place while the newest edit is
@@ -64,7 +62,9 @@ pub fn scenario_list(props: &ScenarioListProps) -> Html {
         <section class={classes!("scenarios", stale.then_some("stale"))} aria-labelledby="scenarios-title"
             aria-busy={props.checking.to_string()}
             data-check-seq={props.check_seq.to_string()} data-report-seq={props.report_seq.to_string()}>
-            <h2 id="scenarios-title">{ "Scenarios" }</h2>
+            // There is no Run button to look for: every edit is checked at
+            // once, and the heading says so where the verdicts are.
+            <h2 id="scenarios-title">{ "Scenarios" }<span class="scenarios-how">{ " · checked on every edit" }</span></h2>
             <p class="scenario-summary" id="scenario-summary">
                 { summary }
                 <span class={classes!("checking", (!stale).then_some("idle"))} aria-hidden={(!stale).to_string()}></span>

@@ -133,7 +133,7 @@ pub fn timeline(props: &TimelineProps) -> Html {
             <h2 id="timeline-title">{ title.clone() }</h2>
             { heading(props) }
             <p class="muted timeline-help">
-                { "Click a step, or focus the timeline and use the arrow keys." }
+                { "Click a step, or focus the timeline and use the arrow keys (Home and End: the first and last step)." }
                 if long {
                     { " " }
                     <button class="fold-toggle" aria-pressed={(*whole).to_string()} onclick={toggle_whole}>
@@ -142,7 +142,7 @@ pub fn timeline(props: &TimelineProps) -> Html {
                 }
             </p>
             <div class="timeline-scroll" tabindex="0" role="group" aria-label={format!("{title}: steps; arrow keys move between steps")}
-                onkeydown={on_arrow_keys(props.on_step_by.clone())}>
+                onkeydown={on_arrow_keys(props.on_step_by.clone(), props.on_step.clone(), report.history.len())}>
                 <table class="lanes">
                     <thead>
                         <tr>
@@ -171,8 +171,13 @@ fn heading(props: &TimelineProps) -> Html {
         if let Some(without) = &props.without {
             <p class="counterexample-note">
                 { with_code(&format!(
-                    "This is not your text: it is {} with line {} changed ({}). Your own {} passes “{}”; this run shows what that line prevents.",
-                    without.procedure, without.line, without.description, without.procedure, report.name
+                    "This is not your text: it is {} with line {} changed ({}). {}",
+                    without.procedure, without.line, without.description,
+                    if without.limit {
+                        format!("Your own {} shows the limit “{}” as the exercise describes it; this run shows what that line does to it.", without.procedure, report.name)
+                    } else {
+                        format!("Your own {} passes “{}”; this run shows what that line prevents.", without.procedure, report.name)
+                    }
                 )) }
             </p>
         }
@@ -195,8 +200,14 @@ fn heading(props: &TimelineProps) -> Html {
     </> }
 }
 
-/// The arrow keys move the selected step by one.
-fn on_arrow_keys(on_step_by: Callback<isize>) -> Callback<KeyboardEvent> {
+/// The arrow keys move the selected step by one; Home and End select the
+/// first and the last step (rather than only scrolling the box, which
+/// would leave the selection, and the tables after it, behind).
+fn on_arrow_keys(
+    on_step_by: Callback<isize>,
+    on_step: Callback<usize>,
+    steps: usize,
+) -> Callback<KeyboardEvent> {
     Callback::from(move |event: KeyboardEvent| match event.key().as_str() {
         "ArrowDown" | "ArrowRight" => {
             event.prevent_default();
@@ -205,6 +216,14 @@ fn on_arrow_keys(on_step_by: Callback<isize>) -> Callback<KeyboardEvent> {
         "ArrowUp" | "ArrowLeft" => {
             event.prevent_default();
             on_step_by.emit(-1);
+        }
+        "Home" if steps > 0 => {
+            event.prevent_default();
+            on_step.emit(0);
+        }
+        "End" if steps > 0 => {
+            event.prevent_default();
+            on_step.emit(steps - 1);
         }
         _ => {}
     })
@@ -245,6 +264,18 @@ fn who(report: &SharedReport, lane: Option<usize>, event: &Event) -> (String, St
     }
 }
 
+/// A process's name with each of its words kept whole: the line may break
+/// between words ("operator-course" / "#2"), never inside one, not even at
+/// a hyphen. The column is as wide as the longest word (style.css).
+fn words(name: &str) -> Html {
+    html! {
+        { for name.split(' ').enumerate().map(|(i, word)| html! {<>
+            if i > 0 { { " " } }
+            <span class="word">{ word.to_string() }</span>
+        </>}) }
+    }
+}
+
 /// Step `i`: its number and clock, who moved, what happened and the
 /// beliefs where they change; the failing step says how it broke.
 fn step_row(props: &TimelineProps, i: usize) -> Html {
@@ -270,7 +301,7 @@ fn step_row(props: &TimelineProps, i: usize) -> Html {
                 <span class="clock">{ format!("{} s", event.clock_seconds) }</span>
             </th>
             <td class="who" title={about}>
-                <span class="lane-tag">{ tag }</span>
+                <span class="lane-tag">{ words(&tag) }</span>
             </td>
             <td class="lane-cell">
                 <div class={classes!("lane-body", indent)}>

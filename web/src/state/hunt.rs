@@ -82,9 +82,64 @@ pub struct HuntTargets {
     pub targets: Vec<HuntTarget>,
     /// Scenarios that hold in every order on this text.
     pub holding: usize,
+    /// Limit scenarios whose limit shows: no guarantee of theirs breaks.
+    pub limits: usize,
     /// Scenarios that break on this text with no order to choose (nothing
-    /// runs concurrently), or that cannot be judged: nothing to hunt.
+    /// runs concurrently): nothing to hunt.
     pub unhuntable: usize,
+    /// Scenarios that could not be judged on this text.
+    pub errored: usize,
+}
+
+impl HuntTargets {
+    /// The scenarios not offered and why, in a sentence: "Of its 11
+    /// scenarios, 7 hold in every order on this text, and 4 show a limit,
+    /// which is never a break." With `others`, beside the ones offered: "Of
+    /// the other 9 scenarios, ...". `None` when every one is offered.
+    pub fn unoffered(&self, others: bool) -> Option<String> {
+        let kinds = [
+            (
+                self.holding,
+                "holds in every order on this text",
+                "hold in every order on this text",
+            ),
+            (
+                self.limits,
+                "shows a limit, which is never a break",
+                "show a limit, which is never a break",
+            ),
+            (
+                self.unhuntable,
+                "breaks with nothing running at the same time, so there is no order to choose",
+                "break with nothing running at the same time, so there is no order to choose",
+            ),
+            (self.errored, "could not be judged", "could not be judged"),
+        ];
+        let counted: Vec<(usize, &str, &str)> =
+            kinds.into_iter().filter(|(n, ..)| *n > 0).collect();
+        let total: usize = counted.iter().map(|(n, ..)| n).sum();
+        let whose = if others { "the other" } else { "its" };
+        match counted.as_slice() {
+            [] => None,
+            [(1, one, _)] => Some(format!(
+                "The {} scenario {one}.",
+                if others { "other" } else { "only" }
+            )),
+            [(_, _, many)] if others => Some(format!("The other {total} scenarios {many}.")),
+            [(_, _, many)] => Some(format!("All {total} of its scenarios {many}.")),
+            [rest @ .., last] => {
+                let said = |(n, one, many): &(usize, &str, &str)| {
+                    format!("{n} {}", if *n == 1 { one } else { many })
+                };
+                let rest: Vec<String> = rest.iter().map(said).collect();
+                Some(format!(
+                    "Of {whose} {total} scenarios, {}, and {}.",
+                    rest.join(", "),
+                    said(last)
+                ))
+            }
+        }
+    }
 }
 
 impl Playground {
@@ -97,9 +152,13 @@ impl Playground {
         let mut offer = HuntTargets::default();
         for scenario in &report.scenarios {
             let processes = self.interleaved(&scenario.name);
-            if scenario.passed() {
+            if scenario.verdict() == fencelab_model::Verdict::LimitShown {
+                offer.limits += 1;
+            } else if scenario.passed() {
                 offer.holding += 1;
-            } else if scenario.failure().is_none() || processes.is_empty() {
+            } else if scenario.failure().is_none() {
+                offer.errored += 1;
+            } else if processes.is_empty() {
                 offer.unhuntable += 1;
             } else {
                 offer.targets.push(HuntTarget {

@@ -161,6 +161,10 @@ pub struct Playground {
     /// Progress saved for each exercise, as the app's effects read it.
     pub progress: BTreeMap<String, Progress>,
     pub notices: Vec<String>,
+    /// Why the schedule last typed in the replay form of this scenario
+    /// (the first) could not be replayed: said beside the form, where the
+    /// learner typed it, not among the notices at the top of the page.
+    pub replay_refused: Option<(String, String)>,
     /// The learner's saved work, set aside while a shared link is shown.
     pub saved_aside: Option<Edits>,
     pub share_url: Option<String>,

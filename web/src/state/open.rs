@@ -98,6 +98,7 @@ impl Playground {
             hunted: Vec::new(),
             progress: BTreeMap::new(),
             notices: Vec::new(),
+            replay_refused: None,
             saved_aside: None,
             share_url: None,
             announcement: String::new(),

@@ -51,6 +51,9 @@ pub struct Without {
     pub description: String,
     /// The texts replayed: the learner's, with the changed procedure.
     pub texts: Edits,
+    /// The scenario is a limit: the learner's text shows it as described
+    /// (never "passes" it), and the change stops it showing so.
+    pub limit: bool,
 }
 
 impl Playground {
@@ -140,6 +143,7 @@ impl Playground {
             schedule,
             description,
             mutant_text,
+            limit,
             ..
         }) = caught.get(change)
         else {
@@ -161,6 +165,7 @@ impl Playground {
                 line,
                 description: description.clone(),
                 texts: texts.clone(),
+                limit: *limit,
             })),
         };
         self.announcement =

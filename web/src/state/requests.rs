@@ -90,10 +90,11 @@ impl Playground {
             Err(error) => {
                 let message = format!("This schedule cannot be replayed: {error}");
                 self.announcement.clone_from(&message);
-                self.notices.push(message);
+                self.replay_refused = Some((scenario, message));
                 return;
             }
         };
+        self.replay_refused = None;
         self.send_replay(scenario, schedule);
     }
 

@@ -71,16 +71,20 @@ impl Playground {
             return;
         }
         self.report_seq = seq;
-        let total = report.scenarios.len();
-        self.announcement = format!(
-            "{} of {total} scenario{} pass",
-            report.passed,
-            if total == 1 { "" } else { "s" }
-        );
+        self.announcement = report.tally().to_string();
+        // What comes into view unasked: the first scenario that fails, else
+        // the first limit shown (what an exploring exercise is about: its
+        // timeline, never an empty pane saying every scenario passes).
         let first_failing = report
             .scenarios
             .iter()
             .find(|s| !s.passed())
+            .or_else(|| {
+                report
+                    .scenarios
+                    .iter()
+                    .find(|s| s.verdict() == fencelab_model::Verdict::LimitShown)
+            })
             .map(|s| s.name.clone());
         let has = |name: &str| report.scenarios.iter().any(|s| s.name == name);
         // A step wanted (from a link or the saved work) is the checked
@@ -228,7 +232,7 @@ impl Playground {
                 self.focus();
                 let text = format!("The schedule could not be replayed: {message}");
                 self.announcement.clone_from(&text);
-                self.notices.push(text);
+                self.replay_refused = Some((scenario, text));
             }
             view => {
                 if let Some(at) = view.at_mut()

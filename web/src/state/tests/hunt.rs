@@ -450,3 +450,56 @@ fn an_embed_reports_a_hunt_as_its_own_solved_kind_once_and_only_to_a_page_that_a
         repair.to_json()
     );
 }
+
+#[test]
+fn the_scenarios_a_challenge_does_not_offer_are_said_by_kind() {
+    use crate::state::HuntTargets;
+    // Exercise 13's starting text: nothing breaks, four limits show.
+    let explored = HuntTargets {
+        holding: 7,
+        limits: 4,
+        ..HuntTargets::default()
+    };
+    assert_eq!(
+        explored.unoffered(false).as_deref(),
+        Some(
+            "Of its 11 scenarios, 7 hold in every order on this text, and 4 show a limit, \
+             which is never a break."
+        )
+    );
+    // Beside the scenarios offered, without a count of none ("0 hold").
+    let beside = HuntTargets {
+        holding: 1,
+        unhuntable: 1,
+        errored: 1,
+        ..HuntTargets::default()
+    };
+    assert_eq!(
+        beside.unoffered(true).as_deref(),
+        Some(
+            "Of the other 3 scenarios, 1 holds in every order on this text, 1 breaks with \
+             nothing running at the same time, so there is no order to choose, and 1 could \
+             not be judged."
+        )
+    );
+    let alone = HuntTargets {
+        unhuntable: 2,
+        ..HuntTargets::default()
+    };
+    assert_eq!(
+        alone.unoffered(true).as_deref(),
+        Some(
+            "The other 2 scenarios break with nothing running at the same time, so there is \
+             no order to choose."
+        )
+    );
+    let held = HuntTargets {
+        holding: 1,
+        ..HuntTargets::default()
+    };
+    assert_eq!(
+        held.unoffered(false).as_deref(),
+        Some("The only scenario holds in every order on this text.")
+    );
+    assert_eq!(HuntTargets::default().unoffered(true), None);
+}

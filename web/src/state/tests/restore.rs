@@ -251,10 +251,11 @@ fn a_schedule_naming_a_process_the_scenario_does_not_interleave_is_refused() {
     );
     assert_eq!(playground.outbox.len(), queued, "nothing is sent");
     assert_eq!(
-        playground.notices,
-        [
-            "This schedule cannot be replayed: `c` is not a process that “one winner” interleaves (it interleaves `a`, `b`)"
-        ]
+        playground.replay_refused,
+        Some((
+            ONE_WINNER.to_string(),
+            "This schedule cannot be replayed: `c` is not a process that “one winner” interleaves (it interleaves `a`, `b`)".to_string()
+        ))
     );
     act(
         &mut playground,
@@ -264,5 +265,12 @@ fn a_schedule_naming_a_process_the_scenario_does_not_interleave_is_refused() {
         },
     );
     assert_eq!(playground.outbox.len(), queued);
-    assert!(playground.notices[1].contains("runs nothing concurrently"));
+    assert!(
+        playground
+            .replay_refused
+            .as_ref()
+            .is_some_and(|(scenario, said)| scenario == FIRST_COME
+                && said.contains("runs nothing concurrently"))
+    );
+    assert!(playground.notices.is_empty(), "{:?}", playground.notices);
 }
