@@ -17,7 +17,7 @@
 //! Pure text: the caller writes the file.
 
 use crate::history::{ResultRows, Values};
-use crate::replay::{Action, Expected, Plan};
+use crate::replay::{Action, Expected, Plan, PlanStep};
 use crate::report::Verdict;
 use crate::value::Value;
 use std::fmt::Write;
@@ -97,11 +97,19 @@ pub fn python_script(plan: &Plan, made_by: &str) -> String {
         let _ = writeln!(out, "{name} = {literal}");
     }
     out.push_str(RUNTIME);
+    write_schedule(&mut out, &plan.steps);
+    out.push_str(FOOTER);
+    out
+}
+
+/// The script's `schedule()` function: one call into the runtime a step,
+/// every string in it a literal that [`py_str`] wrote.
+fn write_schedule(out: &mut String, steps: &[PlanStep]) {
     out.push_str("\n\ndef schedule():\n");
-    if plan.steps.is_empty() {
+    if steps.is_empty() {
         out.push_str("    pass\n");
     }
-    for step in &plan.steps {
+    for step in steps {
         let who = py_str(&step.who);
         let line = py_str(&step.line);
         let _ = match &step.action {
@@ -137,8 +145,6 @@ pub fn python_script(plan: &Plan, made_by: &str) -> String {
             }
         };
     }
-    out.push_str(FOOTER);
-    out
 }
 
 /// The script of a plan with no exercise text at all: every string empty,
