@@ -237,9 +237,7 @@ pub fn protection(
     report: &fencelab_core::protection::ProtectionReport,
     seconds: f64,
 ) -> String {
-    use fencelab_core::protection::{
-        LineStatus, caught_sentence, unmarked_sentence, unprotected_sentence,
-    };
+    use fencelab_core::protection::LineStatus;
     let all = report.procedures.iter().flat_map(|p| &p.lines);
     let protected = all
         .clone()
@@ -268,42 +266,7 @@ pub fn protection(
                 .get(line.saturating_sub(1) as usize)
                 .copied()
                 .unwrap_or("");
-            let (symbol, said) = match &mark.status {
-                LineStatus::Protected { caught, uncaught } => {
-                    let mut said: Vec<String> = caught
-                        .iter()
-                        .map(|change| {
-                            // One process has one schedule: nothing to show.
-                            let schedule = if change.schedule.is_empty() {
-                                String::new()
-                            } else {
-                                format!(" (schedule `{}`)", change.schedule)
-                            };
-                            format!(
-                                "{}: {}{schedule}",
-                                caught_sentence(line, change),
-                                change.sentence
-                            )
-                        })
-                        .collect();
-                    if !uncaught.is_empty() {
-                        said.push(format!(
-                            "no scenario notices if you {}",
-                            uncaught.join(", or if you ")
-                        ));
-                    }
-                    ("✓", said)
-                }
-                LineStatus::Unprotected { descriptions } => (
-                    "?",
-                    vec![format!(
-                        "{} (tried: {})",
-                        unprotected_sentence(line),
-                        descriptions.join("; ")
-                    )],
-                ),
-                status => ("·", unmarked_sentence(line, status).into_iter().collect()),
-            };
+            let (symbol, said) = mark_words(mark);
             let _ = writeln!(out, "    {symbol} {line:>3} | {shown}");
             for sentence in said {
                 let _ = writeln!(out, "            {sentence}");
@@ -311,6 +274,51 @@ pub fn protection(
         }
     }
     out
+}
+
+/// A line mark's symbol (`✓` protected, `?` unprotected, `·` without a
+/// mark) and the sentences said under its line.
+fn mark_words(mark: &fencelab_core::protection::LineMark) -> (&'static str, Vec<String>) {
+    use fencelab_core::protection::{
+        LineStatus, caught_sentence, unmarked_sentence, unprotected_sentence,
+    };
+    let line = mark.line;
+    match &mark.status {
+        LineStatus::Protected { caught, uncaught } => {
+            let mut said: Vec<String> = caught
+                .iter()
+                .map(|change| {
+                    // One process has one schedule: nothing to show.
+                    let schedule = if change.schedule.is_empty() {
+                        String::new()
+                    } else {
+                        format!(" (schedule `{}`)", change.schedule)
+                    };
+                    format!(
+                        "{}: {}{schedule}",
+                        caught_sentence(line, change),
+                        change.sentence
+                    )
+                })
+                .collect();
+            if !uncaught.is_empty() {
+                said.push(format!(
+                    "no scenario notices if you {}",
+                    uncaught.join(", or if you ")
+                ));
+            }
+            ("✓", said)
+        }
+        LineStatus::Unprotected { descriptions } => (
+            "?",
+            vec![format!(
+                "{} (tried: {})",
+                unprotected_sentence(line),
+                descriptions.join("; ")
+            )],
+        ),
+        status => ("·", unmarked_sentence(line, status).into_iter().collect()),
+    }
 }
 
 /// The lines that differ between two texts, `-` then `+`, with the line
