@@ -484,6 +484,12 @@ fn work_results(playground: &Playground, handlers: &Handlers) -> Html {
                         "Checking your procedures…"
                     } }
                 </p>
+            } else if !driving {
+                // A challenge hides the counterexamples: say where the
+                // learner's own run will grow instead of an empty pane.
+                <p class="muted results-empty" id="hunt-results-empty">
+                    { "Choose a scenario to hunt in, under the editor: the timeline of your moves grows here, one step per move." }
+                </p>
             }
           </crate::components::results_fold::ResultsFold>
         </div>
@@ -495,12 +501,6 @@ fn work_results(playground: &Playground, handlers: &Handlers) -> Html {
 fn shown_report(
     playground: &Playground,
     report: &crate::state::SharedReport,
-            } else if !driving {
-                // A challenge hides the counterexamples: say where the
-                // learner's own run will grow instead of an empty pane.
-                <p class="muted results-empty" id="hunt-results-empty">
-                    { "Choose a scenario to hunt in, under the editor: the timeline of your moves grows here, one step per move." }
-                </p>
     handlers: &Handlers,
 ) -> Html {
     let step = playground.view.step();
