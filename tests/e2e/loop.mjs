@@ -2,8 +2,8 @@
 // laptop's 1280x800 and a phone's 390x844, in the light and the dark theme
 // (each exercise is opened once per size, in one theme, and switched to the
 // other with the page's own control before anything else is touched):
-// - with the cursor in an editor (each of an exercise's editors, under its
-//   tab), the verdict count and every scenario's verdict line are inside the
+// - with the cursor in an editor and a key pressed there (each of an
+//   exercise's editors, under its tab), the verdict count and every scenario's verdict line are inside the
 //   viewport, unclipped and not covered, directly under the editor; before
 //   any line mark (the starting text fails), and again once the marks of a
 //   passing text have arrived, when nothing in the loop has moved;
@@ -99,7 +99,8 @@ async function procedures(page) {
 }
 
 /**
- * With the cursor in each editor in turn (its tab chosen first): the verdict
+ * With the cursor in each editor in turn (its tab chosen first) and a key
+ * pressed there: the verdict
  * count and every verdict line in view, unclipped, directly under the
  * editor. Returns what was measured for the last editor.
  */
@@ -122,6 +123,9 @@ async function loopInView(page, what) {
       return { x: text.left + 20, y: Math.max(scroller.getBoundingClientRect().top, text.top) + 8 };
     });
     await page.mouse.click(point.x, point.y);
+    // A click only places the cursor (click.mjs); the loop comes into view
+    // once the learner edits: a key that changes no text.
+    await page.keyboard.press("End");
     await settled(page);
     const where = `${what}, the cursor in ${name}`;
     assert.ok(

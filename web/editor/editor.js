@@ -299,6 +299,13 @@ function common(label, onChange, onRun, held) {
     EditorView.updateListener.of((update) => {
       if (update.docChanged) onChange(update.state.doc.toString());
     }),
+    // The page may draw a line over the screen's bottom while the learner
+    // edits (the verdict count that follows the editor, `data-covers-bottom`):
+    // the cursor is scrolled into view clear of it.
+    EditorView.scrollMargins.of(() => {
+      const cover = document.querySelector("[data-covers-bottom]:not([hidden])");
+      return cover ? { bottom: cover.getBoundingClientRect().height } : null;
+    }),
     extras.of(held),
   ];
 }

@@ -9,8 +9,9 @@
 //! editors (one at a time, under tabs, when there are several) and directly
 //! under them the verdict count and one line per verdict (`.loop`, which
 //! style.css fits to one screen, the editor scrolling in what is left), so
-//! with the cursor in an editor every verdict is in sight
-//! (`reveal::work_loop`). What arrives after a pass (the solve, why each
+//! once the learner edits every verdict is in sight (`hooks/editing.rs`),
+//! and where the screen cannot hold them all the count follows the editor
+//! (`following_count.rs`). What arrives after a pass (the solve, why each
 //! line is here) goes under the loop, where it pushes nothing in it. The
 //! exercise (its story, then the loop) stands beside the results (a drive,
 //! the timeline, the tables after the selected step, the console), which
@@ -24,6 +25,7 @@
 use crate::components::console::Console;
 use crate::components::drive_panel::DrivePanel;
 use crate::components::exercise_list::ExerciseList;
+use crate::components::following_count::FollowingCount;
 use crate::components::hints::Hints;
 use crate::components::line_marks::LineMarks;
 use crate::components::narrative::Narrative;
@@ -37,6 +39,7 @@ use crate::components::table_view::TableView;
 use crate::components::theme_switch::ThemeSwitch;
 use crate::components::timeline::Timeline;
 use crate::components::working_version::WorkingVersion;
+use crate::hooks::editing::{self, Editing};
 use crate::hooks::{
     address, autosave, document, hash_change, keys, reveal, saved_work, site, worker,
 };
@@ -148,6 +151,7 @@ pub fn app(props: &AppProps) -> Html {
     // when a site's exercise, awaited at first, arrives).
     let narrow = reveal::use_narrow_screen();
     use_start_marks(&playground);
+    let editing = editing::use_editing();
 
     let Some(exercise) = playground.exercise() else {
         return unopened(&playground);
@@ -156,7 +160,8 @@ pub fn app(props: &AppProps) -> Html {
     html! {
         // `data-live`: the app answers the learner (a prerendered page has
         // hydrated and read its saved work); before, clicks meet static HTML.
-        <div class={classes!("app", playground.embed.then_some("embed"))} data-live={playground.prerendered.is_none().then_some("")}>
+        <div class={classes!("app", playground.embed.then_some("embed"), editing.active.then_some("editing"))}
+            data-live={playground.prerendered.is_none().then_some("")}>
             <a class="skip-link" href="#workspace">{ "Skip to the exercise" }</a>
             if !playground.embed {
                 { masthead(&playground, &handlers) }
@@ -171,7 +176,7 @@ pub fn app(props: &AppProps) -> Html {
                         on_back={handlers.unit(|| Action::BackToSaved)} on_keep={handlers.unit(|| Action::KeepLinked)}
                         on_dismiss={handlers.unit(|| Action::DismissNotices)} />
                     <div class="work">
-                        { work_main(&playground, exercise, &handlers, &aids, narrow) }
+                        { work_main(&playground, exercise, &handlers, &aids, narrow, &editing) }
                         // While the exercise's saved work is read (one frame), nothing is drawn
                         // below the editors' place: drawn there, it would move when they appear.
                         if playground.opening.is_none() {<>
@@ -368,6 +373,7 @@ fn work_main(
     handlers: &Handlers,
     aids: &EditorAids,
     narrow: bool,
+    editing: &Editing,
 ) -> Html {
     let next = playground.solved().then(|| {
         crate::state::next_exercise(&playground.exercises, playground.current).map(|next| {
@@ -384,7 +390,7 @@ fn work_main(
             if playground.opening.is_some() {
                 <p class="muted">{ "Reading your saved work…" }</p>
             } else {
-            { work_loop(playground, exercise, handlers, aids) }
+            { work_loop(playground, exercise, handlers, aids, editing) }
             if let Some(next) = next {
                 <Solved next={next} solved={playground.solved_count()} total={playground.exercises.len()}
                     on_open={handlers.open.clone()} />
@@ -403,12 +409,14 @@ fn work_main(
 }
 
 /// The learner's loop: the editors, and directly under them the verdicts
-/// (or a challenge's panel in their place).
+/// (or a challenge's panel in their place); while the learner edits, the
+/// loop follows it (`hooks/editing.rs`).
 fn work_loop(
     playground: &Playground,
     exercise: &Exercise,
     handlers: &Handlers,
     aids: &EditorAids,
+    editing: &Editing,
 ) -> Html {
     let panes = exercise.procedures.iter().filter(|p| p.editable).map(|p| {
         let initial = playground.texts.get(&p.name).cloned().unwrap_or_else(|| p.start.clone());
@@ -426,7 +434,8 @@ fn work_loop(
         })
     }).collect::<Vec<_>>();
     html! {
-        <div class="loop" onfocusin={reveal::on_loop_focus()}>
+        <div class="loop" onpointerdown={editing.on_pointer_down.clone()} onkeydown={editing.on_key_down.clone()}
+            onfocusin={editing.on_focus_in.clone()} onfocusout={editing.on_focus_out.clone()}>
             <ProcedureTabs key={exercise.id.clone()} tabbed=true panes={panes} />
             // A challenge hides the counterexamples: its panel takes the
             // verdicts' place under the editors.
@@ -440,6 +449,8 @@ fn work_loop(
                     checking={playground.checking()} check_seq={playground.check_wanted} report_seq={playground.report_seq}
                     selected={playground.view.scenario().map(str::to_string)} compact=true
                     on_select={handlers.text(Action::Select)} on_drive={handlers.text(Action::DriveStart)} />
+                <FollowingCount report={playground.report.clone()} checking={playground.checking()}
+                    shown={editing.count_hidden} />
             }
         </div>
     }

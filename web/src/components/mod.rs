@@ -7,6 +7,7 @@ pub mod author_results;
 pub mod console;
 pub mod drive_panel;
 pub mod exercise_list;
+pub mod following_count;
 pub mod hints;
 pub mod hunt_panel;
 pub mod line_marks;

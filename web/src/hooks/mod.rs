@@ -14,6 +14,7 @@
 pub mod address;
 pub mod autosave;
 pub mod document;
+pub mod editing;
 pub mod hash_change;
 pub mod keys;
 pub mod reveal;

@@ -1,13 +1,12 @@
 //! Bringing the answer into view (crate::reveal does the scrolling and the
 //! focus): the timeline when a scenario was chosen or an asked-for
 //! counterexample arrived, the selected step inside the timeline's box
-//! whenever a timeline is shown, the drive panel when a drive starts, and
-//! the learner's loop (editors and verdicts) with the cursor in an editor.
-//! Also whether the screen is a phone's, read once.
+//! whenever a timeline is shown, and the drive panel when a drive starts
+//! (the learner's loop, once editing starts, is `editing.rs`'s). Also
+//! whether the screen is a phone's, read once.
 
 use crate::reveal;
 use crate::state::Playground;
-use wasm_bindgen::JsCast;
 use yew::prelude::*;
 
 #[hook]
@@ -51,19 +50,4 @@ pub fn use_reveal(playground: &UseReducerHandle<Playground>) {
 #[hook]
 pub fn use_narrow_screen() -> bool {
     *use_state(reveal::narrow_screen)
-}
-
-/// The loop's `onfocusin`: with the cursor in an editor, the editors and
-/// the verdicts come into view.
-pub fn on_loop_focus() -> Callback<FocusEvent> {
-    Callback::from(|event: FocusEvent| {
-        let in_editor = event
-            .target()
-            .and_then(|t| t.dyn_into::<web_sys::Element>().ok())
-            .and_then(|e| e.closest(".editor").ok().flatten())
-            .is_some();
-        if in_editor {
-            reveal::work_loop();
-        }
-    })
 }
