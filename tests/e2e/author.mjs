@@ -145,7 +145,7 @@ await runTests("author", [
       // The first online, the last offline: the service worker holds every one.
       for (const [file, offline] of [
         ["08-execution-attempts.toml", false],
-        ["19-the-leader-that-kept-acting.toml", true],
+        ["24-the-lock-with-a-random-version.toml", true],
       ]) {
         await context.setOffline(offline);
         const source = await readFile(join(ROOT, "crates/model/exercises", file), "utf8");

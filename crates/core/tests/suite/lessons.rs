@@ -602,6 +602,28 @@ fn each_incident_fails_on_the_starting_text_and_passes_on_the_reference() {
             "the-leader-that-kept-acting",
             "the leader that stalled past its lease",
         ),
+        // KAFKA-9144, fixed by apache/kafka#7687.
+        (
+            "the-epoch-that-went-back",
+            "the abort that made the producer look idle",
+        ),
+        // etcd-io/etcd#22082, with the fix of #22115.
+        (
+            "the-unlock-that-came-back",
+            "the unlock retried after a relock",
+        ),
+        // CURATOR-460, fixed by apache/curator#262.
+        (
+            "the-suspended-leader",
+            "the leader suspended past its session",
+        ),
+        // hexpm/hexpm#1825: Oban's Lifeline rescued a running job.
+        ("the-rescue-of-running-jobs", "the night of 11 August"),
+        // awslabs/amazon-dynamodb-lock-client#1: a random record version.
+        (
+            "the-lock-with-a-random-version",
+            "the client that paused past its lease",
+        ),
     ];
     for (id, scenario) in incidents {
         let exercise = exercise(id);
