@@ -336,7 +336,7 @@ fn mutate(names: &[String], json: bool) -> Result<Ended, BadInput> {
     let mut runs = Vec::new();
     for exercise in &exercises {
         let started = std::time::Instant::now();
-        let run = fencelab_core::mutation::run(exercise);
+        let run = fencelab_core::mutation::run(exercise, &parallel::Cores);
         runs.push((run, started.elapsed().as_secs_f64()));
     }
     if json {
@@ -366,7 +366,7 @@ fn protect(name: &str, texts: &Texts, json: bool) -> Result<Ended, BadInput> {
         texts.clone(),
         &context,
     )
-    .finish();
+    .finish(&parallel::Cores);
     let seconds = started.elapsed().as_secs_f64();
     let report = match answer {
         Ok(report) => report,

@@ -69,3 +69,39 @@ pub fn on_threads<T: Sync, R: Send>(
         }
     });
 }
+
+/// The judging of an exercise's mutants shared over the machine's cores:
+/// one run of mutants a core, each in a world of its own, the verdicts in
+/// the mutants' order. A run whose thread panicked (the engine panics on no
+/// input; this is the belt) is reported as such, not lost or shifted.
+pub struct Cores;
+
+impl fencelab_core::mutation::Spread for Cores {
+    fn spread(
+        &self,
+        count: usize,
+        judge: &fencelab_core::mutation::JudgeRun<'_>,
+    ) -> Vec<fencelab_core::mutate::MutantVerdict> {
+        let cores = std::thread::available_parallelism().map_or(1, |n| n.get());
+        let per_run = count.div_ceil(cores.min(count).max(1)).max(1);
+        let runs: Vec<std::ops::Range<usize>> = (0..count)
+            .step_by(per_run)
+            .map(|start| start..(start + per_run).min(count))
+            .collect();
+        let mut verdicts = Vec::with_capacity(count);
+        on_threads(
+            cores,
+            &runs,
+            |run| judge(run.clone()),
+            |index, judged| {
+                verdicts.extend(judged.unwrap_or_else(|| {
+                    let panicked = fencelab_core::mutate::MutantVerdict::ErrorsOnly {
+                        errors: vec![("(engine)".into(), "a checking thread panicked".into())],
+                    };
+                    vec![panicked; runs[index].len()]
+                }));
+            },
+        );
+        verdicts
+    }
+}

@@ -9,7 +9,9 @@
 //! here under the same module names.
 //!
 //! The core knows SQLite and nothing else: it never reads the wall clock,
-//! never names a browser type and never touches a file system. Time reaches it
+//! never names a browser type, never touches a file system and never starts
+//! a thread (whoever judges many mutants at once says how to share them
+//! out: `mutation::Spread`). Time reaches it
 //! from a fake clock and order from a schedule, so every run replays exactly,
 //! natively and in WebAssembly.
 

@@ -25,6 +25,7 @@ use crate::world::World;
 use fencelab_model::exercise::Exercise;
 use std::borrow::Cow;
 use std::collections::{BTreeMap, BTreeSet};
+use std::ops::Range;
 
 /// What the operators may know of an exercise: its tables' columns and
 /// types, and its constants; SQLite's error when its schema does not build.
@@ -112,9 +113,9 @@ pub fn not_passing(report: &ExerciseReport, whose: Whose) -> Option<NotPassing> 
 }
 
 /// Runs the exercise's suite against every generated mutant of its
-/// references; an error, never a score, when the mutants are past their
-/// budget or the references do not pass.
-pub fn run(exercise: &Exercise) -> ExerciseMutation {
+/// references, judged in the runs `spread` makes; an error, never a score,
+/// when the mutants are past their budget or the references do not pass.
+pub fn run(exercise: &Exercise, spread: &dyn Spread) -> ExerciseMutation {
     let unjudged = |error: String| ExerciseMutation {
         exercise: exercise.id.clone(),
         error: Some(error),
@@ -137,7 +138,7 @@ pub fn run(exercise: &Exercise) -> ExerciseMutation {
         texts: &base,
         report: &reference,
     };
-    let verdicts = judge_all(exercise, base, &generated.mutants, Kills::Every);
+    let verdicts = judge_all(exercise, base, &generated.mutants, Kills::Every, spread);
     let equivalent = declared_equivalents(exercise, &generated.mutants, &generated.mutants);
     let mut results: Vec<MutantResult> = generated
         .mutants
@@ -503,59 +504,43 @@ fn verdict_of<'a>(reports: impl Iterator<Item = &'a ScenarioReport> + Clone) -> 
     }
 }
 
-/// The suite's verdict on each of `mutants` of `base`, in their order.
-/// Natively they are spread over the machine's cores.
-#[cfg(not(target_arch = "wasm32"))]
-pub(crate) fn judge_all(
-    exercise: &Exercise,
-    base: Base<'_>,
-    mutants: &[Mutant],
-    kills: Kills,
-) -> Vec<MutantVerdict> {
-    let workers = std::thread::available_parallelism()
-        .map_or(1, |n| n.get())
-        .min(mutants.len().max(1));
-    let chunk = mutants.len().div_ceil(workers).max(1);
-    std::thread::scope(|scope| {
-        let handles: Vec<_> = mutants
-            .chunks(chunk)
-            .map(|part| {
-                let handle = scope.spawn(move || {
-                    let mut judge = Judge::new(exercise, base);
-                    part.iter()
-                        .map(|m| judge.verdict(exercise, base, m, kills))
-                        .collect::<Vec<_>>()
-                });
-                (part.len(), handle)
-            })
-            .collect();
-        handles
-            .into_iter()
-            .flat_map(|(len, handle)| {
-                // The engine does not panic on any input; if it ever did, the
-                // mutants of that thread are reported, not lost or shifted.
-                handle.join().unwrap_or_else(|_| {
-                    let panicked = MutantVerdict::ErrorsOnly {
-                        errors: vec![("(engine)".into(), "a checking thread panicked".into())],
-                    };
-                    vec![panicked; len]
-                })
-            })
-            .collect()
-    })
+/// Judges one run of the mutants, `range` of them, in a world of its own,
+/// and gives their verdicts in order. Safe to call from any thread.
+pub type JudgeRun<'a> = dyn Fn(Range<usize>) -> Vec<MutantVerdict> + Sync + 'a;
+
+/// How the caller shares out the judging of `count` mutants: it calls
+/// `judge` on runs that cover `0..count` once each, on whatever threads it
+/// has, and gives back every verdict in the mutants' order. The core has no
+/// threads of its own ([`InOrder`] judges them all in one run, as the
+/// page's worker must); `fencelab mutate` and `fencelab protect` share the
+/// runs over the machine's cores.
+pub trait Spread {
+    fn spread(&self, count: usize, judge: &JudgeRun<'_>) -> Vec<MutantVerdict>;
 }
 
-/// In wasm (one thread), in order.
-#[cfg(target_arch = "wasm32")]
+/// Every mutant in one run, on the calling thread.
+pub struct InOrder;
+
+impl Spread for InOrder {
+    fn spread(&self, count: usize, judge: &JudgeRun<'_>) -> Vec<MutantVerdict> {
+        judge(0..count)
+    }
+}
+
+/// The suite's verdict on each of `mutants` of `base`, in their order,
+/// judged in the runs `spread` makes.
 pub(crate) fn judge_all(
     exercise: &Exercise,
     base: Base<'_>,
     mutants: &[Mutant],
     kills: Kills,
+    spread: &dyn Spread,
 ) -> Vec<MutantVerdict> {
-    let mut judge = Judge::new(exercise, base);
-    mutants
-        .iter()
-        .map(|m| judge.verdict(exercise, base, m, kills))
-        .collect()
+    spread.spread(mutants.len(), &|range: Range<usize>| {
+        let mut judge = Judge::new(exercise, base);
+        mutants[range]
+            .iter()
+            .map(|m| judge.verdict(exercise, base, m, kills))
+            .collect()
+    })
 }

@@ -17,7 +17,7 @@
 use crate::check::{Limits, Progress, SuiteSearch};
 use crate::exercise::ExerciseExt;
 use crate::mutate::{Context, Mutant, MutantVerdict, OverBudget};
-use crate::mutation::{self, Base, Judge, Kills, NotPassing, Whose};
+use crate::mutation::{self, Base, Judge, Kills, NotPassing, Spread, Whose};
 use crate::report::ExerciseReport;
 use fencelab_model::exercise::Exercise;
 use fencelab_model::protection::marks;
@@ -165,10 +165,11 @@ impl LineMarks {
         }
     }
 
-    /// The marks, in one go. Natively the mutants are judged on every core,
-    /// as `fencelab mutate` judges them; the verdicts are the ones
+    /// The marks, in one go, the mutants judged in the runs `spread` makes
+    /// (`fencelab protect` shares them over the machine's cores, as
+    /// `fencelab mutate` does); the verdicts are the ones
     /// [`LineMarks::advance`] finds one at a time.
-    pub fn finish(mut self) -> Result<ProtectionReport, Unjudged> {
+    pub fn finish(mut self, spread: &dyn Spread) -> Result<ProtectionReport, Unjudged> {
         loop {
             if let Stage::Judging {
                 report,
@@ -183,7 +184,7 @@ impl LineMarks {
                     texts: &self.texts,
                     report,
                 };
-                let judged = mutation::judge_all(&self.exercise, base, rest, Kills::First);
+                let judged = mutation::judge_all(&self.exercise, base, rest, Kills::First, spread);
                 for (mutant, verdict) in rest.iter().zip(judged) {
                     verdicts.push(mutation::as_declared(verdict, equivalent.get(&mutant.id)));
                 }
@@ -269,7 +270,7 @@ mod tests {
         assert_eq!(report.mutants, total);
         assert_eq!(
             Ok(report.clone()),
-            of_references(&exercise).finish(),
+            of_references(&exercise).finish(&mutation::InOrder),
             "one piece at a time, or in one go on every core: the same marks"
         );
         let protected: Vec<&LineMark> = report
@@ -319,7 +320,7 @@ mod tests {
             exercise.texts_with(&starts),
             &context,
         )
-        .finish();
+        .finish(&mutation::InOrder);
         let why = answer.expect_err("the naive start fails a scenario");
         let Unjudged::NotPassing(NotPassing {
             whose, scenario, ..

@@ -2,9 +2,11 @@
 //! themselves, read from the tree as text (rust-analyzer's `tidy.rs` is the
 //! model):
 //!
-//! - every path docs/ARCHITECTURE.md names exists;
+//! - every path docs/ARCHITECTURE.md names exists, and every
+//!   "Architecture invariant" in it names the test that holds it
+//!   (`invariants.rs`);
 //! - crates/model and crates/core name no wall clock, file system, process,
-//!   network, environment or browser API in their sources;
+//!   thread, network, environment or browser API in their sources;
 //! - no test is marked to expect a panic or to be skipped;
 //! - every crate takes the workspace's lints, which deny unsafe code, and
 //!   only a module (never a crate root) allows it;
@@ -16,6 +18,7 @@
 //! only gathers the texts (the files git knows, tracked or new) and prints
 //! one line per problem, `file:line: what`. It never changes a file.
 
+mod invariants;
 mod long_functions;
 
 use std::collections::BTreeSet;
@@ -54,8 +57,10 @@ pub fn run(root: &Path) -> Result<bool, String> {
         &read(architecture),
         &files,
     ));
+    let mut tests = BTreeSet::new();
     for file in files.iter().filter(|f| f.ends_with(".rs")) {
         let text = read(file);
+        tests.extend(invariants::test_functions(&text));
         if is_pure_source(file) {
             problems.extend(impure_names(file, &text));
         }
@@ -65,6 +70,12 @@ pub fn run(root: &Path) -> Result<bool, String> {
             problems.extend(long_functions::long_functions(file, &text));
         }
     }
+    problems.extend(invariants::unheld_invariants(
+        architecture,
+        &read(architecture),
+        &files,
+        &tests,
+    ));
     let manifest = read("Cargo.toml");
     problems.extend(workspace_lints("Cargo.toml", &manifest));
     for member in workspace_members(&manifest) {
@@ -246,6 +257,7 @@ const IMPURE_NAMES: &[(&str, &str)] = &[
     ("js_sys", "a browser API"),
     ("getrandom", "real randomness"),
     ("thread_rng", "real randomness"),
+    ("std::thread", "threads (a caller shares work out: `mutation::Spread`)"),
 ];
 
 fn is_pure_source(file: &str) -> bool {
@@ -554,10 +566,11 @@ mod tests {
         let text = "use std::time::Duration;\n\
                     // Instant::now() is only ever named in comments\n\
                     let started = std::time::Instant::now();\n\
-                    let text = std::fs::read_to_string(path);\n";
+                    let text = std::fs::read_to_string(path);\n\
+                    std::thread::scope(|scope| scope.spawn(judge));\n";
         let problems = impure_names("crates/core/src/x.rs", text);
         let lines: Vec<usize> = problems.iter().map(|p| p.line).collect();
-        assert_eq!(lines, vec![3, 4]);
+        assert_eq!(lines, vec![3, 4, 5]);
         assert!(problems[0].what.contains("the wall clock"));
         assert!(problems[1].what.contains("the file system"));
         assert!(is_pure_source("crates/model/src/random.rs"));

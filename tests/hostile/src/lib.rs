@@ -359,7 +359,8 @@ pub fn run(case: &Case) -> Ran {
         Kind::Mutate => match exercise::load("case.toml", &input) {
             Err(error) => rejected(error.to_string()),
             Ok(exercise) => {
-                let run = fencelab_core::mutation::run(&exercise);
+                let run =
+                    fencelab_core::mutation::run(&exercise, &fencelab_core::mutation::InOrder);
                 Ran {
                     errors: run.error.into_iter().collect(),
                     ..Ran::default()

@@ -23,7 +23,7 @@ fn verdict_of<'a>(run: &'a fencelab_core::mutate::ExerciseMutation, id: &str) ->
 
 #[test]
 fn dropping_the_state_predicate_is_killed_and_a_negated_where_survives_a_weak_suite() {
-    let run = mutation::run(&load(""));
+    let run = mutation::run(&load(""), &mutation::InOrder);
     let MutantVerdict::Killed { by } = verdict_of(&run, "claim:2:25:drop-conjunct") else {
         panic!("dropping `AND state = 'NEW'` must be killed");
     };
@@ -47,9 +47,12 @@ fn dropping_the_state_predicate_is_killed_and_a_negated_where_survives_a_weak_su
 
 #[test]
 fn a_declared_equivalent_is_reported_with_its_reason() {
-    let run = mutation::run(&load(
-        "[[equivalent]]\nmutants = [\"claim:2:2:negate-condition\"]\nreason = \"For this test only.\"\n",
-    ));
+    let run = mutation::run(
+        &load(
+            "[[equivalent]]\nmutants = [\"claim:2:2:negate-condition\"]\nreason = \"For this test only.\"\n",
+        ),
+        &mutation::InOrder,
+    );
     assert_eq!(
         verdict_of(&run, "claim:2:2:negate-condition"),
         &MutantVerdict::Equivalent {
@@ -65,7 +68,7 @@ fn a_declaration_that_a_scenario_refutes_or_that_names_nothing_is_stale() {
         "[[equivalent]]\nmutant = \"claim:2:25:drop-conjunct\"\nreason = \"Wrong on purpose.\"\n\n\
          [[equivalent]]\nmutant = \"claim:9:9:weaken-begin\"\nreason = \"Names no mutant.\"\n",
     );
-    let run = mutation::run(&exercise);
+    let run = mutation::run(&exercise, &mutation::InOrder);
     assert_eq!(
         run.stale_equivalents.len(),
         2,
@@ -253,7 +256,7 @@ fn every_fence_stamped_later_is_shown_in_its_lines_mark_with_its_counterexample(
             continue;
         }
         let report = LineMarks::new(Rc::new(exercise.clone()), texts, &context)
-            .finish()
+            .finish(&mutation::InOrder)
             .unwrap_or_else(|why| panic!("{}: {why}", exercise.id));
         for mutant in stamped {
             let status = report
