@@ -68,10 +68,11 @@ commands:
   fuzz [--seconds N] [--sanitizer address|none] [TARGET...]
                      run the fuzz targets (default: all, 60 s each); docs/FUZZING.md
   fuzz-check         only type-check the fuzz targets (a `test` stage)
-  tidy               check that docs/ARCHITECTURE.md names only paths that exist, the model and
-                     the core name no I/O, no test is skipped, every crate takes the workspace's
-                     lints, every npm import is declared and no function is over 100 lines
-                     without a `// long:` reason (a `test` stage)
+  tidy               check that docs/ARCHITECTURE.md names only paths that exist and a test for
+                     each invariant, the model and the core name no I/O or thread, the core's
+                     public functions give no `String` errors, no test is skipped, every crate
+                     takes the workspace's lints, every npm import is declared and no function
+                     is over 100 lines without a `// long:` reason (a `test` stage)
   junit-check        validate `fencelab check` and `run --format junit` against junit-10.xsd (a `test` stage)
   setup              only install what is missing";
 

@@ -6,7 +6,9 @@
 //!   "Architecture invariant" in it names the test that holds it
 //!   (`invariants.rs`);
 //! - crates/model and crates/core name no wall clock, file system, process,
-//!   thread, network, environment or browser API in their sources;
+//!   thread, network, environment or browser API in their sources, and no
+//!   public function of the core gives a `String` as its error
+//!   (`api_errors.rs`);
 //! - no test is marked to expect a panic or to be skipped;
 //! - every crate takes the workspace's lints, which deny unsafe code, and
 //!   only a module (never a crate root) allows it;
@@ -18,6 +20,7 @@
 //! only gathers the texts (the files git knows, tracked or new) and prints
 //! one line per problem, `file:line: what`. It never changes a file.
 
+mod api_errors;
 mod invariants;
 mod long_functions;
 
@@ -63,6 +66,9 @@ pub fn run(root: &Path) -> Result<bool, String> {
         tests.extend(invariants::test_functions(&text));
         if is_pure_source(file) {
             problems.extend(impure_names(file, &text));
+        }
+        if api_errors::is_core_source(file) {
+            problems.extend(api_errors::string_errors(file, &text));
         }
         problems.extend(skipped_tests(file, &text));
         problems.extend(unsafe_allowed_at_root(file, &text));
@@ -257,7 +263,10 @@ const IMPURE_NAMES: &[(&str, &str)] = &[
     ("js_sys", "a browser API"),
     ("getrandom", "real randomness"),
     ("thread_rng", "real randomness"),
-    ("std::thread", "threads (a caller shares work out: `mutation::Spread`)"),
+    (
+        "std::thread",
+        "threads (a caller shares work out: `mutation::Spread`)",
+    ),
 ];
 
 fn is_pure_source(file: &str) -> bool {
