@@ -127,7 +127,7 @@ const tests = [
             const verdicts = data.report.scenarios.map((s) => s.verdict);
             const passed = verdicts.filter((v) => v === "passed").length;
             const limits = verdicts.filter((v) => v === "limit_shown").length;
-            const count = `${passed} of ${total - limits} scenarios pass${limits ? `, ${limits} limits shown` : ""}`;
+            const count = `${passed} of ${total - limits} scenarios pass${limits ? `, ${limits} limit${limits === 1 ? "" : "s"} shown` : ""}`;
             assert.equal(await summary.innerText(), count, where);
             const rows = page.locator("li.scenario");
             assert.equal(await rows.count(), total, `${where}: one verdict per scenario`);

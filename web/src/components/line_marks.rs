@@ -37,16 +37,29 @@ pub fn caught_sentence(line: u32, change: &Caught) -> String {
 pub fn title(mark: &LineMark) -> String {
     match &mark.status {
         LineStatus::Protected { caught, uncaught } => {
-            // Each scenario once, by what the change did to it: a limit
-            // "no longer shows", it never "fails".
-            let mut broke: Vec<String> = Vec::new();
+            // Each scenario once: those that fail, then each limit that no
+            // longer shows as described (a limit never "fails").
+            let (mut failing, mut limits): (Vec<&str>, Vec<&Caught>) = (Vec::new(), Vec::new());
             for change in caught {
-                let said = change.what_broke();
-                if !broke.contains(&said) {
-                    broke.push(said);
+                if change.limit {
+                    if !limits.iter().any(|c| c.scenario == change.scenario) {
+                        limits.push(change);
+                    }
+                } else if !failing.contains(&change.scenario.as_str()) {
+                    failing.push(&change.scenario);
                 }
             }
-            let mut title = format!("Without this, {}.", broke.join(" and "));
+            let named: Vec<String> = failing.iter().map(|s| format!("“{s}”")).collect();
+            let mut broke: Vec<String> = Vec::new();
+            if !named.is_empty() {
+                broke.push(format!(
+                    "{} fail{}",
+                    named.join(" and "),
+                    if named.len() == 1 { "s" } else { "" }
+                ));
+            }
+            broke.extend(limits.iter().map(|c| c.what_broke()));
+            let mut title = format!("Without this, {}.", broke.join(", and "));
             for change in caught {
                 title += &format!(
                     " If you {}, {}: {}",
