@@ -11,8 +11,9 @@
 //   and 9) says why, and offers the broken texts there are; the pane beside
 //   a challenge says where the hunt will show;
 // - and smaller items of the issue: Home and End select the timeline's
-//   first and last step, and a schedule that cannot be replayed is refused
-//   beside the replay form, not at the top of the page.
+//   first and last step, a schedule that cannot be replayed is refused
+//   beside the replay form, not at the top of the page, and each move of a
+//   hunt says the statement it runs.
 import assert from "node:assert/strict";
 import { assertInView, live, placement, runTests, verdictsCurrent, waitFor, waitForText } from "./harness.mjs";
 
@@ -180,6 +181,25 @@ tests.push(["Home and End select the timeline's first and last step; a bad sched
   await input.fill("a b");
   await page.locator("#replay-run").click();
   await refused.waitFor({ state: "detached", timeout: 10_000 });
+}]);
+
+tests.push(["each move of a hunt says the statement it runs", async ({ page, url }) => {
+  await openExercise(page, url, "claim-compare-and-set");
+  await page.locator('.hunt-offer .hunt-start[data-hunt-text="start"]').click();
+  await page.locator('#hunt .hunt-target[data-scenario="one winner"] .hunt-button').click();
+  await page.locator(".drive-move:not([disabled])").first().waitFor({ timeout: 30_000 });
+  const said = async () => page.locator(".drive-option").evaluateAll((options) => options.map((o) => [o.querySelector(".drive-move").dataset.process, o.querySelector(".drive-next")?.textContent ?? ""]));
+  const first = await said();
+  assert.deepEqual(first.map(([p]) => p), ["a", "b"]);
+  for (const [process, next] of first) assert.match(next, /^runs SELECT state FROM messages/, `move ${process}: ${next}`);
+  // After a's read, a's next move is its write; b's is still its read.
+  await page.locator('.drive-move[data-process="a"]:not([disabled])').click();
+  await waitFor("a's next statement to be its write", async () => {
+    const now = Object.fromEntries(await said());
+    return /^runs UPDATE messages/.test(now.a ?? "") && /^runs SELECT/.test(now.b ?? "");
+  }, 30_000).catch(async (error) => {
+    throw new Error(`${error.message}: ${JSON.stringify(await said())}`);
+  });
 }]);
 
 await runTests("names", tests);

@@ -217,6 +217,7 @@ mod tests {
                 vec!["a".into()]
             },
             finished,
+            next: Vec::new(),
         }
     }
 

@@ -449,6 +449,7 @@ fn responses() -> Vec<Response> {
                 report: failing(),
                 options: vec!["a".into(), "b".into()],
                 finished: false,
+                next: vec![Some("UPDATE t SET x = 1".into()), None],
             },
         },
         Response::Queried {

@@ -44,12 +44,29 @@ pub fn drive_panel(props: &DrivePanelProps) -> Html {
             <p>{ "Your schedule so far: " }<code id="drive-schedule">{ if props.schedule.is_empty() { "(none yet)".to_string() } else { props.schedule.to_string() } }</code></p>
             if !finished {
                 <div class="drive-options" role="group" aria-label="Which process moves next" aria-busy={props.waiting.to_string()}>
-                    { for options.iter().map(|name| {
+                    { for options.iter().enumerate().map(|(i, name)| {
                         let pick = name.clone();
                         let on_move = props.on_move.reform(move |_: MouseEvent| pick.clone());
                         // The process by its one name, as the lanes say it.
                         let called = props.last.as_ref().and_then(|d| d.report.lanes.iter().find(|l| &l.name == name)).map_or_else(|| name.clone(), |l| l.called.clone());
-                        html! { <button class="drive-move" data-process={name.clone()} onclick={on_move} disabled={props.waiting}>{ format!("Move {called}") }</button> }
+                        // What the move runs, as the worker said it (an
+                        // older worker says nothing): the learner chooses a
+                        // statement, not only a name.
+                        let next = props.last.as_ref().and_then(|d| d.next.get(i).cloned());
+                        let described = format!("drive-next-{i}");
+                        html! {
+                            <div class="drive-option">
+                                <button class="drive-move" data-process={name.clone()} onclick={on_move} disabled={props.waiting}
+                                    aria-describedby={next.is_some().then(|| described.clone())}>{ format!("Move {called}") }</button>
+                                { match next {
+                                    Some(Some(sql)) => html! {
+                                        <span class="drive-next" id={described}>{ "runs " }<code class="sql">{ sql.split_whitespace().collect::<Vec<_>>().join(" ") }</code></span>
+                                    },
+                                    Some(None) => html! { <span class="drive-next" id={described}>{ "ends its call" }</span> },
+                                    None => html! {},
+                                } }
+                            </div>
+                        }
                     }) }
                     if props.last.is_none() && props.failed.is_none() { <span class="muted">{ "Starting…" }</span> }
                 </div>

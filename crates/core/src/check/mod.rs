@@ -313,6 +313,7 @@ impl Checker {
                     report: ScenarioReport::errored(scenario, error),
                     options: Vec::new(),
                     finished: true,
+                    next: Vec::new(),
                 };
             }
         };
@@ -329,10 +330,12 @@ impl Checker {
                 None
             }
         };
+        let next = std::mem::take(&mut path.next);
         Drive {
             report: self.report(scenario, path),
             finished: options.is_none(),
             options: options.unwrap_or_default(),
+            next,
         }
     }
 
@@ -522,6 +525,9 @@ struct Path {
     initial_tables: Vec<TableRows>,
     /// What the processes believe after each recorded event.
     beliefs: Vec<Vec<Belief>>,
+    /// A drive awaiting the learner's move: the statement each process
+    /// that may move would run next, by option.
+    next: Vec<Option<String>>,
 }
 
 impl Path {

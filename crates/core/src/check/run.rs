@@ -592,9 +592,20 @@ impl Run<'_> {
             }
             let depth = self.path.choices.len();
             let names: Vec<String> = options.iter().map(|(n, _)| n.clone()).collect();
-            let choice = chooser.choose(depth, index, &names, || {
+            let choice = match chooser.choose(depth, index, &names, || {
                 self.resume_here(index, &members, section_steps)
-            })?;
+            }) {
+                // A drive waits for the learner's move: what each move
+                // would run goes with the options, so the page can say it.
+                Err(End::Awaiting(names)) => {
+                    self.path.next = options
+                        .iter()
+                        .map(|(_, id)| self.world.next_sql(*id))
+                        .collect();
+                    return Err(End::Awaiting(names));
+                }
+                chosen => chosen?,
+            };
             let (name, id) = options
                 .get(choice)
                 .cloned()

@@ -526,7 +526,9 @@ impl World {
         call.procedure.steps.get(call.next_step)
     }
 
-    fn next_sql(&self, id: ProcessId) -> Option<String> {
+    /// The statement process `id` runs at its next step (an effect as
+    /// `@effect NAME`), if its call has one left.
+    pub(crate) fn next_sql(&self, id: ProcessId) -> Option<String> {
         match &self.next_step(id)?.kind {
             StepKind::Sql { sql, .. } => Some(sql.clone()),
             StepKind::Effect { name, .. } => Some(format!("@effect {name}")),

@@ -381,6 +381,15 @@ fn a_learner_can_drive_a_concurrent_section_by_hand() {
     let start = checker.drive(&scenario, &Schedule::new());
     assert!(!start.finished);
     assert_eq!(start.options, ["a", "b"]);
+    // Each move says what it runs: both processes start with the read.
+    assert_eq!(start.next.len(), 2, "{:?}", start.next);
+    for next in &start.next {
+        let sql = next.as_deref().unwrap_or_default();
+        assert!(
+            sql.trim_start().starts_with("SELECT state FROM messages"),
+            "{sql}"
+        );
+    }
     let mut moves = Schedule::new();
     for name in ["b", "a", "a"] {
         moves.push(name);
@@ -394,6 +403,7 @@ fn a_learner_can_drive_a_concurrent_section_by_hand() {
     let done = checker.drive(&scenario, &moves);
     assert!(done.finished);
     assert!(done.options.is_empty());
+    assert!(done.next.is_empty());
     assert_eq!(done.report.verdict(), Verdict::Failed);
     assert_eq!(done.report.schedule.to_string(), "b a a b");
 }

@@ -543,6 +543,11 @@ pub struct Drive {
     /// The processes that may move next (empty once finished).
     pub options: Vec<String>,
     pub finished: bool,
+    /// The statement each of `options` runs if it moves next, by index (an
+    /// effect as `@effect NAME`; none where the move ends its call).
+    /// Absent in older drives, which read it as empty.
+    #[serde(default, skip_serializing_if = "Vec::is_empty")]
+    pub next: Vec<Option<String>>,
 }
 
 /// Every scenario's verdict for one set of procedure texts.

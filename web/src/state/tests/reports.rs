@@ -217,6 +217,11 @@ pub fn drive(events: usize, finished: bool) -> Drive {
             vec!["a".into(), "b".into()]
         },
         finished,
+        next: if finished {
+            Vec::new()
+        } else {
+            vec![Some("SELECT 1".into()), None]
+        },
     }
 }
 
