@@ -1,5 +1,5 @@
-//! The page's side of the worker: takes over the one web/boot.js started
-//! (or starts it), holds requests until it says "ready", and hands every
+//! The page's side of the worker: takes over the one web/start-worker.js
+//! started (or starts it), holds requests until it says "ready", and hands every
 //! answer to one callback. Messages cross as JSON
 //! text through `fencelab_protocol::encode`/`decode`, the only codec either
 //! side uses. Must never run the engine itself: the main thread only renders.
@@ -117,59 +117,13 @@ impl<D: DeserializeOwned + 'static, A: DeserializeOwned + 'static> WorkerClient<
         client
     }
 
-    /// Starts a worker (or takes over the one web/boot.js started) and
-    /// wires its messages to this client.
+    /// Starts a worker (or takes over the one web/start-worker.js started)
+    /// and wires its messages to this client.
     fn spawn(&self) {
-        let (worker, held) = match early_worker() {
-            Some(early) => early,
-            None => {
-                let options = WorkerOptions::new();
-                options.set_type(WorkerType::Module);
-                options.set_name(&worker_name());
-                match Worker::new_with_options(&worker_url(), &options) {
-                    Ok(worker) => (worker, js_sys::Array::new()),
-                    Err(error) => {
-                        (self.deliver)(Response::Failed {
-                            seq: 0,
-                            message: format!("the checking worker could not start: {error:?}"),
-                        });
-                        return;
-                    }
-                }
-            }
+        let Some((worker, held)) = self.started_worker() else {
+            return;
         };
-        let weak = Rc::downgrade(&self.inner);
-        let installs = Rc::clone(&self.installs);
-        let deliver = Rc::clone(&self.deliver);
-        let answer_ms_max = self.answer_ms_max;
-        let on_message = Closure::<dyn FnMut(MessageEvent)>::new(move |event: MessageEvent| {
-            let response = match event.data().as_string() {
-                Some(text) => {
-                    decode::<Response<D, A>>(&text).unwrap_or_else(|error| Response::Failed {
-                        seq: 0,
-                        message: format!("the page could not read the worker's answer: {error}"),
-                    })
-                }
-                None => Response::Failed {
-                    seq: 0,
-                    message: "the worker sent an answer that is not text".into(),
-                },
-            };
-            if let Some(inner) = weak.upgrade() {
-                let client = WorkerClient {
-                    inner,
-                    installs: Rc::clone(&installs),
-                    deliver: Rc::clone(&deliver),
-                    answer_ms_max,
-                };
-                if let Response::Working { seq } = response {
-                    client.keep_waiting(seq);
-                    return;
-                }
-                client.answered(&response);
-            }
-            deliver(response);
-        });
+        let on_message = self.on_message();
         let deliver = Rc::clone(&self.deliver);
         let on_error = Closure::<dyn FnMut(web_sys::Event)>::new(move |_event: web_sys::Event| {
             deliver(Response::Failed {
@@ -209,6 +163,66 @@ impl<D: DeserializeOwned + 'static, A: DeserializeOwned + 'static> WorkerClient<
             };
             let _ = handler.call1(&JsValue::NULL, &event);
         }
+    }
+
+    /// The worker web/start-worker.js started, with what it said before
+    /// this client listened, or a new one; `None`, said to the callback,
+    /// when none can start.
+    fn started_worker(&self) -> Option<(Worker, js_sys::Array)> {
+        if let Some(early) = early_worker() {
+            return Some(early);
+        }
+        let options = WorkerOptions::new();
+        options.set_type(WorkerType::Module);
+        options.set_name(&worker_name());
+        match Worker::new_with_options(&worker_url(), &options) {
+            Ok(worker) => Some((worker, js_sys::Array::new())),
+            Err(error) => {
+                (self.deliver)(Response::Failed {
+                    seq: 0,
+                    message: format!("the checking worker could not start: {error:?}"),
+                });
+                None
+            }
+        }
+    }
+
+    /// The handler of the worker's messages: each is read as a response,
+    /// kept waiting on while the worker says it is working, booked, and
+    /// handed to the callback.
+    fn on_message(&self) -> Closure<dyn FnMut(MessageEvent)> {
+        let weak = Rc::downgrade(&self.inner);
+        let installs = Rc::clone(&self.installs);
+        let deliver = Rc::clone(&self.deliver);
+        let answer_ms_max = self.answer_ms_max;
+        Closure::<dyn FnMut(MessageEvent)>::new(move |event: MessageEvent| {
+            let response = match event.data().as_string() {
+                Some(text) => {
+                    decode::<Response<D, A>>(&text).unwrap_or_else(|error| Response::Failed {
+                        seq: 0,
+                        message: format!("the page could not read the worker's answer: {error}"),
+                    })
+                }
+                None => Response::Failed {
+                    seq: 0,
+                    message: "the worker sent an answer that is not text".into(),
+                },
+            };
+            if let Some(inner) = weak.upgrade() {
+                let client = WorkerClient {
+                    inner,
+                    installs: Rc::clone(&installs),
+                    deliver: Rc::clone(&deliver),
+                    answer_ms_max,
+                };
+                if let Response::Working { seq } = response {
+                    client.keep_waiting(seq);
+                    return;
+                }
+                client.answered(&response);
+            }
+            deliver(response);
+        })
     }
 
     /// Bookkeeping for an answer: "ready" releases the waiting requests;

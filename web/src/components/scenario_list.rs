@@ -70,60 +70,68 @@ pub fn scenario_list(props: &ScenarioListProps) -> Html {
                 <span class={classes!("checking", (!stale).then_some("idle"))} aria-hidden={(!stale).to_string()}></span>
             </p>
             <ul class="scenario-list">
-                { for props.scenarios.iter().map(|scenario| {
-                    let report = props
-                        .report
-                        .as_ref()
-                        .and_then(|r| r.scenarios.iter().find(|s| s.name == scenario.name));
-                    let name = scenario.name.clone();
-                    let select = props.on_select.reform(move |_: MouseEvent| name.clone());
-                    let name = scenario.name.clone();
-                    let drive = props.on_drive.reform(move |_: MouseEvent| name.clone());
-                    let selected = props.selected.as_ref() == Some(&scenario.name);
-                    let concurrent = scenario.steps.iter().any(|s| s.concurrent.is_some());
-                    // Compact, a scenario's details wait until it is selected.
-                    let detailed = selected || !props.compact;
-                    let tooltip = if props.compact && !scenario.summary.is_empty() {
-                        format!("{}: {}", scenario.name, scenario.summary)
-                    } else if props.compact {
-                        scenario.name.clone()
-                    } else {
-                        scenario.summary.clone()
-                    };
-                    let (class, verdict_text) = match report {
-                        Some(r) => (r.verdict().word().replace(' ', "-"), format!("{} {}", symbol(r.verdict()), r.verdict().word())),
-                        None => ("pending".to_string(), "… checking".to_string()),
-                    };
-                    html! {
-                        <li class={classes!("scenario", class.clone(), selected.then_some("selected"))}
-                            data-scenario={scenario.name.clone()} data-verdict={class.clone()}>
-                            <button class="scenario-select" aria-pressed={selected.to_string()} onclick={select}
-                                title={tooltip}>
-                                <span class="verdict">{ verdict_text }</span>
-                                <span class="scenario-name">{ scenario.name.clone() }</span>
-                            </button>
-                            // Compact, what a scenario is about is its tooltip.
-                            if selected && !props.compact && !scenario.summary.is_empty() {
-                                <p class="scenario-about">{ scenario.summary.clone() }</p>
-                            }
-                            if let Some(failure) = report.and_then(|r| r.failure()).filter(|_| detailed) {
-                                <p class="failure-message">{ failure.to_string() }</p>
-                            }
-                            if let Some(error) = report.and_then(|r| r.error()).filter(|_| detailed) {
-                                <p class="error-message" data-error-kind={error.kind_name()}>
-                                    { error.message() }
-                                    if let Some((procedure, Some(position))) = error.place.as_ref().map(|p| (&p.procedure, p.position)) {
-                                        { format!(" (in {procedure}, line {})", position.line) }
-                                    }
-                                </p>
-                            }
-                            if concurrent && detailed {
-                                <button class="drive-button" onclick={drive}>{ "Drive it yourself" }</button>
-                            }
-                        </li>
-                    }
-                }) }
+                { for props.scenarios.iter().map(|scenario| scenario_item(props, scenario)) }
             </ul>
         </section>
+    }
+}
+
+/// One scenario's entry: its verdict and name as a button that selects it,
+/// and, when it is selected or the list is not compact, what it is about,
+/// why it failed or errored, and a way to drive it.
+fn scenario_item(props: &ScenarioListProps, scenario: &Scenario) -> Html {
+    let report = props
+        .report
+        .as_ref()
+        .and_then(|r| r.scenarios.iter().find(|s| s.name == scenario.name));
+    let name = scenario.name.clone();
+    let select = props.on_select.reform(move |_: MouseEvent| name.clone());
+    let name = scenario.name.clone();
+    let drive = props.on_drive.reform(move |_: MouseEvent| name.clone());
+    let selected = props.selected.as_ref() == Some(&scenario.name);
+    let concurrent = scenario.steps.iter().any(|s| s.concurrent.is_some());
+    // Compact, a scenario's details wait until it is selected.
+    let detailed = selected || !props.compact;
+    let tooltip = if props.compact && !scenario.summary.is_empty() {
+        format!("{}: {}", scenario.name, scenario.summary)
+    } else if props.compact {
+        scenario.name.clone()
+    } else {
+        scenario.summary.clone()
+    };
+    let (class, verdict_text) = match report {
+        Some(r) => (
+            r.verdict().word().replace(' ', "-"),
+            format!("{} {}", symbol(r.verdict()), r.verdict().word()),
+        ),
+        None => ("pending".to_string(), "… checking".to_string()),
+    };
+    html! {
+        <li class={classes!("scenario", class.clone(), selected.then_some("selected"))}
+            data-scenario={scenario.name.clone()} data-verdict={class.clone()}>
+            <button class="scenario-select" aria-pressed={selected.to_string()} onclick={select}
+                title={tooltip}>
+                <span class="verdict">{ verdict_text }</span>
+                <span class="scenario-name">{ scenario.name.clone() }</span>
+            </button>
+            // Compact, what a scenario is about is its tooltip.
+            if selected && !props.compact && !scenario.summary.is_empty() {
+                <p class="scenario-about">{ scenario.summary.clone() }</p>
+            }
+            if let Some(failure) = report.and_then(|r| r.failure()).filter(|_| detailed) {
+                <p class="failure-message">{ failure.to_string() }</p>
+            }
+            if let Some(error) = report.and_then(|r| r.error()).filter(|_| detailed) {
+                <p class="error-message" data-error-kind={error.kind_name()}>
+                    { error.message() }
+                    if let Some((procedure, Some(position))) = error.place.as_ref().map(|p| (&p.procedure, p.position)) {
+                        { format!(" (in {procedure}, line {})", position.line) }
+                    }
+                </p>
+            }
+            if concurrent && detailed {
+                <button class="drive-button" onclick={drive}>{ "Drive it yourself" }</button>
+            }
+        </li>
     }
 }

@@ -432,59 +432,53 @@ impl Posted {
             )
         })?;
         let id = Some(&request_id);
-        match self.version {
-            Sent::Unsigned(PROTOCOL_VERSION) => {}
-            Sent::Unsigned(other) => {
-                return Err(refuse(
-                    id,
-                    format!(
-                        "this frame speaks fencelab protocol version {PROTOCOL_VERSION}, and the message is version {other}"
-                    ),
-                ));
-            }
-            _ => {
-                return Err(refuse(
-                    id,
-                    format!(
-                        "a message needs a `fencelab` field with the protocol version ({PROTOCOL_VERSION})"
-                    ),
-                ));
-            }
-        }
-        let command = match &self.kind {
-            Sent::Text(kind) if kind == "set-procedures" => {
-                Command::SetProcedures(procedures(self.procedures).map_err(|m| refuse(id, m))?)
-            }
-            Sent::Text(kind) if kind == "reset" => Command::Reset,
-            Sent::Text(kind) if kind == "check" => Command::Check,
-            Sent::Text(kind) if kind == "show-scenario" => {
-                Command::ShowScenario(match self.scenario {
-                    Sent::Text(name) if name.chars().count() <= NAME_CHARS_MAX => name,
-                    _ => {
-                        return Err(refuse(
-                            id,
-                            format!(
-                                "`show-scenario` needs a `scenario`: a name of at most {NAME_CHARS_MAX} characters"
-                            ),
-                        ));
-                    }
-                })
-            }
-            Sent::Text(other) => {
-                let other: String = other.chars().take(NAME_CHARS_MAX).collect();
-                return Err(refuse(
-                    id,
-                    format!(
-                        "`{other}` is not a message this frame takes (it takes set-procedures, reset, check and show-scenario)"
-                    ),
-                ));
-            }
-            _ => return Err(refuse(id, "a message needs a `type`, a string".into())),
-        };
+        let refused = |message: String| refuse(id, message);
+        check_version(&self.version).map_err(refused)?;
+        let command = command(&self.kind, self.procedures, self.scenario).map_err(refused)?;
         Ok(HostRequest {
             id: request_id,
             command,
         })
+    }
+}
+
+/// Why a message's `fencelab` field is not this frame's protocol version.
+fn check_version(version: &Sent) -> Result<(), String> {
+    match version {
+        Sent::Unsigned(PROTOCOL_VERSION) => Ok(()),
+        Sent::Unsigned(other) => Err(format!(
+            "this frame speaks fencelab protocol version {PROTOCOL_VERSION}, and the message is version {other}"
+        )),
+        _ => Err(format!(
+            "a message needs a `fencelab` field with the protocol version ({PROTOCOL_VERSION})"
+        )),
+    }
+}
+
+/// The command a message's `type` names, with the fields it needs (its
+/// `procedures` or `scenario`), or why there is none.
+fn command(kind: &Sent, texts: Option<SentTexts>, scenario: Sent) -> Result<Command, String> {
+    match kind {
+        Sent::Text(kind) if kind == "set-procedures" => {
+            Ok(Command::SetProcedures(procedures(texts)?))
+        }
+        Sent::Text(kind) if kind == "reset" => Ok(Command::Reset),
+        Sent::Text(kind) if kind == "check" => Ok(Command::Check),
+        Sent::Text(kind) if kind == "show-scenario" => match scenario {
+            Sent::Text(name) if name.chars().count() <= NAME_CHARS_MAX => {
+                Ok(Command::ShowScenario(name))
+            }
+            _ => Err(format!(
+                "`show-scenario` needs a `scenario`: a name of at most {NAME_CHARS_MAX} characters"
+            )),
+        },
+        Sent::Text(other) => {
+            let other: String = other.chars().take(NAME_CHARS_MAX).collect();
+            Err(format!(
+                "`{other}` is not a message this frame takes (it takes set-procedures, reset, check and show-scenario)"
+            ))
+        }
+        _ => Err("a message needs a `type`, a string".into()),
     }
 }
 

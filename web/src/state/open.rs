@@ -61,7 +61,21 @@ impl Playground {
             Ok(list) => (list, None),
             Err(error) => (Vec::new(), Some(error.to_string())),
         };
-        let mut playground = Playground {
+        let mut playground = Playground::nothing_open(exercises, load_error, &start);
+        if let (true, Some(parent)) = (start.embed, &start.parent) {
+            playground.report_to(parent, start.hunts);
+        }
+        playground.open_first(start);
+        playground
+    }
+
+    /// The state before any exercise is open: nothing asked, shown or kept.
+    fn nothing_open(
+        exercises: Vec<Exercise>,
+        load_error: Option<String>,
+        start: &Start,
+    ) -> Playground {
+        Playground {
             exercises: Rc::new(exercises),
             load_error,
             embed: start.embed,
@@ -111,28 +125,33 @@ impl Playground {
             outbox: Vec::new(),
             next_seq: 0,
             embedding: None,
-        };
-        if let (true, Some(parent)) = (start.embed, &start.parent) {
-            playground.report_to(parent, start.hunts);
         }
-        let by_id = |id: &str| playground.exercises.iter().position(|e| e.id == id);
+    }
+
+    /// Opens what the address asks for: a share link's exercise and text,
+    /// a linked site exercise (once the worker has read it), an exercise by
+    /// id, or the first; an exercise not yet loaded (perhaps one of the
+    /// site's own) is awaited.
+    fn open_first(&mut self, start: Start) {
+        let exercises = Rc::clone(&self.exercises);
+        let by_id = |id: &str| exercises.iter().position(|e| e.id == id);
         if share::is_link(&start.fragment) {
             match share::decode(&start.fragment) {
                 Ok(link) => match by_id(&link.exercise) {
                     Some(index) => {
-                        playground.open(index, Some(link));
-                        return playground;
+                        self.open(index, Some(link));
+                        return;
                     }
                     // Perhaps one of the site's own, which arrive later.
                     None => {
-                        playground.awaiting = Some(Opening {
+                        self.awaiting = Some(Opening {
                             exercise: link.exercise.clone(),
                             link: Some(link),
                         });
-                        return playground;
+                        return;
                     }
                 },
-                Err(message) => playground.notices.push(format!(
+                Err(message) => self.notices.push(format!(
                     "This link could not be opened: {message}. Your own work is shown instead."
                 )),
             }
@@ -140,19 +159,18 @@ impl Playground {
         if start.exercise_link {
             // Nothing opens until the worker has read the link's exercise
             // (`site.rs`): opening another first would touch its saved work.
-            playground.awaiting_link = Some(start.exercise);
-            return playground;
+            self.awaiting_link = Some(start.exercise);
+            return;
         }
         match start.exercise {
             Some(id) if by_id(&id).is_none() => {
-                playground.awaiting = Some(Opening {
+                self.awaiting = Some(Opening {
                     exercise: id,
                     link: None,
                 })
             }
-            id => playground.open(id.as_deref().and_then(by_id).unwrap_or(0), None),
+            id => self.open(id.as_deref().and_then(by_id).unwrap_or(0), None),
         }
-        playground
     }
 
     /// An embedded frame reports to the page at `parent` (its address's
