@@ -72,7 +72,7 @@ commands:
                      each invariant, the model and the core name no I/O or thread, the core's
                      public functions give no `String` errors, no test is skipped, every crate
                      takes the workspace's lints, every npm import is declared and no function
-                     is over 100 lines without a `// long:` reason (a `test` stage)
+                     is over 80 lines (100 in a test) without a `// long:` reason (a `test` stage)
   junit-check        validate `fencelab check` and `run --format junit` against junit-10.xsd (a `test` stage)
   setup              only install what is missing";
 

@@ -1,7 +1,14 @@
 //! Tidy's rule on function length: no Rust function in crates/ or web/
-//! runs over [`FUNCTION_LINES_MAX`] lines unless a comment starting
+//! runs over [`FUNCTION_LINES_MAX`] lines, or over
+//! [`TEST_FUNCTION_LINES_MAX`] in a test, unless a comment starting
 //! `// long:` just above it (among its doc comment and attributes) says why
 //! it cannot be split.
+//!
+//! A test is a function in a file under a `tests/` directory (an
+//! integration test or a `tests/` module directory), in a `tests.rs` file,
+//! or inside a module marked `#[cfg(test)]` (or `#[cfg(all(test, ...))]`).
+//! Tests get more room because a test often reads best as one story: set
+//! up, act, assert, in order.
 //!
 //! A function is measured from the line of its `fn` to the line of its
 //! closing brace. The source is first blanked (comments, strings and
@@ -12,8 +19,12 @@
 
 use super::Problem;
 
-/// The most lines a function may take without a `// long:` reason.
-pub const FUNCTION_LINES_MAX: usize = 100;
+/// The most lines a function outside tests may take without a `// long:`
+/// reason.
+pub const FUNCTION_LINES_MAX: usize = 80;
+
+/// The most lines a test function may take without a `// long:` reason.
+pub const TEST_FUNCTION_LINES_MAX: usize = 100;
 
 /// The comment that lets one function run long; what follows it is the
 /// reason, which must not be empty.
@@ -24,22 +35,44 @@ pub fn is_measured(file: &str) -> bool {
     file.ends_with(".rs") && (file.starts_with("crates/") || file.starts_with("web/"))
 }
 
-/// Every function of `text` over [`FUNCTION_LINES_MAX`] lines without a
-/// `// long:` reason above it.
+/// Whether every function of `file` is a test's: the file is under a
+/// `tests/` directory or is a `tests.rs` module.
+fn is_test_file(file: &str) -> bool {
+    let mut parts: Vec<&str> = file.split('/').collect();
+    let name = parts.pop().unwrap_or_default();
+    name == "tests.rs" || parts.contains(&"tests")
+}
+
+/// Every function of `text` over its bound ([`FUNCTION_LINES_MAX`], or
+/// [`TEST_FUNCTION_LINES_MAX`] in a test) without a `// long:` reason
+/// above it.
 pub fn long_functions(file: &str, text: &str) -> Vec<Problem> {
     let code = blank_non_code(text);
     let raw: Vec<&str> = text.lines().collect();
+    let test_file = is_test_file(file);
+    let test_modules = test_module_lines(&code);
+    let bound = |f: &Function| {
+        let in_test_module = test_modules
+            .iter()
+            .any(|&(first, last)| (first..=last).contains(&f.first_line));
+        if test_file || in_test_module {
+            TEST_FUNCTION_LINES_MAX
+        } else {
+            FUNCTION_LINES_MAX
+        }
+    };
     functions(&code)
         .into_iter()
-        .filter(|f| f.lines() > FUNCTION_LINES_MAX && !has_reason(&raw, f.first_line))
+        .filter(|f| f.lines() > bound(f) && !has_reason(&raw, f.first_line))
         .map(|f| Problem {
             file: file.to_string(),
             line: f.first_line,
             what: format!(
-                "`fn {}` is {} lines; split it (at most {FUNCTION_LINES_MAX}), or say why it \
-                 cannot be in a `{LONG_MARK}` comment above it",
+                "`fn {}` is {} lines; split it (at most {}), or say why it cannot be in a \
+                 `{LONG_MARK}` comment above it",
                 f.name,
-                f.lines()
+                f.lines(),
+                bound(&f)
             ),
         })
         .collect()
@@ -98,6 +131,45 @@ fn functions(code: &str) -> Vec<Function> {
         });
     }
     found
+}
+
+/// The 1-based first and last lines of every module marked
+/// `#[cfg(test)]` or `#[cfg(all(test, ...))]` in `code` (already blanked).
+fn test_module_lines(code: &str) -> Vec<(usize, usize)> {
+    let bytes = code.as_bytes();
+    let line_of = |offset: usize| 1 + bytes[..offset].iter().filter(|&&b| b == b'\n').count();
+    ["#[cfg(test)]", "#[cfg(all(test,"]
+        .iter()
+        .flat_map(|mark| code.match_indices(mark))
+        .filter_map(|(start, _)| {
+            let open = module_body_after(code, start)?;
+            let close = matching_brace(bytes, open)?;
+            Some((line_of(start), line_of(close)))
+        })
+        .collect()
+}
+
+/// The offset of the `{` that opens the body of the module marked by the
+/// attribute at `attribute`, other attributes in between skipped; `None`
+/// when the item is not a module with a body (a test-only function, or
+/// `mod tests;`, whose file [`is_test_file`] reads by its name).
+fn module_body_after(code: &str, attribute: usize) -> Option<usize> {
+    let mut rest = &code[attribute..];
+    while let Some(inner) = rest.strip_prefix("#[") {
+        rest = inner.split_once(']')?.1.trim_start();
+    }
+    for visibility in ["pub(crate) ", "pub(super) ", "pub "] {
+        rest = rest.strip_prefix(visibility).unwrap_or(rest).trim_start();
+    }
+    let after_mod = rest.strip_prefix("mod")?;
+    if !after_mod.starts_with(char::is_whitespace) {
+        return None;
+    }
+    let name = identifier_after(after_mod, 0)?;
+    let after_name = after_mod.trim_start()[name.len()..].trim_start();
+    after_name
+        .starts_with('{')
+        .then(|| code.len() - after_name.len())
 }
 
 fn is_identifier_byte(byte: u8) -> bool {
@@ -309,7 +381,9 @@ mod tests {
         assert_eq!(found.len(), 1, "{found:?}");
         assert_eq!(found[0].0, over_line);
         assert!(
-            found[0].1.starts_with("`fn too_long` is 101 lines"),
+            found[0]
+                .1
+                .starts_with("`fn too_long` is 81 lines; split it (at most 80)"),
             "{}",
             found[0].1
         );
@@ -322,6 +396,52 @@ mod tests {
         // A reason that is not right above the function does not count.
         let apart = format!("// long: far away\nconst X: u8 = 1;\n{over}");
         assert_eq!(long_functions("crates/x/src/a.rs", &apart).len(), 1);
+    }
+
+    #[test]
+    fn a_test_may_run_longer_but_not_without_bound() {
+        let over_80 = planted("long_test", FUNCTION_LINES_MAX - 1);
+        let over_100 = planted("too_long_test", TEST_FUNCTION_LINES_MAX - 1);
+        for file in [
+            "crates/core/tests/a.rs",
+            "crates/x/src/tests.rs",
+            "web/src/state/tests/a.rs",
+        ] {
+            assert_eq!(long_functions(file, &over_80), vec![], "{file}");
+            let problems = long_functions(file, &over_100);
+            assert_eq!(problems.len(), 1, "{file}");
+            assert!(
+                problems[0]
+                    .what
+                    .starts_with("`fn too_long_test` is 101 lines; split it (at most 100)"),
+                "{}",
+                problems[0].what
+            );
+        }
+
+        // In a source file, only a `#[cfg(test)]` module's functions get
+        // the test bound; the function after the module does not.
+        let module = |attribute: &str, body: &str| {
+            format!(
+                "{attribute}\n#[allow(dead_code)]\npub(crate) mod tests {{\n{body}}}\n{over_80}"
+            )
+        };
+        for attribute in ["#[cfg(test)]", "#[cfg(all(test, feature = \"toml\"))]"] {
+            let problems = long_functions("crates/x/src/a.rs", &module(attribute, &over_80));
+            let names: Vec<&str> = problems.iter().map(|p| p.what.as_str()).collect();
+            assert_eq!(problems.len(), 1, "{names:?}");
+            assert_eq!(problems[0].line, 3 + FUNCTION_LINES_MAX + 1 + 2);
+            assert_eq!(
+                long_functions("crates/x/src/a.rs", &module(attribute, &over_100)).len(),
+                2
+            );
+        }
+        // A test-only function outside a test module, or a module declared
+        // without a body, is not a test module.
+        let declared = format!("#[cfg(test)]\nmod tests;\n{over_80}");
+        assert_eq!(long_functions("crates/x/src/a.rs", &declared).len(), 1);
+        assert!(!is_test_file("crates/x/src/contests.rs"));
+        assert!(!is_test_file("crates/x/src/tests_data.rs"));
     }
 
     #[test]
