@@ -21,7 +21,7 @@ mod junit;
 use fencelab_core::mutation::EquivalentsJudged;
 use fencelab_core::{ExerciseCheck, ExerciseReport, ScenarioReport, Verdict};
 use fencelab_model::exercise::{Exercise, LoadError, Places, line_at};
-use fencelab_model::report::KillRow;
+use fencelab_model::report::{KillRow, VariantOutcome};
 use fencelab_model::scenario::Scenario;
 use fencelab_model::share::{self, Edits, Link};
 use serde::Serialize;
@@ -712,26 +712,28 @@ pub fn scenario_locations(source: &Source<'_>, count: usize) -> Vec<Option<Locat
 /// A broken variant's case: passed when a scenario catches it, failed when
 /// none does, errored when a scenario could not run on it.
 fn variant_case(row: &KillRow, location: Option<Location>) -> Case {
-    let errored: Vec<String> = row
-        .errored()
-        .map(|cell| {
-            let error = cell.problem.as_deref().unwrap_or_default();
-            format!("error in {}: {error}", cell.scenario)
-        })
-        .collect();
-    let (status, message) = match (row.survived(), errored.is_empty()) {
-        (false, true) => {
-            let by: Vec<&str> = row.caught_by().map(|c| c.scenario.as_str()).collect();
+    let (status, message) = match row.outcome() {
+        VariantOutcome::Caught(by) => {
+            let by: Vec<&str> = by.iter().map(|c| c.scenario.as_str()).collect();
             (Status::Passed, format!("caught by: {}", by.join("; ")))
         }
-        (true, true) => (
+        VariantOutcome::Survived => (
             Status::Failed,
             format!(
                 "no scenario catches this broken variant ({})",
                 row.explanation
             ),
         ),
-        (_, false) => (Status::Errored, errored.join("; ")),
+        VariantOutcome::Errored(cells) => {
+            let errors: Vec<String> = cells
+                .iter()
+                .map(|cell| {
+                    let error = cell.problem.as_deref().unwrap_or_default();
+                    format!("error in {}: {error}", cell.scenario)
+                })
+                .collect();
+            (Status::Errored, errors.join("; "))
+        }
     };
     plain_case(
         format!("broken variant: {}", row.variant),

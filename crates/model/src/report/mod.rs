@@ -722,7 +722,7 @@ impl ExerciseCheck {
                 .matrix
                 .rows
                 .iter()
-                .all(|r| !r.survived() && r.errored().next().is_none())
+                .all(|r| matches!(r.outcome(), VariantOutcome::Caught(_)))
     }
 }
 
@@ -785,6 +785,33 @@ impl KillRow {
     pub fn errored(&self) -> impl Iterator<Item = &VerdictCell> {
         self.cells.iter().filter(|c| c.verdict == Verdict::Error)
     }
+
+    /// What the suite made of the variant, the one rule `fencelab check`,
+    /// its grade documents and [`ExerciseCheck::ok`] all read: an error in
+    /// any scenario spoils it whatever else caught it; otherwise it is
+    /// caught or it survived.
+    pub fn outcome(&self) -> VariantOutcome<'_> {
+        let errored: Vec<&VerdictCell> = self.errored().collect();
+        if !errored.is_empty() {
+            VariantOutcome::Errored(errored)
+        } else if self.survived() {
+            VariantOutcome::Survived
+        } else {
+            VariantOutcome::Caught(self.caught_by().collect())
+        }
+    }
+}
+
+/// A named broken variant's outcome against the suite (see
+/// [`KillRow::outcome`]).
+#[derive(Clone, Debug, PartialEq)]
+pub enum VariantOutcome<'a> {
+    /// Caught by these scenarios, with no scenario erroring: as it should be.
+    Caught(Vec<&'a VerdictCell>),
+    /// No scenario catches it: the suite has a gap.
+    Survived,
+    /// These scenarios stopped with an error: a flaw in the exercise.
+    Errored(Vec<&'a VerdictCell>),
 }
 
 /// Every named broken variant against every scenario: which scenarios
@@ -932,6 +959,18 @@ mod tests {
             matrix.rows[1].cells[1].problem.as_deref(),
             Some("no such table: t")
         );
+        // The one rule every reader of the matrix reads.
+        let scenarios = |cells: &[&VerdictCell]| -> Vec<String> {
+            cells.iter().map(|c| c.scenario.clone()).collect()
+        };
+        match caught.outcome() {
+            VariantOutcome::Caught(by) => assert_eq!(scenarios(&by), ["two"]),
+            other => panic!("caught, not {other:?}"),
+        }
+        match matrix.rows[1].outcome() {
+            VariantOutcome::Errored(cells) => assert_eq!(scenarios(&cells), ["two"]),
+            other => panic!("errored, not {other:?}"),
+        }
     }
 
     #[test]
