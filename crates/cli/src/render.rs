@@ -116,11 +116,10 @@ pub fn run(report: &ExerciseReport, explore: bool, journal: fencelab_core::Journ
         .count();
     // A limit shown is no pass: it is counted apart when there is one.
     let tally = report.tally();
-    let limits = match tally.limits {
-        0 => String::new(),
-        1 => ", 1 limit shown".to_string(),
-        n => format!(", {n} limits shown"),
-    };
+    let limits = tally
+        .limits_shown()
+        .map(|said| format!(", {said}"))
+        .unwrap_or_default();
     let _ = writeln!(
         out,
         "{} passed{limits}, {} failed, {errored} errored",

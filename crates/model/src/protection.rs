@@ -7,8 +7,9 @@
 //! A line is protected when a scenario catches some change to it: the mark
 //! carries every caught removal from it (each predicate, statement or
 //! decision) and every caught fence stamped later (the window between
-//! taking a row and stamping its fence), or else the first caught change, each with the scenario's
-//! failure and schedule, so a reader can replay the counterexample. It is
+//! taking a row and stamping its fence), or else the first caught change,
+//! each with the scenario's failure and schedule, so a reader can replay
+//! the counterexample. It is
 //! unprotected when every change to it passes every scenario. A line whose
 //! changes only make scenarios error gets no mark: an error is not a
 //! counterexample, and it is not silence either. A change the exercise
@@ -215,20 +216,22 @@ pub fn caught_sentence(line: u32, change: &Caught) -> String {
     )
 }
 
-/// `texts` as one run of sentences: each that ends without a full stop
-/// gets one, so texts that are sentences already (an exercise's reasons)
-/// never read ".;".
+/// `text` as a sentence: with a full stop unless it ends with one already
+/// (an exercise's reason, a failure's sentence), so it never reads ".;".
+pub fn sentence(text: &str) -> String {
+    let text = text.trim();
+    if text.ends_with(['.', '!', '?']) {
+        text.to_string()
+    } else {
+        format!("{text}.")
+    }
+}
+
+/// `texts` as one run of sentences, each a [`sentence`].
 pub fn sentences(texts: &[String]) -> String {
     texts
         .iter()
-        .map(|text| {
-            let text = text.trim();
-            if text.ends_with(['.', '!', '?']) {
-                text.to_string()
-            } else {
-                format!("{text}.")
-            }
-        })
+        .map(|text| sentence(text))
         .collect::<Vec<_>>()
         .join(" ")
 }
@@ -367,8 +370,8 @@ fn caught(mutant: &Mutant, verdict: &MutantVerdict, limits: &[&str]) -> Option<C
 }
 
 /// Protected by every caught removal and later stamp (or, when none is
-/// caught, the first caught change), unprotected when every change (declared equivalents
-/// aside) survives, else why not: only declared equivalents, or changes
+/// caught, the first caught change), unprotected when every change
+/// (declared equivalents aside) survives, else why not: only declared equivalents, or changes
 /// that only made scenarios error. Changes are listed in the order they
 /// stand on the line.
 fn line_status(judged: &[(&Mutant, &MutantVerdict)], limits: &[&str]) -> LineStatus {

@@ -7,7 +7,7 @@
 //! `[[equivalent]]` declaration that names no generated mutant.
 
 use crate::author::state::{Author, Diagnostic};
-use crate::components::scenario_list::symbol;
+use crate::components::scenario_list::{symbol, verdict_class};
 use fencelab_model::Verdict;
 use fencelab_model::report::{ExerciseCheck, KillMatrix, VerdictCell};
 use std::rc::Rc;
@@ -107,10 +107,6 @@ fn verdicts(props: &VerdictsProps) -> Html {
             }) }
         </ul>
     }
-}
-
-fn verdict_class(verdict: Verdict) -> String {
-    verdict.word().replace(' ', "-")
 }
 
 #[derive(Properties, PartialEq)]

@@ -10,7 +10,7 @@
 //! technology, which has the count itself (`#scenario-summary`) in the
 //! verdicts.
 
-use crate::components::scenario_list::symbol;
+use crate::components::scenario_list::{symbol, verdict_class};
 use fencelab_model::ExerciseReport;
 use std::rc::Rc;
 use yew::prelude::*;
@@ -37,7 +37,7 @@ pub fn following_count(props: &FollowingCountProps) -> Html {
             aria-hidden="true" data-covers-bottom="" hidden={!props.shown}>
             <span class="following-symbols">
                 { for report.scenarios.iter().map(|s| html! {
-                    <span class={classes!("following-symbol", s.verdict().word().replace(' ', "-"))}>{ symbol(s.verdict()) }</span>
+                    <span class={classes!("following-symbol", verdict_class(s.verdict()))}>{ symbol(s.verdict()) }</span>
                 }) }
             </span>
             <span class="following-words">{ report.tally().to_string() }</span>

@@ -65,7 +65,7 @@ pub fn title(mark: &LineMark) -> String {
                     " If you {}, {}: {}",
                     change.description,
                     change.what_broke(),
-                    protection::sentences(std::slice::from_ref(&change.sentence))
+                    protection::sentence(&change.sentence)
                 );
             }
             if !uncaught.is_empty() {
@@ -79,7 +79,7 @@ pub fn title(mark: &LineMark) -> String {
         LineStatus::Unprotected { descriptions } => format!(
             "No scenario notices if this changes: either it is not needed, or the suite has a gap. \
              Tried: {}",
-            protection::sentences(&[descriptions.join("; ")])
+            protection::sentence(&descriptions.join("; "))
         ),
         status => unmarked_sentence(mark.line, status).unwrap_or_default(),
     }

@@ -44,6 +44,11 @@ pub fn symbol(verdict: Verdict) -> &'static str {
     }
 }
 
+/// A verdict's class in style.css: its word, hyphenated ("limit-shown").
+pub fn verdict_class(verdict: Verdict) -> String {
+    verdict.word().replace(' ', "-")
+}
+
 #[function_component(ScenarioList)]
 pub fn scenario_list(props: &ScenarioListProps) -> Html {
     let summary = match &props.report {
@@ -101,7 +106,7 @@ fn scenario_item(props: &ScenarioListProps, scenario: &Scenario) -> Html {
     };
     let (class, verdict_text) = match report {
         Some(r) => (
-            r.verdict().word().replace(' ', "-"),
+            verdict_class(r.verdict()),
             format!("{} {}", symbol(r.verdict()), r.verdict().word()),
         ),
         None => ("pending".to_string(), "… checking".to_string()),

@@ -36,21 +36,17 @@ pub struct Editing {
     pub on_key_down: Callback<KeyboardEvent>,
 }
 
-/// Whether `target` is inside an editor (`.editor`).
-fn in_editor(target: Option<web_sys::EventTarget>) -> bool {
+/// Whether `target` is inside an element that `selector` matches.
+fn inside(target: Option<web_sys::EventTarget>, selector: &str) -> bool {
     target
         .and_then(|t| t.dyn_into::<Element>().ok())
-        .and_then(|e| e.closest(".editor").ok().flatten())
+        .and_then(|e| e.closest(selector).ok().flatten())
         .is_some()
 }
 
-/// Whether `target` is inside the loop.
-fn in_loop(target: Option<web_sys::EventTarget>) -> bool {
-    target
-        .and_then(|t| t.dyn_into::<Element>().ok())
-        .and_then(|e| e.closest(".loop").ok().flatten())
-        .is_some()
-}
+/// An editor of the loop, and the loop itself.
+const EDITOR: &str = ".editor";
+const LOOP: &str = ".loop";
 
 /// Keys that are only held with another key or a click (Shift and a
 /// click extends a selection): they start nothing.
@@ -96,7 +92,7 @@ pub fn use_editing() -> Editing {
     let on_focus_in = {
         let (active, pressed) = (active.clone(), pressed.clone());
         Callback::from(move |event: FocusEvent| {
-            if in_editor(event.target()) && !*pressed.borrow() {
+            if inside(event.target(), EDITOR) && !*pressed.borrow() {
                 active.set(true);
             }
         })
@@ -104,7 +100,7 @@ pub fn use_editing() -> Editing {
     let on_key_down = {
         let (active, pressed) = (active.clone(), pressed.clone());
         Callback::from(move |event: KeyboardEvent| {
-            if in_editor(event.target()) && !modifier_only(&event.key()) {
+            if inside(event.target(), EDITOR) && !modifier_only(&event.key()) {
                 *pressed.borrow_mut() = false;
                 active.set(true);
             }
@@ -113,7 +109,7 @@ pub fn use_editing() -> Editing {
     let on_focus_out = {
         let (active, pressed) = (active.clone(), pressed.clone());
         Callback::from(move |event: FocusEvent| {
-            if !in_loop(event.related_target()) {
+            if !inside(event.related_target(), LOOP) {
                 *pressed.borrow_mut() = false;
                 active.set(false);
             }

@@ -617,11 +617,17 @@ impl Tally {
     pub fn all_pass(&self) -> bool {
         self.passed == self.tested
     }
+
+    /// The limits shown in words ("1 limit shown", "4 limits shown"), or
+    /// `None` when there are none.
+    pub fn limits_shown(&self) -> Option<String> {
+        let plural = if self.limits == 1 { "" } else { "s" };
+        (self.limits > 0).then(|| format!("{} limit{plural} shown", self.limits))
+    }
 }
 
 impl fmt::Display for Tally {
     fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
-        let plural = |n: usize| if n == 1 { "" } else { "s" };
         if self.tested > 0 || self.limits == 0 {
             let said = if self.tested == 1 {
                 "scenario passes"
@@ -630,11 +636,11 @@ impl fmt::Display for Tally {
             };
             write!(f, "{} of {} {said}", self.passed, self.tested)?;
         }
-        if self.limits > 0 {
+        if let Some(limits) = self.limits_shown() {
             if self.tested > 0 {
                 f.write_str(", ")?;
             }
-            write!(f, "{} limit{} shown", self.limits, plural(self.limits))?;
+            f.write_str(&limits)?;
         }
         Ok(())
     }
