@@ -23,11 +23,11 @@ pub mod exercise;
 mod metered;
 pub mod mutation;
 pub mod protection;
-pub mod sandbox;
+mod sandbox;
 pub mod sql_value;
 pub mod sqlite;
-pub mod vfs;
-pub mod world;
+mod vfs;
+mod world;
 
 pub use fencelab_model::{
     export, history, hunt, monitor, mutate, procedure, random, replay, report, scenario, schedule,
@@ -44,7 +44,7 @@ pub use fencelab_model::report::{
     ScenarioResult, Tally, Verdict,
 };
 pub use fencelab_model::{Procedure, Scenario, Schedule, Value};
-pub use world::{ProcessId, StepResult, World};
+pub use world::{ProcessId, Recorder, StepResult, World};
 
 /// The version of the SQLite library linked into this build, such as `3.54.1`.
 pub fn sqlite_version() -> &'static str {

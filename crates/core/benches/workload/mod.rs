@@ -14,7 +14,7 @@
 //! Figures are printed as `BENCH<TAB>section<TAB>row<TAB>column<TAB>value<TAB>unit`
 //! lines, which `cargo xtask bench` collects into one table.
 
-use fencelab_core::world::Recorder;
+use fencelab_core::Recorder;
 use fencelab_core::{Outcome, Procedure, ProcessId, Value, Values, World};
 use rusqlite::Connection;
 

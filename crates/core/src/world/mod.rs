@@ -31,9 +31,10 @@ mod statement;
 mod step;
 
 pub use image::Image;
-pub use read::{Lock, TransactionMode};
+pub(crate) use read::TransactionMode;
+#[cfg(test)]
+pub(crate) use read::Lock;
 pub use record::Recorder;
-pub use seed::diff_tables;
 
 use changes::ChangeLog;
 use record::Rows;

@@ -11,7 +11,7 @@
 use wasm_bindgen_test::wasm_bindgen_test as test;
 
 use fencelab_core::report::ScenarioReport;
-use fencelab_core::world::Recorder;
+use fencelab_core::Recorder;
 use fencelab_core::{Exercise, ExerciseExt, bundled, exercise, mutation};
 
 const EDGE_CASES: &str = include_str!("../data/history-edge-cases.toml");
