@@ -97,7 +97,13 @@ pub fn read_text(path: &Path, bytes_max: usize) -> Result<String, String> {
 
 /// [`read_text`], with why a file could not be read as a value.
 pub fn read(path: &Path, bytes_max: usize) -> Result<String, ReadError> {
-    let name = shown(path);
+    read_as(path, &shown(path), bytes_max)
+}
+
+/// [`read`], its sentences naming the file `name`: the path as the
+/// caller's reader knows it (a book names its files from its root), where
+/// patching the sentence afterwards would have to find the path in it.
+pub fn read_as(path: &Path, name: &str, bytes_max: usize) -> Result<String, ReadError> {
     let error = |kind: Unreadable, sentence: String| ReadError { kind, sentence };
     let cannot = |e: std::io::Error| {
         let kind = if e.kind() == ErrorKind::NotFound {

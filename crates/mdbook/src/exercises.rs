@@ -102,10 +102,10 @@ fn bundled(id: &str) -> Result<Resolved, String> {
 
 fn file(path: &Path, root: &Path) -> Result<Resolved, String> {
     let shown = shown(path, root);
-    // The reader's sentence names the path as given to it (absolute); the
-    // book's reader knows it as the book names it.
-    let text = fencelab_cli::files::read_text(path, EXERCISE_FILE_BYTES_MAX)
-        .map_err(|e| e.replacen(&fencelab_cli::files::shown(path), &shown, 1))?;
+    // The reader's sentence names the path as the book names it, not as
+    // given to the reader (absolute).
+    let text = fencelab_cli::files::read_as(path, &shown, EXERCISE_FILE_BYTES_MAX)
+        .map_err(|e| e.sentence)?;
     let exercise = fencelab_core::exercise::load(&shown, &text).map_err(|e| e.to_string())?;
     if fencelab_core::bundled::catalog().is_ok_and(|c| c.iter().any(|b| b.id == exercise.id)) {
         return Err(format!(

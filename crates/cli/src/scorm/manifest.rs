@@ -148,14 +148,14 @@ pub struct Sco {
 }
 
 /// The manifest of the package `course`, listing `scos` and `files`
-/// (every other file of the package, the site's), or the sentence that
-/// says which text XML cannot hold.
+/// (every other file of the package, the site's), or which text XML cannot
+/// hold.
 pub fn write(
     version: Version,
     course: &Course,
     scos: &[Sco],
     files: &[String],
-) -> Result<String, String> {
+) -> Result<String, Unholdable> {
     let mut xml = String::from("<?xml version=\"1.0\" encoding=\"UTF-8\"?>\n");
     // The content-packaging namespace, ADL's extension to it and the
     // version's name for itself: all that differs between the two heads.
@@ -233,15 +233,36 @@ impl Sco {
     }
 }
 
-/// `text` for an XML attribute or element (or HTML's), or the sentence
-/// that names `field` and the character XML 1.0 cannot hold: a C0 control
+/// A text that an XML document cannot hold: the field it is in (an
+/// exercise file's `title`, `--title`, a site's file name) and the first
+/// character XML 1.0 refuses in it. Its `Display` is the sentence the
+/// command prints.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct Unholdable {
+    pub field: String,
+    pub character: char,
+}
+
+impl std::fmt::Display for Unholdable {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        write!(
+            f,
+            "{}: holds U+{:04X}, which an XML document cannot hold; write the text without it",
+            fencelab_model::text::visible(&self.field),
+            u32::from(self.character)
+        )
+    }
+}
+
+/// `text` for an XML attribute or element (or HTML's), or the field
+/// `field` and the character XML 1.0 cannot hold in it: a C0 control
 /// other than tab and the line breaks, U+FFFE or U+FFFF (production 2,
 /// `Char`; a surrogate cannot be in a Rust string). Such a character is
 /// refused, not dropped: the package would otherwise say another text
 /// than the one its author wrote, or not be XML at all. Tab and the line
 /// breaks are written as character references, which no XML reader
 /// normalizes away.
-pub fn escape(text: &str, field: &str) -> Result<String, String> {
+pub fn escape(text: &str, field: &str) -> Result<String, Unholdable> {
     let mut out = String::with_capacity(text.len());
     for c in text.chars() {
         match c {
@@ -252,11 +273,10 @@ pub fn escape(text: &str, field: &str) -> Result<String, String> {
             '\'' => out.push_str("&apos;"),
             '\t' | '\n' | '\r' => out.push_str(&format!("&#{};", u32::from(c))),
             '\u{0}'..='\u{1f}' | '\u{fffe}' | '\u{ffff}' => {
-                return Err(format!(
-                    "{}: holds U+{:04X}, which an XML document cannot hold; write the text without it",
-                    fencelab_model::text::visible(field),
-                    u32::from(c)
-                ));
+                return Err(Unholdable {
+                    field: field.to_string(),
+                    character: c,
+                });
             }
             c => out.push(c),
         }
@@ -284,7 +304,7 @@ mod tests {
         title: &str,
         scos: &[Sco],
         files: &[String],
-    ) -> Result<String, String> {
+    ) -> Result<String, Unholdable> {
         let identifier = Identifier::of_course(title, version);
         let course = Course {
             identifier: &identifier,
@@ -315,6 +335,10 @@ mod tests {
     #[test]
     fn a_character_xml_cannot_hold_is_refused_naming_its_field() {
         let files = vec!["index.html".to_string()];
+        let refused = |field: &str, character: char| Unholdable {
+            field: field.to_string(),
+            character,
+        };
         for (bad, code) in [
             ('\u{fffe}', "U+FFFE"),
             ('\u{ffff}', "U+FFFF"),
@@ -323,20 +347,20 @@ mod tests {
             let mut listed = scos();
             listed[0].title = format!("Claims{bad}");
             let error = titled(Version::Scorm2004, "Week 3", &listed, &files).unwrap_err();
-            assert!(
-                error.starts_with("site/exercises/my-claim.toml: title: holds ")
-                    && error.contains(code),
-                "{error}"
+            assert_eq!(error, refused("site/exercises/my-claim.toml: title", bad));
+            assert_eq!(
+                error.to_string(),
+                format!(
+                    "site/exercises/my-claim.toml: title: holds {code}, which an XML document \
+                     cannot hold; write the text without it"
+                )
             );
             let error =
                 titled(Version::Scorm12, &format!("Week{bad}"), &scos(), &files).unwrap_err();
-            assert!(
-                error.starts_with("--title: holds ") && error.contains(code),
-                "{error}"
-            );
+            assert_eq!(error, refused("--title", bad));
             let error =
                 titled(Version::Scorm12, "Week", &scos(), &[format!("a{bad}.js")]).unwrap_err();
-            assert!(error.starts_with("the site's file `a"), "{error}");
+            assert_eq!(error, refused(&format!("the site's file `a{bad}.js`"), bad));
         }
         // What XML allows is kept, the breaks as references a reader keeps.
         let xml = titled(

@@ -110,7 +110,7 @@ pub fn run(request: &Request) -> Result<Ended, BadInput> {
                 title_field: "--title",
             };
             let xml = manifest::write(request.version, &course, &scos, &shared.names)
-                .map_err(BadInput)?;
+                .map_err(|e| BadInput(e.to_string()))?;
             let bytes = package(site, &shared, request.version, &scos, &xml)?;
             // An older package at `--out` is replaced only with --force, never
             // through a link, and through a temporary file created afresh.
@@ -156,7 +156,7 @@ fn each_exercise(request: &Request, identifier: &Identifier, scos: &[Sco]) -> Re
             std::slice::from_ref(sco),
             &shared.names,
         )
-        .map_err(BadInput)?;
+        .map_err(|e| BadInput(e.to_string()))?;
         let zip = folder.join(format!("{}-scorm-{}.zip", sco.id, request.version.name()));
         output::check_target(&zip, request.existing).map_err(BadInput)?;
         planned.push((sco, xml, zip));
@@ -305,7 +305,8 @@ fn out_of_the_site(site: &Path, out: &Path) -> Result<(), BadInput> {
 
 /// The launch page of `sco`: the template with its id, title and version.
 fn launch_page(sco: &Sco, version: Version) -> Result<String, BadInput> {
-    let title = manifest::escape(&sco.title, &sco.title_field()).map_err(BadInput)?;
+    let title =
+        manifest::escape(&sco.title, &sco.title_field()).map_err(|e| BadInput(e.to_string()))?;
     Ok(LAUNCH_PAGE
         .replace("{{exercise}}", &sco.id)
         .replace("{{version}}", version.name())

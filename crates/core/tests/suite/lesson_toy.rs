@@ -12,16 +12,14 @@ use crate::common::{claim_line, complete_line, values};
 use fencelab_core::history::What;
 use fencelab_core::{Outcome, Procedure, ProcessId, StepResult, Value, Values, World};
 
-const SCHEMA: &str = "
-CREATE TABLE messages (
-  id TEXT PRIMARY KEY, body TEXT, state TEXT NOT NULL, claim_owner TEXT,
-  fencing_token INT, retry_count INT DEFAULT 0, claim_expires_at INT);
-CREATE TABLE lease_tokens (token INTEGER PRIMARY KEY, kind TEXT);
-INSERT INTO messages(id, body, state) VALUES
+/// The toy mailbox with the lesson's three messages.
+const SCHEMA: &str = concat!(
+    include_str!("../schemas/mailbox.sql"),
+    "INSERT INTO messages(id, body, state) VALUES
   ('msg-1', 'Restock vanilla', 'NEW'),
   ('msg-2', 'Order cones', 'NEW'),
-  ('msg-3', 'Call the supplier', 'NEW');
-";
+  ('msg-3', 'Call the supplier', 'NEW');"
+);
 
 /// Reads, decides in "code", then writes: the broken claim.
 const NAIVE_CLAIM: &str = "

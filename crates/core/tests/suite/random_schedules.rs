@@ -10,11 +10,11 @@ use wasm_bindgen_test::wasm_bindgen_test as test;
 
 use fencelab_core::{Checker, Procedure, Rules, Scenario, ScenarioReport, Values, Verdict};
 
-const SCHEMA: &str = "
-CREATE TABLE messages (id TEXT PRIMARY KEY, state TEXT NOT NULL, claim_owner TEXT, fencing_token INT);
-CREATE TABLE lease_tokens (token INTEGER PRIMARY KEY AUTOINCREMENT, kind TEXT);
-INSERT INTO messages VALUES ('msg-1', 'NEW', NULL, NULL), ('msg-2', 'NEW', NULL, NULL);
-";
+/// The toy mailbox with two messages.
+const SCHEMA: &str = concat!(
+    include_str!("../schemas/mailbox.sql"),
+    "INSERT INTO messages(id, state) VALUES ('msg-1', 'NEW'), ('msg-2', 'NEW');"
+);
 
 const CAS_CLAIM: &str = "
 BEGIN IMMEDIATE;

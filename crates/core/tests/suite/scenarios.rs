@@ -10,13 +10,11 @@ use wasm_bindgen_test::wasm_bindgen_test as test;
 use fencelab_core::{Checker, Procedure, Rules, Scenario, ScenarioReport, Values, Verdict};
 use fencelab_core::{FailureKind, Schedule};
 
-const SCHEMA: &str = "
-CREATE TABLE messages (
-  id TEXT PRIMARY KEY, body TEXT, state TEXT NOT NULL, claim_owner TEXT,
-  fencing_token INT, retry_count INT DEFAULT 0, claim_expires_at INT);
-CREATE TABLE lease_tokens (token INTEGER PRIMARY KEY AUTOINCREMENT, kind TEXT);
-INSERT INTO messages(id, body, state) VALUES ('msg-1', 'Restock vanilla', 'NEW');
-";
+/// The toy mailbox with one message.
+const SCHEMA: &str = concat!(
+    include_str!("../schemas/mailbox.sql"),
+    "INSERT INTO messages(id, body, state) VALUES ('msg-1', 'Restock vanilla', 'NEW');"
+);
 
 const RULES: &str = r#"
 [[beliefs]]

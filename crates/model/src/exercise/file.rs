@@ -37,8 +37,9 @@ pub(super) struct File {
     pub(super) effects: Vec<toml::Spanned<EffectRule>>,
     #[serde(default)]
     pub(super) scenarios: Vec<toml::Spanned<Scenario>>,
-    #[serde(default)]
-    pub(super) mutants: Vec<toml::Spanned<VariantFile>>,
+    /// The named broken variants, `[[mutants]]` in the file.
+    #[serde(default, rename = "mutants")]
+    pub(super) variants: Vec<toml::Spanned<VariantFile>>,
     #[serde(default)]
     pub(super) equivalent: Vec<toml::Spanned<EquivalentFile>>,
 }

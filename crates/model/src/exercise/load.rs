@@ -440,11 +440,11 @@ fn load_variants(
     procedures: &[ProcedureSpec],
 ) -> Result<Vec<Variant>, LoadError> {
     let mut variants: Vec<Variant> = Vec::new();
-    for (i, spanned) in parsed.mutants.iter().enumerate() {
+    for (i, spanned) in parsed.variants.iter().enumerate() {
         let variant = spanned.get_ref();
         let field = format!("mutants[{i}]");
         source.plain_name(spanned.span(), &format!("{field}.name"), &variant.name)?;
-        if variants.iter().any(|m| m.name == variant.name) {
+        if variants.iter().any(|v| v.name == variant.name) {
             return Err(source.error(
                 spanned.span(),
                 &format!("{field}.name"),

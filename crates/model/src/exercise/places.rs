@@ -34,8 +34,9 @@ struct ScenarioPlaces {
 struct FileSpans {
     #[serde(default)]
     scenarios: Vec<Spanned<ScenarioSpans>>,
-    #[serde(default)]
-    mutants: Vec<Spanned<IgnoredAny>>,
+    /// The named broken variants, `[[mutants]]` in the file.
+    #[serde(default, rename = "mutants")]
+    variants: Vec<Spanned<IgnoredAny>>,
     #[serde(default)]
     equivalent: Vec<Spanned<EquivalentSpans>>,
 }
@@ -85,7 +86,7 @@ impl Places {
                     points: scenario.get_ref().points.as_ref().map(|p| p.span().start),
                 })
                 .collect(),
-            variants: spans.mutants.iter().map(|m| m.span().start).collect(),
+            variants: spans.variants.iter().map(|m| m.span().start).collect(),
             equivalents: spans
                 .equivalent
                 .iter()
