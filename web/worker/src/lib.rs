@@ -21,5 +21,6 @@ mod kept;
 mod protect;
 mod reading;
 pub mod serve;
+mod site;
 mod waiting;
 pub mod worker;

@@ -16,6 +16,7 @@
 use crate::author::{AuthorJob, Draft};
 use crate::kept::KeptChecker;
 use crate::protect::ProtectJob;
+use crate::site::{Place, SiteList};
 use fencelab_core::check::{Progress, SuiteSearch};
 use fencelab_core::mutate::Context;
 use fencelab_core::report::Unusable;
@@ -24,7 +25,9 @@ use fencelab_model::ExerciseReport;
 use fencelab_model::exercise::Unchecked;
 use fencelab_model::site::SiteIndex;
 use fencelab_protocol::reader::ReadAnswer;
-use fencelab_protocol::{Edits, Installation, PRERENDERED_SUFFIX, Request, Response};
+use fencelab_protocol::{
+    Edits, Installation, LeftOut, Listed, PRERENDERED_SUFFIX, Request, Response,
+};
 use std::cell::RefCell;
 use std::collections::BTreeMap;
 use std::rc::Rc;
@@ -219,10 +222,12 @@ pub fn loaded_json() -> &'static str {
 pub struct Server {
     /// Shared with the jobs: a check starts on every keystroke, and copying
     /// a whole exercise (narrative, schema, scenarios) each time is waste.
-    /// The bundled ones first, then those installed: an id is installed
-    /// once, but for one installed provisionally from a prerendered page,
-    /// which its site file replaces (`Server::forget` first).
+    /// The bundled ones first, then those installed: every exercise `site`
+    /// lists whose schema SQLite accepts (one a site file replaces is
+    /// dropped first, `Server::forget`).
     exercises: Vec<Rc<Exercise>>,
+    /// The exercises the page lists, and where each came from.
+    site: SiteList,
     contexts: BTreeMap<String, Context>,
     /// The seq of the newest job (`Request::is_job`): every job but its own
     /// is stale, and is dropped before its next piece.
@@ -233,9 +238,6 @@ pub struct Server {
     last: LastReport,
     /// Whether a `Request::Prepare` was served: one is, at most.
     prepared: bool,
-    /// The ids installed from a prerendered page's loaded form, whose
-    /// site file, installed later, replaces them (`Request::Install`).
-    provisional: Vec<String>,
 }
 
 impl Server {
@@ -259,13 +261,13 @@ impl Server {
 
     pub fn new(exercises: Vec<Exercise>) -> Server {
         Server {
+            site: SiteList::bundled(exercises.iter().map(|e| e.id.as_str())),
             exercises: exercises.into_iter().map(Rc::new).collect(),
             contexts: BTreeMap::new(),
             latest_job: 0,
             kept: KeptChecker::default(),
             last: LastReport::default(),
             prepared: false,
-            provisional: Vec::new(),
         }
     }
 
@@ -356,11 +358,11 @@ impl Server {
         }
         let response = match (request, answer) {
             (_, ReadAnswer::Failed(message)) => Response::Failed { seq, message },
-            (Request::Install { .. }, ReadAnswer::Exercise(read)) => Response::Installed {
+            (Request::Install { file, .. }, ReadAnswer::Exercise(read)) => Response::Installed {
                 seq,
                 installation: Box::new(match read {
-                    Ok(read) => self.install(*read),
-                    Err(error) => Installation::Unloadable(error),
+                    Ok(read) => self.install(&file, *read, false),
+                    Err(error) => Installation::LeftOut(LeftOut::Unloadable(error)),
                 }),
             },
             (Request::Author { check: false, .. }, ReadAnswer::Exercise(read)) => {
@@ -384,34 +386,39 @@ impl Server {
         Served::Answer(Box::new(response))
     }
 
-    /// Installs an exercise that is not bundled, read as `fencelab check`
-    /// reads a file, unless its id is taken: the first exercise of an id
-    /// wins, as on the page, which lists what this answers and leaves out
-    /// what it leaves out. The schema is tried on SQLite only for an
-    /// exercise that would be installed.
-    fn install(&mut self, read: Unchecked) -> Installation {
+    /// Lists an exercise that is not bundled, read from `file` as
+    /// `fencelab check` reads a file, where the site's list puts it
+    /// ([`SiteList::enter`]), and installs it unless its schema fails on
+    /// SQLite; the page lists what this answers. The schema is tried only
+    /// for an exercise that is listed.
+    fn install(&mut self, file: &str, read: Unchecked, provisional: bool) -> Installation {
         let Unchecked { exercise, schema } = read;
-        let replaced = self.provisional.iter().position(|id| *id == exercise.id);
-        if self.has(&exercise.id) && replaced.is_none() {
-            return Installation::IdTaken(exercise);
+        let place = self.site.enter(&exercise.id, file, provisional);
+        if let Place::Taken(holder) = place {
+            let id = exercise.id;
+            return Installation::LeftOut(LeftOut::IdTaken { id, holder });
         }
-        match fencelab_core::exercise::try_schema(&exercise) {
+        if place == Place::Replacing {
+            self.forget(&exercise.id);
+        }
+        let schema_error = match fencelab_core::exercise::try_schema(&exercise) {
             Ok(()) => {
-                if let Some(index) = replaced {
-                    self.provisional.remove(index);
-                    self.forget(&exercise.id);
-                }
                 self.exercises.push(Rc::new(exercise.clone()));
-                Installation::Installed(exercise)
+                None
             }
-            Err(error) => Installation::SchemaFailed {
-                error: schema.error("schema", error.to_string()),
-                exercise,
-            },
+            Err(error) => Some(schema.error("schema", error.to_string())),
+        };
+        let listed = Listed {
+            exercise,
+            schema_error,
+        };
+        match place {
+            Place::Replacing => Installation::Replaced(listed),
+            _ => Installation::Listed(listed),
         }
     }
 
-    /// Installs, provisionally, the one exercise of a prerendered page's
+    /// Lists, provisionally, the one exercise of a prerendered page's
     /// loaded form (`source`), under `file` in errors: its site file
     /// replaces it once installed.
     fn install_prerendered(&mut self, file: &str, source: &str) -> Installation {
@@ -421,7 +428,9 @@ impl Server {
             line: 0,
             column: 0,
         };
-        let unloadable = |message| Installation::Unloadable(schema.error("(loaded form)", message));
+        let unloadable = |message| {
+            Installation::LeftOut(LeftOut::Unloadable(schema.error("(loaded form)", message)))
+        };
         let mut exercises = match fencelab_model::bundled::from_loaded_json(source) {
             Ok(exercises) => exercises,
             Err(error) => return unloadable(error.message),
@@ -429,17 +438,7 @@ impl Server {
         let (Some(exercise), None) = (exercises.pop(), exercises.pop()) else {
             return unloadable("it holds no exercise, or more than one".into());
         };
-        // Provisional only until the site's own file: never in place of
-        // an exercise served already.
-        if self.has(&exercise.id) {
-            return Installation::IdTaken(exercise);
-        }
-        let id = exercise.id.clone();
-        let installation = self.install(Unchecked { exercise, schema });
-        if matches!(installation, Installation::Installed(_)) {
-            self.provisional.push(id);
-        }
-        installation
+        self.install(file, Unchecked { exercise, schema }, true)
     }
 
     /// Drops what is kept of the exercise `id` (its context, its kept
@@ -1129,6 +1128,14 @@ mod tests {
         }
     }
 
+    /// An install's answer when the id is `holder`'s (`None`: bundled).
+    fn taken(id: &str, holder: Option<&str>) -> Installation {
+        Installation::LeftOut(LeftOut::IdTaken {
+            id: id.to_string(),
+            holder: holder.map(str::to_string),
+        })
+    }
+
     /// A site exercise's page carries its loaded form, which the worker
     /// installs at once, provisionally: it is checked before the site's
     /// files arrive, and the site's own file of that id, installed later,
@@ -1143,7 +1150,11 @@ mod tests {
             source: authored_claim("my-course-claim", title),
         };
         let built = installed(answer_of(&mut server, file(1, "Built")));
-        let Installation::Installed(built) = built else {
+        let Installation::Listed(Listed {
+            exercise: built,
+            schema_error: None,
+        }) = built
+        else {
             panic!("installed: {built:?}");
         };
         let mut server = Server::new(exercises());
@@ -1155,7 +1166,13 @@ mod tests {
         };
         // Answered at once: no reader is asked.
         let first = installed(answer_of(&mut server, prerendered(1, &carried)));
-        assert_eq!(first, Installation::Installed(built.clone()));
+        assert_eq!(
+            first,
+            Installation::Listed(Listed {
+                exercise: built.clone(),
+                schema_error: None
+            })
+        );
         let (report, _) = run_job(&mut job_of(
             &mut server,
             Request::Check {
@@ -1166,11 +1183,21 @@ mod tests {
         ));
         assert!(matches!(report, Response::Checked { .. }), "{report:?}");
         let again = installed(answer_of(&mut server, prerendered(3, &carried)));
-        assert!(matches!(again, Installation::IdTaken(_)), "{again:?}");
+        assert_eq!(
+            again,
+            taken(
+                "my-course-claim",
+                Some(&format!("my-course-claim{PRERENDERED_SUFFIX}"))
+            )
+        );
 
         // The site's file, changed since the page was built, replaces it.
         let newer = installed(answer_of(&mut server, file(4, "Newer")));
-        let Installation::Installed(newer) = newer else {
+        let Installation::Replaced(Listed {
+            exercise: newer,
+            schema_error: None,
+        }) = newer
+        else {
             panic!("the site's file replaces the page's copy: {newer:?}");
         };
         assert!(newer.title.starts_with("Newer: "));
@@ -1182,23 +1209,20 @@ mod tests {
         assert_eq!(mine.len(), 1);
         assert_eq!(**mine[0], newer);
         let later = installed(answer_of(&mut server, file(5, "Later")));
-        assert!(matches!(later, Installation::IdTaken(_)), "{later:?}");
+        assert_eq!(later, taken("my-course-claim", Some("exercises/mine.toml")));
 
         // Damaged or foreign forms are refused, naming the file.
         for source in ["{\"Ok\": [", "{\"Ok\": []}", "not json"] {
             let refused = installed(answer_of(&mut server, prerendered(6, source)));
-            let Installation::Unloadable(error) = refused else {
+            let Installation::LeftOut(LeftOut::Unloadable(error)) = refused else {
                 panic!("refused: {refused:?}");
             };
             assert_eq!(error.file, format!("my-course-claim{PRERENDERED_SUFFIX}"));
         }
         let bundled =
             serde_json::to_string(&Ok::<_, fencelab_model::LoadError>([&exercises()[0]])).unwrap();
-        let taken = installed(answer_of(&mut server, prerendered(7, &bundled)));
-        assert!(
-            matches!(taken, Installation::IdTaken(_)),
-            "a bundled id: {taken:?}"
-        );
+        let refused = installed(answer_of(&mut server, prerendered(7, &bundled)));
+        assert_eq!(refused, taken(&exercises()[0].id, None), "a bundled id");
     }
 
     /// The first exercise of an id is installed and checked like a bundled
@@ -1218,15 +1242,19 @@ mod tests {
             ))
         };
         let first = install(&mut server, 1, "First");
-        let Installation::Installed(loaded) = &first else {
+        let Installation::Listed(Listed {
+            exercise: loaded,
+            schema_error: None,
+        }) = &first
+        else {
             panic!("installed: {first:?}");
         };
         assert_eq!(loaded.id, "my-course-claim");
         assert!(loaded.title.starts_with("First: "));
         let second = install(&mut server, 2, "Second");
-        assert!(
-            matches!(&second, Installation::IdTaken(e) if e.title.starts_with("Second: ")),
-            "{second:?}"
+        assert_eq!(
+            second,
+            taken("my-course-claim", Some("exercises/mine.toml"))
         );
         assert_eq!(server.exercises.len(), exercises().len() + 1);
         let mine = Rc::clone(server.exercises.last().unwrap());
@@ -1268,21 +1296,22 @@ mod tests {
                 },
             ))
         };
-        let taken = install(&mut server, 1, authored_claim(CLAIM, "Mine"));
-        assert!(
-            matches!(&taken, Installation::IdTaken(e) if e.id == CLAIM && e.title.starts_with("Mine: ")),
-            "{taken:?}"
-        );
+        let mine = install(&mut server, 1, authored_claim(CLAIM, "Mine"));
+        assert_eq!(mine, taken(CLAIM, None));
         let unloadable = install(&mut server, 2, "id = 3".into());
         assert!(
-            matches!(&unloadable, Installation::Unloadable(e)
+            matches!(&unloadable, Installation::LeftOut(LeftOut::Unloadable(e))
                 if e.to_string().starts_with("exercises/bad.toml:1:")),
             "{unloadable:?}"
         );
         let bad_schema =
             authored_claim("bad-schema", "Bad").replacen("CREATE TABLE", "CREATE TABEL", 1);
         let failed = install(&mut server, 3, bad_schema);
-        let Installation::SchemaFailed { exercise, error } = &failed else {
+        let Installation::Listed(Listed {
+            exercise,
+            schema_error: Some(error),
+        }) = &failed
+        else {
             panic!("a schema SQLite refuses: {failed:?}");
         };
         assert_eq!(exercise.id, "bad-schema");
@@ -1291,11 +1320,17 @@ mod tests {
             error.to_string().starts_with("exercises/bad.toml:"),
             "{error}"
         );
-        assert_eq!(server.exercises.len(), exercises().len());
+        assert_eq!(
+            server.exercises.len(),
+            exercises().len(),
+            "listed, never installed"
+        );
+        let again = install(&mut server, 4, authored_claim("bad-schema", "Again"));
+        assert_eq!(again, taken("bad-schema", Some("exercises/bad.toml")));
         let huge = "#".repeat(fencelab_model::exercise::EXERCISE_FILE_BYTES_MAX + 1);
-        let refused = install(&mut server, 4, huge);
+        let refused = install(&mut server, 5, huge);
         assert!(
-            matches!(&refused, Installation::Unloadable(e) if e.message.contains("at most")),
+            matches!(&refused, Installation::LeftOut(LeftOut::Unloadable(e)) if e.message.contains("at most")),
             "{refused:?}"
         );
     }
@@ -1546,7 +1581,10 @@ mod tests {
         let Response::Installed { installation, .. } = installed else {
             panic!("the exercise installs: {installed:?}");
         };
-        let Installation::Installed(loaded) = *installation else {
+        let Installation::Listed(Listed {
+            exercise: loaded, ..
+        }) = *installation
+        else {
             panic!("the exercise installs: {installation:?}");
         };
         let id = loaded.id;
