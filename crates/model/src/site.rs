@@ -13,6 +13,8 @@
 //! ```
 
 use serde::{Deserialize, Serialize};
+#[cfg(feature = "toml")]
+use std::convert::Infallible;
 use std::fmt;
 
 /// The index format this build reads and writes.
@@ -57,15 +59,13 @@ impl SiteIndex {
         Ok(index)
     }
 
-    /// Reads an index served by a site: untrusted text. (The page's
-    /// exercise reader reads it: neither the page nor the checking worker
-    /// links a TOML parser.)
+    /// Reads an index served by a site: untrusted text, in any form TOML
+    /// reads. (The page's exercise reader reads it: neither the page nor
+    /// the checking worker links a TOML parser.)
     #[cfg(feature = "toml")]
     pub fn parse(text: &str) -> Result<SiteIndex, IndexError> {
-        within_bounds(text)?;
-        let index: SiteIndex =
-            toml::from_str(text).map_err(|e| IndexError(e.message().to_string()))?;
-        index.checked()
+        let Ok(index) = SiteIndex::read(text, |text| Ok::<_, Infallible>(from_toml(text)));
+        index
     }
 
     /// Reads an index written in the form [`SiteIndex::to_toml`] writes
@@ -75,50 +75,26 @@ impl SiteIndex {
     /// TOML parser reads: the checking worker reads a site's index with this
     /// on every load, and starts the exercise reader (web/reader) only for a
     /// text it cannot read. Whatever it reads, it reads as [`SiteIndex::parse`]
-    /// does (a test compares the two on every text of a small grammar).
+    /// does: the rules are [`SiteIndex::read`]'s for both, and a test
+    /// compares the two forms' fields on every text of a small grammar.
     pub fn parse_written(text: &str) -> Option<Result<SiteIndex, IndexError>> {
+        SiteIndex::read(text, |text| written_fields(text).map(Ok).ok_or(OtherForm)).ok()
+    }
+
+    /// The one reader of an index, whichever form it is in: its bounds, its
+    /// fields as `decode` reads them, then every rule an index follows
+    /// ([`SiteIndex::checked`]). `decode` is a form's own grammar and
+    /// nothing else: TOML's, which reads every text (its `E` is
+    /// `Infallible`), or the written form's, which turns down a text only
+    /// TOML reads ([`OtherForm`]).
+    fn read<E>(
+        text: &str,
+        decode: impl FnOnce(&str) -> Result<Result<SiteIndex, IndexError>, E>,
+    ) -> Result<Result<SiteIndex, IndexError>, E> {
         if let Err(error) = within_bounds(text) {
-            return Some(Err(error));
+            return Ok(Err(error));
         }
-        let mut format = None;
-        let mut exercises = None;
-        // A line's end is `\n` or `\r\n`; a `\r` anywhere else is left in
-        // the line, where nothing reads it.
-        let mut lines = text.split_inclusive('\n').map(|line| {
-            line.strip_suffix("\r\n")
-                .or_else(|| line.strip_suffix('\n'))
-                .unwrap_or(line)
-        });
-        while let Some(line) = lines.next() {
-            let line = line.trim_matches([' ', '\t']);
-            if line.is_empty() {
-                continue;
-            }
-            if let Some(comment) = line.strip_prefix('#') {
-                if comment.chars().any(|c| c != '\t' && c.is_control()) {
-                    return None;
-                }
-                continue;
-            }
-            let (key, value) = line.split_once('=')?;
-            let value = value.trim_matches([' ', '\t']);
-            match key.trim_matches([' ', '\t']) {
-                "format" if format.is_none() => format = Some(written_integer(value)?),
-                "exercises" if exercises.is_none() => {
-                    exercises = Some(match value {
-                        "[]" => Vec::new(),
-                        "[" => written_names(&mut lines)?,
-                        _ => return None,
-                    });
-                }
-                _ => return None,
-            }
-        }
-        let index = SiteIndex {
-            format: format?,
-            exercises: exercises?,
-        };
-        Some(index.checked())
+        Ok(decode(text)?.and_then(SiteIndex::checked))
     }
 
     /// The index, if it is of this build's format and names files it may.
@@ -182,6 +158,58 @@ fn within_bounds(text: &str) -> Result<(), IndexError> {
         )));
     }
     Ok(())
+}
+
+/// A text that is not in the written form: only a TOML parser reads it.
+struct OtherForm;
+
+/// The fields of an index in TOML, unchecked.
+#[cfg(feature = "toml")]
+fn from_toml(text: &str) -> Result<SiteIndex, IndexError> {
+    toml::from_str(text).map_err(|e| IndexError(e.message().to_string()))
+}
+
+/// The fields of an index in the written form ([`SiteIndex::parse_written`]),
+/// unchecked; `None` for a text in any other form.
+fn written_fields(text: &str) -> Option<SiteIndex> {
+    let mut format = None;
+    let mut exercises = None;
+    // A line's end is `\n` or `\r\n`; a `\r` anywhere else is left in
+    // the line, where nothing reads it.
+    let mut lines = text.split_inclusive('\n').map(|line| {
+        line.strip_suffix("\r\n")
+            .or_else(|| line.strip_suffix('\n'))
+            .unwrap_or(line)
+    });
+    while let Some(line) = lines.next() {
+        let line = line.trim_matches([' ', '\t']);
+        if line.is_empty() {
+            continue;
+        }
+        if let Some(comment) = line.strip_prefix('#') {
+            if comment.chars().any(|c| c != '\t' && c.is_control()) {
+                return None;
+            }
+            continue;
+        }
+        let (key, value) = line.split_once('=')?;
+        let value = value.trim_matches([' ', '\t']);
+        match key.trim_matches([' ', '\t']) {
+            "format" if format.is_none() => format = Some(written_integer(value)?),
+            "exercises" if exercises.is_none() => {
+                exercises = Some(match value {
+                    "[]" => Vec::new(),
+                    "[" => written_names(&mut lines)?,
+                    _ => return None,
+                });
+            }
+            _ => return None,
+        }
+    }
+    Some(SiteIndex {
+        format: format?,
+        exercises: exercises?,
+    })
 }
 
 /// A TOML decimal integer of at most `u32::MAX`, as [`SiteIndex::to_toml`]

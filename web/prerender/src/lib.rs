@@ -25,7 +25,7 @@
 use fencelab_model::site::INDEX_PATH;
 use fencelab_model::{Exercise, ExerciseReport, LoadError};
 use fencelab_protocol::reader::Read;
-use fencelab_protocol::{Installation, Request, Response};
+use fencelab_protocol::{Installation, LeftOut, Listed, Request, Response};
 use fencelab_web::components::app::{App, AppProps};
 use fencelab_web::prerendered::{DATA_ID, Prerendered, ROOT_EXERCISE, ROOT_ID, SITE_ID};
 use fencelab_web::state::Playground;
@@ -358,13 +358,22 @@ fn installed(server: &mut Server, request: Request, file: &str) -> Result<Exerci
     };
     match *answer {
         Response::Installed { installation, .. } => match *installation {
-            Installation::Installed(exercise) => Ok(exercise),
-            Installation::IdTaken(exercise) => Err(format!(
-                "{file}: the id `{}` is already another exercise's",
-                exercise.id
+            Installation::Listed(Listed {
+                exercise,
+                schema_error: None,
+            }) => Ok(exercise),
+            Installation::Listed(Listed {
+                schema_error: Some(error),
+                ..
+            }) => Err(error.to_string()),
+            Installation::LeftOut(LeftOut::IdTaken { id, .. }) => Err(format!(
+                "{file}: the id `{id}` is already another exercise's"
             )),
-            Installation::SchemaFailed { error, .. } => Err(error.to_string()),
-            Installation::Unloadable(error) => Err(error.to_string()),
+            Installation::LeftOut(LeftOut::Unloadable(error)) => Err(error.to_string()),
+            // Nothing here was installed from a prerendered page first.
+            Installation::Replaced(_) => Err(format!(
+                "the worker answered the install of {file} as replacing a page's copy"
+            )),
         },
         other => Err(format!(
             "the worker answered the install of {file} with {other:?}"

@@ -296,23 +296,53 @@ impl<D, A> Response<D, A> {
 }
 
 /// What became of an exercise file the page asked the worker to install:
-/// the loaded exercise, so the page lists it without parsing it again, or
-/// the loader's own error (the sentence `fencelab check` prints).
+/// its entry in the site's list of exercises, which the worker alone keeps
+/// (which id is listed, from which file, and which the page arrived with).
+/// The page lists what this says, in the order it asked, and words why a
+/// file is left out; it decides nothing about ids itself.
 #[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
 pub enum Installation {
-    /// Loaded, its schema tried on SQLite, and installed under its id.
-    Installed(Exercise),
-    /// Loaded, but its id is already an exercise's in the worker (a bundled
-    /// one, or one installed before): not installed.
-    IdTaken(Exercise),
-    /// Loaded, but its schema fails on SQLite (the error is placed at the
-    /// schema): not installed, so it cannot be checked.
-    SchemaFailed {
-        exercise: Exercise,
-        error: LoadError,
-    },
-    /// The file does not load: the loader's error.
+    /// Listed after the exercises listed before it.
+    Listed(Listed),
+    /// Listed in the place of the copy of its id the page arrived with (a
+    /// site exercise's prerendered page carried it), which it replaces.
+    Replaced(Listed),
+    /// Not listed, and why.
+    LeftOut(LeftOut),
+}
+
+impl Installation {
+    /// The id of the exercise the file holds; `None` when it does not load.
+    pub fn id(&self) -> Option<&str> {
+        match self {
+            Installation::Listed(listed) | Installation::Replaced(listed) => {
+                Some(&listed.exercise.id)
+            }
+            Installation::LeftOut(LeftOut::IdTaken { id, .. }) => Some(id),
+            Installation::LeftOut(LeftOut::Unloadable(_)) => None,
+        }
+    }
+}
+
+/// An exercise the worker lists: loaded, so the page lists it without
+/// parsing it again.
+#[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
+pub struct Listed {
+    pub exercise: Exercise,
+    /// Why it cannot be checked, when its schema fails on SQLite (the
+    /// error placed at the schema): listed all the same, never installed.
+    pub schema_error: Option<LoadError>,
+}
+
+/// Why the worker does not list an exercise file.
+#[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
+pub enum LeftOut {
+    /// The file does not load: the loader's own error (the sentence
+    /// `fencelab check` prints).
     Unloadable(LoadError),
+    /// It loads, but its id is listed already: a bundled exercise's
+    /// (`holder` is `None`) or the one the file `holder` was installed from.
+    IdTaken { id: String, holder: Option<String> },
 }
 
 pub use fencelab_model::protection::{

@@ -20,8 +20,8 @@ use fencelab_model::report::{
 use fencelab_model::site::{IndexError, SiteIndex};
 use fencelab_model::value::{RealBits, Value};
 use fencelab_protocol::{
-    Caught, Edits, Installation, LineMark, LineStatus, PlaygroundResponse, ProcedureMarks,
-    ProtectionReport, Request, Response, Unread, decode, encode, seq_of_request,
+    Caught, Edits, Installation, LeftOut, LineMark, LineStatus, Listed, PlaygroundResponse,
+    ProcedureMarks, ProtectionReport, Request, Response, Unread, decode, encode, seq_of_request,
 };
 #[cfg(target_arch = "wasm32")]
 use wasm_bindgen_test::wasm_bindgen_test as test;
@@ -660,7 +660,7 @@ fn loaded_exercises_indexes_and_load_errors_cross_exactly() {
     let mut responses: Vec<Response> = vec![
         Response::Installed {
             seq: 1,
-            installation: Box::new(Installation::Unloadable(error.clone())),
+            installation: Box::new(Installation::LeftOut(LeftOut::Unloadable(error.clone()))),
         },
         Response::Drafted {
             seq: 2,
@@ -678,13 +678,23 @@ fn loaded_exercises_indexes_and_load_errors_cross_exactly() {
     for (seq, exercise) in (5..).zip(&exercises) {
         responses.push(Response::Installed {
             seq,
-            installation: Box::new(match seq % 3 {
-                0 => Installation::Installed(exercise.clone()),
-                1 => Installation::IdTaken(exercise.clone()),
-                _ => Installation::SchemaFailed {
+            installation: Box::new(match seq % 4 {
+                0 => Installation::Listed(Listed {
                     exercise: exercise.clone(),
-                    error: error.clone(),
-                },
+                    schema_error: None,
+                }),
+                1 => Installation::Replaced(Listed {
+                    exercise: exercise.clone(),
+                    schema_error: Some(error.clone()),
+                }),
+                2 => Installation::LeftOut(LeftOut::IdTaken {
+                    id: exercise.id.clone(),
+                    holder: Some(AWKWARD_TEXT.into()),
+                }),
+                _ => Installation::LeftOut(LeftOut::IdTaken {
+                    id: exercise.id.clone(),
+                    holder: None,
+                }),
             }),
         });
         responses.push(Response::Drafted {

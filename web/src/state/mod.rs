@@ -81,9 +81,6 @@ pub struct Playground {
     /// notice that says so is shown instead of any exercise (the page lists
     /// those it has under it).
     pub missing: Option<String>,
-    /// The id of the exercise the address's exercise link (`#x1=`) carried:
-    /// a site file with the same id gives way to it.
-    linked: Option<String>,
     /// The address carries an exercise link (`#x1=`): nothing is open
     /// until the worker has read its exercise, which the address then
     /// names. Holds what `?exercise=` named besides, for a link that does
@@ -91,11 +88,6 @@ pub struct Playground {
     pub awaiting_link: Option<Option<String>>,
     /// Whether the site's own exercises have arrived (or it has none).
     pub site_loaded: bool,
-    /// The site's exercises the page arrived with (a site exercise's
-    /// prerendered page carries them): listed and installed in the worker
-    /// at once, each until the site's own file of its id takes its place
-    /// (`site.rs`).
-    provisional: Vec<String>,
     /// The seq of the `Index` request whose answer is awaited.
     indexing: Option<u64>,
     /// The files the site's index names, once the worker has read it: the

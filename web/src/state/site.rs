@@ -5,11 +5,13 @@
 //! The page parses none of them: the index and each file go to the worker
 //! (`Request::Index`, `Request::Install`), whose loader reads them as
 //! `fencelab check` does (file, line and column in every message) and
-//! answers with what it made of them; the page lists the exercises it is
-//! given. A file that cannot be used is a notice, never a crash, and leaves
-//! out that file alone. Files are listed, and their notices said, in the
-//! order the index names them, whatever order the answers come in: each
-//! waits in `site_queue` for the ones before it.
+//! answers with what it made of them: the exercise listed, replacing the
+//! page's copy, or left out and why. The worker keeps the one list of ids
+//! (web/worker/src/site.rs); the page lists what it is told and keeps no
+//! registry of its own. A file that cannot be used is a notice, never a
+//! crash, and leaves out that file alone. Files are listed, and their
+//! notices said, in the order the index names them, whatever order the
+//! answers come in: each waits in `site_queue` for the ones before it.
 //!
 //! The page's address may name one of these exercises before they arrive:
 //! it is *awaited* (nothing else is opened meanwhile, so no saved work is
@@ -22,7 +24,7 @@ use super::{Opening, Playground};
 use crate::author::link::LINKED_FILE;
 use fencelab_model::Exercise;
 use fencelab_model::site::{IndexError, SiteIndex};
-use fencelab_protocol::{Installation, PRERENDERED_SUFFIX, Request};
+use fencelab_protocol::{Installation, LeftOut, PRERENDERED_SUFFIX, Request};
 use std::rc::Rc;
 
 /// What fetching the site's exercises gave, as the app's effects read it.
@@ -113,7 +115,7 @@ impl Playground {
     /// text it was read from), which the page's first state lists already
     /// (`Playground::prerendered` was given them): the worker installs them
     /// from that text at once, so they are checked before the site's files
-    /// arrive, and the site's own file of each id takes its place then.
+    /// arrive, and answers the site's own file of each id as replacing it.
     /// Asked before anything else, as the first state is made.
     pub(super) fn adopt_site(&mut self, carried: Vec<(Exercise, String)>) {
         for (exercise, source) in carried {
@@ -123,7 +125,6 @@ impl Playground {
                 file: format!("{}{PRERENDERED_SUFFIX}", exercise.id),
                 source,
             });
-            self.provisional.push(exercise.id);
         }
     }
 
@@ -220,78 +221,54 @@ impl Playground {
         }
     }
 
+    /// Lists a site's file as the worker answered for it (the worker
+    /// alone decides which id is listed), or says why it is left out.
     fn add_site_file(&mut self, file: String, state: FileState) {
-        let (exercise, schema_error) = match state {
+        let from_link = file == LINKED_FILE;
+        let installation = match state {
             // Never handed over: `take_site_steps` stops at a waiting file.
             FileState::Installing(_) => return,
             FileState::Failed(message) => {
                 self.notices.push(format!(
                     "{file} could not be loaded ({message}); it is left out."
                 ));
-                (None, None)
+                if from_link {
+                    self.link_read(None);
+                }
+                return;
             }
-            FileState::Answered(installation) => match *installation {
-                Installation::Unloadable(error) => {
-                    self.notices
-                        .push(format!("{error}. This exercise is left out."));
-                    (None, None)
-                }
-                Installation::Installed(exercise) | Installation::IdTaken(exercise) => {
-                    (Some(exercise), None)
-                }
-                Installation::SchemaFailed { exercise, error } => (Some(exercise), Some(error)),
-            },
+            FileState::Answered(installation) => *installation,
         };
-        let from_link = file == LINKED_FILE;
         if from_link {
-            self.link_read(exercise.as_ref().map(|e| e.id.clone()));
+            self.link_read(installation.id().map(str::to_string));
         }
-        let Some(exercise) = exercise else { return };
-        self.list_site_exercise(&file, exercise, from_link);
-        if let Some(error) = schema_error {
+        let listed = match installation {
+            Installation::Listed(listed) => {
+                Rc::make_mut(&mut self.exercises).push(listed.exercise);
+                listed.schema_error
+            }
+            Installation::Replaced(listed) => {
+                self.replace_copy(listed.exercise);
+                listed.schema_error
+            }
+            Installation::LeftOut(left_out) => {
+                self.notices.push(left_out_notice(&file, left_out));
+                None
+            }
+        };
+        if let Some(error) = listed {
             // The worker's loader names the file, line and column itself.
             self.notices
                 .push(format!("{error}. This exercise cannot be checked."));
         }
     }
 
-    /// Lists a site's exercise, unless its id is taken: the first of an id
-    /// wins, as in the worker, except that a link's draft is shown in place
-    /// of the hosted file of its id.
-    fn list_site_exercise(&mut self, file: &str, exercise: Exercise, from_link: bool) {
-        if let Some(at) = self.provisional.iter().position(|id| *id == exercise.id) {
-            self.provisional.remove(at);
-            self.replace_provisional(exercise);
-            return;
-        }
-        if self.exercises.iter().any(|e| e.id == exercise.id) {
-            // An author previewing a new version of an exercise the site
-            // hosts: the draft is the point, and the hosted file is not wrong.
-            if self.linked.as_deref() == Some(exercise.id.as_str()) {
-                self.notices.push(format!(
-                    "This is the draft from the link, shown in place of the site's {file} \
-                     (the same id, “{}”).",
-                    exercise.id
-                ));
-                return;
-            }
-            self.notices.push(format!(
-                "{file}: the id “{}” is already another exercise's; this one is left out.",
-                exercise.id
-            ));
-            return;
-        }
-        if from_link {
-            self.linked = Some(exercise.id.clone());
-        }
-        Rc::make_mut(&mut self.exercises).push(exercise);
-    }
-
     /// The site's own file of an exercise the page arrived with: the same
     /// as the page's copy (the page was built from it), or newer, which
     /// then takes its place, and is opened afresh if it is the one open.
-    fn replace_provisional(&mut self, exercise: Exercise) {
+    fn replace_copy(&mut self, exercise: Exercise) {
         let Some(index) = self.exercises.iter().position(|e| e.id == exercise.id) else {
+            Rc::make_mut(&mut self.exercises).push(exercise);
             return;
         };
         if self.exercises[index] == exercise {
@@ -344,6 +321,22 @@ impl Playground {
             self.open(0, None);
         } else {
             self.missing = Some(exercise);
+        }
+    }
+}
+
+/// Why the worker left `file` out, in a sentence. An author previewing a
+/// new version of an exercise the site hosts is not told the hosted file is
+/// wrong: the link's draft holds its id, and the draft is the point.
+fn left_out_notice(file: &str, left_out: LeftOut) -> String {
+    match left_out {
+        LeftOut::Unloadable(error) => format!("{error}. This exercise is left out."),
+        LeftOut::IdTaken { id, holder } if holder.as_deref() == Some(LINKED_FILE) => format!(
+            "This is the draft from the link, shown in place of the site's {file} \
+             (the same id, “{id}”)."
+        ),
+        LeftOut::IdTaken { id, .. } => {
+            format!("{file}: the id “{id}” is already another exercise's; this one is left out.")
         }
     }
 }

@@ -5,7 +5,7 @@
 //! The page (web/, which never links SQLite) sends it
 //! [`fencelab_protocol::Request`]s as JSON text; it answers each with a
 //! [`fencelab_protocol::Response`] carrying the core's own reports, and
-//! `Ready` before anything else. `serve.rs` decides every answer and runs
+//! `Ready` before anything else. `serve/` decides every answer and runs
 //! natively in tests, `protect.rs` turns the verdicts on a learner's mutants
 //! into one mark per line, `author.rs` checks an author's draft as
 //! `fencelab check` would, and `worker.rs` is the glue to the worker's
@@ -21,5 +21,6 @@ mod kept;
 mod protect;
 mod reading;
 pub mod serve;
+mod site;
 mod waiting;
 pub mod worker;

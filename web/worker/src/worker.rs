@@ -1,5 +1,5 @@
 //! The worker's glue to JS: reads requests from its message port, posts the
-//! answers `serve.rs` gives, and runs a job a few pieces per task of the
+//! answers `serve/` gives, and runs a job a few pieces per task of the
 //! event loop (a piece is a slice of one scenario's exploration, or one
 //! mutant; a task runs pieces until `TASK_MS` have passed), so a newer
 //! request that arrives meanwhile is seen between tasks: a replay or a

@@ -4,7 +4,7 @@
 //! silently swapped for another.
 
 use super::*;
-use fencelab_protocol::Installation;
+use fencelab_protocol::{Installation, LeftOut, Listed};
 
 const MINE: &str = "my-course-claim";
 
@@ -33,16 +33,40 @@ fn site(files: &[(&str, Result<String, String>)]) -> Action {
     ))
 }
 
-/// What the worker answers to install `file`: the model's loader, and the
-/// first exercise of an id installed (the page's list is the worker's).
-fn installation(playground: &Playground, file: &str, source: &str) -> Installation {
-    match Exercise::from_toml(file, source) {
-        Err(error) => Installation::Unloadable(error),
-        Ok(exercise) if playground.exercises.iter().any(|e| e.id == exercise.id) => {
-            Installation::IdTaken(exercise)
-        }
-        Ok(exercise) => Installation::Installed(exercise),
+/// The worker's list of ids, as far as these tests need it (the rule is
+/// web/worker/src/site.rs's): the bundled ids, then the first file of each
+/// id, each with the file it came from.
+struct SiteWorker(Vec<(String, Option<String>)>);
+
+impl Default for SiteWorker {
+    fn default() -> SiteWorker {
+        let bundled = catalog().unwrap().into_iter();
+        SiteWorker(bundled.map(|exercise| (exercise.id, None)).collect())
     }
+}
+
+impl SiteWorker {
+    /// What the worker answers to install `file`: the model's loader, and
+    /// the first exercise of an id listed.
+    fn installation(&mut self, file: &str, source: &str) -> Installation {
+        let exercise = match Exercise::from_toml(file, source) {
+            Err(error) => return Installation::LeftOut(LeftOut::Unloadable(error)),
+            Ok(exercise) => exercise,
+        };
+        if let Some((id, holder)) = self.0.iter().find(|(id, _)| *id == exercise.id) {
+            let (id, holder) = (id.clone(), holder.clone());
+            return Installation::LeftOut(LeftOut::IdTaken { id, holder });
+        }
+        self.0.push((exercise.id.clone(), Some(file.to_string())));
+        listed(exercise)
+    }
+}
+
+fn listed(exercise: Exercise) -> Installation {
+    Installation::Listed(Listed {
+        exercise,
+        schema_error: None,
+    })
 }
 
 /// The installs the page has sent and not yet seen answered, oldest first.
@@ -58,17 +82,21 @@ fn installs(playground: &Playground) -> Vec<(u64, String, String)> {
 }
 
 /// Answers every install waiting, in order, as the worker does.
-fn installs_answered(playground: &mut Playground) {
+fn installs_answered(worker: &mut SiteWorker, playground: &mut Playground) {
     for (seq, file, source) in installs(playground) {
-        let installation = Box::new(installation(playground, &file, &source));
+        let installation = Box::new(worker.installation(&file, &source));
         answer(playground, Response::Installed { seq, installation });
     }
 }
 
 /// The site's files fetched and every install answered.
-fn served(playground: &mut Playground, files: &[(&str, Result<String, String>)]) {
+fn served(
+    worker: &mut SiteWorker,
+    playground: &mut Playground,
+    files: &[(&str, Result<String, String>)],
+) {
     act(playground, site(files));
-    installs_answered(playground);
+    installs_answered(worker, playground);
 }
 
 fn addressed(exercise: &str, embed: bool) -> Playground {
@@ -100,7 +128,7 @@ fn an_addressed_site_exercise_is_awaited_then_opened_once_the_worker_has_read_it
     };
     assert_eq!(file, "exercises/mine.toml");
     assert!(playground.exercise().is_none(), "not yet read");
-    let installation = Box::new(installation(&playground, &file, &source));
+    let installation = Box::new(SiteWorker::default().installation(&file, &source));
     answer(&mut playground, Response::Installed { seq, installation });
     assert_eq!(playground.exercise().map(|e| e.id.as_str()), Some(MINE));
     assert_eq!(
@@ -138,6 +166,7 @@ fn an_id_the_site_does_not_have_is_named_and_an_embed_shows_nothing_else() {
 
     let mut page = addressed("no-such-exercise", false);
     served(
+        &mut SiteWorker::default(),
         &mut page,
         &[("exercises/mine.toml", Ok(authored(MINE, "X")))],
     );
@@ -167,6 +196,7 @@ fn a_link_to_a_site_exercise_opens_it_with_the_linked_version() {
     let mut playground = started(&fragment);
     assert!(playground.exercise().is_none());
     served(
+        &mut SiteWorker::default(),
         &mut playground,
         &[("exercises/mine.toml", Ok(authored(MINE, "X")))],
     );
@@ -204,8 +234,14 @@ fn each_file_that_cannot_be_used_is_a_notice_and_the_rest_load_in_order() {
         playground.notices.is_empty(),
         "nothing is said before its turn"
     );
-    for (seq, file, source) in installs(&playground).into_iter().rev() {
-        let installation = Box::new(installation(&playground, &file, &source));
+    // The worker answers in order; the page hears them in reverse.
+    let mut worker = SiteWorker::default();
+    let answers: Vec<_> = installs(&playground)
+        .into_iter()
+        .map(|(seq, file, source)| (seq, worker.installation(&file, &source)))
+        .collect();
+    for (seq, installation) in answers.into_iter().rev() {
+        let installation = Box::new(installation);
         answer(&mut playground, Response::Installed { seq, installation });
     }
     let ids: Vec<&str> = playground.exercises[before..]
@@ -252,16 +288,16 @@ fn a_schema_sqlite_refuses_is_a_notice_once_and_a_failed_install_leaves_its_file
     let (seq, file, source) = sent[0].clone();
     let schema_failed = || Response::Installed {
         seq,
-        installation: Box::new(Installation::SchemaFailed {
+        installation: Box::new(Installation::Listed(Listed {
             exercise: Exercise::from_toml(&file, &source).unwrap(),
-            error: fencelab_model::LoadError {
+            schema_error: Some(fencelab_model::LoadError {
                 file: file.clone(),
                 line: 12,
                 column: 1,
                 field: "schema".into(),
                 message: "no such table".into(),
-            },
-        }),
+            }),
+        })),
     };
     answer(&mut playground, schema_failed());
     answer(&mut playground, schema_failed()); // a restarted worker installs it again
@@ -387,6 +423,7 @@ fn an_exercise_link_opens_its_exercise_once_read() {
         "nothing opens before the link is read"
     );
     served(
+        &mut SiteWorker::default(),
         &mut playground,
         &[(
             crate::author::link::LINKED_FILE,
@@ -399,6 +436,7 @@ fn an_exercise_link_opens_its_exercise_once_read() {
     let second = broken.exercises[1].id.clone();
     let mut broken_second = linked(Some(&second));
     served(
+        &mut SiteWorker::default(),
         &mut broken,
         &[(crate::author::link::LINKED_FILE, Ok("id = 3".into()))],
     );
@@ -410,6 +448,7 @@ fn an_exercise_link_opens_its_exercise_once_read() {
     assert_eq!(broken.exercise().map(|e| e.id.as_str()), None);
     assert_eq!(broken.missing.as_deref(), Some("generation-per-resource"));
     served(
+        &mut SiteWorker::default(),
         &mut broken_second,
         &[(
             crate::author::link::LINKED_FILE,
@@ -438,11 +477,14 @@ fn an_unusable_index_is_a_notice() {
 fn a_linked_draft_with_a_hosted_id_is_shown_in_place_of_the_hosted_file() {
     let mut playground = addressed(MINE, false);
     let draft = authored(MINE, "The draft's lesson");
+    let mut worker = SiteWorker::default();
     served(
+        &mut worker,
         &mut playground,
         &[(crate::author::link::LINKED_FILE, Ok(draft))],
     );
     served(
+        &mut worker,
         &mut playground,
         &[("exercises/mine.toml", Ok(authored(MINE, "Hosted")))],
     );
@@ -514,7 +556,7 @@ fn a_site_exercises_page_is_open_at_once_and_the_sites_file_takes_the_place_of_i
         &mut playground,
         Response::Installed {
             seq,
-            installation: Box::new(Installation::Installed(mine.clone())),
+            installation: Box::new(listed(mine.clone())),
         },
     );
     assert!(installs(&playground).is_empty(), "answered, not kept");
@@ -538,7 +580,10 @@ fn a_site_exercises_page_is_open_at_once_and_the_sites_file_takes_the_place_of_i
         &mut playground,
         Response::Installed {
             seq,
-            installation: Box::new(Installation::Installed(mine.clone())),
+            installation: Box::new(Installation::Replaced(Listed {
+                exercise: mine.clone(),
+                schema_error: None,
+            })),
         },
     );
     assert!(playground.notices.is_empty(), "{:?}", playground.notices);
@@ -569,9 +614,15 @@ fn a_sites_file_newer_than_its_page_takes_the_copys_place_and_is_opened_afresh()
     );
     for (seq, file, _) in installs(&playground) {
         let installation = match file.as_str() {
-            "exercises/mine.toml" => Installation::Installed(newer.clone()),
-            "exercises/again.toml" => Installation::IdTaken(newer.clone()),
-            _ => Installation::Installed(mine.clone()),
+            "exercises/mine.toml" => Installation::Replaced(Listed {
+                exercise: newer.clone(),
+                schema_error: None,
+            }),
+            "exercises/again.toml" => Installation::LeftOut(LeftOut::IdTaken {
+                id: MINE.into(),
+                holder: Some("exercises/mine.toml".into()),
+            }),
+            _ => listed(mine.clone()),
         };
         answer(
             &mut playground,
