@@ -12,7 +12,7 @@
 //! order.
 
 use crate::Error;
-use crate::check::{Checker, Limits, Progress, Purpose, SuiteBudget};
+use crate::check::{Checker, Limits, Progress, Purpose, ScenarioSearch, SuiteBudget};
 use crate::exercise::ExerciseExt;
 use crate::mutate::{
     Context, ExerciseMutation, Kill, Mutant, MutantBudget, MutantResult, MutantVerdict, Mutants,
@@ -20,10 +20,8 @@ use crate::mutate::{
 };
 use crate::procedure::Procedure;
 use crate::report::{ExerciseReport, ScenarioReport, Unusable, Verdict};
-use crate::scenario::Scenario;
 use crate::world::World;
 use fencelab_model::exercise::Exercise;
-use std::borrow::Cow;
 use std::collections::{BTreeMap, BTreeSet};
 use std::ops::Range;
 
@@ -373,7 +371,8 @@ impl Judge {
         }
     }
 
-    /// The suite's verdict on one mutant of `base`.
+    /// The suite's verdict on one mutant of `base`: [`Judge::start`], then
+    /// [`Judge::advance`] with no bound on runs until it gives the verdict.
     ///
     /// Only the scenarios that name the mutated procedure are run. Any other
     /// runs exactly the texts `base.report` ran (procedures never call one
@@ -391,81 +390,182 @@ impl Judge {
         mutant: &Mutant,
         kills: Kills,
     ) -> MutantVerdict {
+        let mut judging = self.start(exercise, base, mutant, kills);
+        loop {
+            if let Some(verdict) = self.advance(exercise, base, mutant, &mut judging, u64::MAX) {
+                return verdict;
+            }
+        }
+    }
+
+    /// Starts judging `mutant`: puts its procedure in place in the judge's
+    /// world (until [`Judge::advance`] gives the verdict). Texts that cannot
+    /// run there make every scenario the same error, and nothing runs to
+    /// report it: such a verdict is found here, whole.
+    pub fn start(
+        &mut self,
+        exercise: &Exercise,
+        base: Base<'_>,
+        mutant: &Mutant,
+        kills: Kills,
+    ) -> Judging {
         let original = self.originals.get(&mutant.procedure);
-        let (Ok(checker), Some(original), Ok(mutated)) = (
+        let (Ok(checker), Some(_), Ok(mutated)) = (
             &mut self.checker,
             original,
             Procedure::parse(&mutant.procedure, &mutant.text),
         ) else {
-            // Texts that cannot run make every scenario the same error, and
-            // nothing runs to report it.
             let texts = texts_with_mutant(base.texts, mutant);
-            return verdict_of_suite(&exercise.run_texts(&texts, &exercise.scenarios));
+            let report = exercise.run_texts(&texts, &exercise.scenarios);
+            return Judging::Whole(verdict_of_suite(&report));
         };
         checker.set_procedure(mutated);
-        let verdict = judge_in(checker, exercise, base, mutant, kills);
-        checker.set_procedure(original.clone());
-        verdict
+        Judging::Scenarios(Box::new(Scenarios {
+            kills,
+            ours: SuiteBudget::new(Limits::default()),
+            theirs: SuiteBudget::new(Limits::default()),
+            next: 0,
+            found: Vec::new(),
+            killed: false,
+            search: None,
+        }))
     }
-}
 
-/// [`Judge::verdict`] with `checker` holding the mutant's texts.
-fn judge_in(
-    checker: &mut Checker,
-    exercise: &Exercise,
-    base: Base<'_>,
-    mutant: &Mutant,
-    kills: Kills,
-) -> MutantVerdict {
-    let known = |index: usize, scenario: &Scenario| {
-        base.report
-            .scenarios
-            .get(index)
-            .filter(|known| known.name == scenario.name)
-    };
-    let mut ours = SuiteBudget::new(Limits::default());
-    let mut theirs = SuiteBudget::new(Limits::default());
-    // Borrowed where taken from the base's report: a report carries its
-    // shown schedule's history and tables, too much to copy per mutant.
-    let mut reports: Vec<Cow<'_, ScenarioReport>> = Vec::new();
-    let mut killed = false;
-    for (index, scenario) in exercise.scenarios.iter().enumerate() {
-        let known = known(index, scenario);
-        let unchanged = known.filter(|_| {
-            !scenario.names_procedure(&mutant.procedure)
-                && ours.next_limits().is_some()
-                && ours.next_limits() == theirs.next_limits()
-        });
-        let report = match unchanged {
-            Some(report) => Cow::Borrowed(report),
-            None => Cow::Owned(run_one(checker, &mut ours, scenario)),
+    /// Goes on judging `mutant` of `base` (as [`Judge::start`] began it in
+    /// `judging`): the scenarios whose reports `base` has already, and at
+    /// most `runs_max` runs of one other scenario. Once the verdict is
+    /// found, puts the base's procedure back and gives it.
+    pub fn advance(
+        &mut self,
+        exercise: &Exercise,
+        base: Base<'_>,
+        mutant: &Mutant,
+        judging: &mut Judging,
+        runs_max: u64,
+    ) -> Option<MutantVerdict> {
+        let walk = match judging {
+            Judging::Whole(verdict) => return Some(verdict.clone()),
+            Judging::Scenarios(walk) => walk,
         };
-        if unchanged.is_some() {
-            ours.spend(&report);
+        let Ok(checker) = &mut self.checker else {
+            return Some(walk.verdict(base));
+        };
+        if walk.slice(checker, exercise, base, mutant, runs_max) {
+            if let Some(original) = self.originals.get(&mutant.procedure) {
+                checker.set_procedure(original.clone());
+            }
+            return Some(walk.verdict(base));
         }
-        if let Some(known) = known {
-            theirs.spend(known);
-        }
-        killed |= report.failure().is_some();
-        reports.push(report);
-        if killed && kills == Kills::First {
-            break;
-        }
+        None
     }
-    verdict_of(reports.iter().map(|report| report.as_ref()))
 }
 
-/// One scenario's check within what the suite has left, which it spends.
-/// Its report is made for the verdict alone ([`Purpose::Verdict`]).
-fn run_one(checker: &mut Checker, budget: &mut SuiteBudget, scenario: &Scenario) -> ScenarioReport {
-    let mut search = match budget.begin(checker, scenario) {
-        Ok(search) => search.for_purpose(Purpose::Verdict),
-        Err(unrun) => return *unrun,
-    };
-    loop {
-        if let Progress::Done(report) = search.advance(checker, u64::MAX) {
-            budget.spend(&report);
-            return *report;
+/// A mutant's judgement in progress ([`Judge::start`]).
+pub enum Judging {
+    /// Found at once: the texts cannot run in the judge's world.
+    Whole(MutantVerdict),
+    /// The suite's scenarios in order, one run at a time at most.
+    Scenarios(Box<Scenarios>),
+}
+
+/// The scenarios of a mutant's judgement, in the suite's order.
+pub struct Scenarios {
+    kills: Kills,
+    /// What the mutant's suite has left.
+    ours: SuiteBudget,
+    /// What the base's suite had left at the same scenario.
+    theirs: SuiteBudget,
+    /// The index of the next scenario to judge.
+    next: usize,
+    found: Vec<Found>,
+    killed: bool,
+    /// The scenario being run, between slices.
+    search: Option<ScenarioSearch>,
+}
+
+/// One scenario's report in a mutant's judgement: the base's (by index;
+/// a report carries its shown schedule's history and tables, too much to
+/// copy per mutant), or one of its own.
+enum Found {
+    Known(usize),
+    Ran(ScenarioReport),
+}
+
+impl Scenarios {
+    /// Judges the scenarios whose reports the base has, and at most
+    /// `runs_max` runs of one other; whether the judgement is done.
+    fn slice(
+        &mut self,
+        checker: &mut Checker,
+        exercise: &Exercise,
+        base: Base<'_>,
+        mutant: &Mutant,
+        runs_max: u64,
+    ) -> bool {
+        loop {
+            if let Some(search) = &mut self.search {
+                let Progress::Done(report) = search.advance(checker, runs_max) else {
+                    return false;
+                };
+                self.search = None;
+                self.ours.spend(&report);
+                return self.found(Found::Ran(*report), base)
+                    || self.next >= exercise.scenarios.len();
+            }
+            let Some(scenario) = exercise.scenarios.get(self.next) else {
+                return true;
+            };
+            let known = base
+                .report
+                .scenarios
+                .get(self.next)
+                .filter(|known| known.name == scenario.name);
+            let unchanged = known.is_some()
+                && !scenario.names_procedure(&mutant.procedure)
+                && self.ours.next_limits().is_some()
+                && self.ours.next_limits() == self.theirs.next_limits();
+            if let Some(known) = known {
+                self.theirs.spend(known);
+                if unchanged {
+                    self.ours.spend(known);
+                    if self.found(Found::Known(self.next), base) {
+                        return true;
+                    }
+                    continue;
+                }
+            }
+            // Its report is made for the verdict alone.
+            match self.ours.begin(checker, scenario) {
+                Ok(search) => self.search = Some(search.for_purpose(Purpose::Verdict)),
+                Err(unrun) => {
+                    if self.found(Found::Ran(*unrun), base) {
+                        return true;
+                    }
+                }
+            }
+        }
+    }
+
+    /// Counts the next scenario's report; whether it ends the judgement
+    /// (the first kill, when only that is asked for).
+    fn found(&mut self, found: Found, base: Base<'_>) -> bool {
+        self.next += 1;
+        self.killed |= found.report(base).is_some_and(|r| r.failure().is_some());
+        self.found.push(found);
+        self.killed && self.kills == Kills::First
+    }
+
+    /// The verdict of the scenarios judged.
+    fn verdict(&self, base: Base<'_>) -> MutantVerdict {
+        verdict_of(self.found.iter().filter_map(|found| found.report(base)))
+    }
+}
+
+impl Found {
+    fn report<'a>(&'a self, base: Base<'a>) -> Option<&'a ScenarioReport> {
+        match self {
+            Found::Known(index) => base.report.scenarios.get(*index),
+            Found::Ran(report) => Some(report),
         }
     }
 }
