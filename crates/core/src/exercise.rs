@@ -7,7 +7,7 @@
 
 use crate::Error;
 use crate::check::{Checker, Limits, Progress, SuiteSearch};
-use crate::mutation::EquivalentsJudged;
+use crate::mutants::EquivalentsJudged;
 use crate::world::World;
 use fencelab_model::exercise::Exercise;
 #[cfg(feature = "loader")]
@@ -286,8 +286,8 @@ impl CheckSearch {
     /// The last part: judges the declarations, once, and gives the check.
     fn judge_declarations(&mut self) -> Progress<ExerciseCheck> {
         if self.judged.is_none() {
-            let judged = crate::mutation::judge_equivalents(&self.exercise);
-            self.check.stale_equivalents = crate::mutation::stale_of(&judged);
+            let judged = crate::mutants::judge_equivalents(&self.exercise);
+            self.check.stale_equivalents = crate::mutants::stale_of(&judged);
             self.judged = Some(judged);
         }
         self.part = CheckPart::Done;
