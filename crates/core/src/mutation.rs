@@ -222,7 +222,7 @@ impl Judge {
     ) -> MutantVerdict {
         let mut judging = self.start(exercise, base, mutant, kills);
         loop {
-            if let Some(verdict) = self.advance(exercise, base, mutant, &mut judging, u64::MAX) {
+            if let Some(verdict) = self.advance(exercise, base, &mut judging, u64::MAX) {
                 return verdict;
             }
         }
@@ -251,6 +251,7 @@ impl Judge {
         };
         checker.set_procedure(mutated);
         Judging::Scenarios(Box::new(Scenarios {
+            procedure: mutant.procedure.clone(),
             kills,
             ours: SuiteBudget::new(Limits::default()),
             theirs: SuiteBudget::new(Limits::default()),
@@ -261,15 +262,15 @@ impl Judge {
         }))
     }
 
-    /// Goes on judging `mutant` of `base` (as [`Judge::start`] began it in
-    /// `judging`): the scenarios whose reports `base` has already, and at
-    /// most `runs_max` runs of one other scenario. Once the verdict is
-    /// found, puts the base's procedure back and gives it.
+    /// Goes on judging the mutant [`Judge::start`] began in `judging` (which
+    /// holds what it needs of the mutant): the scenarios whose reports
+    /// `base` has already, and at most `runs_max` runs of one other
+    /// scenario. Once the verdict is found, puts the base's procedure back
+    /// and gives it.
     pub fn advance(
         &mut self,
         exercise: &Exercise,
         base: Base<'_>,
-        mutant: &Mutant,
         judging: &mut Judging,
         runs_max: u64,
     ) -> Option<MutantVerdict> {
@@ -280,8 +281,8 @@ impl Judge {
         let Ok(checker) = &mut self.checker else {
             return Some(walk.verdict(base));
         };
-        if walk.slice(checker, exercise, base, mutant, runs_max) {
-            if let Some(original) = self.originals.get(&mutant.procedure) {
+        if walk.slice(checker, exercise, base, runs_max) {
+            if let Some(original) = self.originals.get(&walk.procedure) {
                 checker.set_procedure(original.clone());
             }
             return Some(walk.verdict(base));
@@ -294,12 +295,15 @@ impl Judge {
 pub enum Judging {
     /// Found at once: the texts cannot run in the judge's world.
     Whole(MutantVerdict),
-    /// The suite's scenarios in order, one run at a time at most.
+    /// The suite's scenarios in order, a slice of one scenario's runs per
+    /// [`Judge::advance`] at most.
     Scenarios(Box<Scenarios>),
 }
 
 /// The scenarios of a mutant's judgement, in the suite's order.
 pub struct Scenarios {
+    /// The mutated procedure's name.
+    procedure: String,
     kills: Kills,
     /// What the mutant's suite has left.
     ours: SuiteBudget,
@@ -329,7 +333,6 @@ impl Scenarios {
         checker: &mut Checker,
         exercise: &Exercise,
         base: Base<'_>,
-        mutant: &Mutant,
         runs_max: u64,
     ) -> bool {
         loop {
@@ -351,7 +354,7 @@ impl Scenarios {
                 .get(self.next)
                 .filter(|known| known.name == scenario.name);
             let unchanged = known.is_some()
-                && !scenario.names_procedure(&mutant.procedure)
+                && !scenario.names_procedure(&self.procedure)
                 && self.ours.next_limits().is_some()
                 && self.ours.next_limits() == self.theirs.next_limits();
             if let Some(known) = known {

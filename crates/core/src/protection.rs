@@ -159,8 +159,7 @@ impl LineMarks {
                     let exercise = &self.exercise;
                     let judging = current
                         .get_or_insert_with(|| judge.start(exercise, base, mutant, Kills::First));
-                    if let Some(verdict) = judge.advance(exercise, base, mutant, judging, runs_max)
-                    {
+                    if let Some(verdict) = judge.advance(exercise, base, judging, runs_max) {
                         *current = None;
                         verdicts.push(mutation::as_declared(verdict, equivalent.get(&mutant.id)));
                     }
