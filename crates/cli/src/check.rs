@@ -11,7 +11,7 @@ use crate::grade::{CheckSeconds, Document, Entry, Options, Problem, Source};
 use crate::{BadInput, Ended, emit, exercise_files, parallel, read};
 use fencelab_cli::render;
 use fencelab_core::check::Progress;
-use fencelab_core::exercise::CheckSearch;
+use fencelab_core::exercise::{CheckPart, CheckSearch};
 use fencelab_core::mutation::EquivalentsJudged;
 use fencelab_core::{EXERCISE_FILE_BYTES_MAX, Exercise, ExerciseCheck};
 use std::path::PathBuf;
@@ -86,31 +86,38 @@ impl Input {
 }
 
 /// `ExerciseExt::check_judged`, a piece at a time, with the seconds each
-/// piece took: the engine reads no clock, so the command times the pieces
-/// the core hands out (the reference's run, the starting texts', each
-/// broken variant's, then the declarations' judging).
+/// part took: the engine reads no clock, so the command times the pieces
+/// the core hands out and adds them up by the part each worked on (the
+/// reference's run, the starting texts', each broken variant's, then the
+/// declarations' judging).
 fn timed_check(exercise: &Exercise) -> (ExerciseCheck, EquivalentsJudged, CheckSeconds) {
-    let mut search = CheckSearch::new(exercise);
-    let mut pieces = Vec::new();
+    let mut search = CheckSearch::new(exercise.clone());
+    let mut seconds = CheckSeconds {
+        reference: 0.0,
+        start: 0.0,
+        variants: vec![0.0; exercise.variants.len()],
+        equivalents: 0.0,
+    };
     loop {
+        let part = search.part();
         let started = Instant::now();
-        let progress = search.advance(exercise);
-        pieces.push(started.elapsed().as_secs_f64());
+        let progress = search.advance(u64::MAX);
+        let took = started.elapsed().as_secs_f64();
+        let spent = match part {
+            CheckPart::Reference => &mut seconds.reference,
+            CheckPart::Start => &mut seconds.start,
+            CheckPart::Variant(index) => match seconds.variants.get_mut(index) {
+                Some(spent) => spent,
+                None => &mut seconds.equivalents,
+            },
+            CheckPart::Equivalents | CheckPart::Done => &mut seconds.equivalents,
+        };
+        *spent += took;
         if let Progress::Done(_) = progress {
             break;
         }
     }
-    let (check, equivalents) = search.finish_judged(exercise);
-    // One piece each for the reference and the starting texts, one per
-    // broken variant, and the last for the declarations.
-    let at = |i: usize| pieces.get(i).copied().unwrap_or_default();
-    let variants = exercise.variants.len();
-    let seconds = CheckSeconds {
-        reference: at(0),
-        start: at(1),
-        variants: (2..2 + variants).map(at).collect(),
-        equivalents: at(2 + variants),
-    };
+    let (check, equivalents) = search.finish_judged();
     (check, equivalents, seconds)
 }
 

@@ -24,9 +24,9 @@ mod scorm;
 use fencelab_cli::{files, render, submission};
 
 use args::{Command, Edit, GradeArgs, LimitArgs, Texts};
-use fencelab_core::check::{Limits, Progress};
+use fencelab_core::check::{Limits, Progress, Strategy};
 use fencelab_core::{Exercise, Scenario, bundled};
-use fencelab_core::{ExerciseExt, ExerciseReport, ScenarioReport};
+use fencelab_core::{ExerciseExt, ExerciseReport};
 use std::collections::BTreeMap;
 use std::path::{Path, PathBuf};
 use std::process::ExitCode;
@@ -749,40 +749,22 @@ fn run_scenarios(
     limits: Limits,
     random: Option<(u64, Option<u64>)>,
 ) -> (ExerciseReport, Vec<f64>) {
-    let Some((runs, seed)) = random else {
-        // One scenario to its end per advance: each is timed on its own.
-        let mut suite = exercise.suite(texts, to_run, limits);
-        let mut seconds = Vec::new();
-        loop {
-            let started = std::time::Instant::now();
-            let progress = suite.advance(u64::MAX);
-            seconds.push(started.elapsed().as_secs_f64());
-            if let Progress::Done(report) = progress {
-                return (*report, seconds);
-            }
-        }
-    };
-    // The engine never reads real randomness; the command line may.
-    let seed = seed.unwrap_or_else(seed_from_clock);
-    let timed = |check: &mut dyn FnMut() -> ScenarioReport| {
+    let mut suite = exercise.suite(texts, to_run, limits);
+    if let Some((runs, seed)) = random {
+        // The engine never reads real randomness; the command line may.
+        let seed = seed.unwrap_or_else(seed_from_clock);
+        suite = suite.with_strategy(Strategy::Random { seed, runs });
+    }
+    // One scenario to its end per advance: each is timed on its own.
+    let mut seconds = Vec::new();
+    loop {
         let started = std::time::Instant::now();
-        let report = check();
-        (report, started.elapsed().as_secs_f64())
-    };
-    let (reports, seconds) = match exercise.checker(texts) {
-        Ok(mut checker) => {
-            checker.set_limits(limits);
-            to_run
-                .iter()
-                .map(|s| timed(&mut || checker.check_random(s, seed, runs)))
-                .unzip()
+        let progress = suite.advance(u64::MAX);
+        seconds.push(started.elapsed().as_secs_f64());
+        if let Progress::Done(report) = progress {
+            return (*report, seconds);
         }
-        Err(unusable) => to_run
-            .iter()
-            .map(|s| timed(&mut || unusable.report(s)))
-            .unzip(),
-    };
-    (ExerciseReport::new(&exercise.id, reports), seconds)
+    }
 }
 
 /// Prints a grading document as `grading` asks (`text` is the report for

@@ -7,7 +7,7 @@
 
 use crate::Error;
 use crate::check::{Checker, Limits, Progress, SuiteSearch};
-use crate::mutation::EquivalentsJudged;
+use crate::mutants::EquivalentsJudged;
 use crate::world::World;
 use fencelab_model::exercise::Exercise;
 #[cfg(feature = "loader")]
@@ -163,31 +163,46 @@ impl ExerciseExt for Exercise {
     }
 
     fn check_judged(&self) -> (ExerciseCheck, EquivalentsJudged) {
-        CheckSearch::new(self).finish_judged(self)
+        CheckSearch::new(self.clone()).finish_judged()
     }
 }
 
+/// The parts of an exercise's own check, in the order [`CheckSearch`] does
+/// them: the suite against the reference, against the starting texts, and
+/// against each named broken variant, then the `[[equivalent]]`
+/// declarations matched against the generated mutants.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum CheckPart {
+    Reference,
+    Start,
+    /// The broken variant at this index of the exercise's.
+    Variant(usize),
+    Equivalents,
+    /// Every part is done.
+    Done,
+}
+
 /// An exercise's own check in progress ([`ExerciseExt::check`], a piece at
-/// a time): one run of the whole suite per [`CheckSearch::advance`] (the
-/// reference, the starting texts, then each named broken variant), then its
-/// `[[equivalent]]` declarations matched against the generated mutants. The
-/// authoring view's worker drops a stale draft's check between two pieces;
-/// `fencelab check` runs it to the end. Advance it with the exercise it was
-/// made for, and nothing else.
+/// a time): it owns the exercise, and each [`CheckSearch::advance`] runs at
+/// most so many runs of one scenario of the current part's suite
+/// ([`CheckPart`]), as a [`SuiteSearch`] does, or judges the declarations.
+/// The authoring view's worker drops a stale draft's check between two
+/// pieces; `fencelab check` runs it to the end, timing each part.
 pub struct CheckSearch {
-    /// The suite runs done: 0 none, 1 the reference, 2 the starting texts,
-    /// then one per named broken variant.
-    runs_done: usize,
+    exercise: Exercise,
+    /// The part the next piece works on.
+    part: CheckPart,
+    /// The current part's suite, between its pieces.
+    suite: Option<SuiteSearch>,
     check: ExerciseCheck,
     judged: Option<EquivalentsJudged>,
 }
 
 impl CheckSearch {
     /// The check of `exercise`; nothing runs yet.
-    pub fn new(exercise: &Exercise) -> CheckSearch {
+    pub fn new(exercise: Exercise) -> CheckSearch {
         let scenarios = exercise.scenarios.iter().map(|s| s.name.clone()).collect();
         CheckSearch {
-            runs_done: 0,
             check: ExerciseCheck {
                 title: exercise.title.clone(),
                 reference: ExerciseReport::new(&exercise.id, Vec::new()),
@@ -195,46 +210,94 @@ impl CheckSearch {
                 matrix: KillMatrix::new(scenarios),
                 stale_equivalents: Vec::new(),
             },
+            exercise,
+            part: CheckPart::Reference,
+            suite: None,
             judged: None,
         }
     }
 
-    /// Runs the next text set against every scenario, or, once every one
-    /// ran, judges the declarations and gives the whole check.
-    pub fn advance(&mut self, exercise: &Exercise) -> Progress<ExerciseCheck> {
-        if self.judged.is_some() {
-            return Progress::Done(Box::new(self.check.clone()));
-        }
-        match self.runs_done {
-            0 => self.check.reference = exercise.run(&BTreeMap::new()),
-            1 => {
-                let starts = exercise.start_edits();
-                self.check.start = VerdictCell::row(&exercise.run(&starts));
+    /// The part the next piece works on.
+    pub fn part(&self) -> CheckPart {
+        self.part
+    }
+
+    /// Runs at most `runs_max` more runs of the current part's suite (one
+    /// scenario's at most), or judges the declarations; once every part is
+    /// done, the whole check (again when asked again).
+    pub fn advance(&mut self, runs_max: u64) -> Progress<ExerciseCheck> {
+        let suite = match &mut self.suite {
+            Some(suite) => suite,
+            None => match self.part_texts() {
+                Some(texts) => self.suite.insert(self.exercise.suite(
+                    &texts,
+                    &self.exercise.scenarios,
+                    Limits::default(),
+                )),
+                None => return self.judge_declarations(),
+            },
+        };
+        let Progress::Done(report) = suite.advance(runs_max) else {
+            return Progress::Pending;
+        };
+        self.suite = None;
+        let exercise = &self.exercise;
+        self.part = match self.part {
+            CheckPart::Reference => {
+                self.check.reference = *report;
+                CheckPart::Start
             }
-            done => match exercise.variants.get(done - 2) {
-                Some(variant) => {
-                    let run = exercise
-                        .run_texts(&exercise.texts_of_variant(variant), &exercise.scenarios);
+            CheckPart::Start => {
+                self.check.start = VerdictCell::row(&report);
+                CheckPart::Variant(0)
+            }
+            CheckPart::Variant(index) => {
+                if let Some(variant) = exercise.variants.get(index) {
                     self.check
                         .matrix
-                        .push(&variant.name, &variant.explanation, &run);
+                        .push(&variant.name, &variant.explanation, &report);
                 }
-                None => {
-                    let judged = crate::mutation::judge_equivalents(exercise);
-                    self.check.stale_equivalents = crate::mutation::stale_of(&judged);
-                    self.judged = Some(judged);
-                    return Progress::Done(Box::new(self.check.clone()));
-                }
-            },
+                CheckPart::Variant(index + 1)
+            }
+            part @ (CheckPart::Equivalents | CheckPart::Done) => part,
+        };
+        if let CheckPart::Variant(index) = self.part
+            && index >= exercise.variants.len()
+        {
+            self.part = CheckPart::Equivalents;
         }
-        self.runs_done += 1;
         Progress::Pending
+    }
+
+    /// Every procedure's text in the current part, if it runs the suite.
+    fn part_texts(&self) -> Option<Vec<(String, String)>> {
+        let exercise = &self.exercise;
+        match self.part {
+            CheckPart::Reference => Some(exercise.texts_with(&BTreeMap::new())),
+            CheckPart::Start => Some(exercise.texts_with(&exercise.start_edits())),
+            CheckPart::Variant(index) => exercise
+                .variants
+                .get(index)
+                .map(|variant| exercise.texts_of_variant(variant)),
+            CheckPart::Equivalents | CheckPart::Done => None,
+        }
+    }
+
+    /// The last part: judges the declarations, once, and gives the check.
+    fn judge_declarations(&mut self) -> Progress<ExerciseCheck> {
+        if self.judged.is_none() {
+            let judged = crate::mutants::judge_equivalents(&self.exercise);
+            self.check.stale_equivalents = crate::mutants::stale_of(&judged);
+            self.judged = Some(judged);
+        }
+        self.part = CheckPart::Done;
+        Progress::Done(Box::new(self.check.clone()))
     }
 
     /// The whole check, in one go, with the judgement of each
     /// `[[equivalent]]` declaration (see [`ExerciseExt::check_judged`]).
-    pub fn finish_judged(mut self, exercise: &Exercise) -> (ExerciseCheck, EquivalentsJudged) {
-        while let Progress::Pending = self.advance(exercise) {}
+    pub fn finish_judged(mut self) -> (ExerciseCheck, EquivalentsJudged) {
+        while let Progress::Pending = self.advance(u64::MAX) {}
         let judged = self.judged.take().unwrap_or_else(|| Ok(Vec::new()));
         (self.check, judged)
     }

@@ -21,6 +21,7 @@ pub mod check;
 mod error;
 pub mod exercise;
 mod metered;
+mod mutants;
 pub mod mutation;
 pub mod protection;
 mod sandbox;

@@ -3,69 +3,27 @@
 //! and judged killed, survived, erroring only, or declared equivalent.
 //!
 //! The mutants come from `fencelab_model::mutate` (pure text work, within
-//! its `MutantBudget`); this module gives the operators the schema's columns
-//! and runs the suite, and only on texts that pass it: a mutant of a text
+//! its `MutantBudget`), given the schema's columns by `mutants.rs` (whose
+//! names this module re-exports); this module runs the suite, and only on
+//! texts that pass it: a mutant of a text
 //! that already fails would look killed by the text's own failure. A
 //! [`Judge`] builds one checker for all the mutants of a base and runs, of
 //! each, only the scenarios that name its procedure. Natively the mutants
 //! are spread over the machine's cores; in wasm (one thread) they run in
 //! order.
 
-use crate::Error;
-use crate::check::{Checker, Limits, Progress, Purpose, SuiteBudget};
+use crate::check::{Checker, Limits, Progress, Purpose, ScenarioSearch, SuiteBudget};
 use crate::exercise::ExerciseExt;
-use crate::mutate::{
-    Context, ExerciseMutation, Kill, Mutant, MutantBudget, MutantResult, MutantVerdict, Mutants,
-    OverBudget, StaleEquivalent, mutants,
+pub use crate::mutants::{
+    EquivalentJudgement, EquivalentsJudged, Unmatchable, context, declared_equivalents, generate,
+    judge_equivalents, reference_texts, stale_equivalents, stale_of, unmatched_equivalents,
 };
+use crate::mutate::{ExerciseMutation, Kill, Mutant, MutantResult, MutantVerdict, StaleEquivalent};
 use crate::procedure::Procedure;
 use crate::report::{ExerciseReport, ScenarioReport, Unusable, Verdict};
-use crate::scenario::Scenario;
-use crate::world::World;
 use fencelab_model::exercise::Exercise;
-use std::borrow::Cow;
-use std::collections::{BTreeMap, BTreeSet};
+use std::collections::BTreeMap;
 use std::ops::Range;
-
-/// What the operators may know of an exercise: its tables' columns and
-/// types, and its constants; SQLite's error when its schema does not build.
-pub fn context(exercise: &Exercise) -> Result<Context, Error> {
-    let world = World::new(&exercise.schema, [], exercise.constants.clone())?;
-    Ok(Context {
-        tables: world.table_columns()?,
-        constants: exercise.constants.keys().cloned().collect(),
-    })
-}
-
-/// The reference texts of every procedure, by name, in the exercise's order.
-pub fn reference_texts(exercise: &Exercise) -> Vec<(String, String)> {
-    exercise.texts_with(&Default::default())
-}
-
-/// Every mutant of the editable procedures of `texts` (the references, or a
-/// learner's texts), within one run's budget; past it, the bound reached.
-pub fn generate(
-    exercise: &Exercise,
-    texts: &[(String, String)],
-    context: &Context,
-) -> Result<Mutants, OverBudget> {
-    let mut budget = MutantBudget::default();
-    let mut all = Mutants::default();
-    for (name, text) in texts {
-        if !exercise
-            .procedures
-            .iter()
-            .any(|p| &p.name == name && p.editable)
-        {
-            continue;
-        }
-        let generated = mutants(name, text, context, &mut budget)?;
-        all.mutants.extend(generated.mutants);
-        all.dropped_unparsable += generated.dropped_unparsable;
-        all.dropped_duplicate += generated.dropped_duplicate;
-    }
-    Ok(all)
-}
 
 /// Whose texts a judgement of mutants is about: the exercise's references
 /// (`fencelab mutate`) or the learner's own (the page's line marks).
@@ -168,33 +126,6 @@ pub fn run(exercise: &Exercise, spread: &dyn Spread) -> ExerciseMutation {
     }
 }
 
-/// The mutants among `mutants` that an `[[equivalent]]` declaration of
-/// `exercise` names, by id, with the declared reason. A declaration names a
-/// mutant of the references (`reference`) by id: a mutant with that id is
-/// the declared change only if it also reads the same (a learner's text can
-/// hold another change at the same place), so its description must match
-/// the reference mutant's too. For the references' own mutants, pass them
-/// as both.
-pub fn declared_equivalents(
-    exercise: &Exercise,
-    mutants: &[Mutant],
-    reference: &[Mutant],
-) -> BTreeMap<String, String> {
-    mutants
-        .iter()
-        .filter_map(|mutant| {
-            let declared = exercise
-                .equivalents
-                .iter()
-                .find(|e| e.mutant == mutant.id)?;
-            reference
-                .iter()
-                .any(|r| r.id == mutant.id && r.description == mutant.description)
-                .then(|| (mutant.id.clone(), declared.reason.clone()))
-        })
-        .collect()
-}
-
 /// The verdict on a mutant, given whether the exercise declares it
 /// equivalent (with the reason): a declared equivalent that a scenario
 /// kills is killed all the same (`fencelab mutate` and `check` call the
@@ -206,109 +137,6 @@ pub fn as_declared(verdict: MutantVerdict, declared: Option<&String>) -> MutantV
         (_, Some(reason)) => MutantVerdict::Equivalent {
             reason: reason.clone(),
         },
-    }
-}
-
-/// `check`'s judgement of one `[[equivalent]]` declaration (one per
-/// declared mutant id, in the exercise's order).
-#[derive(Clone, Debug, PartialEq, Eq)]
-pub struct EquivalentJudgement {
-    /// The declared mutant's id (`claim:4:38:drop-conjunct`).
-    pub mutant: String,
-    /// Set when the declaration names no generated mutant.
-    pub stale: Option<StaleEquivalent>,
-}
-
-/// Why no `[[equivalent]]` declaration can be matched: no mutant of the
-/// references could be generated. Its `Display` is the sentence `fencelab
-/// check` shows.
-#[derive(Clone, Debug, PartialEq)]
-pub enum Unmatchable {
-    /// The schema does not build, so the operators know no columns.
-    Schema(Error),
-    /// The references' mutants are past their budget.
-    OverBudget(OverBudget),
-}
-
-impl std::fmt::Display for Unmatchable {
-    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
-        match self {
-            Unmatchable::Schema(error) => {
-                write!(f, "the mutants could not be generated: {error}")
-            }
-            Unmatchable::OverBudget(over) => {
-                write!(
-                    f,
-                    "the [[equivalent]] declarations cannot be matched: {over}"
-                )
-            }
-        }
-    }
-}
-
-/// Every declaration judged, or why none can be.
-pub type EquivalentsJudged = Result<Vec<EquivalentJudgement>, Unmatchable>;
-
-/// Judges every `[[equivalent]]` declaration of `exercise`: each must still
-/// name a generated mutant of the references (which may have changed since
-/// it was written). Only generates the mutants, never runs them: `fencelab
-/// mutate` also judges whether a scenario kills a declared one.
-pub fn judge_equivalents(exercise: &Exercise) -> EquivalentsJudged {
-    // An exercise without declarations has nothing to match: no mutant is
-    // generated for it (a reference of thousands of predicates would
-    // otherwise cost its check the whole mutant budget).
-    if exercise.equivalents.is_empty() {
-        return Ok(Vec::new());
-    }
-    let context = context(exercise).map_err(Unmatchable::Schema)?;
-    let generated = generate(exercise, &reference_texts(exercise), &context)
-        .map_err(Unmatchable::OverBudget)?;
-    let ids: BTreeSet<&str> = generated.mutants.iter().map(|m| m.id.as_str()).collect();
-    Ok(exercise
-        .equivalents
-        .iter()
-        .map(|e| EquivalentJudgement {
-            mutant: e.mutant.clone(),
-            stale: (!ids.contains(e.mutant.as_str())).then(|| unmatched(&e.mutant)),
-        })
-        .collect())
-}
-
-/// What `fencelab check` finds wrong with the `[[equivalent]]` declarations
-/// of `exercise` (see [`judge_equivalents`]): none, and no mutant
-/// generated, for an exercise that declares none.
-pub fn stale_equivalents(exercise: &Exercise) -> Vec<StaleEquivalent> {
-    stale_of(&judge_equivalents(exercise))
-}
-
-/// The stale declarations among `judged`.
-pub fn stale_of(judged: &EquivalentsJudged) -> Vec<StaleEquivalent> {
-    match judged {
-        Ok(judgements) => judgements.iter().filter_map(|j| j.stale.clone()).collect(),
-        Err(why) => vec![StaleEquivalent::Unmatchable {
-            reason: why.to_string(),
-        }],
-    }
-}
-
-/// The `[[equivalent]]` declarations that name none of `mutants` (the
-/// reference may have changed since they were written).
-pub fn unmatched_equivalents<'a>(
-    exercise: &Exercise,
-    mutants: impl IntoIterator<Item = &'a Mutant>,
-) -> Vec<StaleEquivalent> {
-    let ids: BTreeSet<&str> = mutants.into_iter().map(|m| m.id.as_str()).collect();
-    exercise
-        .equivalents
-        .iter()
-        .filter(|e| !ids.contains(e.mutant.as_str()))
-        .map(|e| unmatched(&e.mutant))
-        .collect()
-}
-
-fn unmatched(mutant: &str) -> StaleEquivalent {
-    StaleEquivalent::MatchesNothing {
-        mutant: mutant.to_string(),
     }
 }
 
@@ -373,7 +201,8 @@ impl Judge {
         }
     }
 
-    /// The suite's verdict on one mutant of `base`.
+    /// The suite's verdict on one mutant of `base`: [`Judge::start`], then
+    /// [`Judge::advance`] with no bound on runs until it gives the verdict.
     ///
     /// Only the scenarios that name the mutated procedure are run. Any other
     /// runs exactly the texts `base.report` ran (procedures never call one
@@ -391,81 +220,185 @@ impl Judge {
         mutant: &Mutant,
         kills: Kills,
     ) -> MutantVerdict {
+        let mut judging = self.start(exercise, base, mutant, kills);
+        loop {
+            if let Some(verdict) = self.advance(exercise, base, &mut judging, u64::MAX) {
+                return verdict;
+            }
+        }
+    }
+
+    /// Starts judging `mutant`: puts its procedure in place in the judge's
+    /// world (until [`Judge::advance`] gives the verdict). Texts that cannot
+    /// run there make every scenario the same error, and nothing runs to
+    /// report it: such a verdict is found here, whole.
+    pub fn start(
+        &mut self,
+        exercise: &Exercise,
+        base: Base<'_>,
+        mutant: &Mutant,
+        kills: Kills,
+    ) -> Judging {
         let original = self.originals.get(&mutant.procedure);
-        let (Ok(checker), Some(original), Ok(mutated)) = (
+        let (Ok(checker), Some(_), Ok(mutated)) = (
             &mut self.checker,
             original,
             Procedure::parse(&mutant.procedure, &mutant.text),
         ) else {
-            // Texts that cannot run make every scenario the same error, and
-            // nothing runs to report it.
             let texts = texts_with_mutant(base.texts, mutant);
-            return verdict_of_suite(&exercise.run_texts(&texts, &exercise.scenarios));
+            let report = exercise.run_texts(&texts, &exercise.scenarios);
+            return Judging::Whole(verdict_of_suite(&report));
         };
         checker.set_procedure(mutated);
-        let verdict = judge_in(checker, exercise, base, mutant, kills);
-        checker.set_procedure(original.clone());
-        verdict
+        Judging::Scenarios(Box::new(Scenarios {
+            procedure: mutant.procedure.clone(),
+            kills,
+            ours: SuiteBudget::new(Limits::default()),
+            theirs: SuiteBudget::new(Limits::default()),
+            next: 0,
+            found: Vec::new(),
+            killed: false,
+            search: None,
+        }))
     }
-}
 
-/// [`Judge::verdict`] with `checker` holding the mutant's texts.
-fn judge_in(
-    checker: &mut Checker,
-    exercise: &Exercise,
-    base: Base<'_>,
-    mutant: &Mutant,
-    kills: Kills,
-) -> MutantVerdict {
-    let known = |index: usize, scenario: &Scenario| {
-        base.report
-            .scenarios
-            .get(index)
-            .filter(|known| known.name == scenario.name)
-    };
-    let mut ours = SuiteBudget::new(Limits::default());
-    let mut theirs = SuiteBudget::new(Limits::default());
-    // Borrowed where taken from the base's report: a report carries its
-    // shown schedule's history and tables, too much to copy per mutant.
-    let mut reports: Vec<Cow<'_, ScenarioReport>> = Vec::new();
-    let mut killed = false;
-    for (index, scenario) in exercise.scenarios.iter().enumerate() {
-        let known = known(index, scenario);
-        let unchanged = known.filter(|_| {
-            !scenario.names_procedure(&mutant.procedure)
-                && ours.next_limits().is_some()
-                && ours.next_limits() == theirs.next_limits()
-        });
-        let report = match unchanged {
-            Some(report) => Cow::Borrowed(report),
-            None => Cow::Owned(run_one(checker, &mut ours, scenario)),
+    /// Goes on judging the mutant [`Judge::start`] began in `judging` (which
+    /// holds what it needs of the mutant): the scenarios whose reports
+    /// `base` has already, and at most `runs_max` runs of one other
+    /// scenario. Once the verdict is found, puts the base's procedure back
+    /// and gives it.
+    pub fn advance(
+        &mut self,
+        exercise: &Exercise,
+        base: Base<'_>,
+        judging: &mut Judging,
+        runs_max: u64,
+    ) -> Option<MutantVerdict> {
+        let walk = match judging {
+            Judging::Whole(verdict) => return Some(verdict.clone()),
+            Judging::Scenarios(walk) => walk,
         };
-        if unchanged.is_some() {
-            ours.spend(&report);
+        let Ok(checker) = &mut self.checker else {
+            return Some(walk.verdict(base));
+        };
+        if walk.slice(checker, exercise, base, runs_max) {
+            if let Some(original) = self.originals.get(&walk.procedure) {
+                checker.set_procedure(original.clone());
+            }
+            return Some(walk.verdict(base));
         }
-        if let Some(known) = known {
-            theirs.spend(known);
-        }
-        killed |= report.failure().is_some();
-        reports.push(report);
-        if killed && kills == Kills::First {
-            break;
-        }
+        None
     }
-    verdict_of(reports.iter().map(|report| report.as_ref()))
 }
 
-/// One scenario's check within what the suite has left, which it spends.
-/// Its report is made for the verdict alone ([`Purpose::Verdict`]).
-fn run_one(checker: &mut Checker, budget: &mut SuiteBudget, scenario: &Scenario) -> ScenarioReport {
-    let mut search = match budget.begin(checker, scenario) {
-        Ok(search) => search.for_purpose(Purpose::Verdict),
-        Err(unrun) => return *unrun,
-    };
-    loop {
-        if let Progress::Done(report) = search.advance(checker, u64::MAX) {
-            budget.spend(&report);
-            return *report;
+/// A mutant's judgement in progress ([`Judge::start`]).
+pub enum Judging {
+    /// Found at once: the texts cannot run in the judge's world.
+    Whole(MutantVerdict),
+    /// The suite's scenarios in order, a slice of one scenario's runs per
+    /// [`Judge::advance`] at most.
+    Scenarios(Box<Scenarios>),
+}
+
+/// The scenarios of a mutant's judgement, in the suite's order.
+pub struct Scenarios {
+    /// The mutated procedure's name.
+    procedure: String,
+    kills: Kills,
+    /// What the mutant's suite has left.
+    ours: SuiteBudget,
+    /// What the base's suite had left at the same scenario.
+    theirs: SuiteBudget,
+    /// The index of the next scenario to judge.
+    next: usize,
+    found: Vec<Found>,
+    killed: bool,
+    /// The scenario being run, between slices.
+    search: Option<ScenarioSearch>,
+}
+
+/// One scenario's report in a mutant's judgement: the base's (by index;
+/// a report carries its shown schedule's history and tables, too much to
+/// copy per mutant), or one of its own.
+enum Found {
+    Known(usize),
+    Ran(ScenarioReport),
+}
+
+impl Scenarios {
+    /// Judges the scenarios whose reports the base has, and at most
+    /// `runs_max` runs of one other; whether the judgement is done.
+    fn slice(
+        &mut self,
+        checker: &mut Checker,
+        exercise: &Exercise,
+        base: Base<'_>,
+        runs_max: u64,
+    ) -> bool {
+        loop {
+            if let Some(search) = &mut self.search {
+                let Progress::Done(report) = search.advance(checker, runs_max) else {
+                    return false;
+                };
+                self.search = None;
+                self.ours.spend(&report);
+                return self.found(Found::Ran(*report), base)
+                    || self.next >= exercise.scenarios.len();
+            }
+            let Some(scenario) = exercise.scenarios.get(self.next) else {
+                return true;
+            };
+            let known = base
+                .report
+                .scenarios
+                .get(self.next)
+                .filter(|known| known.name == scenario.name);
+            let unchanged = known.is_some()
+                && !scenario.names_procedure(&self.procedure)
+                && self.ours.next_limits().is_some()
+                && self.ours.next_limits() == self.theirs.next_limits();
+            if let Some(known) = known {
+                self.theirs.spend(known);
+                if unchanged {
+                    self.ours.spend(known);
+                    if self.found(Found::Known(self.next), base) {
+                        return true;
+                    }
+                    continue;
+                }
+            }
+            // Its report is made for the verdict alone.
+            match self.ours.begin(checker, scenario) {
+                Ok(search) => self.search = Some(search.for_purpose(Purpose::Verdict)),
+                Err(unrun) => {
+                    if self.found(Found::Ran(*unrun), base) {
+                        return true;
+                    }
+                }
+            }
+        }
+    }
+
+    /// Counts the next scenario's report; whether it ends the judgement
+    /// (the first kill, when only that is asked for).
+    fn found(&mut self, found: Found, base: Base<'_>) -> bool {
+        self.next += 1;
+        self.killed |= found.report(base).is_some_and(|r| r.failure().is_some());
+        self.found.push(found);
+        self.killed && self.kills == Kills::First
+    }
+
+    /// The verdict of the scenarios judged.
+    fn verdict(&self, base: Base<'_>) -> MutantVerdict {
+        verdict_of(self.found.iter().filter_map(|found| found.report(base)))
+    }
+}
+
+impl Found {
+    fn report<'a>(&'a self, base: Base<'a>) -> Option<&'a ScenarioReport> {
+        match self {
+            Found::Known(index) => base.report.scenarios.get(*index),
+            Found::Ran(report) => Some(report),
         }
     }
 }

@@ -3,7 +3,9 @@
 //! up to its first kill (the counterexample a mark shows; see
 //! `mutation::Judge`), and the verdicts become one mark per line
 //! (`fencelab_model::protection::marks`). The page's worker runs it a piece
-//! at a time between newer requests; `fencelab protect` runs it to the end.
+//! at a time between newer requests (a slice of runs of one scenario, of
+//! the texts' own check or of one mutant's judgement); `fencelab protect`
+//! runs it to the end.
 //! Both get the same marks: slicing changes when the work is done, never
 //! what it finds.
 //!
@@ -17,7 +19,7 @@
 use crate::check::{Limits, Progress, SuiteSearch};
 use crate::exercise::ExerciseExt;
 use crate::mutate::{Context, Mutant, MutantVerdict, OverBudget};
-use crate::mutation::{self, Base, Judge, Kills, NotPassing, Spread, Whose};
+use crate::mutation::{self, Base, Judge, Judging, Kills, NotPassing, Spread, Whose};
 use crate::report::ExerciseReport;
 use fencelab_model::exercise::Exercise;
 use fencelab_model::protection::marks;
@@ -77,6 +79,8 @@ enum Stage {
         mutants: Vec<Mutant>,
         equivalent: BTreeMap<String, String>,
         verdicts: Vec<MutantVerdict>,
+        /// The next mutant's judgement, between pieces.
+        current: Option<Judging>,
     },
     Done(Result<ProtectionReport, Unjudged>),
 }
@@ -103,8 +107,10 @@ impl LineMarks {
     }
 
     /// Does one piece: a slice of at most `runs_max` runs of the texts' own
-    /// check, or the whole suite against one mutant. Once every mutant is
-    /// judged, the marks; asked again, the same answer.
+    /// check, or of one scenario of one mutant's judgement (the scenarios
+    /// whose reports the texts' own check has are taken from it on the
+    /// way). Once every mutant is judged, the marks; asked again, the same
+    /// answer.
     pub fn advance(&mut self, runs_max: u64) -> Progress<Result<ProtectionReport, Unjudged>> {
         match &mut self.stage {
             Stage::Refused(why) => {
@@ -133,6 +139,7 @@ impl LineMarks {
                         mutants: std::mem::take(mutants),
                         equivalent: std::mem::take(equivalent),
                         verdicts: Vec::new(),
+                        current: None,
                     },
                 };
             }
@@ -142,14 +149,20 @@ impl LineMarks {
                 mutants,
                 equivalent,
                 verdicts,
+                current,
             } => match mutants.get(verdicts.len()) {
                 Some(mutant) => {
                     let base = Base {
                         texts: &self.texts,
                         report,
                     };
-                    let verdict = judge.verdict(&self.exercise, base, mutant, Kills::First);
-                    verdicts.push(mutation::as_declared(verdict, equivalent.get(&mutant.id)));
+                    let exercise = &self.exercise;
+                    let judging = current
+                        .get_or_insert_with(|| judge.start(exercise, base, mutant, Kills::First));
+                    if let Some(verdict) = judge.advance(exercise, base, judging, runs_max) {
+                        *current = None;
+                        verdicts.push(mutation::as_declared(verdict, equivalent.get(&mutant.id)));
+                    }
                     return Progress::Pending;
                 }
                 None => {
@@ -177,8 +190,11 @@ impl LineMarks {
                 mutants,
                 equivalent,
                 verdicts,
+                current,
             } = &mut self.stage
             {
+                // A mutant half-judged in pieces is judged again, whole.
+                *current = None;
                 let rest = &mutants[verdicts.len()..];
                 let base = Base {
                     texts: &self.texts,
@@ -260,12 +276,14 @@ mod tests {
         assert!(pieces > 1, "the texts' own check comes first, in slices");
         let total = judgement.mutants().unwrap_or_default();
         assert!(total > 0, "the operators generate mutants of the claim");
-        for _ in 0..total {
-            assert!(matches!(judgement.advance(8), Progress::Pending));
-        }
-        let Progress::Done(answer) = judgement.advance(8) else {
-            panic!("the marks, once every mutant is judged");
+        let mut pieces = 0;
+        let answer = loop {
+            match judgement.advance(8) {
+                Progress::Pending => pieces += 1,
+                Progress::Done(answer) => break answer,
+            }
         };
+        assert!(pieces >= total, "at least a piece per mutant");
         let report = answer.expect("the reference passes");
         assert_eq!(report.mutants, total);
         assert_eq!(

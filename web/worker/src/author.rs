@@ -1,25 +1,26 @@
 //! The authoring view's check of a draft exercise: `fencelab check`'s own
-//! (the core's `CheckSearch`), one run of the whole suite per piece (the
-//! reference, the starting texts, then each named broken variant), so a
-//! newer draft that arrives meanwhile drops this one between runs; last,
-//! its `[[equivalent]]` declarations are matched against the generated
-//! mutants. One `ExerciseCheck::ok` judges it for both.
+//! (the core's `CheckSearch`), a slice of `RUNS_PER_SLICE` runs of one
+//! scenario per piece (of the suite against the reference, the starting
+//! texts, then each named broken variant), so a newer draft that arrives
+//! meanwhile drops this one between slices; last, its `[[equivalent]]`
+//! declarations are matched against the generated mutants. One
+//! `ExerciseCheck::ok` judges it for both.
 //!
 //! The draft is loaded as `fencelab check` loads a file (its schema tried on
 //! SQLite) and never installed: nothing the author types reaches the
 //! exercises a learner opens. Must never panic on a draft.
 
+use crate::serve::RUNS_PER_SLICE;
 use fencelab_core::check::Progress;
 use fencelab_core::exercise::{CheckSearch, try_schema};
-use fencelab_core::{Exercise, LoadError};
+use fencelab_core::LoadError;
 use fencelab_model::exercise::Unchecked;
 use fencelab_protocol::Response;
 
-/// A draft being checked: one run per [`AuthorJob::piece`].
+/// A draft being checked: one slice per [`AuthorJob::piece`].
 pub struct AuthorJob {
     pub seq: u64,
-    exercise: Exercise,
-    /// The core's check of the exercise, a suite run per piece.
+    /// The core's check of the exercise, which owns it.
     check: CheckSearch,
 }
 
@@ -43,8 +44,7 @@ impl AuthorJob {
         match loaded {
             Ok(exercise) => Draft::Job(Box::new(AuthorJob {
                 seq,
-                check: CheckSearch::new(&exercise),
-                exercise,
+                check: CheckSearch::new(exercise),
             })),
             Err(error) => Draft::Unloadable(Box::new(Response::Authored {
                 seq,
@@ -53,10 +53,10 @@ impl AuthorJob {
         }
     }
 
-    /// Runs the next text set against every scenario; the whole check once
-    /// every run is done.
+    /// Runs the next slice of the check; the whole check once every part
+    /// is done.
     pub fn piece(&mut self) -> Option<Response> {
-        match self.check.advance(&self.exercise) {
+        match self.check.advance(RUNS_PER_SLICE) {
             Progress::Pending => None,
             Progress::Done(check) => Some(Response::Authored {
                 seq: self.seq,
@@ -69,7 +69,7 @@ impl AuthorJob {
 #[cfg(test)]
 mod tests {
     use super::*;
-    use fencelab_core::ExerciseExt;
+    use fencelab_core::{Exercise, ExerciseExt};
     use fencelab_core::mutate::StaleEquivalent;
     use fencelab_core::report::{ExerciseCheck, Verdict};
 
@@ -82,7 +82,7 @@ mod tests {
     const STARTER: &str = include_str!("../../../crates/cli/src/starter.toml");
 
     fn finished(mut job: Box<AuthorJob>) -> Result<ExerciseCheck, fencelab_core::LoadError> {
-        for _ in 0..64 {
+        for _ in 0..100_000 {
             if let Some(Response::Authored { result, .. }) = job.piece() {
                 return result;
             }

@@ -34,7 +34,6 @@ use super::footprint::Footprint;
 use super::run::Resume;
 use crate::random::SplitMix64;
 use crate::report::{ErrorKind, Exploration, Explored, Failure, Limit, Misfit, ScenarioError};
-use crate::scenario::{Action, Scenario};
 use crate::schedule::Schedule;
 use rustc_hash::FxBuildHasher;
 use std::collections::HashMap;
@@ -56,7 +55,8 @@ pub(super) enum End {
     Stopped,
 }
 
-/// How the depth-first search covers the interleavings.
+/// How a scenario's search covers the interleavings: depth first over
+/// every one (reduced or plain), or a sample drawn at random.
 #[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
 pub enum Strategy {
     /// Every interleaving, cut only where a state was seen before.
@@ -65,6 +65,10 @@ pub enum Strategy {
     /// same verdicts and shown schedules from fewer runs.
     #[default]
     Reduced,
+    /// `runs` schedules drawn from `seed` by a portable PRNG, for
+    /// scenarios too large to explore exhaustively (`random.rs`): a seed
+    /// gives the same schedules natively and in wasm.
+    Random { seed: u64, runs: u64 },
 }
 
 /// A process's step taken at some choice, with what it touched.
@@ -559,34 +563,5 @@ impl Checker {
                 }),
             },
         })
-    }
-
-    /// Runs up to `runs` schedules drawn from `seed`; the choices of the
-    /// first failing one (or the last), and how many ran.
-    pub(super) fn explore_random(
-        &mut self,
-        scenario: &Scenario,
-        actions: &[Action],
-        seed: u64,
-        runs: u64,
-    ) -> (Vec<usize>, u64) {
-        let mut rng = SplitMix64::new(seed);
-        let mut last = Vec::new();
-        let mut done = 0;
-        for _ in 0..runs {
-            let path = self.run_path(
-                scenario,
-                actions,
-                &mut Chooser::Random(&mut rng),
-                None,
-                None,
-            );
-            done += 1;
-            last = path.choices;
-            if matches!(path.end, End::Failed(_) | End::Error(_)) {
-                break;
-            }
-        }
-        (last, done)
     }
 }

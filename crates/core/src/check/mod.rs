@@ -22,6 +22,7 @@
 mod context;
 mod explore;
 mod footprint;
+mod random;
 mod run;
 mod search;
 mod suite;
@@ -162,8 +163,9 @@ impl Checker {
         self.world.set_recorder(recorder);
     }
 
-    /// How [`Checker::check`] explores: reduced (the default) or plain,
-    /// which the differential test and the benchmark compare.
+    /// How [`Checker::check`] and [`Checker::search`] explore: reduced (the
+    /// default) or plain, which the differential test and the benchmark
+    /// compare, or random.
     pub fn set_strategy(&mut self, strategy: Strategy) {
         self.strategy = strategy;
     }
@@ -256,28 +258,15 @@ impl Checker {
     }
 
     /// Runs `runs` schedules chosen at random from `seed`, for scenarios too
-    /// large to explore exhaustively. The sequence is portable, so a seed
-    /// that fails reproduces the same schedule natively and in wasm. Reports
-    /// the first failing schedule (replayed, with its history), or the last,
-    /// and the seed in its exploration figures.
+    /// large to explore exhaustively: [`Checker::check`] with
+    /// [`Strategy::Random`] for this scenario. The sequence is portable, so
+    /// a seed that fails reproduces the same schedule natively and in wasm.
+    /// Reports the first failing schedule (replayed, with its history), or
+    /// the last, and the seed in its exploration figures.
     pub fn check_random(&mut self, scenario: &Scenario, seed: u64, runs: u64) -> ScenarioReport {
-        self.begin_budget();
-        let actions = match validate(scenario) {
-            Ok(actions) => actions,
-            Err(error) => return ScenarioReport::errored(scenario, error),
-        };
-        self.world.set_recording(false);
-        let (last, done) = self.explore_random(scenario, &actions, seed, runs);
-        self.world.set_recording(true);
-        let mut spent_exploring = Exploration::default();
-        self.add_spent(&mut spent_exploring);
-        self.begin_budget();
-        let mut report = self.replay_choices(scenario, &actions, &last);
-        report.exploration = spent_exploring;
-        self.add_spent(&mut report.exploration);
-        report.exploration.sections = sections(&actions);
-        report.exploration.schedules = done;
-        report.exploration.seed = Some(seed);
+        let strategy = std::mem::replace(&mut self.strategy, Strategy::Random { seed, runs });
+        let report = self.check(scenario);
+        self.strategy = strategy;
         report
     }
 

@@ -5,7 +5,8 @@
 //! exactly the report of checking in one go: the search keeps its path,
 //! its seen states and what it has spent between slices.
 
-use super::explore::{Chooser, DepthFirst, End};
+use super::explore::{Chooser, DepthFirst, End, Strategy};
+use super::random::RandomWalk;
 use super::{Checker, Path, Spent, in_scenario, report_of, sections, validate};
 use crate::history::Event;
 use crate::report::{ErrorKind, Exploration, Limit, ScenarioError, ScenarioReport};
@@ -65,13 +66,17 @@ struct Kept {
 /// A scenario's check in progress. Advance it with the checker it was
 /// made by, and nothing else between its slices.
 pub struct ScenarioSearch {
-    purpose: Purpose,
-    scenario: Scenario,
+    pub(super) purpose: Purpose,
+    pub(super) scenario: Scenario,
     /// `None` once the scenario turned out malformed (then `report` holds
     /// its error).
     actions: Option<Vec<Action>>,
+    /// The depth-first search over every interleaving, unless `random`.
     dfs: DepthFirst,
-    exploration: Exploration,
+    /// Set when the schedules are drawn at random instead
+    /// ([`Strategy::Random`]); then `dfs` never runs.
+    random: Option<RandomWalk>,
+    pub(super) exploration: Exploration,
     /// The failing or erring run to show so far.
     worst: Option<Kept>,
     /// The first run that completed.
@@ -105,6 +110,10 @@ impl Checker {
                 .map(|error| ScenarioReport::errored(scenario, error.clone())),
             actions: actions.ok(),
             dfs: DepthFirst::new(self.strategy, &self.limits, self.resuming),
+            random: match self.strategy {
+                Strategy::Random { seed, runs } => Some(RandomWalk::new(seed, runs)),
+                Strategy::Plain | Strategy::Reduced => None,
+            },
             exploration: Exploration::default(),
             worst: None,
             first_complete: None,
@@ -223,6 +232,32 @@ impl ScenarioSearch {
             return Progress::Pending;
         };
         self.resume_budget(checker, &actions);
+        let report = match self.random.take() {
+            Some(mut walk) => {
+                let report = self.advance_random(&mut walk, checker, &actions, runs_max);
+                self.random = Some(walk);
+                report
+            }
+            None => self.advance_depth_first(checker, &actions, runs_max),
+        };
+        let Some(report) = report else {
+            self.spent = checker.spent;
+            self.sqlite_steps = checker.world.meter().spent();
+            self.actions = Some(actions);
+            return Progress::Pending;
+        };
+        self.given = true;
+        Progress::Done(Box::new(report))
+    }
+
+    /// Runs at most `runs_max` more runs of the depth-first search; its
+    /// report once every interleaving is explored or a limit is reached.
+    fn advance_depth_first(
+        &mut self,
+        checker: &mut Checker,
+        actions: &[Action],
+        runs_max: u64,
+    ) -> Option<ScenarioReport> {
         let one_run = self.exploration.sections == 0;
         let mut outcome = None;
         for _ in 0..runs_max {
@@ -230,7 +265,7 @@ impl ScenarioSearch {
                 outcome = Some(Err(error));
                 break;
             }
-            let run = self.explore_one(checker, &actions, one_run);
+            let run = self.explore_one(checker, actions, one_run);
             self.tally(run);
             checker.spent.memory_bytes = checker.spent.memory_bytes.max(self.dfs.seen().bytes());
             if !self.dfs.next_branch() {
@@ -239,23 +274,15 @@ impl ScenarioSearch {
                 break;
             }
         }
-        let Some(explored) = outcome else {
-            self.spent = checker.spent;
-            self.sqlite_steps = checker.world.meter().spent();
-            self.actions = Some(actions);
-            return Progress::Pending;
-        };
-        let report = match explored {
-            Ok((shown, passed)) => self.shown_report(checker, &actions, shown, passed, one_run),
+        Some(match outcome? {
+            Ok((shown, passed)) => self.shown_report(checker, actions, shown, passed, one_run),
             Err(error) => {
                 let mut report =
                     ScenarioReport::errored(&self.scenario, in_scenario(&self.scenario, error));
                 checker.add_spent(&mut report.exploration);
                 report
             }
-        };
-        self.given = true;
-        Progress::Done(Box::new(report))
+        })
     }
 
     /// The report of an exploration that ran to its end: the run it shows

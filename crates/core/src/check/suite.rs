@@ -8,7 +8,7 @@
 //! has left, and once that is spent reports the remaining scenarios as
 //! errors that say so, without running them.
 
-use super::{Checker, Limits, Progress, ScenarioSearch};
+use super::{Checker, Limits, Progress, ScenarioSearch, Strategy};
 use crate::report::{ErrorKind, ExerciseReport, Limit, ScenarioError, ScenarioReport, Unusable};
 use crate::scenario::Scenario;
 
@@ -119,6 +119,15 @@ impl SuiteSearch {
             search: None,
             reports: Vec::new(),
         }
+    }
+
+    /// The same check, each scenario searched with `strategy` (a random
+    /// search: `fencelab explore --random`) instead of the default.
+    pub fn with_strategy(mut self, strategy: Strategy) -> SuiteSearch {
+        if let Ok(checker) = &mut self.checker {
+            checker.set_strategy(strategy);
+        }
+        self
     }
 
     /// Runs at most `runs_max` more runs of the current scenario (one that
