@@ -22,6 +22,7 @@
 mod context;
 mod explore;
 mod footprint;
+mod judge;
 mod run;
 mod search;
 mod suite;
@@ -45,7 +46,6 @@ use explore::{Chooser, End};
 use fencelab_model::exercise::{Journal, Rules};
 use run::{Resume, Run};
 use serde::{Deserialize, Serialize};
-use std::collections::BTreeMap;
 use std::sync::Arc;
 
 /// The bounds on one scenario's exploration.
@@ -444,11 +444,8 @@ impl Checker {
             rules: &self.rules,
             scenario,
             limits: self.limits,
-            processes: BTreeMap::new(),
             names: run::process_names(actions),
-            calls: BTreeMap::new(),
-            monitor: Default::default(),
-            effects_seen: 0,
+            state: run::State::default(),
             stop_after_event,
             path: Path::default(),
             spent: &mut self.spent,
@@ -477,9 +474,7 @@ impl Checker {
                 message: error.to_string(),
             }))),
         };
-        run.path.end = end;
-        run.path.lanes = run.lanes();
-        run.path
+        run.into_path(end)
     }
 }
 
