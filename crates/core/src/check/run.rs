@@ -692,13 +692,13 @@ pub(super) fn memory_exceeded(bytes_max: u64) -> Limit {
 }
 
 /// The error of what the sandbox denied the check itself: its SQLite step
-/// budget is a limit; anything else a refusal, in its own words.
+/// budget is a limit; anything else a denial, in its own words.
 pub(super) fn denied(denial: Denial) -> ScenarioError {
     let kind = match denial {
         Denial::CheckBudget { steps_max } => ErrorKind::Limit {
             limit: Limit::SqliteSteps { maximum: steps_max },
         },
-        other => ErrorKind::Refused {
+        other => ErrorKind::Denied {
             message: other.to_string(),
         },
     };

@@ -163,7 +163,9 @@ pub(super) enum ErrorTag {
     Step,
     Misfit,
     Rule,
-    Refused,
+    /// Serialised as `refused`, as before the kind was named a denial.
+    #[serde(rename = "refused")]
+    Denied,
     Engine,
 }
 
@@ -176,7 +178,7 @@ impl ErrorTag {
             ErrorTag::Step => "step",
             ErrorTag::Misfit => "misfit",
             ErrorTag::Rule => "rule",
-            ErrorTag::Refused => "refused",
+            ErrorTag::Denied => "refused",
             ErrorTag::Engine => "engine",
         }
     }
@@ -207,8 +209,10 @@ pub enum ErrorKind {
     Misfit { misfit: Misfit },
     /// The exercise's belief rules do not fit a call.
     Rule { message: String },
-    /// The sandbox refused what the check itself tried.
-    Refused { message: String },
+    /// The sandbox denied what the check itself tried: a denial, not a
+    /// procedure's refusal (`Outcome::Refused`). Its tag stays `refused`.
+    #[serde(rename = "refused")]
+    Denied { message: String },
     /// The engine failed: a fault of fencelab's, not of the exercise.
     Engine { message: String },
 }
@@ -224,7 +228,7 @@ impl Tagged for ErrorKind {
             ErrorKind::Step { .. } => ErrorTag::Step,
             ErrorKind::Misfit { .. } => ErrorTag::Misfit,
             ErrorKind::Rule { .. } => ErrorTag::Rule,
-            ErrorKind::Refused { .. } => ErrorTag::Refused,
+            ErrorKind::Denied { .. } => ErrorTag::Denied,
             ErrorKind::Engine { .. } => ErrorTag::Engine,
         }
     }
@@ -247,7 +251,7 @@ impl fmt::Display for ErrorKind {
                 "the exercise's belief rules do not fit this call: {message}"
             ),
             ErrorKind::Unusable { message }
-            | ErrorKind::Refused { message }
+            | ErrorKind::Denied { message }
             | ErrorKind::Engine { message } => f.write_str(message),
         }
     }
@@ -528,6 +532,12 @@ mod tests {
                 "the exercise's belief rules do not fit this call: `until` names no value",
             ),
             (
+                of(ErrorKind::Denied {
+                    message: "not authorized to read sqlite_master".into(),
+                }),
+                "not authorized to read sqlite_master",
+            ),
+            (
                 of(ErrorKind::Unusable {
                     message: "unknown directive `@bogus`".into(),
                 }),
@@ -577,6 +587,18 @@ mod tests {
         assert!(serde_json::from_str::<ScenarioError>(unknown).is_err());
         let unsaid = r#"{"kind":{"kind":"engine","message":"x"},"place":null}"#;
         assert!(serde_json::from_str::<ScenarioError>(unsaid).is_err());
+    }
+
+    /// A sandbox denial is named apart from a procedure's refusal in code,
+    /// and keeps the JSON tag it has always had.
+    #[test]
+    fn a_denial_keeps_its_json_tag_refused() {
+        let error = ScenarioError::of(ErrorKind::Denied {
+            message: "not authorized".into(),
+        });
+        assert_eq!(error.kind_name(), "refused");
+        let json = serde_json::to_value(&error).expect("serializes");
+        assert_eq!(json["kind"]["kind"], "refused", "{json}");
     }
 
     #[test]
