@@ -228,7 +228,5 @@ impl Run<'_> {
 }
 
 fn rule_error(error: RuleError) -> End {
-    End::Error(Box::new(ScenarioError::of(ErrorKind::Rule {
-        message: error.to_string(),
-    })))
+    End::Error(Box::new(ScenarioError::of(ErrorKind::Rule { error })))
 }

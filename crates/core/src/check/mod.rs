@@ -577,12 +577,8 @@ fn validate(scenario: &Scenario) -> Result<Vec<Action>, ScenarioError> {
         .iter()
         .enumerate()
         .map(|(i, step)| {
-            step.to_action().map_err(|message| {
-                ScenarioError::of(ErrorKind::Step {
-                    step: i + 1,
-                    message,
-                })
-            })
+            step.to_action()
+                .map_err(|error| ScenarioError::of(ErrorKind::Step { step: i + 1, error }))
         })
         .collect::<Result<_, _>>()
         .map_err(|error| in_scenario(scenario, error))

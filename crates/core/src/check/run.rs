@@ -698,9 +698,7 @@ pub(super) fn denied(denial: Denial) -> ScenarioError {
         Denial::CheckBudget { steps_max } => ErrorKind::Limit {
             limit: Limit::SqliteSteps { maximum: steps_max },
         },
-        other => ErrorKind::Denied {
-            message: other.to_string(),
-        },
+        other => ErrorKind::Denied { denial: other },
     };
     ScenarioError::of(kind)
 }

@@ -18,7 +18,7 @@ use std::fmt;
 
 mod error;
 mod said;
-pub use error::{ErrorKind, Explored, Limit, Misfit, ScenarioError};
+pub use error::{Denial, ErrorKind, Explored, Limit, Misfit, ScenarioError};
 use said::{DataJson, Said, TagRead};
 
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Serialize, Deserialize)]
