@@ -134,38 +134,9 @@ const FUNCTIONS_DENIED: &[(&str, &str)] = &[
     ),
 ];
 
-/// Why the sandbox stopped a statement.
-#[derive(Clone, Debug, PartialEq, Eq)]
-pub enum Denial {
-    /// The statement ran past [`STATEMENT_VM_STEPS_MAX`] SQLite steps.
-    StepBudget,
-    /// The check as a whole ran past its budget of SQLite steps (the
-    /// [`Meter`]'s limit), inside this statement.
-    CheckBudget { steps_max: u64 },
-    /// The authorizer refused something the statement tried; the reason is
-    /// a sentence for the learner.
-    Refused(String),
-}
-
-impl std::fmt::Display for Denial {
-    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
-        match self {
-            Denial::StepBudget => write!(
-                f,
-                "step budget exceeded: the statement ran more than {STATEMENT_VM_STEPS_MAX} \
-                 SQLite steps (a WITH RECURSIVE query that never ends, or LIKE, instr() or \
-                 replace() over long text in every row?)"
-            ),
-            Denial::CheckBudget { steps_max } => write!(
-                f,
-                "this check ran {steps_max} SQLite steps, its limit, before covering every \
-                 interleaving: this is not a pass. Make the statements do less work, or raise \
-                 the limit (`fencelab run --max-sqlite-steps`)"
-            ),
-            Denial::Refused(reason) => f.write_str(reason),
-        }
-    }
-}
+/// Why the sandbox stopped a statement: a value of the model's, which says
+/// it where it is shown.
+pub use fencelab_model::report::Denial;
 
 /// Restores the sandbox's trust when dropped.
 pub struct Trusted<'a> {
@@ -547,7 +518,9 @@ impl Budget for Sandbox {
         let statement = self.statement_steps.fetch_add(steps, Ordering::Relaxed) + steps;
         let check = self.meter.spent.fetch_add(steps, Ordering::Relaxed) + steps;
         let exceeded = if statement > STATEMENT_VM_STEPS_MAX {
-            Denial::StepBudget
+            Denial::StepBudget {
+                steps_max: STATEMENT_VM_STEPS_MAX,
+            }
         } else if check > self.meter.limit() {
             Denial::CheckBudget {
                 steps_max: self.meter.limit(),

@@ -572,9 +572,93 @@ pub enum Action {
     },
 }
 
+/// What is wrong with a written step: the loader and the checker say it
+/// where the step is (its Display is the sentence).
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub enum StepError {
+    /// The step sets none of the verbs.
+    NoVerb,
+    /// The step sets more than one verb.
+    ManyVerbs { verbs: Vec<Verb> },
+    /// A call or a begin names no process.
+    NoProcess { verb: Verb },
+    /// A `start` names no actor.
+    NoActor,
+    /// A `run` says no point to stop at.
+    NoPoint,
+    /// A `query` gives no rows.
+    NoRows,
+    /// A `query`'s `checks` is empty.
+    ChecksEmpty,
+    /// A `query`'s `checks` runs over more than one line.
+    ChecksOnManyLines,
+    /// A `query` that expects no rows says nothing in `checks`.
+    InvariantUnsaid,
+    /// A `concurrent` section of fewer than two calls.
+    FewConcurrentCalls,
+    /// A concurrent entry with both a call and a resume, or neither.
+    CallOrResume { process: String },
+    /// Fields the verb does not take, by name.
+    Unused {
+        verb: Verb,
+        fields: Vec<&'static str>,
+    },
+}
+
+impl fmt::Display for StepError {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        match self {
+            StepError::NoVerb => f.write_str(
+                "a step needs one verb: start, call, begin, run, finish, concurrent, clock, \
+                 advance, crash, sql or query",
+            ),
+            StepError::ManyVerbs { verbs } => write!(
+                f,
+                "a step has one verb, this one has {}",
+                verbs
+                    .iter()
+                    .map(|v| v.word())
+                    .collect::<Vec<_>>()
+                    .join(", ")
+            ),
+            StepError::NoProcess { verb } => write!(
+                f,
+                "`{}` needs `process`: which process makes the call",
+                verb.word()
+            ),
+            StepError::NoActor => {
+                f.write_str("`start` needs `actor`: the durable identity the process hosts")
+            }
+            StepError::NoPoint => f.write_str(
+                "`run` needs `until`: before_first_write, after_last_read, before_begin or \
+                 before_commit",
+            ),
+            StepError::NoRows => f.write_str("`query` needs `rows`: the rows it must return"),
+            StepError::ChecksEmpty => {
+                f.write_str("`checks` is empty: say in one sentence what the query checks")
+            }
+            StepError::ChecksOnManyLines => f.write_str("`checks` is one sentence on one line"),
+            StepError::InvariantUnsaid => f.write_str(
+                "a `query` that expects no rows is an invariant: say in `checks` what it \
+                 checks, in the exercise's words (`checks = \"each write carries the \
+                 generation installed when it lands\"`), for the learner to read when a row \
+                 turns up",
+            ),
+            StepError::FewConcurrentCalls => f.write_str("`concurrent` needs at least two calls"),
+            StepError::CallOrResume { process } => write!(
+                f,
+                "each concurrent entry has either `call` or `resume = true` (process {process})"
+            ),
+            StepError::Unused { verb, fields } => {
+                write!(f, "`{}` does not take {}", verb.word(), fields.join(", "))
+            }
+        }
+    }
+}
+
 /// A step's verb: the one field that says what the step does.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
-enum Verb {
+pub enum Verb {
     Start,
     Call,
     Begin,
@@ -609,7 +693,7 @@ impl Verb {
 
 impl StepSpec {
     /// Turns the written step into an action, or says what is wrong with it.
-    pub fn to_action(&self) -> Result<Action, String> {
+    pub fn to_action(&self) -> Result<Action, StepError> {
         let verb = self.verb()?;
         let action = self.action(verb)?;
         self.check_unused(verb)?;
@@ -617,7 +701,7 @@ impl StepSpec {
     }
 
     /// The step's one verb.
-    fn verb(&self) -> Result<Verb, String> {
+    fn verb(&self) -> Result<Verb, StepError> {
         let verbs: Vec<Verb> = [
             (Verb::Start, self.start.is_some()),
             (Verb::Call, self.call.is_some()),
@@ -637,48 +721,36 @@ impl StepSpec {
         .collect();
         match verbs.as_slice() {
             [verb] => Ok(*verb),
-            [] => Err("a step needs one verb: start, call, begin, run, finish, \
-                            concurrent, clock, advance, crash, sql or query"
-                .into()),
-            many => Err(format!(
-                "a step has one verb, this one has {}",
-                many.iter().map(|v| v.word()).collect::<Vec<_>>().join(", ")
-            )),
+            [] => Err(StepError::NoVerb),
+            many => Err(StepError::ManyVerbs {
+                verbs: many.to_vec(),
+            }),
         }
     }
 
     /// The action of `verb`, with the fields it needs.
-    fn action(&self, verb: Verb) -> Result<Action, String> {
-        let process = |what: &str| {
-            self.process
-                .clone()
-                .ok_or_else(|| format!("`{what}` needs `process`: which process makes the call"))
-        };
+    fn action(&self, verb: Verb) -> Result<Action, StepError> {
+        let process = |verb: Verb| self.process.clone().ok_or(StepError::NoProcess { verb });
         let args = self.args.clone().unwrap_or_default();
         Ok(match verb {
             Verb::Start => Action::Start {
                 process: self.start.clone().unwrap_or_default(),
-                actor: self
-                    .actor
-                    .clone()
-                    .ok_or("`start` needs `actor`: the durable identity the process hosts")?,
+                actor: self.actor.clone().ok_or(StepError::NoActor)?,
             },
             Verb::Call => Action::Call {
-                process: process("call")?,
+                process: process(Verb::Call)?,
                 procedure: self.call.clone().unwrap_or_default(),
                 args,
                 expect: self.expect.clone(),
             },
             Verb::Begin => Action::Begin {
-                process: process("begin")?,
+                process: process(Verb::Begin)?,
                 procedure: self.begin.clone().unwrap_or_default(),
                 args,
             },
             Verb::Run => Action::Run {
                 process: self.run.clone().unwrap_or_default(),
-                until: self.until.ok_or(
-                    "`run` needs `until`: before_first_write, after_last_read, before_begin or before_commit",
-                )?,
+                until: self.until.ok_or(StepError::NoPoint)?,
             },
             Verb::Finish => Action::Finish {
                 process: self.finish.clone().unwrap_or_default(),
@@ -706,28 +778,13 @@ impl StepSpec {
     /// A `query` step: its rows, and what it checks where the failure
     /// needs the exercise's words (a query that expects no rows is an
     /// invariant, and its SQL is no sentence).
-    fn query_action(&self) -> Result<Action, String> {
-        let rows = self
-            .rows
-            .clone()
-            .ok_or("`query` needs `rows`: the rows it must return")?;
+    fn query_action(&self) -> Result<Action, StepError> {
+        let rows = self.rows.clone().ok_or(StepError::NoRows)?;
         let checks = self.checks.as_deref().map(str::trim);
         match checks {
-            Some("") => {
-                return Err("`checks` is empty: say in one sentence what the query checks".into());
-            }
-            Some(checks) if checks.contains('\n') => {
-                return Err("`checks` is one sentence on one line".into());
-            }
-            None if rows.is_empty() => {
-                return Err(
-                    "a `query` that expects no rows is an invariant: say in `checks` \
-                            what it checks, in the exercise's words (`checks = \"each write \
-                            carries the generation installed when it lands\"`), for the \
-                            learner to read when a row turns up"
-                        .into(),
-                );
-            }
+            Some("") => return Err(StepError::ChecksEmpty),
+            Some(checks) if checks.contains('\n') => return Err(StepError::ChecksOnManyLines),
+            None if rows.is_empty() => return Err(StepError::InvariantUnsaid),
             _ => {}
         }
         Ok(Action::Query {
@@ -738,26 +795,22 @@ impl StepSpec {
     }
 
     /// A concurrent section's calls: at least two, each a call or a resume.
-    fn concurrent_calls(&self) -> Result<Vec<ConcurrentCall>, String> {
+    fn concurrent_calls(&self) -> Result<Vec<ConcurrentCall>, StepError> {
         let calls = self.concurrent.clone().unwrap_or_default();
         if calls.len() < 2 {
-            return Err("`concurrent` needs at least two calls".into());
+            return Err(StepError::FewConcurrentCalls);
         }
-        for call in &calls {
-            if call.call.is_some() == call.resume {
-                return Err(format!(
-                    "each concurrent entry has either `call` or `resume = true` \
-                     (process {})",
-                    call.process
-                ));
-            }
+        if let Some(call) = calls.iter().find(|c| c.call.is_some() == c.resume) {
+            return Err(StepError::CallOrResume {
+                process: call.process.clone(),
+            });
         }
         Ok(calls)
     }
 
     /// Refuses a field that `verb` does not take.
-    fn check_unused(&self, verb: Verb) -> Result<(), String> {
-        let unused: Vec<&str> = [
+    fn check_unused(&self, verb: Verb) -> Result<(), StepError> {
+        let unused: Vec<&'static str> = [
             ("actor", self.actor.is_some() && verb != Verb::Start),
             ("until", self.until.is_some() && verb != Verb::Run),
             ("rows", self.rows.is_some() && verb != Verb::Query),
@@ -780,11 +833,10 @@ impl StepSpec {
         .map(|(field, _)| field)
         .collect();
         if !unused.is_empty() {
-            return Err(format!(
-                "`{}` does not take {}",
-                verb.word(),
-                unused.join(", ")
-            ));
+            return Err(StepError::Unused {
+                verb,
+                fields: unused,
+            });
         }
         Ok(())
     }

@@ -22,6 +22,7 @@
 mod context;
 mod explore;
 mod footprint;
+mod judge;
 mod random;
 mod run;
 mod search;
@@ -46,7 +47,6 @@ use explore::{Chooser, End};
 use fencelab_model::exercise::{Journal, Rules};
 use run::{Resume, Run};
 use serde::{Deserialize, Serialize};
-use std::collections::BTreeMap;
 use std::sync::Arc;
 
 /// The bounds on one scenario's exploration.
@@ -433,11 +433,8 @@ impl Checker {
             rules: &self.rules,
             scenario,
             limits: self.limits,
-            processes: BTreeMap::new(),
             names: run::process_names(actions),
-            calls: BTreeMap::new(),
-            monitor: Default::default(),
-            effects_seen: 0,
+            state: run::State::default(),
             stop_after_event,
             path: Path::default(),
             spent: &mut self.spent,
@@ -466,9 +463,7 @@ impl Checker {
                 message: error.to_string(),
             }))),
         };
-        run.path.end = end;
-        run.path.lanes = run.lanes();
-        run.path
+        run.into_path(end)
     }
 }
 
@@ -571,12 +566,8 @@ fn validate(scenario: &Scenario) -> Result<Vec<Action>, ScenarioError> {
         .iter()
         .enumerate()
         .map(|(i, step)| {
-            step.to_action().map_err(|message| {
-                ScenarioError::of(ErrorKind::Step {
-                    step: i + 1,
-                    message,
-                })
-            })
+            step.to_action()
+                .map_err(|error| ScenarioError::of(ErrorKind::Step { step: i + 1, error }))
         })
         .collect::<Result<_, _>>()
         .map_err(|error| in_scenario(scenario, error))

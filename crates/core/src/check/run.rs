@@ -1,19 +1,22 @@
 //! The scenario interpreter: one run of a scenario from the world's seed,
-//! taking the choices inside concurrent sections from a [`Chooser`], and
-//! judging as it goes (expectations when calls end, invariants after every
-//! step). It records what every process believes after each event, for the
-//! report. How choices are made (depth first, at random, by name) is the
-//! chooser's business, not the interpreter's.
+//! or from a [`Resume`] (the world's image and a clone of the
+//! interpreter's [`State`]), taking the choices inside concurrent sections
+//! from a [`Chooser`], and judging as it goes (judge.rs: expectations when
+//! calls end, invariants after every step). It records what every process
+//! believes after each event, for the report. How choices are made (depth
+//! first, at random, by name) is the chooser's business, not the
+//! interpreter's.
 
 use super::context;
 use super::explore::{Chooser, End};
 use super::footprint::{Footprint, Observed};
+use super::judge::Held;
 use super::{Limits, Path, Spent};
 use crate::error::Error;
-use crate::history::{Outcome, OutcomeKind, Values};
-use crate::monitor::{Monitor, OkCall, RuleError, Violation};
+use crate::history::Values;
+use crate::monitor::Monitor;
 use crate::procedure::{StatementClass, StepKind};
-use crate::report::{ErrorKind, Failure, FailureCause, Lane, Limit, Misfit, Place, ScenarioError};
+use crate::report::{ErrorKind, FailureCause, Lane, Limit, Misfit, ScenarioError};
 use crate::sandbox::Denial;
 use crate::scenario::{Action, Arg, ConcurrentCall, Expect, Point, Scenario};
 use crate::value::Value;
@@ -23,9 +26,9 @@ use std::collections::BTreeMap;
 
 #[derive(Clone)]
 pub(super) struct CallInfo {
-    procedure: String,
-    arguments: Values,
-    expect: Option<Expect>,
+    pub(super) procedure: String,
+    pub(super) arguments: Values,
+    pub(super) expect: Option<Expect>,
 }
 
 pub(super) struct Run<'a> {
@@ -35,15 +38,11 @@ pub(super) struct Run<'a> {
     pub(super) rules: &'a Rules,
     pub(super) scenario: &'a Scenario,
     pub(super) limits: Limits,
-    /// Scenario name -> (process, actor).
-    pub(super) processes: BTreeMap<String, (ProcessId, String)>,
     /// Scenario name -> what a reader calls the process (`naming`), for
     /// every process the scenario starts.
     pub(super) names: BTreeMap<String, String>,
-    /// Calls in progress, by process.
-    pub(super) calls: BTreeMap<ProcessId, CallInfo>,
-    pub(super) monitor: Monitor,
-    pub(super) effects_seen: usize,
+    /// What the run has done so far, as later steps read it.
+    pub(super) state: State,
     pub(super) stop_after_event: Option<usize>,
     pub(super) path: Path,
     /// What the checker's current call has spent, over all its runs.
@@ -62,19 +61,25 @@ pub(super) struct Run<'a> {
     pub(super) history_counted: bool,
 }
 
-/// Every invariant of the run's scenario held on the committed rows as
-/// `stored` says they stood and the run's tables as load `loads` filled
-/// them (0: they read none); judging them cost `steps` SQLite steps.
-/// Invariants are read-only queries of those alone, so while both are as they were, judging them
-/// again finds the same rows at the same cost. Most steps commit nothing
-/// (a read, a write inside a transaction, a step of code), and the check
-/// charges the cost instead of running the queries (see
-/// [`Run::invariants_hold`]).
-#[derive(Clone, Copy)]
-pub(super) struct Held {
-    stored: crate::vfs::Stored,
-    loads: u64,
-    steps: u64,
+/// The interpreter's own state: everything a later step of the run reads
+/// of the steps before it, apart from the world. A [`Resume`] keeps a
+/// clone of it, and a resumed run takes it up whole.
+#[derive(Clone, Default)]
+pub(super) struct State {
+    /// Scenario name -> (process, actor).
+    pub(super) processes: BTreeMap<String, (ProcessId, String)>,
+    /// Calls in progress, by process.
+    pub(super) calls: BTreeMap<ProcessId, CallInfo>,
+    pub(super) monitor: Monitor,
+    /// The world's effects the monitor has judged.
+    pub(super) effects_seen: usize,
+    /// The option index taken at each choice, in order (the run's path
+    /// holds them once it ends).
+    pub(super) choices: Vec<usize>,
+    /// The process names taken at each choice: the schedule.
+    pub(super) names: Vec<String>,
+    /// Whether the step taken at each choice met another process's lock.
+    pub(super) waited: Vec<bool>,
 }
 
 /// A run stopped at a choice between transactions, to resume later runs
@@ -87,14 +92,7 @@ pub(super) struct Resume {
     action: usize,
     members: Vec<(String, ProcessId)>,
     section_steps: usize,
-    processes: BTreeMap<String, (ProcessId, String)>,
-    calls: BTreeMap<ProcessId, CallInfo>,
-    monitor: Monitor,
-    effects_seen: usize,
-    /// The path down to the choice.
-    choices: Vec<usize>,
-    names: Vec<String>,
-    waited: Vec<bool>,
+    state: State,
     /// What the run had spent when it reached the choice: a resumed run
     /// charges it, as a replay of the same steps would have.
     procedure_steps: u64,
@@ -114,7 +112,7 @@ impl Resume {
 }
 
 /// Stops the run with an end, from inside helper methods.
-type Flow<T = ()> = Result<T, End>;
+pub(super) type Flow<T = ()> = Result<T, End>;
 
 impl Run<'_> {
     /// Runs `actions` from the first, or, resuming, from the choice where
@@ -148,13 +146,7 @@ impl Run<'_> {
     /// Takes up the interpreter's state at `resume` and goes on with its
     /// concurrent section.
     fn resume(&mut self, resume: &Resume, chooser: &mut Chooser<'_>) -> Flow {
-        self.processes.clone_from(&resume.processes);
-        self.calls.clone_from(&resume.calls);
-        self.monitor.clone_from(&resume.monitor);
-        self.effects_seen = resume.effects_seen;
-        self.path.choices.clone_from(&resume.choices);
-        self.path.names.clone_from(&resume.names);
-        self.path.waited.clone_from(&resume.waited);
+        self.state.clone_from(&resume.state);
         self.interleave(
             resume.action,
             resume.members.clone(),
@@ -178,16 +170,29 @@ impl Run<'_> {
             action,
             members: members.to_vec(),
             section_steps,
-            processes: self.processes.clone(),
-            calls: self.calls.clone(),
-            monitor: self.monitor.clone(),
-            effects_seen: self.effects_seen,
-            choices: self.path.choices.clone(),
-            names: self.path.names.clone(),
-            waited: self.path.waited.clone(),
+            state: self.state.clone(),
             procedure_steps: self.spent.procedure_steps - procedure_steps,
             sqlite_steps: self.world.meter().spent() - sqlite_steps,
         })
+    }
+
+    /// The run's trace, once it has ended with `end`.
+    pub(super) fn into_path(self, end: End) -> Path {
+        let lanes = self.lanes();
+        let State {
+            choices,
+            names,
+            waited,
+            ..
+        } = self.state;
+        Path {
+            end,
+            choices,
+            names,
+            waited,
+            lanes,
+            ..self.path
+        }
     }
 
     /// What every process believes after each history event up to `events`
@@ -200,13 +205,16 @@ impl Run<'_> {
         let history = self.world.history();
         while self.path.beliefs.len() < events.min(history.len()) {
             let clock = history[self.path.beliefs.len()].clock_seconds;
-            self.path.beliefs.push(self.monitor.live_beliefs(clock));
+            self.path
+                .beliefs
+                .push(self.state.monitor.live_beliefs(clock));
         }
     }
 
     /// The lanes of the processes started so far.
     pub(super) fn lanes(&self) -> Vec<Lane> {
-        self.processes
+        self.state
+            .processes
             .iter()
             .map(|(name, (id, actor))| Lane {
                 name: name.clone(),
@@ -218,7 +226,7 @@ impl Run<'_> {
     }
 
     /// What a reader calls the scenario's process `name` (`naming`).
-    fn called(&self, name: &str) -> String {
+    pub(super) fn called(&self, name: &str) -> String {
         self.names
             .get(name)
             .map_or(name, String::as_str)
@@ -293,8 +301,8 @@ impl Run<'_> {
             Action::Crash { process } => {
                 let id = self.id(process)?;
                 self.world.crash(id).map_err(engine_error)?;
-                self.calls.remove(&id);
-                self.monitor.crashed(&id.to_string());
+                self.state.calls.remove(&id);
+                self.state.monitor.crashed(&id.to_string());
                 self.after_step()?;
             }
             Action::Sql { sql } => {
@@ -311,15 +319,17 @@ impl Run<'_> {
 
     /// Starts the scenario's process `process`, hosting `actor`.
     fn start(&mut self, process: &str, actor: &str) -> Flow {
-        if self.processes.contains_key(process) {
+        if self.state.processes.contains_key(process) {
             return Err(misfit(Misfit::StartedTwice {
                 process: process.to_string(),
             }));
         }
         let id = self.world.start_process(actor).map_err(engine_error)?;
-        self.monitor
+        self.state
+            .monitor
             .name_process(&id.to_string(), &self.called(process));
-        self.processes
+        self.state
+            .processes
             .insert(process.to_string(), (id, actor.to_string()));
         Ok(())
     }
@@ -327,7 +337,7 @@ impl Run<'_> {
     /// Runs the call `process` began to its end, judged by `expect`.
     fn finish(&mut self, process: &str, expect: Option<&Expect>) -> Flow {
         let id = self.id(process)?;
-        match self.calls.get_mut(&id) {
+        match self.state.calls.get_mut(&id) {
             Some(call) => call.expect = expect.cloned(),
             None => {
                 return Err(misfit(Misfit::FinishWithoutCall {
@@ -343,7 +353,7 @@ impl Run<'_> {
     fn query(&mut self, sql: &str, rows: &[Vec<Value>], checks: Option<&str>) -> Flow {
         let got = self
             .run_tables
-            .query(self.world, sql, self.monitor.beliefs())
+            .query(self.world, sql, self.state.monitor.beliefs())
             .map_err(engine_error)?
             .ok_or_else(|| {
                 misfit(Misfit::ReadWhileLocked {
@@ -363,7 +373,8 @@ impl Run<'_> {
     }
 
     fn id(&self, process: &str) -> Flow<ProcessId> {
-        self.processes
+        self.state
+            .processes
             .get(process)
             .map(|(id, _)| *id)
             .ok_or_else(|| {
@@ -403,7 +414,7 @@ impl Run<'_> {
         self.world
             .call(id, procedure, arguments.clone())
             .map_err(engine_error)?;
-        self.calls.insert(
+        self.state.calls.insert(
             id,
             CallInfo {
                 procedure: procedure.to_string(),
@@ -535,7 +546,7 @@ impl Run<'_> {
                 }
                 None => {
                     let id = self.id(&call.process)?;
-                    match self.calls.get_mut(&id) {
+                    match self.state.calls.get_mut(&id) {
                         Some(info) => info.expect = call.expect.clone(),
                         None => {
                             return Err(misfit(Misfit::ResumeWithoutCall {
@@ -590,7 +601,7 @@ impl Run<'_> {
                     maximum: u64::try_from(self.limits.section_steps_max).unwrap_or(u64::MAX),
                 }));
             }
-            let depth = self.path.choices.len();
+            let depth = self.state.choices.len();
             let names: Vec<String> = options.iter().map(|(n, _)| n.clone()).collect();
             let choice = match chooser.choose(depth, index, &names, || {
                 self.resume_here(index, &members, section_steps)
@@ -610,8 +621,8 @@ impl Run<'_> {
                 .get(choice)
                 .cloned()
                 .ok_or_else(|| misfit(Misfit::ChoseStuckProcess))?;
-            self.path.choices.push(choice);
-            self.path.names.push(name.clone());
+            self.state.choices.push(choice);
+            self.state.names.push(name.clone());
             section_steps += 1;
             let before = self.world.transaction_mode(id);
             let statement = matches!(
@@ -619,8 +630,8 @@ impl Run<'_> {
                 Some(StepKind::Sql { .. })
             );
             let result = self.step(id, &name)?;
-            self.path.waited.push(result == StepResult::Blocked);
-            let made = self.path.choices.len();
+            self.state.waited.push(result == StepResult::Blocked);
+            let made = self.state.choices.len();
             chooser.moved(
                 made,
                 || {
@@ -637,202 +648,11 @@ impl Run<'_> {
         }
     }
 
-    /// Updates beliefs and checks expectations when a call ends.
-    fn finished(&mut self, id: ProcessId, name: &str, outcome: &Outcome) -> Flow {
-        let Some(info) = self.calls.remove(&id) else {
-            return Ok(());
-        };
-        if let Outcome::Error(error) = outcome
-            && info.expect.as_ref().and_then(|e| e.outcome) != Some(OutcomeKind::Error)
-        {
-            return Err(End::Error(Box::new(
-                ScenarioError::of(ErrorKind::Call {
-                    process: self.called(name),
-                    procedure: info.procedure.clone(),
-                    cause: error.cause,
-                    message: error.message.clone(),
-                })
-                .at(Place {
-                    procedure: error.procedure.clone(),
-                    position: error.position,
-                }),
-            )));
-        }
-        if let Outcome::Ok { values } = outcome {
-            let actor = self
-                .processes
-                .get(name)
-                .map(|(_, a)| a.clone())
-                .unwrap_or_default();
-            let call = OkCall {
-                process: &id.to_string(),
-                actor: &actor,
-                procedure: &info.procedure,
-                arguments: &info.arguments,
-                returned: values,
-            };
-            // Beliefs follow every ok outcome, in limit scenarios too (the
-            // timeline shows them); only judging is left out there. The
-            // invariants come first: a broken fence is the news, an
-            // expectation that then fails is its consequence.
-            let broken = self
-                .monitor
-                .call_ok(&self.rules.beliefs, &call)
-                .map_err(rule_error)?
-                .or_else(|| self.monitor.check_exclusive(self.world.clock_seconds()));
-            if let Some(violation) = broken
-                && !self.scenario.limit
-            {
-                return Err(self.violated(violation));
-            }
-        }
-        if let Some(expect) = &info.expect
-            && let Some(mismatch) = expect.check(outcome)
-        {
-            return Err(self.failed(FailureCause::Expectation {
-                process: self.called(name),
-                procedure: info.procedure.clone(),
-                mismatch,
-            }));
-        }
-        Ok(())
-    }
-
-    /// The invariants checked after every step.
-    fn after_step(&mut self) -> Flow {
-        let clock = self.world.clock_seconds();
-        while let Some(effect) = self.world.effects().get(self.effects_seen) {
-            self.effects_seen += 1;
-            let broken = self
-                .monitor
-                .effect(&self.rules.effects, effect, clock)
-                .map_err(rule_error)?;
-            if let Some(violation) = broken
-                && !self.scenario.limit
-            {
-                return Err(self.violated(violation));
-            }
-        }
-        if self.scenario.limit {
-            return Ok(());
-        }
-        if let Some(violation) = self.monitor.check_exclusive(clock) {
-            return Err(self.violated(violation));
-        }
-        self.invariants_hold()
-    }
-
-    /// Judges the scenario's invariants on the committed rows, or charges
-    /// what judging them cost when nothing they read has changed since
-    /// they last held ([`Held`]).
-    fn invariants_hold(&mut self) -> Flow {
-        if self.scenario.invariants.is_empty() {
-            return Ok(());
-        }
-        let reads_run_tables = match self.invariants_read_run_tables {
-            Some(reads) => reads,
-            None => {
-                let run_tables = &mut *self.run_tables;
-                let reads = self
-                    .scenario
-                    .invariants
-                    .iter()
-                    .any(|invariant| run_tables.read_by(&invariant.sql));
-                *self.invariants_read_run_tables.insert(reads)
-            }
-        };
-        // Invariants that read only the exercise's tables need not wait for
-        // the run's tables to be filled with what changed since.
-        let loads = if reads_run_tables {
-            self.run_tables
-                .load(self.world, self.monitor.beliefs())
-                .map_err(engine_error)?
-        } else {
-            0
-        };
-        let stored = self.world.stored();
-        let meter = self.world.meter();
-        let unchanged = self.held.filter(|held| {
-            Some(held.stored) == stored
-                && held.loads == loads
-                // Charged in one go, the cost must not cross the check's
-                // budget, which the queries would have stopped at.
-                && meter.spent().saturating_add(held.steps) <= meter.limit()
-        });
-        if let Some(held) = unchanged {
-            if cfg!(debug_assertions) {
-                self.assert_still_held(held);
-            }
-            meter.charge(held.steps);
-            return Ok(());
-        }
-        let spent_before = meter.spent();
-        self.held = None;
-        for invariant in &self.scenario.invariants {
-            let Some(rows) = self
-                .world
-                .query_committed(&invariant.sql)
-                .map_err(engine_error)?
-            else {
-                // A process holds the write lock; the committed state has
-                // not changed, and it is checked again at the commit.
-                return Ok(());
-            };
-            if !rows.rows.is_empty() {
-                return Err(self.violated(Violation::ScenarioInvariant {
-                    name: invariant.name.clone(),
-                    columns: rows.columns,
-                    rows: rows.rows,
-                }));
-            }
-        }
-        self.held = stored.map(|stored| Held {
-            stored,
-            loads,
-            steps: self.world.meter().spent() - spent_before,
-        });
-        Ok(())
-    }
-
-    /// Debug builds judge the invariants that [`Held`] says need not be
-    /// judged, and fail if they break or cost other than it says; the
-    /// steps the queries spend are taken back, for the caller to charge.
-    fn assert_still_held(&self, held: Held) {
-        let meter = self.world.meter();
-        let spent_before = meter.spent();
-        for invariant in &self.scenario.invariants {
-            let rows = self.world.query_committed(&invariant.sql);
-            assert!(
-                matches!(&rows, Ok(Some(rows)) if rows.rows.is_empty()),
-                "invariant {:?} judged again on unchanged rows: {rows:?}",
-                invariant.name
-            );
-        }
-        assert_eq!(
-            meter.spent() - spent_before,
-            held.steps,
-            "the invariants cost other than when they last held"
-        );
-        meter.resume(spent_before, meter.limit());
-    }
-
     fn state_key(&self, index: usize) -> Option<Vec<u8>> {
         let mut key = self.world.fingerprint()?;
         key.extend_from_slice(&(index as u64).to_le_bytes());
-        key.extend(serde_json::to_vec(&self.monitor).ok()?);
+        key.extend(serde_json::to_vec(&self.state.monitor).ok()?);
         Some(key)
-    }
-
-    /// A failure seen after the latest history event.
-    fn failed(&self, cause: FailureCause) -> End {
-        End::Failed(Box::new(Failure::new(
-            cause,
-            self.world.history().len().checked_sub(1),
-        )))
-    }
-
-    fn violated(&self, violation: Violation) -> End {
-        self.failed(FailureCause::Invariant { violation })
     }
 
     fn blocked_alone(&self, id: ProcessId, name: &str) -> End {
@@ -857,14 +677,8 @@ pub(super) fn limit_hit(limit: Limit) -> End {
     End::Error(Box::new(ScenarioError::of(ErrorKind::Limit { limit })))
 }
 
-fn engine_error(error: Error) -> End {
+pub(super) fn engine_error(error: Error) -> End {
     End::Error(Box::new(ScenarioError::of(ErrorKind::Engine {
-        message: error.to_string(),
-    })))
-}
-
-fn rule_error(error: RuleError) -> End {
-    End::Error(Box::new(ScenarioError::of(ErrorKind::Rule {
         message: error.to_string(),
     })))
 }
@@ -878,15 +692,13 @@ pub(super) fn memory_exceeded(bytes_max: u64) -> Limit {
 }
 
 /// The error of what the sandbox denied the check itself: its SQLite step
-/// budget is a limit; anything else a refusal, in its own words.
+/// budget is a limit; anything else a denial, in its own words.
 pub(super) fn denied(denial: Denial) -> ScenarioError {
     let kind = match denial {
         Denial::CheckBudget { steps_max } => ErrorKind::Limit {
             limit: Limit::SqliteSteps { maximum: steps_max },
         },
-        other => ErrorKind::Refused {
-            message: other.to_string(),
-        },
+        other => ErrorKind::Denied { denial: other },
     };
     ScenarioError::of(kind)
 }

@@ -49,7 +49,7 @@ impl Failure {
         }
         if let Some(denial) = sandbox.explain_failure() {
             let cause = match denial {
-                Denial::StepBudget | Denial::CheckBudget { .. } => ErrorCause::StepBudget,
+                Denial::StepBudget { .. } | Denial::CheckBudget { .. } => ErrorCause::StepBudget,
                 Denial::Refused(_) => ErrorCause::Denied,
             };
             return Failure::new(cause, denial.to_string());

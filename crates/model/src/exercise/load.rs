@@ -413,7 +413,7 @@ fn check_step(
         source.plain_name(place.scenario.clone(), &place.field, name)?;
     }
     step.to_action()
-        .map_err(|message| source.error((place.step)(), &place.field, message))?;
+        .map_err(|wrong| source.error((place.step)(), &place.field, wrong.to_string()))?;
     let named = [&step.call, &step.begin].into_iter().flatten().chain(
         step.concurrent
             .iter()

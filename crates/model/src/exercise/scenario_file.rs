@@ -58,11 +58,11 @@ pub fn scenarios_from_toml(file: &str, text: &str) -> Result<Vec<Scenario>, Load
             ));
         }
         for (j, step) in scenario.steps.iter().enumerate() {
-            step.to_action().map_err(|message| {
+            step.to_action().map_err(|wrong| {
                 error(
                     places().step(i, j).unwrap_or(offset),
                     format!("scenarios[{i}].steps[{j}] (`{}`)", scenario.name),
-                    message,
+                    wrong.to_string(),
                 )
             })?;
         }

@@ -10,6 +10,8 @@
 use super::Place;
 use super::said::{DataJson, Said, TagRead, Tagged};
 use crate::history::ErrorCause;
+use crate::monitor::RuleError;
+use crate::scenario::StepError;
 use serde::{Deserialize, Serialize};
 use std::fmt;
 
@@ -163,7 +165,9 @@ pub(super) enum ErrorTag {
     Step,
     Misfit,
     Rule,
-    Refused,
+    /// Serialised as `refused`, as before the kind was named a denial.
+    #[serde(rename = "refused")]
+    Denied,
     Engine,
 }
 
@@ -176,14 +180,15 @@ impl ErrorTag {
             ErrorTag::Step => "step",
             ErrorTag::Misfit => "misfit",
             ErrorTag::Rule => "rule",
-            ErrorTag::Refused => "refused",
+            ErrorTag::Denied => "refused",
             ErrorTag::Engine => "engine",
         }
     }
 }
 
-/// What kind of problem stopped a scenario.
-#[derive(Clone, Debug, PartialEq, Eq, Serialize, Deserialize)]
+/// What kind of problem stopped a scenario. A typed cause is written to
+/// JSON as its sentence, under `message`.
+#[derive(Clone, Debug, PartialEq, Eq, Serialize)]
 #[serde(tag = "kind", rename_all = "snake_case")]
 pub enum ErrorKind {
     /// A bound of the check was reached before it covered every
@@ -202,13 +207,25 @@ pub enum ErrorKind {
     /// cannot be built with them.
     Unusable { message: String },
     /// A step of the scenario (1-based) is malformed.
-    Step { step: usize, message: String },
+    Step {
+        step: usize,
+        #[serde(rename = "message", serialize_with = "sentence")]
+        error: StepError,
+    },
     /// The scenario does not fit the texts, or asks what cannot happen.
     Misfit { misfit: Misfit },
     /// The exercise's belief rules do not fit a call.
-    Rule { message: String },
-    /// The sandbox refused what the check itself tried.
-    Refused { message: String },
+    Rule {
+        #[serde(rename = "message", serialize_with = "sentence")]
+        error: RuleError,
+    },
+    /// The sandbox denied what the check itself tried: a denial, not a
+    /// procedure's refusal (`Outcome::Refused`). Its tag stays `refused`.
+    #[serde(rename = "refused")]
+    Denied {
+        #[serde(rename = "message", serialize_with = "sentence")]
+        denial: Denial,
+    },
     /// The engine failed: a fault of fencelab's, not of the exercise.
     Engine { message: String },
 }
@@ -224,7 +241,7 @@ impl Tagged for ErrorKind {
             ErrorKind::Step { .. } => ErrorTag::Step,
             ErrorKind::Misfit { .. } => ErrorTag::Misfit,
             ErrorKind::Rule { .. } => ErrorTag::Rule,
-            ErrorKind::Refused { .. } => ErrorTag::Refused,
+            ErrorKind::Denied { .. } => ErrorTag::Denied,
             ErrorKind::Engine { .. } => ErrorTag::Engine,
         }
     }
@@ -240,15 +257,57 @@ impl fmt::Display for ErrorKind {
                 message,
                 ..
             } => write!(f, "{process}'s {procedure}: {message}"),
-            ErrorKind::Step { step, message } => write!(f, "step {step}: {message}"),
+            ErrorKind::Step { step, error } => write!(f, "step {step}: {error}"),
             ErrorKind::Misfit { misfit } => misfit.fmt(f),
-            ErrorKind::Rule { message } => write!(
+            ErrorKind::Rule { error } => write!(
                 f,
-                "the exercise's belief rules do not fit this call: {message}"
+                "the exercise's belief rules do not fit this call: {error}"
             ),
-            ErrorKind::Unusable { message }
-            | ErrorKind::Refused { message }
-            | ErrorKind::Engine { message } => f.write_str(message),
+            ErrorKind::Denied { denial } => denial.fmt(f),
+            ErrorKind::Unusable { message } | ErrorKind::Engine { message } => f.write_str(message),
+        }
+    }
+}
+
+/// Writes a typed cause as the sentence it says: the JSON keeps the
+/// `message` it had when the cause was a string.
+fn sentence<S: serde::Serializer>(cause: &impl fmt::Display, s: S) -> Result<S::Ok, S::Error> {
+    s.collect_str(cause)
+}
+
+/// Why the sandbox stopped a statement: the core's sandbox decides, this
+/// says it. A call's statement stopped so ends in an error
+/// ([`ErrorCause::StepBudget`] or [`ErrorCause::Denied`]); a statement of
+/// the check's own, in [`ErrorKind::Denied`] (or a [`Limit`], for the
+/// check's budget).
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub enum Denial {
+    /// The statement ran past its own budget of `steps_max` SQLite steps.
+    StepBudget { steps_max: u64 },
+    /// The check as a whole ran past its budget of SQLite steps, inside
+    /// this statement.
+    CheckBudget { steps_max: u64 },
+    /// The authorizer refused something the statement tried; the reason is
+    /// a sentence for the learner.
+    Refused(String),
+}
+
+impl fmt::Display for Denial {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        match self {
+            Denial::StepBudget { steps_max } => write!(
+                f,
+                "step budget exceeded: the statement ran more than {steps_max} \
+                 SQLite steps (a WITH RECURSIVE query that never ends, or LIKE, instr() or \
+                 replace() over long text in every row?)"
+            ),
+            Denial::CheckBudget { steps_max } => write!(
+                f,
+                "this check ran {steps_max} SQLite steps, its limit, before covering every \
+                 interleaving: this is not a pass. Make the statements do less work, or raise \
+                 the limit (`fencelab run --max-sqlite-steps`)"
+            ),
+            Denial::Refused(reason) => f.write_str(reason),
         }
     }
 }
@@ -506,10 +565,11 @@ mod tests {
             (
                 of(ErrorKind::Step {
                     step: 3,
-                    message: "unknown field `cal`".into(),
+                    error: StepError::NoActor,
                 })
                 .in_scenario("s"),
-                "scenario `s`: step 3: unknown field `cal`",
+                "scenario `s`: step 3: `start` needs `actor`: the durable identity the process \
+                 hosts",
             ),
             (
                 of(ErrorKind::Misfit {
@@ -523,9 +583,17 @@ mod tests {
             ),
             (
                 of(ErrorKind::Rule {
-                    message: "`until` names no value".into(),
+                    error: RuleError {
+                        message: "`until` names no value".into(),
+                    },
                 }),
                 "the exercise's belief rules do not fit this call: `until` names no value",
+            ),
+            (
+                of(ErrorKind::Denied {
+                    denial: Denial::Refused("not authorized to read sqlite_master".into()),
+                }),
+                "not authorized to read sqlite_master",
             ),
             (
                 of(ErrorKind::Unusable {
@@ -577,6 +645,20 @@ mod tests {
         assert!(serde_json::from_str::<ScenarioError>(unknown).is_err());
         let unsaid = r#"{"kind":{"kind":"engine","message":"x"},"place":null}"#;
         assert!(serde_json::from_str::<ScenarioError>(unsaid).is_err());
+    }
+
+    /// A sandbox denial is named apart from a procedure's refusal in code,
+    /// and keeps the JSON tag it has always had.
+    #[test]
+    fn a_denial_keeps_its_json_tag_refused() {
+        let error = ScenarioError::of(ErrorKind::Denied {
+            denial: Denial::StepBudget { steps_max: 7 },
+        });
+        assert_eq!(error.kind_name(), "refused");
+        let json = serde_json::to_value(&error).expect("serializes");
+        assert_eq!(json["kind"]["kind"], "refused", "{json}");
+        // The typed denial is written as the sentence it says, as before.
+        assert_eq!(json["kind"]["message"], json["message"], "{json}");
     }
 
     #[test]

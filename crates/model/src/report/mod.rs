@@ -23,7 +23,7 @@ mod run;
 mod said;
 mod scenario;
 pub use check::{ExerciseCheck, KillMatrix, KillRow, VariantOutcome, VerdictCell};
-pub use error::{ErrorKind, Explored, Limit, Misfit, ScenarioError};
+pub use error::{Denial, ErrorKind, Explored, Limit, Misfit, ScenarioError};
 pub use failure::{Failure, FailureCause, FailureKind, show_rows, violated_by};
 pub use run::{ExerciseReport, Tally, Unusable};
 pub use scenario::{Drive, Exploration, Lane, ScenarioReport};
