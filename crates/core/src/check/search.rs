@@ -1,5 +1,6 @@
-//! One scenario's exhaustive check, resumable: a [`ScenarioSearch`] runs
-//! the depth-first exploration a slice of runs at a time, so a caller with
+//! One scenario's check, resumable: a [`ScenarioSearch`] runs the
+//! depth-first exploration (or, with [`Strategy::Random`], the random one
+//! of `random.rs`) a slice of runs at a time, so a caller with
 //! one thread (the page's worker) can drop a check that a newer edit made
 //! stale without waiting for the scenario to end. Checking in slices gives
 //! exactly the report of checking in one go: the search keeps its path,
