@@ -5,7 +5,9 @@
 //   after a reload), and "Restore your text" brings their text back in one
 //   click;
 // - a new exercise, after "Next exercise" or a click in the exercise list, opens
-//   at its top with the keyboard focus on its title;
+//   at its top with the keyboard focus on its title, or, by the learner's
+//   choice in the masthead (kept over a reload), with the cursor in its
+//   first editor, still at its top;
 // - each exercise is a history entry: Back and Forward move between them,
 //   each with its own work, and Back from the first one leaves the site.
 import assert from "node:assert/strict";
@@ -42,21 +44,48 @@ async function solvedCount(page) {
 }
 
 /**
- * The address names exercise `id` and the page shows its title; unless
- * `focus` is false, the title has the focus and is in view, at the
- * exercise's top.
+ * Where the focus is: "title" (the exercise's title), "editor N" (the
+ * cursor in the content of the loop's first editor, procedure N), or what
+ * else has it.
  */
-async function openedAtTitle(page, { id, title }, how, { focus = true } = {}) {
+async function focusedOn(page) {
+  return page.evaluate(() => {
+    const active = document.activeElement;
+    if (active?.id === "exercise-title") return "title";
+    const first = document.querySelector(".loop .editor[data-procedure]");
+    const caret = document.getSelection()?.anchorNode;
+    if (active?.classList.contains("cm-content") && first?.contains(active) && caret && active.contains(caret)) {
+      return `editor ${first.dataset.procedure}`;
+    }
+    return `${active?.tagName.toLowerCase()}#${active?.id}.${active?.className}`;
+  });
+}
+
+/** The name of the first editable procedure of the open exercise. */
+async function firstProcedure(page) {
+  return page.locator(".loop .editor[data-procedure]").first().getAttribute("data-procedure");
+}
+
+/**
+ * The address names exercise `id` and the page shows its title; unless
+ * `focus` is false, the title (or, with `focus` "editor", the cursor in the
+ * first editor) has the focus, and the title is in view, at the exercise's
+ * top.
+ */
+async function openedAtTitle(page, { id, title }, how, { focus = "title" } = {}) {
   await waitFor(`${how}: the address to name ${id}`, () => new URL(page.url()).searchParams.get("exercise") === id, 10_000).catch((error) => {
     throw new Error(`${error.message}; it is ${page.url()}`);
   });
   const heading = page.locator("h1#exercise-title");
   await waitForText(heading, new RegExp(`^${title}$`), 10_000);
   if (!focus) return;
-  const focused = await waitFor(`${how}: the focus on the title`, () =>
-    page.evaluate(() => (document.activeElement?.id === "exercise-title" ? "title" : null)), 5_000,
-  ).catch(async () => page.evaluate(() => `${document.activeElement?.tagName.toLowerCase()}#${document.activeElement?.id}`));
-  assert.equal(focused, "title", `${how}: the focus is on the new exercise's title, not on ${focused}`);
+  if (focus === "editor") await page.locator(".loop .editor .cm-content").first().waitFor();
+  const wanted = focus === "title" ? "title" : `editor ${await firstProcedure(page)}`;
+  const focused = await waitFor(`${how}: the focus on the ${focus}`, async () => {
+    const now = await focusedOn(page);
+    return now === wanted ? now : null;
+  }, 5_000).catch(async () => focusedOn(page));
+  assert.equal(focused, wanted, `${how}: the focus is on the new exercise's ${focus}, not on ${focused}`);
   assertInView(await placement(heading), `${how}: the title`);
   // The exercise's top: nothing of it is scrolled away above the title.
   const top = await page.locator(".narrative").evaluate((n) => n.getBoundingClientRect().top);
@@ -118,6 +147,42 @@ for (const [width, viewport] of [["1280x800", LAPTOP], ["390x844", PHONE]]) {
     await scrollToBottom(page);
     await openFromList(page, SEVENTH.id);
     await openedAtTitle(page, SEVENTH, "the exercise list");
+  }]);
+
+  tests.push([`${width}: by the learner's choice, a new exercise opens with the cursor in its first editor, at its top, and the choice survives a reload`, async ({ page, url }) => {
+    await page.setViewportSize(viewport);
+    await open(page, url);
+    const choice = page.getByLabel("A new exercise focuses");
+    assertInView(await placement(choice), "the choice of focus, in the masthead");
+    assert.equal(await choice.inputValue(), "title", "the title, until the learner chooses");
+    await choice.selectOption({ label: "Its first editor" });
+    await page.reload();
+    await open(page, url);
+    assert.equal(await page.getByLabel("A new exercise focuses").inputValue(), "editor", "the choice survives a reload");
+    await solveClaim(page);
+    await scrollToBottom(page);
+    // By the keyboard: on a phone, the masthead the editing shrank grows
+    // back as the press takes the focus from the editor, which can move
+    // the button from under a pointer.
+    await page.locator("#next-exercise").focus();
+    await page.keyboard.press("Enter");
+    await openedAtTitle(page, SECOND, '"Next exercise"', { focus: "editor" });
+    await scrollToBottom(page);
+    await openFromList(page, SEVENTH.id);
+    await openedAtTitle(page, SEVENTH, "the exercise list", { focus: "editor" });
+    await scrollToBottom(page);
+    await page.goBack();
+    await openedAtTitle(page, SECOND, "Back", { focus: "editor" });
+    await page.goForward();
+    await openedAtTitle(page, SEVENTH, "Forward", { focus: "editor" });
+    // The cursor placed is not editing yet: a phone's masthead stays whole
+    // until the learner types (hooks/editing.rs).
+    assert.equal(await page.locator(".app.editing").count(), 0, "the focus placed starts no editing");
+    // Changed back, the title takes the focus again.
+    await page.getByLabel("A new exercise focuses").selectOption({ label: "Its title" });
+    await scrollToBottom(page);
+    await page.goBack();
+    await openedAtTitle(page, SECOND, "Back, the title chosen again");
   }]);
 
   tests.push([`${width}: Back and Forward move between exercises, and Back from the first leaves the site`, async ({ page, url }) => {

@@ -9,7 +9,9 @@
 //! the cursor in an editor, the editors and the verdicts (the loop, which
 //! style.css fits to one screen) are brought wholly into view ([`work_loop`]).
 //! When the learner goes to another exercise, it opens at its top with the
-//! focus on its title ([`title`]).
+//! focus on its title ([`title`]), or, by the learner's choice
+//! (`OpenFocus`), with the cursor in its first editor once the editors are
+//! there ([`first_editor`]), the page left at the exercise's top.
 //!
 //! These are the app's effects on the DOM, run after the render the playground
 //! asked for (`Playground::focus_timeline`, `Playground::focus_drive`,
@@ -197,6 +199,36 @@ pub fn title() {
         scroll_into_view(&title, ScrollLogicalPosition::Start);
     }
     focus_in_place(&title);
+}
+
+/// Puts the cursor in the first editable procedure's editor (CodeMirror's
+/// content element), moving neither the page nor the editor's own scroll:
+/// the exercise stays open at its top, where [`title`] brought it. Nothing
+/// happens when there is no live editor yet. The focus this moves is not
+/// the learner's own: editing (`hooks/editing.rs`, which brings the loop
+/// into view) waits for their first key, as after a click.
+pub fn first_editor() {
+    let Some(content) = document()
+        .and_then(|d| d.query_selector(".loop .editor .cm-content").ok().flatten())
+        .and_then(|e| e.dyn_into::<HtmlElement>().ok())
+    else {
+        return;
+    };
+    PLACING.set(true);
+    focus_in_place(&content);
+    PLACING.set(false);
+}
+
+thread_local! {
+    /// Whether the focus is being moved by [`first_editor`]: its `focusin`
+    /// is dispatched while the flag is up.
+    static PLACING: std::cell::Cell<bool> = const { std::cell::Cell::new(false) };
+}
+
+/// Whether the focus arriving now was moved there by the page as an
+/// exercise opened ([`first_editor`]), not by the learner.
+pub fn placing() -> bool {
+    PLACING.get()
 }
 
 /// Brings the drive panel into view and moves the focus to it.

@@ -9,7 +9,7 @@
 //! never panic.
 
 use crate::share::Shown;
-use crate::state::{FoundBreak, Given, HuntText, Theme};
+use crate::state::{FoundBreak, Given, HuntText, OpenFocus, Theme};
 use fencelab_protocol::Edits;
 use serde::{Deserialize, Serialize};
 use std::collections::{BTreeMap, BTreeSet};
@@ -22,6 +22,9 @@ pub(crate) const ASIDE_PREFIX: &str = "fencelab:set-aside:";
 /// The learner's choice of theme: `light` or `dark`; none follows the system.
 /// web/boot.js reads it too, before the first paint.
 const THEME_KEY: &str = "fencelab:theme";
+/// Where the focus goes as another exercise opens: `editor`; none (or
+/// anything else) is the title.
+const OPEN_FOCUS_KEY: &str = "fencelab:open-focus";
 /// The editors' undo history, per exercise and procedure: a convenience
 /// beside the work, so one this build cannot read is dropped, not set aside.
 const HISTORY_PREFIX: &str = "fencelab:history:";
@@ -183,16 +186,41 @@ pub fn save(exercise: &str, saved: &Saved) {
 
 /// The theme the learner chose (`System` when none, or unreadable).
 pub fn theme() -> Theme {
-    let chosen = storage().and_then(|s| s.get_item(THEME_KEY).ok().flatten());
-    Theme::from_name(chosen.as_deref().unwrap_or_default())
+    Theme::from_name(&setting(THEME_KEY))
 }
 
 /// Remembers the learner's theme; `System` forgets the choice.
 pub fn save_theme(theme: Theme) {
+    save_setting(THEME_KEY, (theme != Theme::System).then(|| theme.name()));
+}
+
+/// Where the learner wants the focus as another exercise opens (the title
+/// when none is stored, or a value this build does not know).
+pub fn open_focus() -> OpenFocus {
+    OpenFocus::from_name(&setting(OPEN_FOCUS_KEY))
+}
+
+/// Remembers where the focus goes as another exercise opens; the title,
+/// the default, forgets the choice.
+pub fn save_open_focus(focus: OpenFocus) {
+    save_setting(OPEN_FOCUS_KEY, (focus != OpenFocus::Title).then(|| focus.name()));
+}
+
+/// The name a setting of the page (the theme, the focus on opening) is
+/// stored under `key` as; empty when none is, or storage is unreadable.
+fn setting(key: &str) -> String {
+    storage()
+        .and_then(|s| s.get_item(key).ok().flatten())
+        .unwrap_or_default()
+}
+
+/// Stores the setting's `name` under `key`; `None` (its default) forgets
+/// the choice.
+fn save_setting(key: &str, name: Option<&str>) {
     let Some(storage) = storage() else { return };
-    let _ = match theme {
-        Theme::System => storage.remove_item(THEME_KEY),
-        chosen => storage.set_item(THEME_KEY, chosen.name()),
+    let _ = match name {
+        Some(name) => storage.set_item(key, name),
+        None => storage.remove_item(key),
     };
 }
 

@@ -36,15 +36,15 @@ use crate::components::scenario_list::ScenarioList;
 use crate::components::share_panel::SharePanel;
 use crate::components::solved::Solved;
 use crate::components::table_view::TableView;
-use crate::components::theme_switch::ThemeSwitch;
+use crate::components::setting_switch::SettingSwitch;
 use crate::components::timeline::Timeline;
 use crate::components::working_version::WorkingVersion;
 use crate::hooks::editing::{self, Editing};
 use crate::hooks::{
-    address, autosave, document, hash_change, keys, reveal, saved_work, site, worker,
+    address, autosave, document, hash_change, keys, open_focus, reveal, saved_work, site, worker,
 };
 use crate::prerendered;
-use crate::state::{Action, HuntText, Playground, SharedExercises, Start, Theme, View};
+use crate::state::{Action, HuntText, OpenFocus, Playground, SharedExercises, Start, Theme, View};
 use crate::tables;
 use crate::vocabulary::vocabulary;
 use fencelab_model::Exercise;
@@ -141,7 +141,8 @@ pub fn app(props: &AppProps) -> Html {
     let dispatch_edit = worker::use_worker(&playground, answer_ms);
     autosave::use_autosave(&playground);
     hash_change::use_share_link_reload();
-    reveal::use_reveal(&playground);
+    let (open_focus, on_open_focus) = open_focus::use_open_focus();
+    reveal::use_reveal(&playground, open_focus);
     document::use_document(&playground);
     keys::use_run_key(&playground);
     let aids = use_editor_aids(&playground);
@@ -156,7 +157,7 @@ pub fn app(props: &AppProps) -> Html {
     let Some(exercise) = playground.exercise() else {
         return unopened(&playground);
     };
-    let handlers = Handlers::new(&playground, &dispatch_edit);
+    let handlers = Handlers::new(&playground, &dispatch_edit, on_open_focus);
     html! {
         // `data-live`: the app answers the learner (a prerendered page has
         // hydrated and read its saved work); before, clicks meet static HTML.
@@ -164,7 +165,7 @@ pub fn app(props: &AppProps) -> Html {
             data-live={playground.prerendered.is_none().then_some("")}>
             <a class="skip-link" href="#workspace">{ "Skip to the exercise" }</a>
             if !playground.embed {
-                { masthead(&playground, &handlers) }
+                { masthead(&playground, &handlers, open_focus) }
             }
             <div class="layout">
                 if !playground.embed {
@@ -229,6 +230,7 @@ struct Handlers {
     replay: Callback<(String, String)>,
     share: Callback<()>,
     theme: Callback<Theme>,
+    open_focus: Callback<OpenFocus>,
     start_from: Callback<bool>,
     hunt_start: Callback<HuntText>,
 }
@@ -239,6 +241,7 @@ impl Handlers {
     fn new(
         playground: &UseReducerHandle<Playground>,
         dispatch_edit: &Callback<Action>,
+        open_focus: Callback<OpenFocus>,
     ) -> Handlers {
         let actions = playground.dispatcher().to_callback();
         Handlers {
@@ -256,6 +259,7 @@ impl Handlers {
             replay: actions.reform(|(scenario, schedule)| Action::Replay { scenario, schedule }),
             share: address::on_share(playground.dispatcher()),
             theme: document::on_theme(playground.dispatcher()),
+            open_focus,
             start_from: actions.reform(Action::StartFromWorking),
             hunt_start: actions.reform(Action::HuntStart),
             actions,
@@ -344,7 +348,7 @@ fn unopened(playground: &Playground) -> Html {
     }
 }
 
-fn masthead(playground: &Playground, handlers: &Handlers) -> Html {
+fn masthead(playground: &Playground, handlers: &Handlers, open_focus: OpenFocus) -> Html {
     html! {
         <header class="masthead">
             <p class="brand">{ "fencelab" }</p>
@@ -360,7 +364,9 @@ fn masthead(playground: &Playground, handlers: &Handlers) -> Html {
                     None => html! { <strong class="engine-sqlite starting">{ "SQLite (starting)" }</strong> },
                 } }
             </p>
-            <ThemeSwitch theme={playground.theme} on_change={handlers.theme.clone()} />
+            <SettingSwitch<Theme> id="theme" label="Theme" class="theme-switch" value={playground.theme} on_change={handlers.theme.clone()} />
+            <SettingSwitch<OpenFocus> id="open-focus" label="A new exercise focuses" class="open-focus-switch"
+                value={open_focus} on_change={handlers.open_focus.clone()} />
         </header>
     }
 }

@@ -14,7 +14,7 @@ use crate::author::state::{Author, AuthorAction, CHECK_DELAY_MS, reduce};
 use crate::author::templates::{self, Source, Template};
 use crate::components::author_editor::AuthorEditor;
 use crate::components::author_results::{AuthorResults, AuthorResultsProps};
-use crate::components::theme_switch::ThemeSwitch;
+use crate::components::setting_switch::SettingSwitch;
 use crate::hooks::address::{drop_fragment, page_address};
 use crate::hooks::document::apply_theme;
 use crate::state::Theme;
@@ -195,7 +195,7 @@ pub fn author_app() -> Html {
             <header class="masthead">
                 <p class="brand">{ "fencelab · authoring" }</p>
                 <p class="tagline">{ "Write an exercise: its errors are underlined as you type, and what fencelab check says appears beside it." }</p>
-                <ThemeSwitch theme={*theme} on_change={on_theme} />
+                <SettingSwitch<Theme> id="theme" label="Theme" class="theme-switch" value={*theme} on_change={on_theme} />
             </header>
             <main id="workspace" class="author-layout">
                 if !author.notices.is_empty() {

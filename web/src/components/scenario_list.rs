@@ -4,9 +4,8 @@
 //! for the one selected.
 //!
 //! Compact (the page and an embed): one line per scenario where its name
-//! fits (on the page a longer name wraps between words, never cut; an
-//! embed's frame cuts it, the whole name in the tooltip), what it is about
-//! in the line's tooltip; what a failing scenario broke, and the drive button, are
+//! fits (a longer name wraps between words, never cut or left to the
+//! tooltip, in an embed's frame too), what it is about in the line's tooltip; what a failing scenario broke, and the drive button, are
 //! shown for the one selected, so every scenario's verdict fits one screen
 //! under the editor, and a 600 px frame beside it.
 

@@ -80,9 +80,17 @@ pub fn use_address(playground: &UseReducerHandle<Playground>) {
 
 /// Back and Forward: the address they arrive at names an exercise, which
 /// is dispatched to be opened (`Navigated`; the one open already stays).
+/// The page places the exercise it opens itself, at its top
+/// (`crate::reveal::title`), so the browser is told not to restore the
+/// scroll it left that entry at: it did so after the page had scrolled to
+/// the top, and the exercise opened scrolled away under its title.
 #[hook]
 fn use_back_and_forward(dispatcher: UseReducerDispatcher<Playground>) {
     use_effect_with((), move |_| {
+        if let Some(history) = web_sys::window().and_then(|w| w.history().ok()) {
+            // Through Reflect: web-sys's setter needs a feature of its own.
+            let _ = js_sys::Reflect::set(&history, &"scrollRestoration".into(), &"manual".into());
+        }
         let listener = Closure::<dyn FnMut()>::new(move || {
             let Some(search) = web_sys::window().and_then(|w| w.location().search().ok()) else {
                 return;

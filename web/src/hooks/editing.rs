@@ -92,7 +92,9 @@ pub fn use_editing() -> Editing {
     let on_focus_in = {
         let (active, pressed) = (active.clone(), pressed.clone());
         Callback::from(move |event: FocusEvent| {
-            if inside(event.target(), EDITOR) && !*pressed.borrow() {
+            // The focus the page put in the first editor as an exercise
+            // opened (`reveal::first_editor`) waits for a key too.
+            if inside(event.target(), EDITOR) && !*pressed.borrow() && !reveal::placing() {
                 active.set(true);
             }
         })

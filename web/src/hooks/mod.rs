@@ -17,6 +17,7 @@ pub mod document;
 pub mod editing;
 pub mod hash_change;
 pub mod keys;
+pub mod open_focus;
 pub mod reveal;
 pub mod saved_work;
 pub mod site;

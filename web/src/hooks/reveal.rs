@@ -6,11 +6,13 @@
 //! whether the screen is a phone's, read once.
 
 use crate::reveal;
-use crate::state::Playground;
+use crate::state::{OpenFocus, Playground};
 use yew::prelude::*;
 
+/// `open_focus`: where the learner wants the focus as another exercise
+/// opens (`hooks/open_focus.rs`).
 #[hook]
-pub fn use_reveal(playground: &UseReducerHandle<Playground>) {
+pub fn use_reveal(playground: &UseReducerHandle<Playground>, open_focus: OpenFocus) {
     // The timeline takes the keyboard focus, so its steps are one arrow
     // key away.
     use_effect_with(playground.focus_timeline, |count| {
@@ -35,6 +37,23 @@ pub fn use_reveal(playground: &UseReducerHandle<Playground>) {
             reveal::title();
         }
     });
+    // Or, by the learner's choice, the cursor in its first editor: once
+    // the saved work is read and the editors are drawn (a child's effects,
+    // CodeMirror's creation among them, run before this one's), once per
+    // opening; a choice changed later moves nothing.
+    let opened = use_mut_ref(|| 0_u64);
+    let settled = playground.opening.is_none() && playground.exercise().is_some();
+    use_effect_with(
+        (playground.focus_title, settled, open_focus),
+        move |(count, settled, open_focus)| {
+            if *settled && *count > *opened.borrow() {
+                *opened.borrow_mut() = *count;
+                if *open_focus == OpenFocus::Editor {
+                    reveal::first_editor();
+                }
+            }
+        },
+    );
     // "Drive it yourself": the drive panel comes into view with the focus.
     use_effect_with(playground.focus_drive, |count| {
         if *count > 0 {
