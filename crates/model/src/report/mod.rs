@@ -864,7 +864,7 @@ mod tests {
             result,
             ..ScenarioReport::errored(
                 &scenario,
-                ScenarioError::of(ErrorKind::Engine {
+                ScenarioError::of(ErrorKind::Unusable {
                     message: "replaced".into(),
                 }),
             )
@@ -936,7 +936,7 @@ mod tests {
                 scenario(
                     "two",
                     ScenarioResult::Error {
-                        error: ScenarioError::of(ErrorKind::Engine {
+                        error: ScenarioError::of(ErrorKind::Unusable {
                             message: "no such table: t".into(),
                         }),
                     },
@@ -1010,7 +1010,7 @@ mod tests {
             scenario(
                 "one",
                 ScenarioResult::Error {
-                    error: ScenarioError::of(ErrorKind::Engine {
+                    error: ScenarioError::of(ErrorKind::Unusable {
                         message: "boom".into(),
                     }),
                 },
@@ -1027,7 +1027,7 @@ mod tests {
                 scenario(
                     "two",
                     ScenarioResult::Error {
-                        error: ScenarioError::of(ErrorKind::Engine {
+                        error: ScenarioError::of(ErrorKind::Unusable {
                             message: "boom".into(),
                         }),
                     },
@@ -1044,7 +1044,7 @@ mod tests {
     #[test]
     fn every_result_round_trips_beside_the_name_and_a_contradiction_is_refused() {
         let error = ScenarioResult::Error {
-            error: ScenarioError::of(ErrorKind::Engine {
+            error: ScenarioError::of(ErrorKind::Unusable {
                 message: "no such table: t".into(),
             }),
         };

@@ -351,7 +351,7 @@ fn checked_says_every_verdict_and_sentence_with_totals() {
         result,
         ..ScenarioReport::errored(
             &exercise.scenarios[i],
-            fencelab_model::ScenarioError::of(fencelab_model::report::ErrorKind::Engine {
+            fencelab_model::ScenarioError::of(fencelab_model::report::ErrorKind::Unusable {
                 message: "unused".into(),
             }),
         )
@@ -364,7 +364,10 @@ fn checked_says_every_verdict_and_sentence_with_totals() {
             ScenarioReport::errored(
                 &exercise.scenarios[2],
                 fencelab_model::ScenarioError::of(fencelab_model::report::ErrorKind::Engine {
-                    message: "no such table: leases".into(),
+                    error: fencelab_model::engine::Error::Query {
+                        sql: "SELECT * FROM leases".into(),
+                        message: "no such table: leases".into(),
+                    },
                 }),
             ),
         ],
