@@ -1,84 +1,16 @@
-//! The crate's one public error type.
-//!
-//! An [`Error`] means the engine was asked something it cannot do: bad input
-//! (a schema that fails, a procedure that does not parse, an unknown
-//! process) or a failure of SQLite itself. A refused claim or a learner's SQL
-//! error inside a call is *not* an `Error`: those are what the exercises
-//! teach, and they come back as an [`Outcome`](crate::Outcome).
+//! The crate's one public error type, [`Error`]: the model's engine error
+//! (fencelab_model::engine), so that a run error carries it typed to the
+//! page and the CLI. An `Error` means the engine was asked something it
+//! cannot do; a refused claim or a learner's SQL error inside a call is
+//! *not* an `Error`: those come back as an [`Outcome`](crate::Outcome).
 
-use crate::procedure::ParseError;
-use serde::{Deserialize, Serialize};
-use std::fmt;
+pub use fencelab_model::engine::Error;
 
-#[derive(Clone, Debug, PartialEq, Eq, Serialize, Deserialize)]
-#[serde(tag = "kind", rename_all = "snake_case")]
-pub enum Error {
-    /// The exercise's schema or seed rows could not be applied.
-    Schema { message: String },
-    /// A procedure's text could not be parsed.
-    Parse(ParseError),
-    /// No procedure of this name exists in the world.
-    UnknownProcedure { name: String },
-    /// No process of this id exists in the world.
-    UnknownProcess { id: String },
-    /// The process has crashed; start a new one for the same actor instead.
-    ProcessCrashed { id: String },
-    /// The process is already inside a call and cannot start another.
-    ProcessBusy { id: String, procedure: String },
-    /// The process has no call in progress to step.
-    NoCallInProgress { id: String },
-    /// A call's argument is unusable (for example, it shadows a built-in).
-    BadArgument { name: String, message: String },
-    /// A query or direct SQL statement failed.
-    Query { sql: String, message: String },
-    /// The process is blocked by another process's lock and nothing else can
-    /// move to release it.
-    Blocked { id: String, sql: String },
-    /// SQLite failed while the engine managed the world (reset, snapshot).
-    Sqlite { context: String, message: String },
-}
-
-impl fmt::Display for Error {
-    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
-        match self {
-            Error::Schema { message } => write!(f, "the exercise's schema failed: {message}"),
-            Error::Parse(error) => write!(f, "{error}"),
-            Error::UnknownProcedure { name } => write!(f, "there is no procedure named `{name}`"),
-            Error::UnknownProcess { id } => write!(f, "there is no process `{id}`"),
-            Error::ProcessCrashed { id } => write!(
-                f,
-                "process {id} has crashed; start a new process for its actor to restart it"
-            ),
-            Error::ProcessBusy { id, procedure } => {
-                write!(f, "process {id} is still inside its call to {procedure}")
-            }
-            Error::NoCallInProgress { id } => write!(f, "process {id} has no call in progress"),
-            Error::BadArgument { name, message } => write!(f, "argument `{name}`: {message}"),
-            Error::Query { sql, message } => write!(f, "{message} (in `{sql}`)"),
-            Error::Blocked { id, sql } => write!(
-                f,
-                "process {id} is blocked at `{sql}`: another process holds the database lock"
-            ),
-            Error::Sqlite { context, message } => {
-                write!(f, "SQLite failed to {context}: {message}")
-            }
-        }
-    }
-}
-
-impl std::error::Error for Error {}
-
-impl From<ParseError> for Error {
-    fn from(error: ParseError) -> Self {
-        Error::Parse(error)
-    }
-}
-
-impl Error {
-    pub(crate) fn sqlite(context: &str, error: rusqlite::Error) -> Error {
-        Error::Sqlite {
-            context: context.to_string(),
-            message: error.to_string(),
-        }
+/// The error of SQLite failing to `context` while the engine managed the
+/// world.
+pub(crate) fn sqlite(context: &str, error: rusqlite::Error) -> Error {
+    Error::Sqlite {
+        context: context.to_string(),
+        message: error.to_string(),
     }
 }

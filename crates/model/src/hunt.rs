@@ -190,7 +190,7 @@ mod tests {
             schedule: Schedule::parse(schedule).unwrap(),
             ..ScenarioReport::errored(
                 &scenario,
-                ScenarioError::of(ErrorKind::Engine {
+                ScenarioError::of(ErrorKind::Unusable {
                     message: "replaced".into(),
                 }),
             )
@@ -228,7 +228,7 @@ mod tests {
             HuntVerdict::judge(&drive(failed(), "a a b", true), || report(failed(), "a b"));
         assert!(matches!(broken, HuntVerdict::Broken(_)), "{broken:?}");
         let unjudged = HuntVerdict::Unjudged {
-            error: ScenarioError::of(ErrorKind::Engine {
+            error: ScenarioError::of(ErrorKind::Unusable {
                 message: "no such table: t".into(),
             }),
         };
@@ -273,7 +273,7 @@ mod tests {
             HuntVerdict::Held
         );
         let error = ScenarioResult::Error {
-            error: ScenarioError::of(ErrorKind::Engine {
+            error: ScenarioError::of(ErrorKind::Unusable {
                 message: "no such table: t".into(),
             }),
         };
@@ -286,7 +286,7 @@ mod tests {
     #[test]
     fn an_exploration_without_a_failure_leaves_the_shortest_unmeasured() {
         let limit = ScenarioResult::Error {
-            error: ScenarioError::of(ErrorKind::Engine {
+            error: ScenarioError::of(ErrorKind::Unusable {
                 message: "exploration stopped at its limit".into(),
             }),
         };

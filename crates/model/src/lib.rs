@@ -15,6 +15,7 @@
 //! real randomness, touch a file system, or panic on any input.
 
 pub mod bundled;
+pub mod engine;
 pub mod exercise;
 pub mod export;
 pub mod history;

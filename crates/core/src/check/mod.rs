@@ -459,9 +459,7 @@ impl Checker {
                 }
                 run.run(actions, chooser, resume)
             }
-            Err(error) => End::Error(Box::new(ScenarioError::of(ErrorKind::Engine {
-                message: error.to_string(),
-            }))),
+            Err(error) => End::Error(Box::new(ScenarioError::of(ErrorKind::Engine { error }))),
         };
         run.into_path(end)
     }

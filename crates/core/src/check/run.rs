@@ -678,9 +678,7 @@ pub(super) fn limit_hit(limit: Limit) -> End {
 }
 
 pub(super) fn engine_error(error: Error) -> End {
-    End::Error(Box::new(ScenarioError::of(ErrorKind::Engine {
-        message: error.to_string(),
-    })))
+    End::Error(Box::new(ScenarioError::of(ErrorKind::Engine { error })))
 }
 
 /// The bound of a check that held more than `bytes_max` of explored states

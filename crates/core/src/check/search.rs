@@ -225,7 +225,7 @@ impl ScenarioSearch {
             return Progress::Done(Box::new(ScenarioReport::errored(
                 &self.scenario,
                 ScenarioError::of(ErrorKind::Engine {
-                    message: "this scenario's search has already given its report".into(),
+                    error: crate::Error::ReportGiven,
                 }),
             )));
         }

@@ -112,7 +112,7 @@ impl World {
             .put_back(&image.tables, image.sequences.as_deref(), &changed)
         {
             self.changes.all_changed();
-            return Err(Error::sqlite("put an explored state's rows back", e));
+            return Err(crate::error::sqlite("put an explored state's rows back", e));
         }
         for process in &image.processes {
             let (connection, sandbox) = if process.crashed {

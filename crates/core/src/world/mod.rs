@@ -181,7 +181,7 @@ impl World {
         let name = format!("fencelab-world-{number}");
         let meter = Arc::new(Meter::default());
         let (mut anchor, sandbox) = open_sandboxed(&name, &meter)
-            .map_err(|e| Error::sqlite("open the world's in-memory database", e))?;
+            .map_err(|e| crate::error::sqlite("open the world's in-memory database", e))?;
         if let Some(denial) = crate::sandbox::refuse_before_sqlite(schema_sql) {
             return Err(Error::Schema {
                 message: denial.to_string(),
@@ -190,7 +190,7 @@ impl World {
         {
             let _trusted = sandbox.trusted();
             set_journal(&anchor, journal)
-                .map_err(|e| Error::sqlite("set the world's journal mode", e))?;
+                .map_err(|e| crate::error::sqlite("set the world's journal mode", e))?;
         }
         sandbox.set_schema_changes_allowed(true);
         sandbox.begin_statement();
@@ -213,12 +213,12 @@ impl World {
             });
         }
         sandbox.set_schema_changes_allowed(false);
-        let seed =
-            SeedImage::capture(&anchor, &name).map_err(|(context, e)| Error::sqlite(context, e))?;
+        let seed = SeedImage::capture(&anchor, &name)
+            .map_err(|(context, e)| crate::error::sqlite(context, e))?;
         let changes = ChangeLog::new(seed.hook_tables());
         changes
             .install(&mut anchor)
-            .map_err(|e| Error::sqlite("watch the world's row changes", e))?;
+            .map_err(|e| crate::error::sqlite("watch the world's row changes", e))?;
         for name in constants.keys() {
             check_argument_name(name)?;
         }
@@ -323,7 +323,7 @@ impl World {
         let changed = self.changes.take_changed_tables();
         if let Err(e) = self.seed.restore(&changed) {
             self.changes.all_changed();
-            return Err(Error::sqlite("put the seed rows back", e));
+            return Err(crate::error::sqlite("put the seed rows back", e));
         }
         self.clock_seconds = 0;
         self.effects.clear();
@@ -382,10 +382,10 @@ impl World {
             return Ok(idle);
         }
         let (mut connection, sandbox) = open_sandboxed(&self.name, &self.meter)
-            .map_err(|e| Error::sqlite("open a process's connection", e))?;
+            .map_err(|e| crate::error::sqlite("open a process's connection", e))?;
         self.changes
             .install(&mut connection)
-            .map_err(|e| Error::sqlite("watch the world's row changes", e))?;
+            .map_err(|e| crate::error::sqlite("watch the world's row changes", e))?;
         Ok((connection, sandbox))
     }
 

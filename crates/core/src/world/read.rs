@@ -224,7 +224,7 @@ impl World {
     /// The rows of every exercise table, as the committed state has them.
     pub fn tables(&self) -> Result<Vec<TableRows>, Error> {
         self.snapshot(None)
-            .map_err(|e| Error::sqlite("read the exercise's tables", e))
+            .map_err(|e| crate::error::sqlite("read the exercise's tables", e))
     }
 
     /// The rows of every exercise table as process `id` sees them, its own
@@ -232,7 +232,7 @@ impl World {
     pub fn tables_seen_by(&self, id: ProcessId) -> Result<Vec<TableRows>, Error> {
         self.connection(id)?;
         self.snapshot(Some(id))
-            .map_err(|e| Error::sqlite("read the exercise's tables", e))
+            .map_err(|e| crate::error::sqlite("read the exercise's tables", e))
     }
 
     /// Every exercise table's columns with their declared types, upper-cased:
@@ -258,6 +258,6 @@ impl World {
                 })
                 .collect::<rusqlite::Result<Vec<_>>>()
         })
-        .map_err(|e| Error::sqlite("read the exercise's columns", e))
+        .map_err(|e| crate::error::sqlite("read the exercise's columns", e))
     }
 }

@@ -223,7 +223,7 @@ mod tests {
                 scenario(
                     "two",
                     ScenarioResult::Error {
-                        error: ScenarioError::of(ErrorKind::Engine {
+                        error: ScenarioError::of(ErrorKind::Unusable {
                             message: "no such table: t".into(),
                         }),
                     },
@@ -297,7 +297,7 @@ mod tests {
             scenario(
                 "one",
                 ScenarioResult::Error {
-                    error: ScenarioError::of(ErrorKind::Engine {
+                    error: ScenarioError::of(ErrorKind::Unusable {
                         message: "boom".into(),
                     }),
                 },
@@ -314,7 +314,7 @@ mod tests {
                 scenario(
                     "two",
                     ScenarioResult::Error {
-                        error: ScenarioError::of(ErrorKind::Engine {
+                        error: ScenarioError::of(ErrorKind::Unusable {
                             message: "boom".into(),
                         }),
                     },

@@ -9,6 +9,7 @@
 
 use super::Place;
 use super::said::{DataJson, Said, TagRead, Tagged};
+use crate::engine::Error as EngineError;
 use crate::history::ErrorCause;
 use crate::monitor::RuleError;
 use crate::scenario::StepError;
@@ -227,7 +228,10 @@ pub enum ErrorKind {
         denial: Denial,
     },
     /// The engine failed: a fault of fencelab's, not of the exercise.
-    Engine { message: String },
+    Engine {
+        #[serde(rename = "message", serialize_with = "sentence")]
+        error: EngineError,
+    },
 }
 
 impl Tagged for ErrorKind {
@@ -264,7 +268,8 @@ impl fmt::Display for ErrorKind {
                 "the exercise's belief rules do not fit this call: {error}"
             ),
             ErrorKind::Denied { denial } => denial.fmt(f),
-            ErrorKind::Unusable { message } | ErrorKind::Engine { message } => f.write_str(message),
+            ErrorKind::Engine { error } => error.fmt(f),
+            ErrorKind::Unusable { message } => f.write_str(message),
         }
     }
 }
@@ -594,6 +599,12 @@ mod tests {
                     denial: Denial::Refused("not authorized to read sqlite_master".into()),
                 }),
                 "not authorized to read sqlite_master",
+            ),
+            (
+                of(ErrorKind::Engine {
+                    error: EngineError::NoCallInProgress { id: "p2".into() },
+                }),
+                "process p2 has no call in progress",
             ),
             (
                 of(ErrorKind::Unusable {

@@ -11,7 +11,7 @@ pub(super) fn scenario(name: &str, result: ScenarioResult) -> ScenarioReport {
         result,
         ..ScenarioReport::errored(
             &scenario,
-            ScenarioError::of(ErrorKind::Engine {
+            ScenarioError::of(ErrorKind::Unusable {
                 message: "replaced".into(),
             }),
         )

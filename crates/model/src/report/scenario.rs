@@ -240,7 +240,7 @@ mod tests {
     #[test]
     fn every_result_round_trips_beside_the_name_and_a_contradiction_is_refused() {
         let error = ScenarioResult::Error {
-            error: ScenarioError::of(ErrorKind::Engine {
+            error: ScenarioError::of(ErrorKind::Unusable {
                 message: "no such table: t".into(),
             }),
         };

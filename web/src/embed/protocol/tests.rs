@@ -351,7 +351,7 @@ fn checked_says_every_verdict_and_sentence_with_totals() {
         result,
         ..ScenarioReport::errored(
             &exercise.scenarios[i],
-            fencelab_model::ScenarioError::of(fencelab_model::report::ErrorKind::Engine {
+            fencelab_model::ScenarioError::of(fencelab_model::report::ErrorKind::Unusable {
                 message: "unused".into(),
             }),
         )
@@ -363,7 +363,7 @@ fn checked_says_every_verdict_and_sentence_with_totals() {
             scenario(1, ScenarioResult::LimitShown),
             ScenarioReport::errored(
                 &exercise.scenarios[2],
-                fencelab_model::ScenarioError::of(fencelab_model::report::ErrorKind::Engine {
+                fencelab_model::ScenarioError::of(fencelab_model::report::ErrorKind::Unusable {
                     message: "no such table: leases".into(),
                 }),
             ),
@@ -425,7 +425,7 @@ fn checked_says_every_verdict_and_sentence_with_totals() {
         [
             &serde_json::Value::Null,
             &serde_json::Value::Null,
-            &serde_json::json!("engine")
+            &serde_json::json!("unusable")
         ],
         "an error says its kind; a pass has none"
     );

@@ -178,7 +178,7 @@ pub fn errored(name: &str, made: &str, events: usize) -> ScenarioReport {
     let mut report = scenario(
         name,
         ScenarioResult::Error {
-            error: fencelab_model::ScenarioError::of(fencelab_model::report::ErrorKind::Engine {
+            error: fencelab_model::ScenarioError::of(fencelab_model::report::ErrorKind::Unusable {
                 message: "process `a` cannot move: its call has ended".into(),
             }),
         },
