@@ -15,12 +15,15 @@ pub mod address;
 pub mod autosave;
 pub mod document;
 pub mod editing;
+pub mod editor_aids;
+pub mod handlers;
 pub mod hash_change;
 pub mod keys;
 pub mod open_focus;
 pub mod reveal;
 pub mod saved_work;
 pub mod site;
+pub mod start_marks;
 pub mod worker;
 
 /// Calls `listener` on each `event` of the window, until the returned
