@@ -5,13 +5,15 @@
 //! read as an action. The reducer and the layout (`components/app.rs`)
 //! read nothing themselves. The embed's own hook, which talks to the page
 //! that embeds this one, lives with the rest of the embedding
-//! (`embed/effects.rs`).
+//! (`embed/effects.rs`); the authoring view's are `author.rs`, on its own
+//! state in the same way.
 //!
 //! Must never: change the playground but through an action, or hold state the
 //! playground should (a hook keeps only what it needs to do its effect once,
 //! such as the last request it sent).
 
 pub mod address;
+pub mod author;
 pub mod autosave;
 pub mod document;
 pub mod editing;
