@@ -9,7 +9,7 @@
 //! never panic.
 
 use crate::share::Shown;
-use crate::state::{FoundBreak, Given, HuntText, OpenFocus, Theme};
+use crate::state::{FoundBreak, Given, HuntText, OpenFocus, Setting, Theme};
 use fencelab_protocol::Edits;
 use serde::{Deserialize, Serialize};
 use std::collections::{BTreeMap, BTreeSet};

@@ -231,6 +231,16 @@ impl Author {
     }
 }
 
+/// The state as a yew reducer: [`reduce`] on a copy.
+impl yew::Reducible for Author {
+    type Action = AuthorAction;
+    fn reduce(self: std::rc::Rc<Self>, action: AuthorAction) -> std::rc::Rc<Self> {
+        let mut author = std::rc::Rc::unwrap_or_clone(self);
+        reduce(&mut author, action);
+        std::rc::Rc::new(author)
+    }
+}
+
 pub fn reduce(author: &mut Author, action: AuthorAction) {
     match action {
         AuthorAction::Edited(text) => {

@@ -1,26 +1,25 @@
 //! The authoring view's root (`?author=1`): owns its state
-//! (author/state.rs) and its effects, each a hook of its own: reading the
-//! link or the saved draft once, the worker and the debounced check sent
-//! to it, the page's title and theme, autosaving the draft and copying its
-//! share link; and the actions that leave the page (preview in a new tab,
-//! download, a share link) and opening a file from disk.
+//! (author/state.rs), reads the link or the saved draft once, and calls its
+//! effects, each a hook of its own in `hooks/author.rs` (the worker and the
+//! debounced check sent to it, the page's title and theme, autosaving the
+//! draft and copying its share link); and the actions that leave the page
+//! (preview in a new tab, download, a share link) and opening a file from
+//! disk.
 //!
 //! The layout: the editor beside what `fencelab check` says, which stays in
 //! view on a wide screen; one after the other on a phone.
 
 use crate::author::link;
 use crate::author::saved::{self, SavedDraft};
-use crate::author::state::{Author, AuthorAction, CHECK_DELAY_MS, reduce};
+use crate::author::state::{Author, AuthorAction};
 use crate::author::templates::{self, Source, Template};
 use crate::components::author_editor::AuthorEditor;
 use crate::components::author_results::{AuthorResults, AuthorResultsProps};
 use crate::components::setting_switch::SettingSwitch;
-use crate::hooks::address::{drop_fragment, page_address};
-use crate::hooks::document::apply_theme;
+use crate::hooks::address::page_address;
+use crate::hooks::author::{use_author_page, use_author_worker, use_draft_leaving};
 use crate::state::Theme;
 use crate::storage;
-use crate::worker_client::WorkerClient;
-use gloo_timers::callback::Timeout;
 use std::rc::Rc;
 use wasm_bindgen::JsCast;
 use wasm_bindgen::prelude::*;
@@ -61,19 +60,6 @@ async fn read_opened(file: File) -> Result<String, String> {
         .ok_or_else(|| format!("{name} could not be read as text; the draft is unchanged"))
 }
 
-/// The state as a yew reducer.
-#[derive(Clone, PartialEq)]
-struct State(Author);
-
-impl Reducible for State {
-    type Action = AuthorAction;
-    fn reduce(self: Rc<Self>, action: AuthorAction) -> Rc<Self> {
-        let mut author = Rc::unwrap_or_clone(self).0;
-        reduce(&mut author, action);
-        Rc::new(State(author))
-    }
-}
-
 /// The draft to start from: a link's (`#x1=`), else the saved draft, else
 /// the starter; and what reading them left to say. A link's exercise takes
 /// the editor, so a different saved draft is set aside first.
@@ -112,14 +98,6 @@ fn read_draft() -> (String, Vec<String>) {
     }
 }
 
-/// Removes the link from the address once read: the draft is autosaved, so
-/// a reload shows it as edited since.
-fn clear_fragment() {
-    if let Some(window) = web_sys::window() {
-        drop_fragment(&window);
-    }
-}
-
 /// Offers `text` as a file named `name`, of type `mime`: a Blob behind a
 /// temporary link.
 pub(crate) fn download(name: &str, text: &str, mime: &str) -> Result<(), JsValue> {
@@ -155,10 +133,10 @@ pub fn author_app() -> Html {
         let bundled = crate::catalog::bundled()
             .map(|all| all.into_iter().map(|e| e.id).collect())
             .unwrap_or_default();
-        State(Author::new(text, notices, bundled))
+        Author::new(text, notices, bundled)
     });
     let initial = use_memo((), {
-        let text = author.0.text.clone();
+        let text = author.text.clone();
         move |_| text
     });
     let templates = use_memo((), |_| templates::templates());
@@ -188,7 +166,7 @@ pub fn author_app() -> Html {
         Callback::from(move |_: MouseEvent| dispatcher.dispatch(AuthorAction::DismissNotices))
     };
     let tools = tools(&author, &templates, &action_error);
-    let author = &author.0;
+    let author: &Author = &author;
 
     html! {
         <div class="app author">
@@ -218,74 +196,10 @@ pub fn author_app() -> Html {
     }
 }
 
-/// The worker, started once: every change of the draft sent to be loaded
-/// at once, and the check of the newest draft that loads sent after a pause
-/// in typing.
-#[hook]
-fn use_author_worker(author: &UseReducerHandle<State>) {
-    let client = {
-        let dispatcher = author.dispatcher();
-        use_memo((), move |_| {
-            WorkerClient::start(
-                crate::worker_client::answer_ms_from_address(),
-                move |response| dispatcher.dispatch(AuthorAction::Worker(Box::new(response))),
-            )
-        })
-    };
-    let load = author.0.load.clone();
-    {
-        let client = client.clone();
-        use_effect_with(author.0.load_wanted, move |_| {
-            if let Some(load) = load {
-                client.send(load);
-            }
-        });
-    }
-    let request = author.0.request.clone();
-    use_effect_with(author.0.check_wanted, move |_| {
-        let timer =
-            request.map(|request| Timeout::new(CHECK_DELAY_MS, move || client.send(request)));
-        move || drop(timer)
-    });
-}
-
-/// The page around the draft: the link taken out of the address once read,
-/// the theme chosen, and a title naming the draft.
-#[hook]
-fn use_author_page(author: &UseReducerHandle<State>, theme: Theme) {
-    use_effect_with((), |_| clear_fragment());
-    use_effect_with(theme, |theme| apply_theme(*theme));
-    let title = author
-        .0
-        .parsed
-        .as_ref()
-        .and_then(|parsed| parsed.as_ref().ok())
-        .map(|d| d.title.clone());
-    use_effect_with(title, |title| {
-        if let Some(document) = web_sys::window().and_then(|w| w.document()) {
-            let title = title.as_deref().unwrap_or("A draft");
-            document.set_title(&format!("{title} · authoring · fencelab"));
-        }
-    });
-}
-
-/// Where the draft goes without being asked: storage on every change, and
-/// the clipboard when a share link is made (refused copies are fine: the
-/// field shows the link).
-#[hook]
-fn use_draft_leaving(author: &UseReducerHandle<State>) {
-    use_effect_with(author.0.text.clone(), |text| saved::save(text));
-    use_effect_with(author.0.share.clone(), |share| {
-        if let (Some(Ok(url)), Some(window)) = (share, web_sys::window()) {
-            let _ = window.navigator().clipboard().write_text(url);
-        }
-    });
-}
-
 /// The tools above the editor: start again from a template or a file,
 /// preview, download, share, and what became of the last of them.
 fn tools(
-    author: &UseReducerHandle<State>,
+    author: &UseReducerHandle<Author>,
     templates: &Rc<Vec<Template>>,
     action_error: &UseStateHandle<Option<String>>,
 ) -> Html {
@@ -300,7 +214,7 @@ fn tools(
         })
     };
     let on_download = {
-        let (name, text) = (author.0.file_name(), author.0.text.clone());
+        let (name, text) = (author.file_name(), author.text.clone());
         let action_error = action_error.clone();
         Callback::from(move |_: MouseEvent| {
             action_error.set(
@@ -311,13 +225,13 @@ fn tools(
         })
     };
     let on_preview = {
-        let text = author.0.text.clone();
+        let text = author.text.clone();
         let action_error = action_error.clone();
         Callback::from(move |_: MouseEvent| {
             action_error.set(preview(&text).err().map(|e| format!("No preview: {e}.")))
         })
     };
-    let author = &author.0;
+    let author: &Author = &author;
     let blocked = author.preview_blocked();
     html! {
         <div class="author-tools">
@@ -359,7 +273,7 @@ fn tools(
 /// site first (the service worker has it offline); one that cannot be
 /// fetched says why and leaves the draft as it is.
 fn on_template(
-    dispatcher: UseReducerDispatcher<State>,
+    dispatcher: UseReducerDispatcher<Author>,
     templates: Rc<Vec<Template>>,
     action_error: UseStateHandle<Option<String>>,
 ) -> Callback<Event> {
@@ -403,7 +317,7 @@ fn on_template(
 /// A file from disk replaces the draft as one undoable change, as a
 /// template does; one that cannot be read says why.
 fn on_open_file(
-    dispatcher: UseReducerDispatcher<State>,
+    dispatcher: UseReducerDispatcher<Author>,
     action_error: UseStateHandle<Option<String>>,
 ) -> Callback<Event> {
     Callback::from(move |event: Event| {

@@ -1,7 +1,7 @@
 //! Drive it yourself: choose which process moves next, undo, restart, and
 //! watch the timeline grow into your own counterexample.
 
-use crate::components::hunt_panel::HuntVerdictLine;
+use crate::components::hunt_verdict_line::HuntVerdictLine;
 use fencelab_model::{Drive, HuntVerdict, Schedule};
 use std::rc::Rc;
 use yew::prelude::*;

@@ -1,42 +1,12 @@
-//! "Break it yourself": the offer of a challenge (a broken text to break:
-//! the starting text or a named variant), and, while one is open, the
-//! scenarios to hunt in, in place of the verdicts, whose counterexamples
-//! stay hidden. What a hunt found is [`HuntVerdictLine`], drawn in the drive
-//! panel. Every sentence about a break is the model's (`Break`'s).
+//! "Break it yourself", open: the scenarios to hunt in, in place of the
+//! verdicts, whose counterexamples stay hidden, or, on a text with nothing
+//! to hunt, why and the other broken texts. The offer is `hunt_offer.rs`;
+//! what a hunt found is `hunt_verdict_line.rs`, drawn in the drive panel.
+//! Every sentence about a break is the model's (`Break`'s).
 
 use crate::state::{HuntTargets, HuntText};
-use fencelab_model::HuntVerdict;
 use fencelab_model::exercise::Variant;
 use yew::prelude::*;
-
-#[derive(Properties, PartialEq)]
-pub struct HuntOfferProps {
-    pub variants: Vec<Variant>,
-    pub on_start: Callback<HuntText>,
-}
-
-/// The offer: one button per broken text.
-#[function_component(HuntOffer)]
-pub fn hunt_offer(props: &HuntOfferProps) -> Html {
-    let start = |text: HuntText| props.on_start.reform(move |_: MouseEvent| text.clone());
-    html! {
-        <section class="hunt-offer" aria-labelledby="hunt-offer-title">
-            <h2 id="hunt-offer-title">{ "Break it yourself" }</h2>
-            <p class="muted">{ "Take a broken text and be the scheduler: the counterexamples stay hidden, and you move the processes until a guarantee breaks." }</p>
-            <div class="hunt-texts">
-                <button class="hunt-start" data-hunt-text="start" onclick={start(HuntText::Start)}>
-                    { "Break the starting text" }
-                </button>
-                { for props.variants.iter().map(|m| html! {
-                    <button class="hunt-start" data-hunt-text={m.name.clone()}
-                        onclick={start(HuntText::Variant(m.name.clone()))}>
-                        { format!("Break the variant “{}”", m.name) }
-                    </button>
-                }) }
-            </div>
-        </section>
-    }
-}
 
 #[derive(Properties, PartialEq)]
 pub struct HuntPanelProps {
@@ -131,36 +101,5 @@ pub fn hunt_panel(props: &HuntPanelProps) -> Html {
             } }
             <button id="hunt-leave" onclick={leave}>{ "Leave the challenge" }</button>
         </section>
-    }
-}
-
-#[derive(Properties, PartialEq)]
-pub struct HuntVerdictLineProps {
-    /// None while the worker has not judged the newest move.
-    pub verdict: Option<HuntVerdict>,
-}
-
-/// What the hunt's newest move came to, in the drive panel.
-#[function_component(HuntVerdictLine)]
-pub fn hunt_verdict_line(props: &HuntVerdictLineProps) -> Html {
-    match &props.verdict {
-        None | Some(HuntVerdict::Going) => html! {},
-        Some(HuntVerdict::Broken(found)) => html! {
-            <div class="hunt-won" id="hunt-verdict" data-verdict="won" data-moves={found.moves().to_string()}
-                data-shortest={found.shortest_moves.map(|m| m.to_string()).unwrap_or_default()}>
-                <p><strong>{ "✓ You broke it." }</strong>{ format!(" The guarantee that broke: {}", found.failure) }</p>
-                <p id="hunt-lengths">{ found.lengths() }</p>
-            </div>
-        },
-        Some(HuntVerdict::Held) => html! {
-            <p class="hunt-held" id="hunt-verdict" data-verdict="held">
-                { "Every guarantee held: this order breaks nothing, so it is not a win. Undo some moves and try another order." }
-            </p>
-        },
-        Some(HuntVerdict::Unjudged { error }) => html! {
-            <p class="error-message" id="hunt-verdict" data-verdict="unjudged">
-                { format!("This order could not be judged, so it is not a win: {error}") }
-            </p>
-        },
     }
 }

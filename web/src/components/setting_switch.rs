@@ -32,7 +32,7 @@ pub fn setting_switch<T: Setting>(props: &SettingSwitchProps<T>) -> Html {
         <p class={props.class.clone()}>
             <label for={props.id.clone()}>{ props.label.clone() }</label>
             <select id={props.id.clone()} onchange={change}>
-                { for T::all().iter().map(|value| html! {
+                { for T::ALL.iter().map(|value| html! {
                     <option value={value.name()} selected={*value == props.value}>{ value.label() }</option>
                 }) }
             </select>

@@ -12,7 +12,7 @@
 //! entry is replaced instead: a frame's entries would be the course page's
 //! Back.
 
-use crate::state::{Action, Playground, Start, Theme};
+use crate::state::{Action, Playground, Setting, Start, Theme};
 use crate::storage;
 use wasm_bindgen::prelude::*;
 use yew::prelude::*;

@@ -2,7 +2,7 @@
 //! `data-theme` follows the theme in force (which the stylesheet and the
 //! editors read). Only the learner's own choice is remembered in storage.
 
-use crate::state::{Action, Playground, Theme};
+use crate::state::{Action, Playground, Setting, Theme};
 use crate::{editor, storage};
 use yew::prelude::*;
 

@@ -24,6 +24,7 @@ use web_sys::{Element, IntersectionObserver, IntersectionObserverEntry, Intersec
 use yew::prelude::*;
 
 /// The learner's editing, and the loop's listeners that follow it.
+#[derive(Clone, PartialEq)]
 pub struct Editing {
     /// A key was pressed in an editor of the loop (or Tab brought the
     /// cursor there), and the focus is still in the loop.

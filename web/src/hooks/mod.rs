@@ -5,22 +5,27 @@
 //! read as an action. The reducer and the layout (`components/app.rs`)
 //! read nothing themselves. The embed's own hook, which talks to the page
 //! that embeds this one, lives with the rest of the embedding
-//! (`embed/effects.rs`).
+//! (`embed/effects.rs`); the authoring view's are `author.rs`, on its own
+//! state in the same way.
 //!
 //! Must never: change the playground but through an action, or hold state the
 //! playground should (a hook keeps only what it needs to do its effect once,
 //! such as the last request it sent).
 
 pub mod address;
+pub mod author;
 pub mod autosave;
 pub mod document;
 pub mod editing;
+pub mod editor_aids;
+pub mod handlers;
 pub mod hash_change;
 pub mod keys;
 pub mod open_focus;
 pub mod reveal;
 pub mod saved_work;
 pub mod site;
+pub mod start_marks;
 pub mod worker;
 
 /// Calls `listener` on each `event` of the window, until the returned

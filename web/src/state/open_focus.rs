@@ -5,6 +5,8 @@
 //! its top either way (crate::reveal). The choice is remembered
 //! (storage.rs); a stored value this build does not know means the title.
 
+use super::Setting;
+
 /// What takes the focus as another exercise opens.
 #[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
 pub enum OpenFocus {
@@ -15,28 +17,19 @@ pub enum OpenFocus {
     Editor,
 }
 
-impl OpenFocus {
-    pub const ALL: [OpenFocus; 2] = [OpenFocus::Title, OpenFocus::Editor];
+impl Setting for OpenFocus {
+    const ALL: &'static [OpenFocus] = &[OpenFocus::Title, OpenFocus::Editor];
 
     /// The name stored, and the value of the control's option.
-    pub fn name(self) -> &'static str {
+    fn name(self) -> &'static str {
         match self {
             OpenFocus::Title => "title",
             OpenFocus::Editor => "editor",
         }
     }
 
-    /// The choice named `name`; anything else (nothing stored, a value
-    /// from another build, a hand-edited entry) is the title.
-    pub fn from_name(name: &str) -> OpenFocus {
-        OpenFocus::ALL
-            .into_iter()
-            .find(|f| f.name() == name)
-            .unwrap_or_default()
-    }
-
     /// What the control says for it.
-    pub fn label(self) -> &'static str {
+    fn label(self) -> &'static str {
         match self {
             OpenFocus::Title => "Its title",
             OpenFocus::Editor => "Its first editor",
@@ -47,10 +40,11 @@ impl OpenFocus {
 #[cfg(test)]
 mod tests {
     use super::OpenFocus;
+    use crate::state::Setting;
 
     #[test]
     fn a_known_name_reads_back_and_anything_else_is_the_title() {
-        for focus in OpenFocus::ALL {
+        for &focus in OpenFocus::ALL {
             assert_eq!(OpenFocus::from_name(focus.name()), focus);
         }
         for unknown in ["", "Editor", "first-editor", "{\"x\":1}", "title "] {

@@ -2,7 +2,9 @@
 //! the learner chose one, which is remembered (storage.rs, read by web/boot.js
 //! before the first paint and by the app at start).
 
-/// The theme the learner chose.
+use super::Setting;
+
+/// The theme the learner chose; anything else stored follows the system.
 #[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
 pub enum Theme {
     /// Follow the system's colour scheme.
@@ -12,11 +14,11 @@ pub enum Theme {
     Dark,
 }
 
-impl Theme {
-    pub const ALL: [Theme; 3] = [Theme::System, Theme::Light, Theme::Dark];
+impl Setting for Theme {
+    const ALL: &'static [Theme] = &[Theme::System, Theme::Light, Theme::Dark];
 
     /// The name stored, and the value of the document's `data-theme`.
-    pub fn name(self) -> &'static str {
+    fn name(self) -> &'static str {
         match self {
             Theme::System => "system",
             Theme::Light => "light",
@@ -24,16 +26,8 @@ impl Theme {
         }
     }
 
-    /// The theme named `name`; anything else follows the system.
-    pub fn from_name(name: &str) -> Theme {
-        Theme::ALL
-            .into_iter()
-            .find(|t| t.name() == name)
-            .unwrap_or_default()
-    }
-
     /// What the theme menu says.
-    pub fn label(self) -> &'static str {
+    fn label(self) -> &'static str {
         match self {
             Theme::System => "As the system",
             Theme::Light => "Light",
