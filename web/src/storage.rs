@@ -203,7 +203,10 @@ pub fn open_focus() -> OpenFocus {
 /// Remembers where the focus goes as another exercise opens; the title,
 /// the default, forgets the choice.
 pub fn save_open_focus(focus: OpenFocus) {
-    save_setting(OPEN_FOCUS_KEY, (focus != OpenFocus::Title).then(|| focus.name()));
+    save_setting(
+        OPEN_FOCUS_KEY,
+        (focus != OpenFocus::Title).then(|| focus.name()),
+    );
 }
 
 /// The name a setting of the page (the theme, the focus on opening) is

@@ -322,7 +322,7 @@ pub struct Scenarios {
 /// copy per mutant), or one of its own.
 enum Found {
     Known(usize),
-    Ran(ScenarioReport),
+    Ran(Box<ScenarioReport>),
 }
 
 impl Scenarios {
@@ -342,7 +342,7 @@ impl Scenarios {
                 };
                 self.search = None;
                 self.ours.spend(&report);
-                return self.found(Found::Ran(*report), base)
+                return self.found(Found::Ran(report), base)
                     || self.next >= exercise.scenarios.len();
             }
             let Some(scenario) = exercise.scenarios.get(self.next) else {
@@ -371,7 +371,7 @@ impl Scenarios {
             match self.ours.begin(checker, scenario) {
                 Ok(search) => self.search = Some(search.for_purpose(Purpose::Verdict)),
                 Err(unrun) => {
-                    if self.found(Found::Ran(*unrun), base) {
+                    if self.found(Found::Ran(unrun), base) {
                         return true;
                     }
                 }

@@ -231,7 +231,7 @@ fn tools(
             action_error.set(preview(&text).err().map(|e| format!("No preview: {e}.")))
         })
     };
-    let author: &Author = &author;
+    let author: &Author = author;
     let blocked = author.preview_blocked();
     html! {
         <div class="author-tools">

@@ -48,7 +48,11 @@ mod tests {
             assert_eq!(OpenFocus::from_name(focus.name()), focus);
         }
         for unknown in ["", "Editor", "first-editor", "{\"x\":1}", "title "] {
-            assert_eq!(OpenFocus::from_name(unknown), OpenFocus::Title, "{unknown:?}");
+            assert_eq!(
+                OpenFocus::from_name(unknown),
+                OpenFocus::Title,
+                "{unknown:?}"
+            );
         }
     }
 }

@@ -11,9 +11,9 @@
 //! exercises a learner opens. Must never panic on a draft.
 
 use crate::serve::RUNS_PER_SLICE;
+use fencelab_core::LoadError;
 use fencelab_core::check::Progress;
 use fencelab_core::exercise::{CheckSearch, try_schema};
-use fencelab_core::LoadError;
 use fencelab_model::exercise::Unchecked;
 use fencelab_protocol::Response;
 
@@ -69,9 +69,9 @@ impl AuthorJob {
 #[cfg(test)]
 mod tests {
     use super::*;
-    use fencelab_core::{Exercise, ExerciseExt};
     use fencelab_core::mutate::StaleEquivalent;
     use fencelab_core::report::{ExerciseCheck, Verdict};
+    use fencelab_core::{Exercise, ExerciseExt};
 
     /// `source` as the exercise reader reads it.
     fn read(file: &str, source: &str) -> Result<Box<Unchecked>, LoadError> {

@@ -31,9 +31,9 @@ mod statement;
 mod step;
 
 pub use image::Image;
-pub(crate) use read::TransactionMode;
 #[cfg(test)]
 pub(crate) use read::Lock;
+pub(crate) use read::TransactionMode;
 pub use record::Recorder;
 
 use changes::ChangeLog;

@@ -10,8 +10,8 @@
 #[cfg(target_arch = "wasm32")]
 use wasm_bindgen_test::wasm_bindgen_test as test;
 
-use fencelab_core::report::ScenarioReport;
 use fencelab_core::Recorder;
+use fencelab_core::report::ScenarioReport;
 use fencelab_core::{Exercise, ExerciseExt, bundled, exercise, mutation};
 
 const EDGE_CASES: &str = include_str!("../data/history-edge-cases.toml");
