@@ -277,13 +277,31 @@ impl ScenarioSearch {
         }
         Some(match outcome? {
             Ok((shown, passed)) => self.shown_report(checker, actions, shown, passed, one_run),
-            Err(error) => {
-                let mut report =
-                    ScenarioReport::errored(&self.scenario, in_scenario(&self.scenario, error));
-                checker.add_spent(&mut report.exploration);
-                report
-            }
+            Err(error) => self.stopped(checker, error),
         })
+    }
+
+    /// The report of a search that `error` stopped, with what it spent.
+    pub(super) fn stopped(&self, checker: &Checker, error: ScenarioError) -> ScenarioReport {
+        let mut report =
+            ScenarioReport::errored(&self.scenario, in_scenario(&self.scenario, error));
+        checker.add_spent(&mut report.exploration);
+        report
+    }
+
+    /// The limit a search has reached, if it has spent its procedure steps
+    /// or SQLite steps, or holds more than its memory allows in
+    /// `seen_bytes` of explored states: whichever strategy reached it, a
+    /// limit is the verdict, never a pass.
+    pub(super) fn budget_left(
+        &self,
+        checker: &Checker,
+        seen_bytes: u64,
+    ) -> Result<(), ScenarioError> {
+        if checker.spent.procedure_steps > checker.limits.steps_max {
+            return Err(checker.out_of_steps(&self.exploration));
+        }
+        checker.over_budget(seen_bytes).map_or(Ok(()), Err)
     }
 
     /// The report of an exploration that ran to its end: the run it shows
@@ -377,12 +395,7 @@ impl ScenarioSearch {
     /// The error that stops exploring before another run, if a limit is
     /// reached.
     fn within_limits(&self, checker: &Checker) -> Result<(), ScenarioError> {
-        if checker.spent.procedure_steps > checker.limits.steps_max {
-            return Err(checker.out_of_steps(&self.exploration));
-        }
-        if let Some(error) = checker.over_budget(self.dfs.seen().bytes()) {
-            return Err(error);
-        }
+        self.budget_left(checker, self.dfs.seen().bytes())?;
         if self.exploration.schedules >= checker.limits.schedules_max {
             return Err(ScenarioError::of(ErrorKind::Limit {
                 limit: Limit::Schedules {
@@ -441,12 +454,7 @@ impl ScenarioSearch {
     /// The run to show, once every run is done, or the limit the
     /// exploration reached.
     fn finish_exploring(&mut self, checker: &Checker) -> Result<Option<Kept>, ScenarioError> {
-        if checker.spent.procedure_steps > checker.limits.steps_max {
-            return Err(checker.out_of_steps(&self.exploration));
-        }
-        if let Some(error) = checker.over_budget(self.dfs.seen().bytes()) {
-            return Err(error);
-        }
+        self.budget_left(checker, self.dfs.seen().bytes())?;
         self.exploration.states = self.dfs.seen().states();
         Ok(self.worst.take().or(self.first_complete.take()))
     }
