@@ -9,9 +9,7 @@
 use wasm_bindgen_test::wasm_bindgen_test as test;
 
 use fencelab_core::report::{ErrorKind, Limit};
-use fencelab_core::{
-    Checker, Limits, Procedure, Rules, Scenario, ScenarioReport, Values, Verdict,
-};
+use fencelab_core::{Checker, Limits, Procedure, Rules, Scenario, ScenarioReport, Values, Verdict};
 
 /// The toy mailbox with two messages.
 const SCHEMA: &str = concat!(
