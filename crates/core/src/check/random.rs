@@ -13,7 +13,8 @@
 //! the stopped run replayed on a budget of its own.
 
 use super::Checker;
-use super::explore::{Chooser, End};
+use super::end::End;
+use super::explore::Chooser;
 use super::search::{Purpose, ScenarioSearch};
 use crate::random::SplitMix64;
 use crate::report::ScenarioReport;

@@ -6,7 +6,8 @@
 //! exactly the report of checking in one go: the search keeps its path,
 //! its seen states and what it has spent between slices.
 
-use super::explore::{Chooser, DepthFirst, End, Strategy};
+use super::end::End;
+use super::explore::{Chooser, DepthFirst, Strategy};
 use super::random::RandomWalk;
 use super::{Checker, Path, Spent, in_scenario, report_of, sections, validate};
 use crate::history::Event;
