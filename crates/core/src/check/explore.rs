@@ -30,30 +30,15 @@
 //! test: `tests/suite/explorer_differential.rs`).
 
 use super::Checker;
+use super::end::{End, denied, limit_hit, memory_exceeded, misfit};
 use super::footprint::Footprint;
-use super::run::Resume;
+use super::state::Resume;
 use crate::random::SplitMix64;
-use crate::report::{ErrorKind, Exploration, Explored, Failure, Limit, Misfit, ScenarioError};
+use crate::report::{ErrorKind, Exploration, Explored, Limit, Misfit, ScenarioError};
 use crate::schedule::Schedule;
 use rustc_hash::FxBuildHasher;
 use std::collections::HashMap;
 use std::sync::Arc;
-
-/// How a run ended.
-#[derive(Clone, Debug, Default)]
-pub(super) enum End {
-    #[default]
-    Completed,
-    /// Cut: the state reached had been reached before at no greater depth.
-    Pruned,
-    Failed(Box<Failure>),
-    /// Boxed: a typed error is large, and an end is returned on every step.
-    Error(Box<ScenarioError>),
-    /// Driving by hand: the schedule ran out where these processes may move.
-    Awaiting(Vec<String>),
-    /// Stopped after the requested history event.
-    Stopped,
-}
 
 /// How a scenario's search covers the interleavings: depth first over
 /// every one (reduced or plain), or a sample drawn at random.
@@ -402,9 +387,7 @@ impl DepthFirst {
             return Err(End::Pruned);
         }
         if self.seen.bytes > self.seen_bytes_max {
-            return Err(super::run::limit_hit(super::run::memory_exceeded(
-                self.seen_bytes_max,
-            )));
+            return Err(limit_hit(memory_exceeded(self.seen_bytes_max)));
         }
         Ok(())
     }
@@ -505,7 +488,7 @@ impl Chooser<'_> {
                 interactive,
             } => match schedule.get(depth) {
                 Some(wanted) => options.iter().position(|n| n == wanted).ok_or_else(|| {
-                    super::run::misfit(Misfit::NotMovable {
+                    misfit(Misfit::NotMovable {
                         step: depth + 1,
                         named: wanted.to_string(),
                         movable: options.to_vec(),
@@ -518,7 +501,7 @@ impl Chooser<'_> {
         if choice < options.len() {
             Ok(choice)
         } else {
-            Err(super::run::misfit(Misfit::ChoseStuckProcess))
+            Err(misfit(Misfit::ChoseStuckProcess))
         }
     }
 
@@ -544,11 +527,11 @@ impl Checker {
     /// more than its memory allows in `seen_bytes` of explored states.
     pub(super) fn over_budget(&self, seen_bytes: u64) -> Option<ScenarioError> {
         if let Some(denial) = self.world.meter().exceeded() {
-            return Some(super::run::denied(denial));
+            return Some(denied(denial));
         }
         (seen_bytes > self.limits.memory_bytes_max).then(|| {
             ScenarioError::of(ErrorKind::Limit {
-                limit: super::run::memory_exceeded(self.limits.memory_bytes_max),
+                limit: memory_exceeded(self.limits.memory_bytes_max),
             })
         })
     }

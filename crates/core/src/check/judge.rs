@@ -5,7 +5,7 @@
 //! nothing they read has changed ([`Held`]). It never moves a process or
 //! chooses a step: run.rs does, and asks it after each.
 
-use super::explore::End;
+use super::end::End;
 use super::run::{Flow, Run, engine_error};
 use crate::history::{Outcome, OutcomeKind};
 use crate::monitor::{OkCall, RuleError, Violation};

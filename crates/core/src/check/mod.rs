@@ -20,12 +20,14 @@
 //! is never a pass.
 
 mod context;
+mod end;
 mod explore;
 mod footprint;
 mod judge;
 mod random;
 mod run;
 mod search;
+mod state;
 mod suite;
 
 pub use explore::Strategy;
@@ -43,10 +45,12 @@ use crate::report::{
 use crate::scenario::{Action, Scenario};
 use crate::schedule::Schedule;
 use crate::world::World;
-use explore::{Chooser, End};
+use end::End;
+use explore::Chooser;
 use fencelab_model::exercise::{Journal, Rules};
-use run::{Resume, Run};
+use run::Run;
 use serde::{Deserialize, Serialize};
+use state::{Resume, State};
 use std::sync::Arc;
 
 /// The bounds on one scenario's exploration.
@@ -434,7 +438,7 @@ impl Checker {
             scenario,
             limits: self.limits,
             names: run::process_names(actions),
-            state: run::State::default(),
+            state: State::default(),
             stop_after_event,
             path: Path::default(),
             spent: &mut self.spent,

@@ -8,10 +8,13 @@
 //!
 //! Its runs are bounded by the scenario's [`super::Limits`] inside each run
 //! (a run past a limit errs, which ends the search), never between runs:
-//! the count of runs asked for is the bound on their number.
+//! the count of runs asked for is the bound on their number. A search its
+//! budget stopped reports the limit, as a depth-first search does, never
+//! the stopped run replayed on a budget of its own.
 
 use super::Checker;
-use super::explore::{Chooser, End};
+use super::end::End;
+use super::explore::Chooser;
 use super::search::{Purpose, ScenarioSearch};
 use crate::random::SplitMix64;
 use crate::report::ScenarioReport;
@@ -70,16 +73,34 @@ impl ScenarioSearch {
             walk.found = matches!(path.end, End::Failed(_) | End::Error(_));
         }
         checker.world.set_recording(true);
+        self.exploration.schedules = walk.done;
+        // A run the budget stopped would pass replayed on a budget of its
+        // own: the limit is the verdict, as in a depth-first search.
+        let mut report = match self.budget_left(checker, 0) {
+            Err(error) => self.stopped(checker, error),
+            Ok(()) => self.replayed(checker, actions, &walk.last),
+        };
+        report.exploration.schedules = walk.done;
+        report.exploration.seed = Some(walk.seed);
+        Some(report)
+    }
+
+    /// The report of the schedule `choices`, replayed with a budget of its
+    /// own, with what the walk spent.
+    fn replayed(
+        &mut self,
+        checker: &mut Checker,
+        actions: &[Action],
+        choices: &[usize],
+    ) -> ScenarioReport {
         let mut exploration = std::mem::take(&mut self.exploration);
         checker.add_spent(&mut exploration);
         checker.begin_budget();
         checker.world.set_recording(self.purpose == Purpose::Shown);
-        let mut report = checker.replay_choices(&self.scenario, actions, &walk.last);
+        let mut report = checker.replay_choices(&self.scenario, actions, choices);
         checker.world.set_recording(true);
         report.exploration = exploration;
         checker.add_spent(&mut report.exploration);
-        report.exploration.schedules = walk.done;
-        report.exploration.seed = Some(walk.seed);
-        Some(report)
+        report
     }
 }

@@ -8,28 +8,21 @@
 //! interpreter's.
 
 use super::context;
-use super::explore::{Chooser, End};
+use super::end::{End, denied, limit_hit, memory_exceeded, misfit};
+use super::explore::Chooser;
 use super::footprint::{Footprint, Observed};
 use super::judge::Held;
+use super::state::{CallInfo, Resume, State};
 use super::{Limits, Path, Spent};
 use crate::error::Error;
 use crate::history::Values;
-use crate::monitor::Monitor;
 use crate::procedure::{StatementClass, StepKind};
 use crate::report::{ErrorKind, FailureCause, Lane, Limit, Misfit, ScenarioError};
-use crate::sandbox::Denial;
 use crate::scenario::{Action, Arg, ConcurrentCall, Expect, Point, Scenario};
 use crate::value::Value;
-use crate::world::{Image, ProcessId, StepResult, World};
+use crate::world::{ProcessId, StepResult, World};
 use fencelab_model::exercise::Rules;
 use std::collections::BTreeMap;
-
-#[derive(Clone)]
-pub(super) struct CallInfo {
-    pub(super) procedure: String,
-    pub(super) arguments: Values,
-    pub(super) expect: Option<Expect>,
-}
 
 pub(super) struct Run<'a> {
     pub(super) world: &'a mut World,
@@ -59,56 +52,6 @@ pub(super) struct Run<'a> {
     /// memory; not while it is recorded speculatively, when a history past
     /// the limit stops being recorded instead.
     pub(super) history_counted: bool,
-}
-
-/// The interpreter's own state: everything a later step of the run reads
-/// of the steps before it, apart from the world. A [`Resume`] keeps a
-/// clone of it, and a resumed run takes it up whole.
-#[derive(Clone, Default)]
-pub(super) struct State {
-    /// Scenario name -> (process, actor).
-    pub(super) processes: BTreeMap<String, (ProcessId, String)>,
-    /// Calls in progress, by process.
-    pub(super) calls: BTreeMap<ProcessId, CallInfo>,
-    pub(super) monitor: Monitor,
-    /// The world's effects the monitor has judged.
-    pub(super) effects_seen: usize,
-    /// The option index taken at each choice, in order (the run's path
-    /// holds them once it ends).
-    pub(super) choices: Vec<usize>,
-    /// The process names taken at each choice: the schedule.
-    pub(super) names: Vec<String>,
-    /// Whether the step taken at each choice met another process's lock.
-    pub(super) waited: Vec<bool>,
-}
-
-/// A run stopped at a choice between transactions, to resume later runs
-/// from instead of replaying them from the seed: the world's image and
-/// the interpreter's own state there (see world/image.rs).
-pub(super) struct Resume {
-    world: Image,
-    /// The concurrent section the choice belongs to, by action index, with
-    /// its members and the steps it has taken.
-    action: usize,
-    members: Vec<(String, ProcessId)>,
-    section_steps: usize,
-    state: State,
-    /// What the run had spent when it reached the choice: a resumed run
-    /// charges it, as a replay of the same steps would have.
-    procedure_steps: u64,
-    sqlite_steps: u64,
-}
-
-impl Resume {
-    /// The world as it stood at the choice.
-    pub(super) fn world(&self) -> &Image {
-        &self.world
-    }
-
-    /// Procedure steps and SQLite steps the run had spent to reach it.
-    pub(super) fn cost(&self) -> (u64, u64) {
-        (self.procedure_steps, self.sqlite_steps)
-    }
 }
 
 /// Stops the run with an end, from inside helper methods.
@@ -667,38 +610,8 @@ impl Run<'_> {
     }
 }
 
-/// The end of a run whose scenario does not fit the texts.
-pub(super) fn misfit(misfit: Misfit) -> End {
-    End::Error(Box::new(ScenarioError::of(ErrorKind::Misfit { misfit })))
-}
-
-/// The end of a run that reached a bound of the check.
-pub(super) fn limit_hit(limit: Limit) -> End {
-    End::Error(Box::new(ScenarioError::of(ErrorKind::Limit { limit })))
-}
-
 pub(super) fn engine_error(error: Error) -> End {
     End::Error(Box::new(ScenarioError::of(ErrorKind::Engine { error })))
-}
-
-/// The bound of a check that held more than `bytes_max` of explored states
-/// and history.
-pub(super) fn memory_exceeded(bytes_max: u64) -> Limit {
-    Limit::Memory {
-        maximum_bytes: bytes_max,
-    }
-}
-
-/// The error of what the sandbox denied the check itself: its SQLite step
-/// budget is a limit; anything else a denial, in its own words.
-pub(super) fn denied(denial: Denial) -> ScenarioError {
-    let kind = match denial {
-        Denial::CheckBudget { steps_max } => ErrorKind::Limit {
-            limit: Limit::SqliteSteps { maximum: steps_max },
-        },
-        other => ErrorKind::Denied { denial: other },
-    };
-    ScenarioError::of(kind)
 }
 
 /// What a reader calls each process the actions start, by its label.

@@ -6,7 +6,8 @@
 //! exactly the report of checking in one go: the search keeps its path,
 //! its seen states and what it has spent between slices.
 
-use super::explore::{Chooser, DepthFirst, End, Strategy};
+use super::end::End;
+use super::explore::{Chooser, DepthFirst, Strategy};
 use super::random::RandomWalk;
 use super::{Checker, Path, Spent, in_scenario, report_of, sections, validate};
 use crate::history::Event;
@@ -64,19 +65,29 @@ struct Kept {
     sqlite_steps: u64,
 }
 
+/// What a search not yet done keeps between slices: the scenario's
+/// actions and the strategy's own state.
+struct Pending {
+    actions: Vec<Action>,
+    exploring: Exploring,
+}
+
+/// A search's strategy with its state: each carries only its own.
+enum Exploring {
+    /// Every interleaving ([`Strategy::Plain`], [`Strategy::Reduced`]).
+    DepthFirst(DepthFirst),
+    /// Schedules drawn at random ([`Strategy::Random`]).
+    Random(RandomWalk),
+}
+
 /// A scenario's check in progress. Advance it with the checker it was
 /// made by, and nothing else between its slices.
 pub struct ScenarioSearch {
     pub(super) purpose: Purpose,
     pub(super) scenario: Scenario,
     /// `None` once the scenario turned out malformed (then `report` holds
-    /// its error).
-    actions: Option<Vec<Action>>,
-    /// The depth-first search over every interleaving, unless `random`.
-    dfs: DepthFirst,
-    /// Set when the schedules are drawn at random instead
-    /// ([`Strategy::Random`]); then `dfs` never runs.
-    random: Option<RandomWalk>,
+    /// its error), once the search is done, and while a slice runs.
+    pending: Option<Pending>,
     pub(super) exploration: Exploration,
     /// The failing or erring run to show so far.
     worst: Option<Kept>,
@@ -109,12 +120,19 @@ impl Checker {
                 .as_ref()
                 .err()
                 .map(|error| ScenarioReport::errored(scenario, error.clone())),
-            actions: actions.ok(),
-            dfs: DepthFirst::new(self.strategy, &self.limits, self.resuming),
-            random: match self.strategy {
-                Strategy::Random { seed, runs } => Some(RandomWalk::new(seed, runs)),
-                Strategy::Plain | Strategy::Reduced => None,
-            },
+            pending: actions.ok().map(|actions| Pending {
+                actions,
+                exploring: match self.strategy {
+                    Strategy::Random { seed, runs } => {
+                        Exploring::Random(RandomWalk::new(seed, runs))
+                    }
+                    Strategy::Plain | Strategy::Reduced => Exploring::DepthFirst(DepthFirst::new(
+                        self.strategy,
+                        &self.limits,
+                        self.resuming,
+                    )),
+                },
+            }),
             exploration: Exploration::default(),
             worst: None,
             first_complete: None,
@@ -229,22 +247,19 @@ impl ScenarioSearch {
                 }),
             )));
         }
-        let Some(actions) = self.actions.take() else {
+        let Some(mut pending) = self.pending.take() else {
             return Progress::Pending;
         };
-        self.resume_budget(checker, &actions);
-        let report = match self.random.take() {
-            Some(mut walk) => {
-                let report = self.advance_random(&mut walk, checker, &actions, runs_max);
-                self.random = Some(walk);
-                report
-            }
-            None => self.advance_depth_first(checker, &actions, runs_max),
+        let actions = &pending.actions;
+        self.resume_budget(checker, actions);
+        let report = match &mut pending.exploring {
+            Exploring::Random(walk) => self.advance_random(walk, checker, actions, runs_max),
+            Exploring::DepthFirst(dfs) => self.advance_depth_first(dfs, checker, actions, runs_max),
         };
         let Some(report) = report else {
             self.spent = checker.spent;
             self.sqlite_steps = checker.world.meter().spent();
-            self.actions = Some(actions);
+            self.pending = Some(pending);
             return Progress::Pending;
         };
         self.given = true;
@@ -255,6 +270,7 @@ impl ScenarioSearch {
     /// report once every interleaving is explored or a limit is reached.
     fn advance_depth_first(
         &mut self,
+        dfs: &mut DepthFirst,
         checker: &mut Checker,
         actions: &[Action],
         runs_max: u64,
@@ -262,28 +278,49 @@ impl ScenarioSearch {
         let one_run = self.exploration.sections == 0;
         let mut outcome = None;
         for _ in 0..runs_max {
-            if let Err(error) = self.within_limits(checker) {
+            if let Err(error) = self.within_limits(checker, dfs) {
                 outcome = Some(Err(error));
                 break;
             }
-            let run = self.explore_one(checker, actions, one_run);
+            let run = self.explore_one(dfs, checker, actions, one_run);
             self.tally(run);
-            checker.spent.memory_bytes = checker.spent.memory_bytes.max(self.dfs.seen().bytes());
-            if !self.dfs.next_branch() {
+            checker.spent.memory_bytes = checker.spent.memory_bytes.max(dfs.seen().bytes());
+            if !dfs.next_branch() {
                 let passed = self.worst.is_none();
-                outcome = Some(self.finish_exploring(checker).map(|shown| (shown, passed)));
+                outcome = Some(
+                    self.finish_exploring(dfs, checker)
+                        .map(|shown| (shown, passed)),
+                );
                 break;
             }
         }
         Some(match outcome? {
             Ok((shown, passed)) => self.shown_report(checker, actions, shown, passed, one_run),
-            Err(error) => {
-                let mut report =
-                    ScenarioReport::errored(&self.scenario, in_scenario(&self.scenario, error));
-                checker.add_spent(&mut report.exploration);
-                report
-            }
+            Err(error) => self.stopped(checker, error),
         })
+    }
+
+    /// The report of a search that `error` stopped, with what it spent.
+    pub(super) fn stopped(&self, checker: &Checker, error: ScenarioError) -> ScenarioReport {
+        let mut report =
+            ScenarioReport::errored(&self.scenario, in_scenario(&self.scenario, error));
+        checker.add_spent(&mut report.exploration);
+        report
+    }
+
+    /// The limit a search has reached, if it has spent its procedure steps
+    /// or SQLite steps, or holds more than its memory allows in
+    /// `seen_bytes` of explored states: whichever strategy reached it, a
+    /// limit is the verdict, never a pass.
+    pub(super) fn budget_left(
+        &self,
+        checker: &Checker,
+        seen_bytes: u64,
+    ) -> Result<(), ScenarioError> {
+        if checker.spent.procedure_steps > checker.limits.steps_max {
+            return Err(checker.out_of_steps(&self.exploration));
+        }
+        checker.over_budget(seen_bytes).map_or(Ok(()), Err)
     }
 
     /// The report of an exploration that ran to its end: the run it shows
@@ -342,13 +379,19 @@ impl ScenarioSearch {
     /// would not hold it: once past the limit it is dropped and the run
     /// goes on unrecorded (`Run::within_budget`), so the replay meets the
     /// limit where it always did.
-    fn explore_one(&mut self, checker: &mut Checker, actions: &[Action], one_run: bool) -> Kept {
+    fn explore_one(
+        &mut self,
+        dfs: &mut DepthFirst,
+        checker: &mut Checker,
+        actions: &[Action],
+        one_run: bool,
+    ) -> Kept {
         let first = self.exploration.schedules + self.exploration.pruned == 0;
         let recorded =
             first && self.purpose == Purpose::Shown && (one_run || checker.recording_first_runs);
         checker.world.set_recording(recorded);
         checker.recording_speculatively = recorded && !one_run;
-        let mut run = checker.run_kept(&self.scenario, actions, &mut self.dfs);
+        let mut run = checker.run_kept(&self.scenario, actions, dfs);
         if checker.recording_speculatively && run.history_bytes > checker.limits.memory_bytes_max {
             // Past the limit in its last step, or dropped during the run.
             run.history = None;
@@ -376,13 +419,8 @@ impl ScenarioSearch {
 
     /// The error that stops exploring before another run, if a limit is
     /// reached.
-    fn within_limits(&self, checker: &Checker) -> Result<(), ScenarioError> {
-        if checker.spent.procedure_steps > checker.limits.steps_max {
-            return Err(checker.out_of_steps(&self.exploration));
-        }
-        if let Some(error) = checker.over_budget(self.dfs.seen().bytes()) {
-            return Err(error);
-        }
+    fn within_limits(&self, checker: &Checker, dfs: &DepthFirst) -> Result<(), ScenarioError> {
+        self.budget_left(checker, dfs.seen().bytes())?;
         if self.exploration.schedules >= checker.limits.schedules_max {
             return Err(ScenarioError::of(ErrorKind::Limit {
                 limit: Limit::Schedules {
@@ -440,14 +478,13 @@ impl ScenarioSearch {
 
     /// The run to show, once every run is done, or the limit the
     /// exploration reached.
-    fn finish_exploring(&mut self, checker: &Checker) -> Result<Option<Kept>, ScenarioError> {
-        if checker.spent.procedure_steps > checker.limits.steps_max {
-            return Err(checker.out_of_steps(&self.exploration));
-        }
-        if let Some(error) = checker.over_budget(self.dfs.seen().bytes()) {
-            return Err(error);
-        }
-        self.exploration.states = self.dfs.seen().states();
+    fn finish_exploring(
+        &mut self,
+        dfs: &DepthFirst,
+        checker: &Checker,
+    ) -> Result<Option<Kept>, ScenarioError> {
+        self.budget_left(checker, dfs.seen().bytes())?;
+        self.exploration.states = dfs.seen().states();
         Ok(self.worst.take().or(self.first_complete.take()))
     }
 }

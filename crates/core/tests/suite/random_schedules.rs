@@ -8,7 +8,8 @@
 #[cfg(target_arch = "wasm32")]
 use wasm_bindgen_test::wasm_bindgen_test as test;
 
-use fencelab_core::{Checker, Procedure, Rules, Scenario, ScenarioReport, Values, Verdict};
+use fencelab_core::report::{ErrorKind, Limit};
+use fencelab_core::{Checker, Limits, Procedure, Rules, Scenario, ScenarioReport, Values, Verdict};
 
 /// The toy mailbox with two messages.
 const SCHEMA: &str = concat!(
@@ -97,6 +98,59 @@ fn random_search_finds_the_naive_race() {
     // The failing schedule replays to the same verdict.
     let replayed = checker(NAIVE_CLAIM).replay(&crowd(), &report.schedule);
     assert_eq!(replayed.verdict(), Verdict::Failed);
+}
+
+/// The limit a report stopped at, if it did.
+fn limit_of(report: &ScenarioReport) -> Option<Limit> {
+    match report.error()?.kind()? {
+        ErrorKind::Limit { limit } => Some(*limit),
+        _ => None,
+    }
+}
+
+#[test]
+fn a_random_search_whose_budget_runs_out_mid_run_reports_the_limit() {
+    // A few runs of the crowd spend either budget, and a run stops where
+    // it crosses it. Replayed alone, with a budget of its own, that run
+    // would pass: a limit reached is never a pass, for random search as
+    // for depth-first search.
+    let steps = Limits {
+        steps_max: 100,
+        ..Limits::default()
+    };
+    let sqlite = Limits {
+        sqlite_steps_max: 20_000,
+        ..Limits::default()
+    };
+    for limits in [steps, sqlite] {
+        let mut random = checker(CAS_CLAIM);
+        random.set_limits(limits);
+        let report = random.check_random(&crowd(), 5, 3000);
+        let mut depth_first = checker(CAS_CLAIM);
+        depth_first.set_limits(limits);
+        let exhaustive = depth_first.check(&crowd());
+        assert_eq!(report.verdict(), Verdict::Error, "{limits:?}: {report:#?}");
+        assert_eq!(report.exploration.seed, Some(5));
+        let (Some(found), Some(expected)) = (limit_of(&report), limit_of(&exhaustive)) else {
+            panic!("{limits:?}: no limit in {report:#?} or {exhaustive:#?}");
+        };
+        match (found, expected) {
+            (
+                Limit::ProcedureSteps {
+                    maximum,
+                    explored: Some(explored),
+                },
+                Limit::ProcedureSteps {
+                    explored: Some(_), ..
+                },
+            ) => {
+                assert_eq!(maximum, 100);
+                assert!(explored.schedules > 1, "{explored:?}");
+                assert_eq!(explored.pruned, 0);
+            }
+            (found, expected) => assert_eq!(found, expected, "{limits:?}"),
+        }
+    }
 }
 
 #[test]
