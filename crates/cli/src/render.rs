@@ -4,6 +4,7 @@
 //! it is printed through `crate::shown`, which makes them safe to print.
 
 use fencelab_core::{ExerciseCheck, ExerciseReport, ScenarioReport, Tally, Verdict};
+use fencelab_model::report::{ErrorKind, Limit};
 use std::fmt::Write;
 
 fn verdict(verdict: Verdict) -> &'static str {
@@ -31,9 +32,40 @@ fn scenario_line(out: &mut String, report: &ScenarioReport, explore: bool) {
         out.push(')');
     }
     out.push('\n');
-    if let Some(problem) = report.problem() {
+    if let Some(problem) = problem(report) {
         let _ = writeln!(out, "        {problem}");
     }
+}
+
+/// A scenario's failure or error as the CLI says it: the model's sentence,
+/// which the page shows as it is, and after a limit's the command line that
+/// raises it (the page has no flags, so the model's sentence names none).
+pub fn problem(report: &ScenarioReport) -> Option<String> {
+    let said = report.problem()?;
+    let limit = report.error().and_then(|error| match error.kind() {
+        Some(ErrorKind::Limit { limit }) => Some(limit),
+        _ => None,
+    });
+    Some(match limit.and_then(flag_hint) {
+        Some(flag) => format!("{said}{flag}"),
+        None => said,
+    })
+}
+
+/// What the CLI adds to a limit's sentence, after the model's own advice:
+/// the command line that raises it, or that checks less at once. A bound
+/// no flag sets (a concurrent section's steps) gets nothing.
+fn flag_hint(limit: &Limit) -> Option<&'static str> {
+    Some(match limit {
+        Limit::Schedules { .. } => ", or raise the limit (`fencelab run --max-schedules`)",
+        Limit::ProcedureSteps { .. } => ", or raise the limit (`fencelab run --max-steps`)",
+        Limit::SqliteSteps { .. } => ", or raise the limit (`fencelab run --max-sqlite-steps`)",
+        Limit::Memory { .. } => ", or raise the limit (`fencelab run --max-memory-mib`)",
+        Limit::Suite { .. } => {
+            ", or check fewer scenarios at once (`fencelab explore --scenario NAME` checks one)"
+        }
+        Limit::SectionSteps { .. } => return None,
+    })
 }
 
 pub fn check(check: &ExerciseCheck) -> String {
@@ -340,4 +372,69 @@ fn diff(before: &str, after: &str) -> String {
         let _ = writeln!(out, "    + {line}");
     }
     out
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use fencelab_model::report::{Explored, ScenarioError};
+
+    /// A scenario stopped by `limit`, as the check reports it.
+    fn stopped_by(limit: Limit) -> ScenarioReport {
+        let scenario = fencelab_core::Scenario {
+            name: "one winner".into(),
+            summary: String::new(),
+            limit: false,
+            show_wait: false,
+            steps: Vec::new(),
+            invariants: Vec::new(),
+            points: 1,
+        };
+        ScenarioReport::errored(&scenario, ScenarioError::of(ErrorKind::Limit { limit }))
+    }
+
+    /// The model's sentence names no flag (the page shows it too): the CLI
+    /// adds the one that raises each limit, after that sentence as it is.
+    #[test]
+    fn a_limit_says_the_models_sentence_then_the_flag_that_raises_it() {
+        let explored = Some(Explored {
+            schedules: 3,
+            pruned: 1,
+        });
+        let flags = [
+            (Limit::Schedules { maximum: 1 }, "--max-schedules"),
+            (
+                Limit::ProcedureSteps {
+                    maximum: 9,
+                    explored,
+                },
+                "--max-steps",
+            ),
+            (
+                Limit::ProcedureSteps {
+                    maximum: 9,
+                    explored: None,
+                },
+                "--max-steps",
+            ),
+            (Limit::SqliteSteps { maximum: 9 }, "--max-sqlite-steps"),
+            (
+                Limit::Memory {
+                    maximum_bytes: 1 << 20,
+                },
+                "--max-memory-mib",
+            ),
+            (Limit::Suite { scenarios: 2 }, "explore --scenario NAME"),
+        ];
+        for (limit, flag) in flags {
+            let report = stopped_by(limit);
+            let said = problem(&report).expect("a limit is a problem");
+            let model = report.problem().expect("a limit is a problem");
+            assert!(said.starts_with(&model), "{said}");
+            assert!(said[model.len()..].contains(flag), "{said}");
+        }
+        // A bound no flag sets is said as the model says it.
+        let section = stopped_by(Limit::SectionSteps { maximum: 400 });
+        assert_eq!(problem(&section), section.problem());
+    }
 }

@@ -422,7 +422,8 @@ fn scenario_case(
         status,
         points: if status.passed() { max_points } else { 0 },
         max_points,
-        message: report.problem(),
+        // The terminal's sentence: a limit's names the flag that raises it.
+        message: fencelab_cli::render::problem(report),
         // A scenario without a concurrent step has one order only: no
         // schedule to show, rather than an empty one.
         schedule: (failed && !report.schedule.is_empty()).then(|| report.schedule.to_string()),

@@ -4,7 +4,8 @@
 //! that cannot run, a malformed step, a scenario that does not fit the texts
 //! ([`Misfit`]), belief rules that do not fit a call, or a fault of the
 //! engine. One `Display` words each for the learner; the page and the CLI
-//! show that sentence, and the page, which reads errors back from JSON
+//! show that sentence (the CLI adds the flag that raises a limit, which the
+//! page does not have), and the page, which reads errors back from JSON
 //! (said.rs), tells the kinds apart by their names.
 
 use super::Place;
@@ -306,19 +307,20 @@ impl fmt::Display for Denial {
                  SQLite steps (a WITH RECURSIVE query that never ends, or LIKE, instr() or \
                  replace() over long text in every row?)"
             ),
-            Denial::CheckBudget { steps_max } => write!(
-                f,
-                "this check ran {steps_max} SQLite steps, its limit, before covering every \
-                 interleaving: this is not a pass. Make the statements do less work, or raise \
-                 the limit (`fencelab run --max-sqlite-steps`)"
-            ),
+            // The same bound as the limit a check ends in: one sentence.
+            Denial::CheckBudget { steps_max } => Limit::SqliteSteps {
+                maximum: *steps_max,
+            }
+            .fmt(f),
             Denial::Refused(reason) => f.write_str(reason),
         }
     }
 }
 
 /// A bound of the check, reached. Each says it is not a pass, and how to
-/// go on.
+/// go on in words that hold wherever it is shown: the page has no flags, so
+/// the sentence names none, and the CLI adds its flag to it (a `, or ...`
+/// clause after the sentence's own advice).
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Serialize, Deserialize)]
 #[serde(tag = "limit", rename_all = "snake_case")]
 pub enum Limit {
@@ -353,7 +355,7 @@ impl fmt::Display for Limit {
             Limit::Schedules { maximum } => write!(
                 f,
                 "exploration stopped at its limit of {maximum} schedules before covering \
-                 every interleaving: this is not a pass"
+                 every interleaving: this is not a pass. Simplify the scenario"
             ),
             Limit::ProcedureSteps {
                 maximum,
@@ -362,8 +364,7 @@ impl fmt::Display for Limit {
                 f,
                 "exploration stopped at its limit of {maximum} procedure steps (over \
                  {schedules} schedules and {pruned} pruned branches) before covering every \
-                 interleaving: this is not a pass. Simplify the scenario, or raise the limit \
-                 (`fencelab run --max-steps`)"
+                 interleaving: this is not a pass. Simplify the scenario"
             ),
             Limit::ProcedureSteps {
                 maximum,
@@ -372,7 +373,7 @@ impl fmt::Display for Limit {
                 f,
                 "this check ran {maximum} procedure steps, its limit, before covering every \
                  interleaving (pruned ones included): this is not a pass. Simplify the \
-                 scenario, or raise the limit (`fencelab run --max-steps`)"
+                 scenario"
             ),
             Limit::SectionSteps { maximum } => write!(
                 f,
@@ -382,22 +383,19 @@ impl fmt::Display for Limit {
             Limit::SqliteSteps { maximum } => write!(
                 f,
                 "this check ran {maximum} SQLite steps, its limit, before covering every \
-                 interleaving: this is not a pass. Make the statements do less work, or raise \
-                 the limit (`fencelab run --max-sqlite-steps`)"
+                 interleaving: this is not a pass. Make the statements do less work"
             ),
             Limit::Memory { maximum_bytes } => write!(
                 f,
                 "this check held {} MiB of explored states and history, its limit, before \
                  covering every interleaving: this is not a pass. Make the statements return \
-                 and change fewer rows, simplify the scenario, or raise the limit (`fencelab \
-                 run --max-memory-mib`)",
+                 and change fewer rows, or simplify the scenario",
                 maximum_bytes / (1024 * 1024)
             ),
             Limit::Suite { scenarios } => write!(
                 f,
                 "not checked: the scenarios before it spent this check's budget ({scenarios} \
-                 scenarios' worth of steps); this is not a pass. Check fewer scenarios at \
-                 once (`fencelab explore --scenario NAME` checks one), or make each do less \
+                 scenarios' worth of steps); this is not a pass. Make each scenario do less \
                  work"
             ),
         }
@@ -541,7 +539,7 @@ mod tests {
                 })
                 .in_scenario("one winner"),
                 "scenario `one winner`: exploration stopped at its limit of 20 schedules \
-                 before covering every interleaving: this is not a pass",
+                 before covering every interleaving: this is not a pass. Simplify the scenario",
             ),
             (
                 of(ErrorKind::Limit {
@@ -551,8 +549,7 @@ mod tests {
                 }),
                 "this check held 16 MiB of explored states and history, its limit, before \
                  covering every interleaving: this is not a pass. Make the statements return \
-                 and change fewer rows, simplify the scenario, or raise the limit (`fencelab \
-                 run --max-memory-mib`)",
+                 and change fewer rows, or simplify the scenario",
             ),
             (
                 of(ErrorKind::Call {
@@ -613,6 +610,65 @@ mod tests {
                 "unknown directive `@bogus`",
             ),
         ]
+    }
+
+    /// One limit of each variant, and one of each kind of exploration
+    /// stopped by the procedure-step limit.
+    fn every_limit() -> Vec<Limit> {
+        let limits = vec![
+            Limit::Schedules { maximum: 20 },
+            Limit::ProcedureSteps {
+                maximum: 100,
+                explored: Some(Explored {
+                    schedules: 3,
+                    pruned: 1,
+                }),
+            },
+            Limit::ProcedureSteps {
+                maximum: 100,
+                explored: None,
+            },
+            Limit::SectionSteps { maximum: 400 },
+            Limit::SqliteSteps { maximum: 5_000 },
+            Limit::Memory {
+                maximum_bytes: 1024 * 1024,
+            },
+            Limit::Suite { scenarios: 4 },
+        ];
+        // A variant added to `Limit` stops this match compiling, which
+        // sends whoever adds it here to give it a value in the list above.
+        for limit in &limits {
+            match limit {
+                Limit::Schedules { .. }
+                | Limit::ProcedureSteps { .. }
+                | Limit::SectionSteps { .. }
+                | Limit::SqliteSteps { .. }
+                | Limit::Memory { .. }
+                | Limit::Suite { .. } => {}
+            }
+        }
+        limits
+    }
+
+    /// The page shows these sentences as they are, and a learner there has
+    /// no command line: what to do is said in words that hold anywhere, and
+    /// the CLI adds its flags itself (its render).
+    #[test]
+    fn no_limit_or_denial_sentence_names_a_command_line() {
+        let denials = [
+            Denial::StepBudget { steps_max: 7 },
+            Denial::CheckBudget { steps_max: 7 },
+            Denial::Refused("not authorized to read sqlite_master".into()),
+        ];
+        let sentences = every_limit()
+            .into_iter()
+            .map(|limit| ScenarioError::of(ErrorKind::Limit { limit }))
+            .chain(denials.map(|denial| ScenarioError::of(ErrorKind::Denied { denial })))
+            .map(|error| error.to_string());
+        for sentence in sentences {
+            assert!(!sentence.contains("--"), "{sentence}");
+            assert!(!sentence.contains("fencelab "), "{sentence}");
+        }
     }
 
     #[test]
