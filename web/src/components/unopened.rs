@@ -31,7 +31,7 @@ pub fn unopened(props: &UnopenedProps) -> Html {
         return html! {
             <main class={classes!("app", playground.embed.then_some("embed"))}>
                 <div class="notices" role="alert">
-                    { for playground.notices.iter().map(|n| html! { <p class="notice">{ n.clone() }</p> }) }
+                    { for playground.notices.iter().map(|n| html! { <p class="notice">{ n.to_string() }</p> }) }
                 </div>
                 // The page's own address with another id: the choice is a
                 // plain link, so it opens as any address would.

@@ -24,6 +24,7 @@
 mod embed;
 mod hunt;
 mod lessons;
+mod notice;
 mod open;
 mod open_focus;
 mod progress;
@@ -44,6 +45,7 @@ mod tests;
 pub use embed::Embedding;
 pub use hunt::{Challenge, FoundBreak, HuntTarget, HuntTargets, HuntText};
 pub use lessons::{Next, lessons, next_exercise, progress_of, solved_count};
+pub use notice::Notice;
 pub use open::{Opening, Start};
 pub use open_focus::OpenFocus;
 pub use progress::Given;
@@ -156,7 +158,8 @@ pub struct Playground {
     pub hunted: Vec<FoundBreak>,
     /// Progress saved for each exercise, as the app's effects read it.
     pub progress: BTreeMap<String, Progress>,
-    pub notices: Vec<String>,
+    /// What the page tells the learner above the exercise, oldest first.
+    pub notices: Vec<Notice>,
     /// Why the schedule last typed in the replay form of this scenario
     /// (the first) could not be replayed: said beside the form, where the
     /// learner typed it, not among the notices at the top of the page.

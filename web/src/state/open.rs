@@ -8,7 +8,7 @@
 //! (and then a link's version, if one was opened) in the editors and asks
 //! for the first check.
 
-use super::{Embedding, Given, Playground, Protection, Replace, Theme, View};
+use super::{Embedding, Given, Notice, Playground, Protection, Replace, Theme, View};
 use crate::prerendered::Prerendered;
 use crate::share::{self, Link};
 use crate::storage::Loaded;
@@ -149,9 +149,7 @@ impl Playground {
                         return;
                     }
                 },
-                Err(message) => self.notices.push(format!(
-                    "This link could not be opened: {message}. Your own work is shown instead."
-                )),
+                Err(message) => self.notices.push(Notice::LinkUnreadable(message)),
             }
         }
         if start.exercise_link {
@@ -179,9 +177,7 @@ impl Playground {
                 embedding.hunts = hunts;
                 self.embedding = Some(embedding);
             }
-            Err(why) => self.notices.push(format!(
-                "This frame cannot report to the page that embeds it: its address's `parent` is not an origin ({why}). The exercise works, but no results are sent."
-            )),
+            Err(why) => self.notices.push(Notice::ParentNotOrigin(why)),
         }
     }
 
@@ -324,8 +320,8 @@ impl Playground {
                 self.solve_kept = saved.passing;
                 self.own_aside = saved.own_aside.map(|aside| self.complete(&aside));
                 self.hunted = saved.hunts;
-                self.working = saved.working
-                    && self.exercise().is_some_and(|e| e.working_version.is_some());
+                self.working =
+                    saved.working && self.exercise().is_some_and(|e| e.working_version.is_some());
                 // An entry from before `given` was saved: the starting texts
                 // are the page's, anything else the learner's.
                 self.given = match saved.given {
@@ -343,9 +339,9 @@ impl Playground {
                     }
                 }
             }
-            Loaded::SetAside { message, aside_key } => self.notices.push(format!(
-                "Your saved work for this exercise could not be read ({message}). It was set aside under the key `{aside_key}` in this browser's storage, and the exercise starts from its starting text."
-            )),
+            Loaded::SetAside { message, aside_key } => self
+                .notices
+                .push(Notice::SavedWorkSetAside { message, aside_key }),
         }
         if let Some(link) = link {
             self.show_link(link);
@@ -368,15 +364,9 @@ impl Playground {
         }
         let hints_total = self.exercise().map_or(0, |e| e.hints.len());
         self.hints_shown = link.hints.min(hints_total);
-        self.notices.push(
-            "You are looking at the version in the link you opened.".to_string()
-                + if self.saved_aside.is_some() {
-                    " Your own saved version is one click away: \"Back to my saved version\". \
-                     Until you choose \"Keep this version\", your saved work is left as it was."
-                } else {
-                    ""
-                },
-        );
+        self.notices.push(Notice::LinkShown {
+            saved_aside: self.saved_aside.is_some(),
+        });
         if let Some(shown) = shown {
             self.show_again(shown);
         }
