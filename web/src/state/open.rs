@@ -8,7 +8,7 @@
 //! (and then a link's version, if one was opened) in the editors and asks
 //! for the first check.
 
-use super::{Embedding, Given, Notice, Playground, Protection, Replace, Theme, View};
+use super::{Embedding, Given, Notice, Page, Playground, Protection, Replace, Theme, View};
 use crate::prerendered::Prerendered;
 use crate::share::{self, Link};
 use crate::storage::Loaded;
@@ -80,9 +80,7 @@ impl Playground {
             load_error,
             embed: start.embed,
             current: 0,
-            awaiting: None,
-            missing: None,
-            awaiting_link: None,
+            page: Page::Open,
             site_loaded: false,
             indexing: None,
             site_files: None,
@@ -142,7 +140,7 @@ impl Playground {
                     }
                     // Perhaps one of the site's own, which arrive later.
                     None => {
-                        self.awaiting = Some(Opening {
+                        self.page = Page::Awaiting(Opening {
                             exercise: link.exercise.clone(),
                             link: Some(link),
                         });
@@ -155,12 +153,12 @@ impl Playground {
         if start.exercise_link {
             // Nothing opens until the worker has read the link's exercise
             // (`site.rs`): opening another first would touch its saved work.
-            self.awaiting_link = Some(start.exercise);
+            self.page = Page::AwaitingLink(start.exercise);
             return;
         }
         match start.exercise {
             Some(id) if by_id(&id).is_none() => {
-                self.awaiting = Some(Opening {
+                self.page = Page::Awaiting(Opening {
                     exercise: id,
                     link: None,
                 })
@@ -272,8 +270,11 @@ impl Playground {
     /// work. Answers to requests about the exercise before are dropped: no
     /// view waits for them, and no check is wanted until the work is read.
     pub(super) fn open(&mut self, index: usize, link: Option<Link>) {
-        self.awaiting = None;
-        self.missing = None;
+        // While an exercise link is read, the exercise it carries is the
+        // one to open: Back or Forward meanwhile leaves that wait as it was.
+        if !matches!(self.page, Page::AwaitingLink(_)) {
+            self.page = Page::Open;
+        }
         self.current = index.min(self.exercises.len().saturating_sub(1));
         self.prerendered = None;
         self.report = None;

@@ -20,7 +20,7 @@
 //! another. In an embed, that notice is all the frame shows. An exercise
 //! link names its exercise only once the worker has read it.
 
-use super::{Notice, Opening, Playground};
+use super::{Notice, Opening, Page, Playground};
 use crate::author::link::LINKED_FILE;
 use fencelab_model::Exercise;
 use fencelab_model::site::{IndexError, SiteIndex};
@@ -211,7 +211,9 @@ impl Playground {
     /// was waiting for, or says it is missing.
     fn settle_site(&mut self) {
         self.site_loaded = true;
-        if let Some(Opening { exercise, link }) = self.awaiting.take() {
+        if let Page::Awaiting(awaiting) = &self.page {
+            let Opening { exercise, link } = awaiting.clone();
+            self.page = Page::Open;
             match self.exercises.iter().position(|e| e.id == exercise) {
                 Some(index) => self.open(index, link),
                 None => self.missing(exercise, link.is_some()),
@@ -270,7 +272,7 @@ impl Playground {
             return;
         }
         Rc::make_mut(&mut self.exercises)[index] = exercise;
-        if index == self.current && self.awaiting.is_none() {
+        if index == self.current && !matches!(self.page, Page::Awaiting(_)) {
             self.open(index, None);
         }
     }
@@ -279,12 +281,14 @@ impl Playground {
     /// exercise (`id`), or, when it does not load, what it named besides
     /// (`?exercise=`, else the first exercise).
     fn link_read(&mut self, id: Option<String>) {
-        let Some(named) = self.awaiting_link.take() else {
+        let Page::AwaitingLink(named) = &mut self.page else {
             return;
         };
+        let named = named.take();
+        self.page = Page::Open;
         match id.or(named) {
             Some(exercise) => {
-                self.awaiting = Some(Opening {
+                self.page = Page::Awaiting(Opening {
                     exercise,
                     link: None,
                 })
@@ -306,7 +310,7 @@ impl Playground {
                 exercise: exercise.clone(),
                 embed: self.embed,
             });
-            self.missing = Some(exercise);
+            self.page = Page::Missing(exercise);
         }
     }
 }

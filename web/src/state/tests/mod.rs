@@ -316,7 +316,7 @@ fn a_link_that_cannot_be_read_is_reported_and_the_learners_work_opens() {
     });
     let mut playground = started(&unknown);
     assert!(
-        playground.awaiting.is_some(),
+        matches!(playground.page, Page::Awaiting(_)),
         "perhaps one of the site's own"
     );
     assert!(!playground.settled(), "the exercise is awaited");

@@ -156,7 +156,7 @@ fn an_id_the_site_does_not_have_is_named_and_an_embed_shows_nothing_else() {
     let mut embedded = addressed("no-such-exercise", true);
     act(&mut embedded, Action::SiteExercises(SiteExercises::NoIndex));
     assert!(embedded.exercise().is_none(), "no other exercise is shown");
-    assert_eq!(embedded.missing.as_deref(), Some("no-such-exercise"));
+    assert_eq!(embedded.page, Page::Missing("no-such-exercise".into()));
     assert_eq!(
         embedded.notices[0],
         Notice::Missing {
@@ -183,7 +183,7 @@ fn an_id_the_site_does_not_have_is_named_and_an_embed_shows_nothing_else() {
         page.exercise().is_none(),
         "no other exercise is shown in its place"
     );
-    assert_eq!(page.missing.as_deref(), Some("no-such-exercise"));
+    assert_eq!(page.page, Page::Missing("no-such-exercise".into()));
     assert_eq!(page.check_request(), None);
 }
 
@@ -191,7 +191,7 @@ fn an_id_the_site_does_not_have_is_named_and_an_embed_shows_nothing_else() {
 fn a_bundled_id_opens_at_once_without_waiting_for_the_site() {
     let playground = addressed(CLAIM, true);
     assert_eq!(playground.exercise().map(|e| e.id.as_str()), Some(CLAIM));
-    assert!(playground.awaiting.is_none());
+    assert!(!matches!(playground.page, Page::Awaiting(_)));
 }
 
 #[test]
@@ -342,7 +342,7 @@ fn a_worker_that_fails_altogether_ends_the_wait_for_the_site() {
         },
     );
     assert!(playground.site_loaded);
-    assert_eq!(playground.missing.as_deref(), Some(MINE));
+    assert_eq!(playground.page, Page::Missing(MINE.into()));
     assert!(
         playground.notices.contains(&Notice::FileFailed {
             file: "exercises/mine.toml".into(),
@@ -454,7 +454,7 @@ fn an_exercise_link_opens_its_exercise_once_read() {
         broken.notices
     );
     assert_eq!(broken.exercise().map(|e| e.id.as_str()), None);
-    assert_eq!(broken.missing.as_deref(), Some("generation-per-resource"));
+    assert_eq!(broken.page, Page::Missing("generation-per-resource".into()));
     served(
         &mut SiteWorker::default(),
         &mut broken_second,
