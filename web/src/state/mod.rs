@@ -48,16 +48,16 @@ pub use lessons::{Next, lessons, next_exercise, progress_of, solved_count};
 pub use notice::Notice;
 pub use open::{Opening, Start};
 pub use open_focus::OpenFocus;
-pub use progress::Given;
+pub use progress::{Given, Progress};
 pub use protect::{Protection, Without};
 pub use reduce::reduce;
+pub use saved::{Loaded, SAVE_FORMAT, Saved};
 pub use setting::Setting;
 pub use site::SiteExercises;
 pub use theme::Theme;
 pub use view::{At, Console, DriveState, SharedExercises, SharedReport, View};
 
 use crate::embed::protocol::{HostRequest, Refusal};
-use crate::storage::{Loaded, Progress};
 use fencelab_model::{Exercise, ExerciseReport};
 use fencelab_protocol::{Edits, PlaygroundResponse, Request};
 use std::collections::{BTreeMap, BTreeSet, VecDeque};

@@ -8,10 +8,9 @@
 //! (and then a link's version, if one was opened) in the editors and asks
 //! for the first check.
 
-use super::{Embedding, Given, Notice, Page, Playground, Protection, Replace, Theme, View};
+use super::{Embedding, Given, Loaded, Notice, Page, Playground, Protection, Replace, Theme, View};
 use crate::prerendered::Prerendered;
 use crate::share::{self, Link};
-use crate::storage::Loaded;
 use fencelab_model::procedure::PROCEDURE_TEXT_BYTES_MAX;
 use fencelab_model::{Exercise, LoadError};
 use fencelab_protocol::Edits;

@@ -7,7 +7,6 @@ mod reports;
 
 use super::*;
 use crate::share::{self, Link, Shown};
-use crate::storage::{self, Saved};
 use fencelab_model::Schedule;
 use fencelab_protocol::{PlaygroundResponse, Response};
 use reports::*;
@@ -79,7 +78,7 @@ fn edited() -> Playground {
 
 fn saved(edits: &[(&str, &str)], seen: &[&str]) -> Loaded {
     Loaded::Saved(Saved {
-        format: storage::SAVE_FORMAT,
+        format: SAVE_FORMAT,
         edits: edits
             .iter()
             .map(|(n, t)| (n.to_string(), t.to_string()))
