@@ -18,10 +18,12 @@
 pub mod author;
 pub mod catalog;
 pub mod components;
+pub mod download;
 pub mod editor;
 pub mod embed;
 pub mod fold;
 pub mod hooks;
+pub mod mount;
 pub mod panic;
 pub mod prerendered;
 pub mod reveal;

@@ -1,4 +1,5 @@
-//! Autosave: each exercise's work in localStorage, under a format version.
+//! Autosave: each exercise's work in localStorage, in the format of the
+//! state's `Saved` (state/saved.rs), which reads it back.
 //!
 //! An entry this build cannot read (corrupt, or from another format) is
 //! moved aside under a `set-aside` key, never deleted, and reported once;
@@ -8,15 +9,10 @@
 //! them and dispatch what they read; the reducer (state/) never does. Must
 //! never panic.
 
-use crate::share::Shown;
-use crate::state::{FoundBreak, Given, HuntText, OpenFocus, Setting, Theme};
-use fencelab_protocol::Edits;
+use crate::state::{Loaded, OpenFocus, Progress, Saved, Setting, Theme};
 use serde::{Deserialize, Serialize};
-use std::collections::{BTreeMap, BTreeSet};
+use std::collections::BTreeMap;
 
-/// The format of saved entries this build writes and reads. Fields added
-/// since (each with a default) keep the format: an older entry still reads.
-pub const SAVE_FORMAT: u32 = 1;
 const WORK_PREFIX: &str = "fencelab:work:";
 pub(crate) const ASIDE_PREFIX: &str = "fencelab:set-aside:";
 /// The learner's choice of theme: `light` or `dark`; none follows the system.
@@ -30,111 +26,11 @@ const OPEN_FOCUS_KEY: &str = "fencelab:open-focus";
 const HISTORY_PREFIX: &str = "fencelab:history:";
 /// The format of a saved undo history.
 const HISTORY_FORMAT: u32 = 1;
-/// Entries larger than this are not read (a procedure is at most 16 KiB).
-const SAVED_ENTRY_BYTES_MAX: usize = 512 * 1024;
 /// Undo histories larger than this are neither written nor read.
 const HISTORY_BYTES_MAX: usize = 256 * 1024;
 
-/// One exercise's saved work, progress, and what the page showed.
-#[derive(Clone, Debug, Default, PartialEq, Serialize, Deserialize)]
-#[serde(deny_unknown_fields)]
-pub struct Saved {
-    pub format: u32,
-    pub edits: Edits,
-    /// Broken variants the learner has loaded and watched fail (written as
-    /// `caught` by builds before "seen").
-    #[serde(default, alias = "caught")]
-    pub seen: BTreeSet<String>,
-    /// Whether the exercise is solved: the learner's own text passed every
-    /// scenario since the exercise was last reset (builds before kept
-    /// solves wrote whether the saved text passed).
-    #[serde(default)]
-    pub passing: bool,
-    /// The learner's own texts, set aside while the page's (a broken
-    /// variant, Reset, a challenge) are in the editors: "Restore your text"
-    /// brings them back, after a reload too.
-    #[serde(default, skip_serializing_if = "Option::is_none")]
-    pub own_aside: Option<Edits>,
-    /// The breaks found by hand in challenges ("break it yourself"), kept
-    /// apart from `passing`: finding a break is not a repair.
-    #[serde(default, skip_serializing_if = "Vec::is_empty")]
-    pub hunts: Vec<FoundBreak>,
-    /// A challenge open on this text ("break it yourself"), whether or not
-    /// a scenario is being hunted yet: a reload comes back to it. (A hunt
-    /// under way is in `view` too.)
-    #[serde(default, skip_serializing_if = "Option::is_none")]
-    pub challenge: Option<HuntText>,
-    /// Texts the page put in the editors, unedited since (none: the
-    /// learner's own). Missing in older entries: read from the texts.
-    #[serde(default, skip_serializing_if = "Option::is_none")]
-    pub given: Option<Given>,
-    /// The learner chose to start from the working version.
-    #[serde(default, skip_serializing_if = "std::ops::Not::not")]
-    pub working: bool,
-    /// What the timeline showed.
-    #[serde(default, skip_serializing_if = "Option::is_none")]
-    pub view: Option<Shown>,
-    /// How many hints were shown.
-    #[serde(default)]
-    pub hints: usize,
-}
-
-impl Saved {
-    pub fn progress(&self) -> Progress {
-        Progress {
-            seen: self.seen.len(),
-            solved: self.passing,
-            hunted: self.hunts.len(),
-        }
-    }
-}
-
-/// What the exercise list shows for an exercise: broken variants seen
-/// failing, whether the learner's own text passes every scenario, and the
-/// breaks found by hand in challenges.
-#[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
-pub struct Progress {
-    pub seen: usize,
-    pub solved: bool,
-    pub hunted: usize,
-}
-
-/// What reading an exercise's entry found.
-// One is made per exercise opened and consumed at once, so the size of the
-// `Saved` variant costs nothing; boxing it would only add an allocation.
-#[allow(clippy::large_enum_variant)]
-#[derive(Clone, Debug, PartialEq)]
-pub enum Loaded {
-    Nothing,
-    Saved(Saved),
-    /// The entry could not be read; it was set aside under `aside_key`.
-    SetAside {
-        message: String,
-        aside_key: String,
-    },
-}
-
 pub(crate) fn storage() -> Option<web_sys::Storage> {
     web_sys::window()?.local_storage().ok().flatten()
-}
-
-/// Parses an entry's text, checking its format version.
-pub fn parse(text: &str) -> Result<Saved, String> {
-    if text.len() > SAVED_ENTRY_BYTES_MAX {
-        return Err(format!(
-            "it is {} bytes, more than the {SAVED_ENTRY_BYTES_MAX} read",
-            text.len()
-        ));
-    }
-    let saved: Saved =
-        serde_json::from_str(text).map_err(|e| crate::share::json_error_in_words(&e))?;
-    if saved.format != SAVE_FORMAT {
-        return Err(format!(
-            "it is in save format {}, and this page reads format {SAVE_FORMAT}",
-            saved.format
-        ));
-    }
-    Ok(saved)
 }
 
 pub fn load(exercise: &str) -> Loaded {
@@ -145,7 +41,7 @@ pub fn load(exercise: &str) -> Loaded {
     let Ok(Some(text)) = storage.get_item(&key) else {
         return Loaded::Nothing;
     };
-    match parse(&text) {
+    match Saved::parse(&text) {
         Ok(saved) => Loaded::Saved(saved),
         Err(message) => {
             let aside_key = format!("{ASIDE_PREFIX}{exercise}:{}", js_sys::Date::now() as u64);
@@ -161,7 +57,7 @@ pub fn peek(exercise: &str) -> Option<Saved> {
     let text = storage()?
         .get_item(&format!("{WORK_PREFIX}{exercise}"))
         .ok()??;
-    parse(&text).ok()
+    Saved::parse(&text).ok()
 }
 
 /// The progress saved for each of `exercises` that has a readable entry.
@@ -271,35 +167,4 @@ pub fn save_history(exercise: &str, procedure: &str, state: &str) {
         Some(text) => storage.set_item(&key, &text),
         None => storage.remove_item(&key),
     };
-}
-
-#[cfg(test)]
-mod tests {
-    use super::*;
-
-    #[test]
-    fn an_entry_from_before_seen_variants_and_saved_views_still_reads() {
-        let saved =
-            parse(r#"{"format":1,"edits":{},"caught":["read, then write"],"passing":true}"#)
-                .expect("an older entry reads");
-        assert!(saved.seen.contains("read, then write"));
-        assert_eq!((saved.given, saved.view, saved.hints), (None, None, 0));
-    }
-
-    #[test]
-    fn a_saved_entry_round_trips_and_a_wrong_one_is_an_error() {
-        let mut saved = Saved {
-            format: SAVE_FORMAT,
-            ..Saved::default()
-        };
-        saved.edits.insert("claim".into(), "SELECT 1;".into());
-        let text = serde_json::to_string(&saved).unwrap();
-        assert_eq!(parse(&text), Ok(saved));
-        assert!(parse("{not json").is_err());
-        assert!(
-            parse(r#"{"format":99,"edits":{}}"#)
-                .unwrap_err()
-                .contains("format 99")
-        );
-    }
 }

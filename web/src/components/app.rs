@@ -40,8 +40,8 @@ use crate::hooks::start_marks::use_start_marks;
 use crate::hooks::{
     address, autosave, document, hash_change, keys, open_focus, reveal, saved_work, site, worker,
 };
-use crate::prerendered;
 use crate::state::{Action, Playground, SharedExercises, Start, Theme};
+use crate::{mount, prerendered};
 use std::rc::Rc;
 use yew::prelude::*;
 
@@ -58,7 +58,7 @@ pub fn start() {
     let Some(document) = web_sys::window().and_then(|w| w.document()) else {
         return;
     };
-    let Some(root) = root(&document) else {
+    let Some(root) = mount::root(&document) else {
         return;
     };
     let start = address::read_start();
@@ -81,25 +81,10 @@ pub fn start() {
     if hydrating {
         yew::Renderer::<App>::with_root_and_props(root, props).hydrate();
     } else {
-        afresh(&root);
+        mount::afresh(&root);
         yew::Renderer::<App>::with_root_and_props(root, props).render();
     }
     crate::timing::mark("render-scheduled");
-}
-
-/// Where an app mounts: the page's root (`#app`), or the body of a page
-/// without one.
-pub(crate) fn root(document: &web_sys::Document) -> Option<web_sys::Element> {
-    document
-        .get_element_by_id(prerendered::ROOT_ID)
-        .or_else(|| document.body().map(Into::into))
-}
-
-/// Empties the root for an app rendered afresh: whatever was prerendered
-/// goes, with the class that hid it (web/first-paint.js).
-pub(crate) fn afresh(root: &web_sys::Element) {
-    root.set_inner_html("");
-    let _ = root.class_list().remove_1(prerendered::ROOT_ELSEWHERE);
 }
 
 /// What the app starts from: a prerendered page's first state

@@ -16,13 +16,12 @@ use crate::author::templates::{self, Source, Template};
 use crate::components::author_editor::AuthorEditor;
 use crate::components::author_results::{AuthorResults, AuthorResultsProps};
 use crate::components::setting_switch::SettingSwitch;
+use crate::download::download;
 use crate::hooks::address::page_address;
 use crate::hooks::author::{use_author_page, use_author_worker, use_draft_leaving};
 use crate::state::Theme;
-use crate::storage;
+use crate::{mount, storage};
 use std::rc::Rc;
-use wasm_bindgen::JsCast;
-use wasm_bindgen::prelude::*;
 use web_sys::{File, HtmlInputElement, HtmlSelectElement};
 use yew::prelude::*;
 
@@ -33,10 +32,10 @@ pub fn start() {
     let Some(document) = web_sys::window().and_then(|w| w.document()) else {
         return;
     };
-    let Some(root) = crate::components::app::root(&document) else {
+    let Some(root) = mount::root(&document) else {
         return;
     };
-    crate::components::app::afresh(&root);
+    mount::afresh(&root);
     yew::Renderer::<AuthorApp>::with_root(root).render();
 }
 
@@ -96,24 +95,6 @@ fn read_draft() -> (String, Vec<String>) {
         SavedDraft::Text(text) => (text, notices),
         _ => (templates::starter(), notices),
     }
-}
-
-/// Offers `text` as a file named `name`, of type `mime`: a Blob behind a
-/// temporary link.
-pub(crate) fn download(name: &str, text: &str, mime: &str) -> Result<(), JsValue> {
-    let document = web_sys::window()
-        .and_then(|w| w.document())
-        .ok_or("no document")?;
-    let parts = js_sys::Array::of1(&JsValue::from_str(text));
-    let options = web_sys::BlobPropertyBag::new();
-    options.set_type(mime);
-    let blob = web_sys::Blob::new_with_str_sequence_and_options(&parts, &options)?;
-    let url = web_sys::Url::create_object_url_with_blob(&blob)?;
-    let anchor: web_sys::HtmlAnchorElement = document.create_element("a")?.unchecked_into();
-    anchor.set_href(&url);
-    anchor.set_download(name);
-    anchor.click();
-    web_sys::Url::revoke_object_url(&url)
 }
 
 /// Opens the learner's page in a new tab with a link carrying `text`.

@@ -3,8 +3,8 @@
 //! On a phone the list starts folded under one line (how many are solved),
 //! a tap away, so the first screen belongs to the exercise.
 
+use crate::state::Progress;
 use crate::state::{self, SharedExercises};
-use crate::storage::Progress;
 use std::collections::BTreeMap;
 use yew::prelude::*;
 

@@ -1,11 +1,14 @@
-//! Messages about saved work and links: what was set aside, what a link
-//! showed, and the way back to the learner's own version.
+//! Messages about saved work, links and the site's exercises: what was set
+//! aside, what a link showed, what could not be loaded, and the way back to
+//! the learner's own version. Each [`Notice`] is worded here, and only here.
 
+use crate::state::Notice;
+use std::fmt;
 use yew::prelude::*;
 
 #[derive(Properties, PartialEq)]
 pub struct NoticesProps {
-    pub notices: Vec<String>,
+    pub notices: Vec<Notice>,
     pub can_go_back: bool,
     pub on_back: Callback<()>,
     pub on_keep: Callback<()>,
@@ -22,7 +25,7 @@ pub fn notices(props: &NoticesProps) -> Html {
     let dismiss = props.on_dismiss.reform(|_: MouseEvent| ());
     html! {
         <section class="notices" role="status" aria-label="Notices">
-            { for props.notices.iter().map(|n| html! { <p class="notice">{ "ℹ " }{ n.clone() }</p> }) }
+            { for props.notices.iter().map(|n| html! { <p class="notice">{ "ℹ " }{ n.to_string() }</p> }) }
             <div class="notice-actions">
                 if props.can_go_back {
                     <button id="back-to-saved" onclick={back}>{ "Back to my saved version" }</button>
@@ -33,5 +36,150 @@ pub fn notices(props: &NoticesProps) -> Html {
                 }
             </div>
         </section>
+    }
+}
+
+/// A notice's sentence, as the page shows it.
+impl fmt::Display for Notice {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        match self {
+            Notice::LinkUnreadable(message) => write!(
+                f,
+                "This link could not be opened: {message}. Your own work is shown instead."
+            ),
+            Notice::ParentNotOrigin(why) => write!(
+                f,
+                "This frame cannot report to the page that embeds it: its address's `parent` is not an origin ({why}). The exercise works, but no results are sent."
+            ),
+            Notice::SavedWorkSetAside { message, aside_key } => write!(
+                f,
+                "Your saved work for this exercise could not be read ({message}). It was set aside under the key `{aside_key}` in this browser's storage, and the exercise starts from its starting text."
+            ),
+            Notice::LinkShown { saved_aside } => {
+                f.write_str("You are looking at the version in the link you opened.")?;
+                if *saved_aside {
+                    f.write_str(
+                        " Your own saved version is one click away: \"Back to my saved version\". \
+                         Until you choose \"Keep this version\", your saved work is left as it was.",
+                    )?;
+                }
+                Ok(())
+            }
+            Notice::WorkerFailed(message) => f.write_str(message),
+            Notice::CheckFailed(message) => {
+                write!(f, "Your procedures could not be checked: {message}")
+            }
+            Notice::SiteUnusable(message) => {
+                write!(
+                    f,
+                    "This site's own exercises could not be loaded: {message}."
+                )
+            }
+            Notice::FileFailed { file, message } => {
+                write!(f, "{file} could not be loaded ({message}); it is left out.")
+            }
+            Notice::Unloadable(error) => write!(f, "{error}. This exercise is left out."),
+            Notice::DraftInPlace { file, id } => write!(
+                f,
+                "This is the draft from the link, shown in place of the site's {file} \
+                 (the same id, “{id}”)."
+            ),
+            Notice::IdTaken { file, id } => write!(
+                f,
+                "{file}: the id “{id}” is already another exercise's; this one is left out."
+            ),
+            Notice::Unchecked(error) => write!(f, "{error}. This exercise cannot be checked."),
+            Notice::LinkedExerciseMissing(exercise) => write!(
+                f,
+                "This link names an exercise this page does not have (“{exercise}”); \
+                 your own work is shown instead."
+            ),
+            Notice::Missing {
+                exercise,
+                embed: true,
+            } => write!(
+                f,
+                "There is no exercise “{exercise}” here. Check the exercise= id in this \
+                 frame's address against the ids the site serves."
+            ),
+            Notice::Missing {
+                exercise,
+                embed: false,
+            } => write!(
+                f,
+                "There is no exercise “{exercise}” on this page. Choose one of these:"
+            ),
+        }
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    /// The sentences the reducer's tests read before notices were typed:
+    /// the wording is held here, where it is made.
+    #[test]
+    fn each_notice_is_said_as_before() {
+        assert_eq!(
+            Notice::SiteUnusable(
+                "exercises/index.toml: format 9 is not one this page reads (it reads format 1)"
+                    .into()
+            )
+            .to_string(),
+            "This site's own exercises could not be loaded: exercises/index.toml: format 9 is not one this page reads (it reads format 1)."
+        );
+        assert_eq!(
+            Notice::WorkerFailed("the checking worker stopped with an error".into()).to_string(),
+            "the checking worker stopped with an error"
+        );
+        assert_eq!(
+            Notice::FileFailed {
+                file: "exercises/b.toml".into(),
+                message: "the checker was restarted".into()
+            }
+            .to_string(),
+            "exercises/b.toml could not be loaded (the checker was restarted); it is left out."
+        );
+        assert_eq!(
+            Notice::LinkShown { saved_aside: false }.to_string(),
+            "You are looking at the version in the link you opened."
+        );
+        assert_eq!(
+            Notice::LinkShown { saved_aside: true }.to_string(),
+            "You are looking at the version in the link you opened. Your own saved version is one click away: \"Back to my saved version\". Until you choose \"Keep this version\", your saved work is left as it was."
+        );
+        assert_eq!(
+            Notice::DraftInPlace {
+                file: "exercises/mine.toml".into(),
+                id: "mine".into()
+            }
+            .to_string(),
+            "This is the draft from the link, shown in place of the site's exercises/mine.toml (the same id, “mine”)."
+        );
+    }
+
+    /// A learner on the page is told to choose another exercise; only a
+    /// frame's author is sent to its address, and no notice on the page
+    /// shows markup.
+    #[test]
+    fn a_missing_exercise_is_said_for_the_page_or_the_frame() {
+        let missing = |embed| {
+            Notice::Missing {
+                exercise: "no-such-exercise".into(),
+                embed,
+            }
+            .to_string()
+        };
+        assert_eq!(
+            missing(false),
+            "There is no exercise “no-such-exercise” on this page. Choose one of these:"
+        );
+        assert!(!missing(false).contains('`'));
+        assert!(missing(true).contains("Check the exercise= id in this frame's address"));
+        assert_eq!(
+            Notice::LinkedExerciseMissing("no-such-exercise".into()).to_string(),
+            "This link names an exercise this page does not have (“no-such-exercise”); your own work is shown instead."
+        );
     }
 }

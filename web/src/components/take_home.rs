@@ -55,7 +55,7 @@ pub fn take_home(props: &TakeHomeProps) -> Html {
         Callback::from(move |_: MouseEvent| {
             let made = script(&exercises, current, &edits, &report);
             let offered = made.and_then(|(name, text)| {
-                crate::components::author_app::download(&name, &text, "text/x-python")
+                crate::download::download(&name, &text, "text/x-python")
                     .map_err(|e| format!("the file could not be offered ({e:?})"))
             });
             problem.set(offered.err());

@@ -2,7 +2,7 @@
 //! awaited, or missing from this site (its notice, and the exercises the
 //! site has, as plain links), or none could be loaded at all.
 
-use crate::state::Playground;
+use crate::state::{Page, Playground};
 use yew::prelude::*;
 
 #[derive(Properties, PartialEq)]
@@ -13,25 +13,21 @@ pub struct UnopenedProps {
 #[function_component(Unopened)]
 pub fn unopened(props: &UnopenedProps) -> Html {
     let playground = &props.playground;
-    if playground.awaiting_link.is_some() {
-        return html! {
+    match &playground.page {
+        Page::AwaitingLink(_) => html! {
             <main class="app"><p class="muted" role="status">
                 { "Loading the exercise this link carries…" }
             </p></main>
-        };
-    }
-    if let Some(awaiting) = &playground.awaiting {
-        return html! {
+        },
+        Page::Awaiting(awaiting) => html! {
             <main class="app"><p class="muted" role="status">
                 { format!("Loading the exercise “{}”…", awaiting.exercise) }
             </p></main>
-        };
-    }
-    if playground.missing.is_some() {
-        return html! {
+        },
+        Page::Missing(_) => html! {
             <main class={classes!("app", playground.embed.then_some("embed"))}>
                 <div class="notices" role="alert">
-                    { for playground.notices.iter().map(|n| html! { <p class="notice">{ n.clone() }</p> }) }
+                    { for playground.notices.iter().map(|n| html! { <p class="notice">{ n.to_string() }</p> }) }
                 </div>
                 // The page's own address with another id: the choice is a
                 // plain link, so it opens as any address would.
@@ -43,12 +39,12 @@ pub fn unopened(props: &UnopenedProps) -> Html {
                     </ul></nav>
                 }
             </main>
-        };
-    }
-    html! {
-        <main class="app"><p role="alert">{ format!(
-            "No exercise could be loaded{}",
-            playground.load_error.as_ref().map(|e| format!(": {e}")).unwrap_or_default()
-        ) }</p></main>
+        },
+        Page::Open => html! {
+            <main class="app"><p role="alert">{ format!(
+                "No exercise could be loaded{}",
+                playground.load_error.as_ref().map(|e| format!(": {e}")).unwrap_or_default()
+            ) }</p></main>
+        },
     }
 }

@@ -3,7 +3,7 @@
 //! are solved (the list's count, which the page's last word after a solve
 //! repeats).
 
-use crate::storage::Progress;
+use super::Progress;
 use fencelab_model::Exercise;
 use std::collections::BTreeMap;
 

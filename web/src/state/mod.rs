@@ -24,6 +24,7 @@
 mod embed;
 mod hunt;
 mod lessons;
+mod notice;
 mod open;
 mod open_focus;
 mod progress;
@@ -44,18 +45,19 @@ mod tests;
 pub use embed::Embedding;
 pub use hunt::{Challenge, FoundBreak, HuntTarget, HuntTargets, HuntText};
 pub use lessons::{Next, lessons, next_exercise, progress_of, solved_count};
+pub use notice::Notice;
 pub use open::{Opening, Start};
 pub use open_focus::OpenFocus;
-pub use progress::Given;
+pub use progress::{Given, Progress};
 pub use protect::{Protection, Without};
 pub use reduce::reduce;
+pub use saved::{Loaded, SAVE_FORMAT, Saved};
 pub use setting::Setting;
 pub use site::SiteExercises;
 pub use theme::Theme;
 pub use view::{At, Console, DriveState, SharedExercises, SharedReport, View};
 
 use crate::embed::protocol::{HostRequest, Refusal};
-use crate::storage::{Loaded, Progress};
 use fencelab_model::{Exercise, ExerciseReport};
 use fencelab_protocol::{Edits, PlaygroundResponse, Request};
 use std::collections::{BTreeMap, BTreeSet, VecDeque};
@@ -69,6 +71,26 @@ pub struct Replace {
     pub texts: Edits,
 }
 
+/// Whether an exercise is open, or why none is: one of these at a time.
+#[derive(Clone, Debug, PartialEq)]
+pub enum Page {
+    /// The exercise at `current` is open (none when no exercise could be
+    /// loaded at all: `load_error`).
+    Open,
+    /// The exercise the address names, not bundled: waited for until the
+    /// site's own exercises have arrived (`site.rs`).
+    Awaiting(Opening),
+    /// The address carries an exercise link (`#x1=`): nothing is open
+    /// until the worker has read its exercise, which the address then
+    /// names. Holds what `?exercise=` named besides, for a link that does
+    /// not load.
+    AwaitingLink(Option<String>),
+    /// The exercise the address names that this site does not have: the
+    /// notice that says so is shown instead of any exercise (the page lists
+    /// those it has under it).
+    Missing(String),
+}
+
 /// The page's state: the exercises, the one open, its texts and reports, and
 /// what the reducer left for the app's effects to do.
 #[derive(Clone, Debug, PartialEq)]
@@ -77,19 +99,8 @@ pub struct Playground {
     pub load_error: Option<String>,
     pub embed: bool,
     pub current: usize,
-    /// The exercise the address names, not bundled: waited for until the
-    /// site's own exercises have arrived (`site.rs`). Nothing is open
-    /// meanwhile.
-    pub awaiting: Option<Opening>,
-    /// The exercise the address names that this site does not have: the
-    /// notice that says so is shown instead of any exercise (the page lists
-    /// those it has under it).
-    pub missing: Option<String>,
-    /// The address carries an exercise link (`#x1=`): nothing is open
-    /// until the worker has read its exercise, which the address then
-    /// names. Holds what `?exercise=` named besides, for a link that does
-    /// not load.
-    pub awaiting_link: Option<Option<String>>,
+    /// Whether the exercise at `current` is open, or why none is.
+    pub page: Page,
     /// Whether the site's own exercises have arrived (or it has none).
     pub site_loaded: bool,
     /// The seq of the `Index` request whose answer is awaited.
@@ -156,7 +167,8 @@ pub struct Playground {
     pub hunted: Vec<FoundBreak>,
     /// Progress saved for each exercise, as the app's effects read it.
     pub progress: BTreeMap<String, Progress>,
-    pub notices: Vec<String>,
+    /// What the page tells the learner above the exercise, oldest first.
+    pub notices: Vec<Notice>,
     /// Why the schedule last typed in the replay form of this scenario
     /// (the first) could not be replayed: said beside the form, where the
     /// learner typed it, not among the notices at the top of the page.
@@ -274,10 +286,10 @@ impl Playground {
     /// The open exercise: none while the one the address names is awaited
     /// or missing.
     pub fn exercise(&self) -> Option<&Exercise> {
-        if self.awaiting.is_some() || self.awaiting_link.is_some() || self.missing.is_some() {
-            return None;
+        match self.page {
+            Page::Open => self.exercises.get(self.current),
+            Page::Awaiting(_) | Page::AwaitingLink(_) | Page::Missing(_) => None,
         }
-        self.exercises.get(self.current)
     }
 
     /// Whether the page shows what it will go on showing: an exercise with
@@ -286,7 +298,7 @@ impl Playground {
     /// 47 and 99 px high). An embed reports its height only from then on
     /// (embed/effects.rs).
     pub fn settled(&self) -> bool {
-        self.awaiting.is_none() && self.awaiting_link.is_none() && self.opening.is_none()
+        matches!(self.page, Page::Open | Page::Missing(_)) && self.opening.is_none()
     }
 
     fn exercise_id(&self) -> String {

@@ -8,10 +8,9 @@
 //! (and then a link's version, if one was opened) in the editors and asks
 //! for the first check.
 
-use super::{Embedding, Given, Playground, Protection, Replace, Theme, View};
+use super::{Embedding, Given, Loaded, Notice, Page, Playground, Protection, Replace, Theme, View};
 use crate::prerendered::Prerendered;
 use crate::share::{self, Link};
-use crate::storage::Loaded;
 use fencelab_model::procedure::PROCEDURE_TEXT_BYTES_MAX;
 use fencelab_model::{Exercise, LoadError};
 use fencelab_protocol::Edits;
@@ -80,9 +79,7 @@ impl Playground {
             load_error,
             embed: start.embed,
             current: 0,
-            awaiting: None,
-            missing: None,
-            awaiting_link: None,
+            page: Page::Open,
             site_loaded: false,
             indexing: None,
             site_files: None,
@@ -142,27 +139,25 @@ impl Playground {
                     }
                     // Perhaps one of the site's own, which arrive later.
                     None => {
-                        self.awaiting = Some(Opening {
+                        self.page = Page::Awaiting(Opening {
                             exercise: link.exercise.clone(),
                             link: Some(link),
                         });
                         return;
                     }
                 },
-                Err(message) => self.notices.push(format!(
-                    "This link could not be opened: {message}. Your own work is shown instead."
-                )),
+                Err(message) => self.notices.push(Notice::LinkUnreadable(message)),
             }
         }
         if start.exercise_link {
             // Nothing opens until the worker has read the link's exercise
             // (`site.rs`): opening another first would touch its saved work.
-            self.awaiting_link = Some(start.exercise);
+            self.page = Page::AwaitingLink(start.exercise);
             return;
         }
         match start.exercise {
             Some(id) if by_id(&id).is_none() => {
-                self.awaiting = Some(Opening {
+                self.page = Page::Awaiting(Opening {
                     exercise: id,
                     link: None,
                 })
@@ -179,9 +174,7 @@ impl Playground {
                 embedding.hunts = hunts;
                 self.embedding = Some(embedding);
             }
-            Err(why) => self.notices.push(format!(
-                "This frame cannot report to the page that embeds it: its address's `parent` is not an origin ({why}). The exercise works, but no results are sent."
-            )),
+            Err(why) => self.notices.push(Notice::ParentNotOrigin(why)),
         }
     }
 
@@ -276,8 +269,11 @@ impl Playground {
     /// work. Answers to requests about the exercise before are dropped: no
     /// view waits for them, and no check is wanted until the work is read.
     pub(super) fn open(&mut self, index: usize, link: Option<Link>) {
-        self.awaiting = None;
-        self.missing = None;
+        // While an exercise link is read, the exercise it carries is the
+        // one to open: Back or Forward meanwhile leaves that wait as it was.
+        if !matches!(self.page, Page::AwaitingLink(_)) {
+            self.page = Page::Open;
+        }
         self.current = index.min(self.exercises.len().saturating_sub(1));
         self.prerendered = None;
         self.report = None;
@@ -324,8 +320,8 @@ impl Playground {
                 self.solve_kept = saved.passing;
                 self.own_aside = saved.own_aside.map(|aside| self.complete(&aside));
                 self.hunted = saved.hunts;
-                self.working = saved.working
-                    && self.exercise().is_some_and(|e| e.working_version.is_some());
+                self.working =
+                    saved.working && self.exercise().is_some_and(|e| e.working_version.is_some());
                 // An entry from before `given` was saved: the starting texts
                 // are the page's, anything else the learner's.
                 self.given = match saved.given {
@@ -343,9 +339,9 @@ impl Playground {
                     }
                 }
             }
-            Loaded::SetAside { message, aside_key } => self.notices.push(format!(
-                "Your saved work for this exercise could not be read ({message}). It was set aside under the key `{aside_key}` in this browser's storage, and the exercise starts from its starting text."
-            )),
+            Loaded::SetAside { message, aside_key } => self
+                .notices
+                .push(Notice::SavedWorkSetAside { message, aside_key }),
         }
         if let Some(link) = link {
             self.show_link(link);
@@ -368,15 +364,9 @@ impl Playground {
         }
         let hints_total = self.exercise().map_or(0, |e| e.hints.len());
         self.hints_shown = link.hints.min(hints_total);
-        self.notices.push(
-            "You are looking at the version in the link you opened.".to_string()
-                + if self.saved_aside.is_some() {
-                    " Your own saved version is one click away: \"Back to my saved version\". \
-                     Until you choose \"Keep this version\", your saved work is left as it was."
-                } else {
-                    ""
-                },
-        );
+        self.notices.push(Notice::LinkShown {
+            saved_aside: self.saved_aside.is_some(),
+        });
         if let Some(shown) = shown {
             self.show_again(shown);
         }

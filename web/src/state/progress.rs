@@ -10,9 +10,18 @@
 //! starts the exercise over, forgets it.
 
 use super::Playground;
-use crate::storage::Progress;
 use fencelab_model::Verdict;
 use serde::{Deserialize, Serialize};
+
+/// What the exercise list shows for an exercise: broken variants seen
+/// failing, whether the learner's own text passes every scenario, and the
+/// breaks found by hand in challenges.
+#[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
+pub struct Progress {
+    pub seen: usize,
+    pub solved: bool,
+    pub hunted: usize,
+}
 
 /// Texts the page put in the editors, unedited by the learner since.
 #[derive(Clone, Debug, PartialEq, Eq, Serialize, Deserialize)]

@@ -5,7 +5,7 @@
 //! `Failed` is routed the same way and said where its request was made; seq
 //! 0 is no request (the worker itself failed) and becomes a notice.
 
-use super::{At, Playground, View};
+use super::{At, Notice, Playground, View};
 use fencelab_model::{Drive, ExerciseReport, ScenarioReport};
 use fencelab_protocol::{PlaygroundResponse, Response};
 use std::rc::Rc;
@@ -203,7 +203,7 @@ impl Playground {
 
     fn failed(&mut self, seq: u64, message: String) {
         if seq == 0 {
-            self.notices.push(message);
+            self.notices.push(Notice::WorkerFailed(message));
             return;
         }
         if self.protection_failed(seq, &message) {
@@ -211,8 +211,7 @@ impl Playground {
         }
         if seq == self.check_wanted {
             self.check_failed = true;
-            self.notices
-                .push(format!("Your procedures could not be checked: {message}"));
+            self.notices.push(Notice::CheckFailed(message));
             return;
         }
         match &mut self.view {

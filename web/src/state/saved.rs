@@ -1,11 +1,108 @@
 //! What leaves the page as data: the saved work the autosave writes
-//! (`storage::Saved`) and a share link (`share::Link`), both made from the
-//! playground and what its view shows (`share::Shown`). Reading them back is
-//! `open.rs`'s.
+//! ([`Saved`], whose format and reading back are here too; `storage.rs`
+//! only moves its text in and out of localStorage) and a share link
+//! (`share::Link`), both made from the playground and what its view shows
+//! (`share::Shown`). Putting them back in the editors is `open.rs`'s.
 
-use super::Playground;
-use crate::share::{self, Link};
-use crate::storage::{self, Saved};
+use super::{FoundBreak, Given, HuntText, Playground, Progress};
+use crate::share::{self, Link, Shown};
+use fencelab_protocol::Edits;
+use serde::{Deserialize, Serialize};
+use std::collections::BTreeSet;
+
+/// The format of saved entries this build writes and reads. Fields added
+/// since (each with a default) keep the format: an older entry still reads.
+pub const SAVE_FORMAT: u32 = 1;
+/// Entries larger than this are not read (a procedure is at most 16 KiB).
+const SAVED_ENTRY_BYTES_MAX: usize = 512 * 1024;
+
+/// One exercise's saved work, progress, and what the page showed.
+#[derive(Clone, Debug, Default, PartialEq, Serialize, Deserialize)]
+#[serde(deny_unknown_fields)]
+pub struct Saved {
+    pub format: u32,
+    pub edits: Edits,
+    /// Broken variants the learner has loaded and watched fail (written as
+    /// `caught` by builds before "seen").
+    #[serde(default, alias = "caught")]
+    pub seen: BTreeSet<String>,
+    /// Whether the exercise is solved: the learner's own text passed every
+    /// scenario since the exercise was last reset (builds before kept
+    /// solves wrote whether the saved text passed).
+    #[serde(default)]
+    pub passing: bool,
+    /// The learner's own texts, set aside while the page's (a broken
+    /// variant, Reset, a challenge) are in the editors: "Restore your text"
+    /// brings them back, after a reload too.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub own_aside: Option<Edits>,
+    /// The breaks found by hand in challenges ("break it yourself"), kept
+    /// apart from `passing`: finding a break is not a repair.
+    #[serde(default, skip_serializing_if = "Vec::is_empty")]
+    pub hunts: Vec<FoundBreak>,
+    /// A challenge open on this text ("break it yourself"), whether or not
+    /// a scenario is being hunted yet: a reload comes back to it. (A hunt
+    /// under way is in `view` too.)
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub challenge: Option<HuntText>,
+    /// Texts the page put in the editors, unedited since (none: the
+    /// learner's own). Missing in older entries: read from the texts.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub given: Option<Given>,
+    /// The learner chose to start from the working version.
+    #[serde(default, skip_serializing_if = "std::ops::Not::not")]
+    pub working: bool,
+    /// What the timeline showed.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub view: Option<Shown>,
+    /// How many hints were shown.
+    #[serde(default)]
+    pub hints: usize,
+}
+
+impl Saved {
+    /// Parses an entry's text, checking its format version.
+    pub fn parse(text: &str) -> Result<Saved, String> {
+        if text.len() > SAVED_ENTRY_BYTES_MAX {
+            return Err(format!(
+                "it is {} bytes, more than the {SAVED_ENTRY_BYTES_MAX} read",
+                text.len()
+            ));
+        }
+        let saved: Saved =
+            serde_json::from_str(text).map_err(|e| crate::share::json_error_in_words(&e))?;
+        if saved.format != SAVE_FORMAT {
+            return Err(format!(
+                "it is in save format {}, and this page reads format {SAVE_FORMAT}",
+                saved.format
+            ));
+        }
+        Ok(saved)
+    }
+
+    pub fn progress(&self) -> Progress {
+        Progress {
+            seen: self.seen.len(),
+            solved: self.passing,
+            hunted: self.hunts.len(),
+        }
+    }
+}
+
+/// What reading an exercise's entry found.
+// One is made per exercise opened and consumed at once, so the size of the
+// `Saved` variant costs nothing; boxing it would only add an allocation.
+#[allow(clippy::large_enum_variant)]
+#[derive(Clone, Debug, PartialEq)]
+pub enum Loaded {
+    Nothing,
+    Saved(Saved),
+    /// The entry could not be read; it was set aside under `aside_key`.
+    SetAside {
+        message: String,
+        aside_key: String,
+    },
+}
 
 impl Playground {
     /// What the autosave writes for the current exercise.
@@ -16,7 +113,7 @@ impl Playground {
         let mut edits = self.texts.clone();
         edits.retain(|name, text| starts.get(name) != Some(&*text));
         Saved {
-            format: storage::SAVE_FORMAT,
+            format: SAVE_FORMAT,
             edits,
             seen: self.seen.clone(),
             passing: self.counts_solved(),

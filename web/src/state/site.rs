@@ -20,7 +20,7 @@
 //! another. In an embed, that notice is all the frame shows. An exercise
 //! link names its exercise only once the worker has read it.
 
-use super::{Opening, Playground};
+use super::{Notice, Opening, Page, Playground};
 use crate::author::link::LINKED_FILE;
 use fencelab_model::Exercise;
 use fencelab_model::site::{IndexError, SiteIndex};
@@ -66,9 +66,7 @@ impl Playground {
     pub(super) fn site_exercises(&mut self, site: SiteExercises) {
         match site {
             SiteExercises::NoIndex => {}
-            SiteExercises::Unusable(message) => self.notices.push(format!(
-                "This site's own exercises could not be loaded: {message}."
-            )),
+            SiteExercises::Unusable(message) => self.notices.push(Notice::SiteUnusable(message)),
             SiteExercises::Index(source) => {
                 let seq = self.seq();
                 self.indexing = Some(seq);
@@ -213,7 +211,9 @@ impl Playground {
     /// was waiting for, or says it is missing.
     fn settle_site(&mut self) {
         self.site_loaded = true;
-        if let Some(Opening { exercise, link }) = self.awaiting.take() {
+        if let Page::Awaiting(awaiting) = &self.page {
+            let Opening { exercise, link } = awaiting.clone();
+            self.page = Page::Open;
             match self.exercises.iter().position(|e| e.id == exercise) {
                 Some(index) => self.open(index, link),
                 None => self.missing(exercise, link.is_some()),
@@ -229,9 +229,7 @@ impl Playground {
             // Never handed over: `take_site_steps` stops at a waiting file.
             FileState::Installing(_) => return,
             FileState::Failed(message) => {
-                self.notices.push(format!(
-                    "{file} could not be loaded ({message}); it is left out."
-                ));
+                self.notices.push(Notice::FileFailed { file, message });
                 if from_link {
                     self.link_read(None);
                 }
@@ -252,14 +250,13 @@ impl Playground {
                 listed.schema_error
             }
             Installation::LeftOut(left_out) => {
-                self.notices.push(left_out_notice(&file, left_out));
+                self.notices.push(left_out_notice(file, left_out));
                 None
             }
         };
         if let Some(error) = listed {
             // The worker's loader names the file, line and column itself.
-            self.notices
-                .push(format!("{error}. This exercise cannot be checked."));
+            self.notices.push(Notice::Unchecked(error));
         }
     }
 
@@ -275,7 +272,7 @@ impl Playground {
             return;
         }
         Rc::make_mut(&mut self.exercises)[index] = exercise;
-        if index == self.current && self.awaiting.is_none() {
+        if index == self.current && !matches!(self.page, Page::Awaiting(_)) {
             self.open(index, None);
         }
     }
@@ -284,12 +281,14 @@ impl Playground {
     /// exercise (`id`), or, when it does not load, what it named besides
     /// (`?exercise=`, else the first exercise).
     fn link_read(&mut self, id: Option<String>) {
-        let Some(named) = self.awaiting_link.take() else {
+        let Page::AwaitingLink(named) = &mut self.page else {
             return;
         };
+        let named = named.take();
+        self.page = Page::Open;
         match id.or(named) {
             Some(exercise) => {
-                self.awaiting = Some(Opening {
+                self.page = Page::Awaiting(Opening {
                     exercise,
                     link: None,
                 })
@@ -303,40 +302,28 @@ impl Playground {
     /// shows the sentence alone; the page also lists the exercises it has.
     /// A share link's texts are the learner's own work, opened instead.
     fn missing(&mut self, exercise: String, from_link: bool) {
-        let notice = if from_link {
-            format!(
-                "This link names an exercise this page does not have (“{exercise}”); \
-                 your own work is shown instead."
-            )
-        } else if self.embed {
-            format!(
-                "There is no exercise “{exercise}” here. Check the exercise= id in this \
-                 frame's address against the ids the site serves."
-            )
-        } else {
-            format!("There is no exercise “{exercise}” on this page. Choose one of these:")
-        };
-        self.notices.push(notice);
         if from_link {
+            self.notices.push(Notice::LinkedExerciseMissing(exercise));
             self.open(0, None);
         } else {
-            self.missing = Some(exercise);
+            self.notices.push(Notice::Missing {
+                exercise: exercise.clone(),
+                embed: self.embed,
+            });
+            self.page = Page::Missing(exercise);
         }
     }
 }
 
-/// Why the worker left `file` out, in a sentence. An author previewing a
-/// new version of an exercise the site hosts is not told the hosted file is
-/// wrong: the link's draft holds its id, and the draft is the point.
-fn left_out_notice(file: &str, left_out: LeftOut) -> String {
+/// Why the worker left `file` out. An author previewing a new version of
+/// an exercise the site hosts is not told the hosted file is wrong: the
+/// link's draft holds its id, and the draft is the point.
+fn left_out_notice(file: String, left_out: LeftOut) -> Notice {
     match left_out {
-        LeftOut::Unloadable(error) => format!("{error}. This exercise is left out."),
-        LeftOut::IdTaken { id, holder } if holder.as_deref() == Some(LINKED_FILE) => format!(
-            "This is the draft from the link, shown in place of the site's {file} \
-             (the same id, “{id}”)."
-        ),
-        LeftOut::IdTaken { id, .. } => {
-            format!("{file}: the id “{id}” is already another exercise's; this one is left out.")
+        LeftOut::Unloadable(error) => Notice::Unloadable(error),
+        LeftOut::IdTaken { id, holder } if holder.as_deref() == Some(LINKED_FILE) => {
+            Notice::DraftInPlace { file, id }
         }
+        LeftOut::IdTaken { id, .. } => Notice::IdTaken { file, id },
     }
 }

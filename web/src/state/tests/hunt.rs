@@ -271,9 +271,8 @@ fn a_found_break_travels_in_a_share_link_and_opens_as_a_hunt_that_the_opener_did
 
 #[test]
 fn saved_hunts_come_back_and_an_entry_from_before_hunts_still_loads() {
-    let old =
-        storage::parse(r#"{"format":1,"edits":{},"seen":["read, then write"],"passing":true}"#)
-            .expect("an entry from before hunts reads");
+    let old = Saved::parse(r#"{"format":1,"edits":{},"seen":["read, then write"],"passing":true}"#)
+        .expect("an entry from before hunts reads");
     assert!(old.hunts.is_empty());
     assert_eq!(
         old.progress(),
@@ -289,7 +288,7 @@ fn saved_hunts_come_back_and_an_entry_from_before_hunts_still_loads() {
         moves: 6,
     };
     let entry = Saved {
-        format: storage::SAVE_FORMAT,
+        format: SAVE_FORMAT,
         hunts: vec![found.clone()],
         ..Saved::default()
     };
@@ -300,7 +299,7 @@ fn saved_hunts_come_back_and_an_entry_from_before_hunts_still_loads() {
         &mut playground,
         Action::SavedWorkRead {
             exercise: CLAIM.into(),
-            loaded: Loaded::Saved(storage::parse(&text).expect("reads back")),
+            loaded: Loaded::Saved(Saved::parse(&text).expect("reads back")),
         },
     );
     assert_eq!(playground.hunted, [found]);
@@ -326,7 +325,7 @@ fn a_reload_with_a_challenge_open_and_no_scenario_chosen_comes_back_to_it() {
             &mut playground,
             Action::SavedWorkRead {
                 exercise: CLAIM.into(),
-                loaded: Loaded::Saved(storage::parse(&text).expect("reads back")),
+                loaded: Loaded::Saved(Saved::parse(&text).expect("reads back")),
             },
         );
         playground

@@ -7,7 +7,6 @@ mod reports;
 
 use super::*;
 use crate::share::{self, Link, Shown};
-use crate::storage::{self, Saved};
 use fencelab_model::Schedule;
 use fencelab_protocol::{PlaygroundResponse, Response};
 use reports::*;
@@ -79,7 +78,7 @@ fn edited() -> Playground {
 
 fn saved(edits: &[(&str, &str)], seen: &[&str]) -> Loaded {
     Loaded::Saved(Saved {
-        format: storage::SAVE_FORMAT,
+        format: SAVE_FORMAT,
         edits: edits
             .iter()
             .map(|(n, t)| (n.to_string(), t.to_string()))
@@ -199,14 +198,13 @@ fn a_saved_entry_that_cannot_be_read_is_reported_and_the_exercise_starts_fresh()
         },
     );
     assert_eq!(playground.texts, playground.starts());
-    let notice = playground.notices.join(" ");
     assert!(
-        notice.contains("could not be read (expected value"),
-        "{notice}"
-    );
-    assert!(
-        notice.contains("`fencelab:set-aside:claim-compare-and-set:17`"),
-        "{notice}"
+        playground.notices.contains(&Notice::SavedWorkSetAside {
+            message: "expected value at line 1 column 2".into(),
+            aside_key: "fencelab:set-aside:claim-compare-and-set:17".into(),
+        }),
+        "{:?}",
+        playground.notices
     );
     assert_ne!(playground.check_wanted, 0, "the starting text is checked");
 }
@@ -233,7 +231,7 @@ fn saved_work_read_for_an_exercise_no_longer_opening_is_dropped() {
 #[test]
 fn opening_another_exercise_resets_the_view_and_drops_answers_for_the_one_before() {
     let mut playground = checked();
-    playground.notices.push("old".into());
+    playground.notices.push(Notice::WorkerFailed("old".into()));
     let old_check = playground.check_wanted;
     act(&mut playground, Action::Open(1));
     assert_eq!(playground.current, 1);
@@ -296,21 +294,14 @@ fn going_to_an_exercise_focuses_its_title_and_back_or_forward_open_the_one_named
 #[test]
 fn a_link_that_cannot_be_read_is_reported_and_the_learners_work_opens() {
     for (fragment, expected) in [
-        (
-            "s1=this-is-not-a-link!!",
-            "This link could not be opened: this link is damaged",
-        ),
-        (
-            "s9=AAAA",
-            "This link could not be opened: this link is not in a format",
-        ),
+        ("s1=this-is-not-a-link!!", "this link is damaged"),
+        ("s9=AAAA", "this link is not in a format"),
     ] {
         let playground = started(fragment);
-        let notice = playground.notices.join(" ");
-        assert!(notice.contains(expected), "{fragment}: {notice}");
         assert!(
-            notice.contains("Your own work is shown instead"),
-            "{notice}"
+            matches!(&playground.notices[..], [Notice::LinkUnreadable(why)] if why.starts_with(expected)),
+            "{fragment}: {:?}",
+            playground.notices
         );
         let opening = playground
             .opening
@@ -324,7 +315,7 @@ fn a_link_that_cannot_be_read_is_reported_and_the_learners_work_opens() {
     });
     let mut playground = started(&unknown);
     assert!(
-        playground.awaiting.is_some(),
+        matches!(playground.page, Page::Awaiting(_)),
         "perhaps one of the site's own"
     );
     assert!(!playground.settled(), "the exercise is awaited");
@@ -332,7 +323,10 @@ fn a_link_that_cannot_be_read_is_reported_and_the_learners_work_opens() {
         &mut playground,
         Action::SiteExercises(SiteExercises::NoIndex),
     );
-    assert!(playground.notices[0].contains("does not have (“no-such-exercise”)"));
+    assert_eq!(
+        playground.notices[0],
+        Notice::LinkedExerciseMissing("no-such-exercise".into())
+    );
     assert_eq!(
         playground.opening.as_ref().map(|o| o.exercise.as_str()),
         Some(CLAIM)
@@ -372,7 +366,10 @@ fn a_link_shows_its_version_and_replays_its_schedule_with_saved_work_one_click_a
         None,
         "the saved work is left as it was"
     );
-    assert!(playground.notices[0].contains("version in the link"));
+    assert_eq!(
+        playground.notices[0],
+        Notice::LinkShown { saved_aside: true }
+    );
     let Request::Replay {
         seq,
         scenario,
@@ -583,8 +580,7 @@ fn a_check_the_worker_could_not_run_is_a_notice_and_never_a_pass() {
     assert!(
         playground
             .notices
-            .iter()
-            .any(|n| n.contains("could not be checked: there is no exercise"))
+            .contains(&Notice::CheckFailed("there is no exercise `x`".into()))
     );
 }
 
@@ -707,7 +703,9 @@ fn notices_are_dismissed_and_a_failure_of_the_worker_itself_is_one() {
     );
     assert_eq!(
         playground.notices,
-        ["the checking worker stopped with an error"]
+        [Notice::WorkerFailed(
+            "the checking worker stopped with an error".into()
+        )]
     );
     act(&mut playground, Action::DismissNotices);
     assert!(playground.notices.is_empty());

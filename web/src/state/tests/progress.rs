@@ -152,7 +152,7 @@ fn a_kept_solve_and_the_text_set_aside_come_back_after_a_reload() {
     let saved = playground.saved();
     // What storage keeps is what the page reads back.
     let text = serde_json::to_string(&saved).expect("saved work serializes");
-    let read = storage::parse(&text).expect("and reads back");
+    let read = Saved::parse(&text).expect("and reads back");
 
     let mut reloaded = started("");
     act(

@@ -19,7 +19,7 @@ fn opened_with(fragment: &str, loaded: Loaded) -> Playground {
 
 fn saved_with(view: Option<Shown>, hints: usize) -> Loaded {
     Loaded::Saved(Saved {
-        format: storage::SAVE_FORMAT,
+        format: SAVE_FORMAT,
         view,
         hints,
         ..Saved::default()
@@ -273,4 +273,30 @@ fn a_schedule_naming_a_process_the_scenario_does_not_interleave_is_refused() {
                 && said.contains("runs nothing concurrently"))
     );
     assert!(playground.notices.is_empty(), "{:?}", playground.notices);
+}
+
+#[test]
+fn an_entry_from_before_seen_variants_and_saved_views_still_reads() {
+    let saved =
+        Saved::parse(r#"{"format":1,"edits":{},"caught":["read, then write"],"passing":true}"#)
+            .expect("an older entry reads");
+    assert!(saved.seen.contains("read, then write"));
+    assert_eq!((saved.given, saved.view, saved.hints), (None, None, 0));
+}
+
+#[test]
+fn a_saved_entry_round_trips_and_a_wrong_one_is_an_error() {
+    let mut saved = Saved {
+        format: SAVE_FORMAT,
+        ..Saved::default()
+    };
+    saved.edits.insert("claim".into(), "SELECT 1;".into());
+    let text = serde_json::to_string(&saved).unwrap();
+    assert_eq!(Saved::parse(&text), Ok(saved));
+    assert!(Saved::parse("{not json").is_err());
+    assert!(
+        Saved::parse(r#"{"format":99,"edits":{}}"#)
+            .unwrap_err()
+            .contains("format 99")
+    );
 }

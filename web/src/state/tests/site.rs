@@ -156,11 +156,13 @@ fn an_id_the_site_does_not_have_is_named_and_an_embed_shows_nothing_else() {
     let mut embedded = addressed("no-such-exercise", true);
     act(&mut embedded, Action::SiteExercises(SiteExercises::NoIndex));
     assert!(embedded.exercise().is_none(), "no other exercise is shown");
-    assert_eq!(embedded.missing.as_deref(), Some("no-such-exercise"));
-    assert!(
-        embedded.notices[0].contains("no exercise “no-such-exercise”"),
-        "{:?}",
-        embedded.notices
+    assert_eq!(embedded.page, Page::Missing("no-such-exercise".into()));
+    assert_eq!(
+        embedded.notices[0],
+        Notice::Missing {
+            exercise: "no-such-exercise".into(),
+            embed: true
+        }
     );
     assert_eq!(embedded.check_request(), None);
 
@@ -170,13 +172,18 @@ fn an_id_the_site_does_not_have_is_named_and_an_embed_shows_nothing_else() {
         &mut page,
         &[("exercises/mine.toml", Ok(authored(MINE, "X")))],
     );
-    assert!(page.notices[0].contains("no exercise “no-such-exercise” on this page"));
-    assert!(!page.notices[0].contains('`'), "{:?}", page.notices);
+    assert_eq!(
+        page.notices[0],
+        Notice::Missing {
+            exercise: "no-such-exercise".into(),
+            embed: false
+        }
+    );
     assert!(
         page.exercise().is_none(),
         "no other exercise is shown in its place"
     );
-    assert_eq!(page.missing.as_deref(), Some("no-such-exercise"));
+    assert_eq!(page.page, Page::Missing("no-such-exercise".into()));
     assert_eq!(page.check_request(), None);
 }
 
@@ -184,7 +191,7 @@ fn an_id_the_site_does_not_have_is_named_and_an_embed_shows_nothing_else() {
 fn a_bundled_id_opens_at_once_without_waiting_for_the_site() {
     let playground = addressed(CLAIM, true);
     assert_eq!(playground.exercise().map(|e| e.id.as_str()), Some(CLAIM));
-    assert!(playground.awaiting.is_none());
+    assert!(!matches!(playground.page, Page::Awaiting(_)));
 }
 
 #[test]
@@ -251,18 +258,12 @@ fn each_file_that_cannot_be_used_is_a_notice_and_the_rest_load_in_order() {
     assert_eq!(ids, ["a-one", "b-two"]);
     assert_eq!(playground.notices.len(), 3, "{:?}", playground.notices);
     assert!(
-        playground.notices[0].starts_with("exercises/broken.toml:1:"),
-        "{:?}",
-        playground.notices
-    );
-    assert!(
-        playground.notices[1].contains("exercises/gone.toml could not be loaded"),
-        "{:?}",
-        playground.notices
-    );
-    assert!(
-        playground.notices[2]
-            .contains("the id “claim-compare-and-set” is already another exercise's"),
+        matches!(&playground.notices[..], [
+            Notice::Unloadable(error),
+            Notice::FileFailed { file: gone, .. },
+            Notice::IdTaken { id, .. },
+        ] if (error.file.as_str(), error.line, gone.as_str(), id.as_str())
+            == ("exercises/broken.toml", 1, "exercises/gone.toml", CLAIM)),
         "{:?}",
         playground.notices
     );
@@ -302,8 +303,12 @@ fn a_schema_sqlite_refuses_is_a_notice_once_and_a_failed_install_leaves_its_file
     answer(&mut playground, schema_failed());
     answer(&mut playground, schema_failed()); // a restarted worker installs it again
     assert_eq!(playground.notices.len(), 1, "{:?}", playground.notices);
-    assert!(playground.notices[0].contains("exercises/a.toml:12:1"));
-    assert!(playground.notices[0].contains("cannot be checked"));
+    assert!(
+        matches!(&playground.notices[0], Notice::Unchecked(error)
+            if (error.file.as_str(), error.line, error.column) == ("exercises/a.toml", 12, 1)),
+        "{:?}",
+        playground.notices
+    );
     assert_eq!(playground.exercises.len(), before + 1, "listed, as before");
     answer(
         &mut playground,
@@ -312,11 +317,12 @@ fn a_schema_sqlite_refuses_is_a_notice_once_and_a_failed_install_leaves_its_file
             message: "the checker was restarted".into(),
         },
     );
-    assert!(
-        playground.notices[1]
-            .contains("exercises/b.toml could not be loaded (the checker was restarted)"),
-        "{:?}",
-        playground.notices
+    assert_eq!(
+        playground.notices[1],
+        Notice::FileFailed {
+            file: "exercises/b.toml".into(),
+            message: "the checker was restarted".into()
+        }
     );
     assert_eq!(playground.exercises.len(), before + 1);
 }
@@ -336,13 +342,14 @@ fn a_worker_that_fails_altogether_ends_the_wait_for_the_site() {
         },
     );
     assert!(playground.site_loaded);
-    assert_eq!(playground.missing.as_deref(), Some(MINE));
-    let notices = playground.notices.join("\n");
+    assert_eq!(playground.page, Page::Missing(MINE.into()));
     assert!(
-        notices.contains(
-            "exercises/mine.toml could not be loaded (the checking worker could not start)"
-        ),
-        "{notices}"
+        playground.notices.contains(&Notice::FileFailed {
+            file: "exercises/mine.toml".into(),
+            message: "the checking worker could not start".into()
+        }),
+        "{:?}",
+        playground.notices
     );
 }
 
@@ -395,9 +402,9 @@ fn the_index_is_read_by_the_worker_then_its_files_are_fetched() {
     );
     assert_eq!(
         playground.notices,
-        [
-            "This site's own exercises could not be loaded: exercises/index.toml: format 9 is not one this page reads (it reads format 1)."
-        ]
+        [Notice::SiteUnusable(
+            "exercises/index.toml: format 9 is not one this page reads (it reads format 1)".into()
+        )]
     );
     assert!(playground.site_loaded);
 }
@@ -441,12 +448,13 @@ fn an_exercise_link_opens_its_exercise_once_read() {
         &[(crate::author::link::LINKED_FILE, Ok("id = 3".into()))],
     );
     assert!(
-        broken.notices[0].starts_with("linked-exercise.toml:1:"),
+        matches!(&broken.notices[0], Notice::Unloadable(error)
+            if (error.file.as_str(), error.line) == (crate::author::link::LINKED_FILE, 1)),
         "{:?}",
         broken.notices
     );
     assert_eq!(broken.exercise().map(|e| e.id.as_str()), None);
-    assert_eq!(broken.missing.as_deref(), Some("generation-per-resource"));
+    assert_eq!(broken.page, Page::Missing("generation-per-resource".into()));
     served(
         &mut SiteWorker::default(),
         &mut broken_second,
@@ -470,7 +478,11 @@ fn an_unusable_index_is_a_notice() {
             "exercises/index.toml: format 9 is not one this page reads".into(),
         )),
     );
-    assert!(playground.notices[0].contains("format 9"));
+    assert!(
+        matches!(&playground.notices[0], Notice::SiteUnusable(why) if why.contains("format 9")),
+        "{:?}",
+        playground.notices
+    );
 }
 
 #[test]
@@ -498,15 +510,21 @@ fn a_linked_draft_with_a_hosted_id_is_shown_in_place_of_the_hosted_file() {
         playground.exercises.iter().filter(|e| e.id == MINE).count(),
         1
     );
-    let notices = playground.notices.join("\n");
     assert!(
-        notices
-            .contains("the draft from the link, shown in place of the site's exercises/mine.toml"),
-        "{notices}"
+        playground.notices.contains(&Notice::DraftInPlace {
+            file: "exercises/mine.toml".into(),
+            id: MINE.into()
+        }),
+        "{:?}",
+        playground.notices
     );
     assert!(
-        !notices.contains("left out"),
-        "the hosted file is not blamed: {notices}"
+        !playground
+            .notices
+            .iter()
+            .any(|n| matches!(n, Notice::IdTaken { .. } | Notice::Unloadable(_))),
+        "the hosted file is not blamed: {:?}",
+        playground.notices
     );
 }
 
@@ -644,5 +662,11 @@ fn a_sites_file_newer_than_its_page_takes_the_copys_place_and_is_opened_afresh()
         "opened afresh"
     );
     assert_eq!(playground.notices.len(), 1, "{:?}", playground.notices);
-    assert!(playground.notices[0].contains("exercises/again.toml"));
+    assert_eq!(
+        playground.notices[0],
+        Notice::IdTaken {
+            file: "exercises/again.toml".into(),
+            id: MINE.into()
+        }
+    );
 }
