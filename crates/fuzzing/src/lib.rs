@@ -328,12 +328,12 @@ fn exercise_link(fragment: &str) {
 /// as JSON that reads as the same entry.
 pub fn saved_state(data: &[u8]) {
     let text = String::from_utf8_lossy(data);
-    match fencelab_web::storage::parse(&text) {
+    match fencelab_web::state::Saved::parse(&text) {
         Ok(saved) => {
             let _ = saved.progress();
             let json = serde_json::to_string(&saved).expect("a saved entry serialises");
             assert_eq!(
-                fencelab_web::storage::parse(&json).as_ref(),
+                fencelab_web::state::Saved::parse(&json).as_ref(),
                 Ok(&saved),
                 "a saved entry does not survive being written and read"
             );

@@ -138,7 +138,7 @@ fn exercise_seeds(seeds: &mut Vec<Seed>, file: &str, text: &str) {
         );
     }
     let saved = serde_json::json!({
-        "format": fencelab_web::storage::SAVE_FORMAT,
+        "format": fencelab_web::state::SAVE_FORMAT,
         "edits": edits,
     });
     add(

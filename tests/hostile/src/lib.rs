@@ -352,7 +352,7 @@ pub fn run(case: &Case) -> Ran {
                 Some(exercise) => runs(case, || exercise.run(&link.edits)),
             },
         },
-        Kind::Saved => match fencelab_web::storage::parse(&input) {
+        Kind::Saved => match fencelab_web::state::Saved::parse(&input) {
             Err(message) => rejected(message),
             Ok(_) => Ran::default(),
         },
