@@ -131,7 +131,11 @@ impl Playground {
     /// saved work is still being read, nor while a linked version is shown
     /// over saved work the learner has not chosen to replace.
     pub fn autosaved_exercise(&self) -> Option<&str> {
-        if self.opening.is_some() || self.saved_aside.is_some() {
+        // A prerendered page before it hydrates shows the starting texts
+        // while its saved work is still being read: saved then, they would
+        // stand in storage over the learner's work until the hydrated
+        // state was saved again.
+        if self.opening.is_some() || self.saved_aside.is_some() || self.prerendered.is_some() {
             return None;
         }
         self.exercise().map(|e| e.id.as_str())

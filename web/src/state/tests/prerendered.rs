@@ -60,6 +60,24 @@ fn a_page_of_an_exercise_not_bundled_or_a_report_of_another_has_no_state() {
 }
 
 #[test]
+fn nothing_is_saved_over_the_learners_work_before_the_page_has_read_it() {
+    let mut playground = prerendered();
+    assert_eq!(
+        playground.autosaved_exercise(),
+        None,
+        "the starting texts are shown, not the learner's work"
+    );
+    act(
+        &mut playground,
+        Action::Hydrated {
+            loaded: Loaded::Nothing,
+            theme: Theme::System,
+        },
+    );
+    assert_eq!(playground.autosaved_exercise(), Some(CLAIM));
+}
+
+#[test]
 fn nothing_saved_keeps_the_report_current() {
     let mut playground = prerendered();
     act(
