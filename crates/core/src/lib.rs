@@ -25,6 +25,7 @@ mod mutants;
 pub mod mutation;
 pub mod protection;
 mod sandbox;
+pub mod server;
 pub mod sql_value;
 pub mod sqlite;
 mod vfs;

@@ -39,6 +39,9 @@ pub enum Error {
     Blocked { id: String, sql: String },
     /// SQLite failed while the engine managed the world (reset, snapshot).
     Sqlite { context: String, message: String },
+    /// The database server failed while the engine managed the world, or
+    /// could not be reached (`fencelab_core::server`).
+    Server { context: String, message: String },
     /// A scenario's search was advanced after it had given its report.
     ReportGiven,
 }
@@ -66,6 +69,9 @@ impl fmt::Display for Error {
             ),
             Error::Sqlite { context, message } => {
                 write!(f, "SQLite failed to {context}: {message}")
+            }
+            Error::Server { context, message } => {
+                write!(f, "the database server failed to {context}: {message}")
             }
             Error::ReportGiven => {
                 f.write_str("this scenario's search has already given its report")

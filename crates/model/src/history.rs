@@ -127,6 +127,15 @@ pub enum ErrorCause {
     /// has since committed over, and then tried to write
     /// (SQLITE_BUSY_SNAPSHOT): waiting cannot help, only a new transaction.
     StaleSnapshot,
+    /// On a database server: the server broke a deadlock by failing this
+    /// statement (PostgreSQL's SQLSTATE 40P01); its transaction is aborted.
+    Deadlock,
+    /// On a database server: the transaction could not be serialized with
+    /// the others (SQLSTATE 40001); only running it again can help.
+    SerializationFailure,
+    /// On a database server: the statement ran past the engine's
+    /// `statement_timeout`, the hard stop behind its budgets (57014).
+    StatementTimeout,
 }
 
 /// One row of an exercise table that a step changed, identified by its key

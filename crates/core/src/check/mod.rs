@@ -134,6 +134,20 @@ impl Checker {
         Checker::with_journal(schema_sql, procedures, constants, rules, Journal::Delete)
     }
 
+    /// As [`Checker::new`], on a world whose tables live on `server`, which
+    /// already holds the exercise's schema and seed rows (`crate::server`).
+    pub fn on_server(
+        server: Box<dyn crate::server::Server>,
+        procedures: impl IntoIterator<Item = Procedure>,
+        constants: Values,
+        rules: Rules,
+    ) -> Result<Checker, Error> {
+        Ok(Checker::around(
+            World::on_server(server, procedures, constants)?,
+            rules,
+        ))
+    }
+
     /// As [`Checker::new`], with the world's database in `journal` mode.
     pub fn with_journal(
         schema_sql: &str,
@@ -143,7 +157,11 @@ impl Checker {
         journal: Journal,
     ) -> Result<Checker, Error> {
         let world = World::with_journal(schema_sql, procedures, constants, journal)?;
-        Ok(Checker {
+        Ok(Checker::around(world, rules))
+    }
+
+    fn around(world: World, rules: Rules) -> Checker {
+        Checker {
             world,
             run_tables: context::Loaded::default(),
             rules,
@@ -154,7 +172,7 @@ impl Checker {
             recording_first_runs: true,
             recording_speculatively: false,
             spent: Spent::default(),
-        })
+        }
     }
 
     pub fn set_limits(&mut self, limits: Limits) {

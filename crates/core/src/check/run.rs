@@ -536,6 +536,12 @@ impl Run<'_> {
                 .map(|(n, id)| (n.clone(), *id))
                 .collect();
             if options.is_empty() {
+                // On a server, every member may wait on another's lock
+                // until the server breaks the deadlock: give it the time.
+                let ids: Vec<ProcessId> = waiting.iter().map(|(_, id)| *id).collect();
+                if self.world.await_server(&ids).map_err(engine_error)? {
+                    continue;
+                }
                 let processes = waiting.iter().map(|(n, _)| self.called(n)).collect();
                 return Err(self.failed(FailureCause::Deadlock { processes }));
             }

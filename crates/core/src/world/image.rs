@@ -25,6 +25,7 @@
 //! recorded (it is the run a passing check shows) and is imaged like any
 //! other, for the runs after it to resume from.
 
+use super::served::InFlight;
 use super::{Call, Process, ProcessId, World, record::Rows};
 use crate::error::Error;
 use crate::history::{Effect, TableRows, Values};
@@ -57,6 +58,10 @@ impl World {
     /// inside a transaction. `None` otherwise, or when the rows cannot be
     /// read.
     pub fn image(&self) -> Option<Image> {
+        // A server's world is replayed from its reset, never imaged.
+        if self.server.is_some() {
+            return None;
+        }
         let between_transactions = self.processes.iter().all(|p| {
             p.written.is_empty() && p.connection.as_ref().is_none_or(|c| c.is_autocommit())
         });
@@ -130,6 +135,7 @@ impl World {
                 memory: process.memory.clone(),
                 blocked: process.blocked,
                 written: Rows::new(),
+                in_flight: InFlight::Nothing,
             });
         }
         self.clock_seconds = image.clock_seconds;

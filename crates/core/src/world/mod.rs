@@ -27,6 +27,7 @@ mod image;
 mod read;
 mod record;
 mod seed;
+mod served;
 mod statement;
 mod step;
 
@@ -39,6 +40,7 @@ pub use record::Recorder;
 use changes::ChangeLog;
 use record::Rows;
 use seed::SeedImage;
+use served::InFlight;
 use statement::query_on;
 use step::ok;
 
@@ -117,6 +119,9 @@ struct Process {
     /// The rows its open transaction wrote, as it last saw them: what a
     /// rollback may put back (see record.rs).
     written: Rows,
+    /// On a server's world, the statement sent and not yet recorded as
+    /// finished (served.rs).
+    in_flight: InFlight,
 }
 
 #[derive(Clone)]
@@ -156,6 +161,10 @@ pub struct World {
     /// step touches.
     changes: Arc<ChangeLog>,
     journal: Journal,
+    /// The database server the processes' statements go to, when the
+    /// world's tables live there; its SQLite then holds their mirror
+    /// (served.rs).
+    server: Option<Box<dyn crate::server::Server>>,
 }
 
 impl World {
@@ -245,6 +254,7 @@ impl World {
             recorder: Recorder::default(),
             changes,
             journal,
+            server: None,
         })
     }
 
@@ -320,10 +330,16 @@ impl World {
                 release(&mut self.idle, connection, process.sandbox);
             }
         }
-        let changed = self.changes.take_changed_tables();
-        if let Err(e) = self.seed.restore(&changed) {
-            self.changes.all_changed();
-            return Err(crate::error::sqlite("put the seed rows back", e));
+        if let Some(server) = self.server.as_deref_mut() {
+            server.reset()?;
+            let tables = server.committed()?;
+            self.mirror(tables)?;
+        } else {
+            let changed = self.changes.take_changed_tables();
+            if let Err(e) = self.seed.restore(&changed) {
+                self.changes.all_changed();
+                return Err(crate::error::sqlite("put the seed rows back", e));
+            }
         }
         self.clock_seconds = 0;
         self.effects.clear();
@@ -358,6 +374,9 @@ impl World {
     pub fn start_process(&mut self, actor: &str) -> Result<ProcessId, Error> {
         let id = ProcessId(u32::try_from(self.processes.len() + 1).unwrap_or(u32::MAX));
         let (connection, sandbox) = self.pooled_connection()?;
+        if let Some(server) = self.server.as_deref_mut() {
+            server.open(id)?;
+        }
         self.processes.push(Process {
             id,
             actor: actor.to_string(),
@@ -367,6 +386,7 @@ impl World {
             memory: Values::new(),
             blocked: false,
             written: Rows::new(),
+            in_flight: InFlight::Nothing,
         });
         let event = self.process_event(id, What::ProcessStarted);
         self.record(event);
@@ -396,14 +416,18 @@ impl World {
         let connection = process.connection.take();
         let sandbox = Arc::clone(&process.sandbox);
         process.call = None;
-        let rolled_back = connection.as_ref().is_some_and(|c| !c.is_autocommit());
+        process.in_flight = InFlight::Nothing;
+        let mut rolled_back = connection.as_ref().is_some_and(|c| !c.is_autocommit());
         if let Some(connection) = connection {
             release(&mut self.idle, connection, sandbox);
+        }
+        if let Some(server) = self.server.as_deref_mut() {
+            rolled_back = server.close(id);
         }
         let event = self.process_event(id, What::ProcessCrashed { rolled_back });
         self.record(event);
         self.unblock_all();
-        Ok(())
+        self.after_server_step()
     }
 
     /// Begins a call of `procedure` by process `id`. Nothing runs until the
@@ -465,11 +489,11 @@ impl World {
         let released = self
             .processes
             .get(index(id))
-            .and_then(|p| p.connection.as_ref())
-            .is_some_and(Connection::is_autocommit);
+            .is_some_and(|p| p.connection.is_some() && !self.in_transaction(p));
         if result != StepResult::Blocked && released {
             self.unblock_all();
         }
+        self.after_server_step()?;
         Ok(result)
     }
 
@@ -547,8 +571,17 @@ impl World {
                 .as_ref()
                 .map(|c| (c.procedure.name.as_str(), c.next_step)),
             memory: &p.memory,
-            in_transaction: p.connection.as_ref().is_some_and(|c| !c.is_autocommit()),
+            in_transaction: p.connection.is_some() && self.in_transaction(p),
         })
+    }
+
+    /// Whether process `p` is inside a transaction: its SQLite
+    /// connection's, or its session's on the world's server.
+    fn in_transaction(&self, p: &Process) -> bool {
+        match self.server_transaction(p.id) {
+            Some(open) => open,
+            None => p.connection.as_ref().is_some_and(|c| !c.is_autocommit()),
+        }
     }
 
     pub fn process_view(&self, id: ProcessId) -> Result<ProcessView<'_>, Error> {

@@ -35,6 +35,22 @@ impl World {
     /// Runs SQL directly against the world, bypassing every procedure: the
     /// kind of write no fence can see. Returns the rows it changed.
     pub fn execute_direct(&mut self, sql: &str) -> Result<u64, Error> {
+        if let Some(server) = self.server.as_deref_mut() {
+            let changed = server.direct(sql).map_err(|e| Error::Query {
+                sql: sql.to_string(),
+                message: e.message,
+            })?;
+            self.direct_statements += 1;
+            self.record(Event {
+                what: What::DirectSql {
+                    sql: sql.to_string(),
+                    changed,
+                },
+                ..self.world_event()
+            });
+            self.after_server_step()?;
+            return Ok(changed);
+        }
         let before = self.before_step(None, || super::record::rolls_back(sql));
         self.direct_statements += 1;
         self.anchor_sandbox.begin_statement();
@@ -125,6 +141,11 @@ impl World {
     /// cache never spilled mid-transaction, these are all the locks a
     /// process holds between steps. `None` for a crashed or unknown process.
     pub fn transaction_mode(&self, id: ProcessId) -> Option<TransactionMode> {
+        // A server's locks are its own: unknown here, so every step of a
+        // server's world counts as changing them (footprint.rs).
+        if self.server.is_some() {
+            return None;
+        }
         let connection = self.process(id).ok()?.connection.as_ref()?;
         let lock = match connection.transaction_state(None::<&str>).ok()? {
             rusqlite::TransactionState::None => Lock::None,
@@ -184,7 +205,9 @@ impl World {
                 Some(_) => true,
             }
         });
-        if stands_apart {
+        // A server's sessions see what its own snapshots and locks say,
+        // which the mirror does not hold: its states are never compared.
+        if stands_apart || self.server.is_some() {
             return None;
         }
         let tables = self.committed_tables()?;

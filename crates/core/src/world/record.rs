@@ -122,7 +122,9 @@ impl World {
         id: Option<ProcessId>,
         rolls_back: impl FnOnce() -> bool,
     ) -> Before {
-        if !self.recording {
+        // A server's steps are told by their statements and the mirror,
+        // not row by row: its rows change on the server, unseen here.
+        if !self.recording || self.server.is_some() {
             Before::Off
         } else if self.hook_records() {
             let wrote = id
@@ -157,7 +159,7 @@ impl World {
     /// transaction will need: the rows it wrote, read now (a failed
     /// statement may have left some of them half-changed, as `OR FAIL` does).
     pub(super) fn before_rollback(&self, id: ProcessId) -> Before {
-        if !self.recording {
+        if !self.recording || self.server.is_some() {
             return Before::Off;
         }
         if !self.hook_records() {

@@ -1,10 +1,10 @@
 //! Stepping a process: running the next statement or effect of its call,
 //! judging the result with the step's decisions, and ending the call.
 
-use super::statement::execute;
+use super::statement::{Executed, execute};
 use super::{Call, Process, ProcessId, StepResult, World, index};
 use crate::error::Error;
-use crate::history::{CallError, Effect, ErrorCause, Outcome, Values, What};
+use crate::history::{CallError, Effect, ErrorCause, Outcome, RowChange, Values, What};
 use crate::procedure::{Action, Position, StatementClass, Step, StepKind};
 use crate::value::Value;
 
@@ -65,6 +65,9 @@ impl World {
         sql: &str,
         class: StatementClass,
     ) -> Result<StepResult, Error> {
+        if self.server.is_some() {
+            return self.run_on_server(id, step, sql);
+        }
         let before = self.before_step(Some(id), || class == StatementClass::Rollback);
         let process = self.process(id)?;
         let connection = process
@@ -96,6 +99,19 @@ impl World {
         };
 
         let row_changes = self.row_changes_since(before, Some(id));
+        self.statement_ran(id, step, sql, executed, row_changes)
+    }
+
+    /// Records the statement process `id` ran, its first row's columns put
+    /// in the call's scope, and judges it.
+    pub(super) fn statement_ran(
+        &mut self,
+        id: ProcessId,
+        step: &Step,
+        sql: &str,
+        executed: Executed,
+        row_changes: Vec<RowChange>,
+    ) -> Result<StepResult, Error> {
         if let (Some(first), Some(call)) = (
             executed.rows.rows.first(),
             self.processes[index(id)].call.as_mut(),
@@ -219,14 +235,13 @@ impl World {
             .map(|c| c.procedure.name.clone())
             .unwrap_or_default();
         let before = self.before_rollback(id);
+        let open = self.in_transaction(&self.processes[index(id)]);
         let process = &mut self.processes[index(id)];
-        let open = process
-            .connection
-            .as_ref()
-            .is_some_and(|c| !c.is_autocommit());
         let mut outcome = outcome;
         if open {
-            if let Some(connection) = &process.connection {
+            if let Some(server) = self.server.as_deref_mut() {
+                server.roll_back(id);
+            } else if let Some(connection) = &process.connection {
                 let _ = connection.execute_batch("ROLLBACK");
             }
             if matches!(outcome, Outcome::Ok { .. }) {
@@ -270,16 +285,7 @@ impl World {
     /// The value of `:name` for a statement of `call`: the built-ins first,
     /// then the call's arguments and returned columns, then the constants.
     pub(super) fn lookup(&self, process: &Process, call: &Call, name: &str) -> Option<Value> {
-        match name {
-            "now" => Some(Value::Integer(self.clock_seconds)),
-            "actor" => Some(Value::Text(process.actor.clone())),
-            "process" => Some(Value::Text(process.id.to_string())),
-            _ => call
-                .scope
-                .get(name)
-                .or_else(|| self.constants.get(name))
-                .cloned(),
-        }
+        lookup(self.clock_seconds, &self.constants, process, call, name)
     }
 
     /// The named values, or the first name without one.
@@ -299,10 +305,35 @@ impl World {
             .collect()
     }
 
+    /// Clears every blocked mark but a server statement's still waiting
+    /// (served.rs clears that when the statement has finished).
     pub(super) fn unblock_all(&mut self) {
         for process in &mut self.processes {
-            process.blocked = false;
+            if !matches!(process.in_flight, super::InFlight::Waiting(_)) {
+                process.blocked = false;
+            }
         }
+    }
+}
+
+/// The value of `:name` for a statement of `call` by `process`, at
+/// `clock_seconds`: see [`World::lookup`].
+pub(super) fn lookup(
+    clock_seconds: i64,
+    constants: &Values,
+    process: &Process,
+    call: &Call,
+    name: &str,
+) -> Option<Value> {
+    match name {
+        "now" => Some(Value::Integer(clock_seconds)),
+        "actor" => Some(Value::Text(process.actor.clone())),
+        "process" => Some(Value::Text(process.id.to_string())),
+        _ => call
+            .scope
+            .get(name)
+            .or_else(|| constants.get(name))
+            .cloned(),
     }
 }
 
