@@ -109,25 +109,9 @@ impl ExerciseExt for Exercise {
         kept: &mut Option<Checker>,
     ) -> Result<Checker, Unusable> {
         // A text the kept checker holds already is not parsed again.
-        let procedures = texts
-            .iter()
-            .map(|(name, text)| {
-                match kept.as_ref().and_then(|checker| checker.parsed(name, text)) {
-                    Some(parsed) => Ok(parsed),
-                    None => Procedure::parse(name, text).map(Arc::new),
-                }
-            })
-            .collect::<Result<Vec<_>, _>>()
-            .map_err(|error| Unusable {
-                // The place is carried apart, not repeated in the sentence.
-                error: ScenarioError::of(ErrorKind::Unusable {
-                    message: error.message.clone(),
-                })
-                .at(Place {
-                    procedure: error.procedure.clone(),
-                    position: Some(error.position),
-                }),
-            })?;
+        let procedures = parse_texts(texts, |name, text| {
+            kept.as_ref().and_then(|checker| checker.parsed(name, text))
+        })?;
         let procedures = match kept.take() {
             Some(mut checker) => match checker.renew(procedures) {
                 Ok(()) => return Ok(checker),
@@ -142,11 +126,7 @@ impl ExerciseExt for Exercise {
             self.rules.clone(),
             self.journal,
         )
-        .map_err(|error| Unusable {
-            error: ScenarioError::of(ErrorKind::Unusable {
-                message: error.to_string(),
-            }),
-        })
+        .map_err(unusable_world)
     }
 
     fn run(&self, edits: &BTreeMap<String, String>) -> ExerciseReport {
@@ -164,6 +144,63 @@ impl ExerciseExt for Exercise {
 
     fn check_judged(&self) -> (ExerciseCheck, EquivalentsJudged) {
         CheckSearch::new(self.clone()).finish_judged()
+    }
+}
+
+/// The check of `scenarios` against `texts` on a world whose tables live on
+/// `server`, which already holds `exercise`'s schema and seed rows (the
+/// exercise as that server runs it: `Exercise::on_postgres`). Nothing runs
+/// yet; every run replays from the server's reset (`crate::server`).
+pub fn suite_on_server(
+    exercise: &Exercise,
+    server: Box<dyn crate::server::Server>,
+    texts: &[(String, String)],
+    scenarios: &[Scenario],
+    limits: Limits,
+) -> SuiteSearch {
+    let checker = parse_texts(texts, |_, _| None).and_then(|procedures| {
+        Checker::on_server(
+            server,
+            procedures.into_iter().map(Arc::unwrap_or_clone),
+            exercise.constants.clone(),
+            exercise.rules.clone(),
+        )
+        .map_err(unusable_world)
+    });
+    SuiteSearch::new(&exercise.id, checker, scenarios, limits)
+}
+
+/// Parses each text as its procedure, or takes the parse `parsed` already
+/// has of exactly that text.
+fn parse_texts(
+    texts: &[(String, String)],
+    parsed: impl Fn(&str, &str) -> Option<Arc<Procedure>>,
+) -> Result<Vec<Arc<Procedure>>, Unusable> {
+    texts
+        .iter()
+        .map(|(name, text)| match parsed(name, text) {
+            Some(parsed) => Ok(parsed),
+            None => Procedure::parse(name, text).map(Arc::new),
+        })
+        .collect::<Result<Vec<_>, _>>()
+        .map_err(|error| Unusable {
+            // The place is carried apart, not repeated in the sentence.
+            error: ScenarioError::of(ErrorKind::Unusable {
+                message: error.message.clone(),
+            })
+            .at(Place {
+                procedure: error.procedure.clone(),
+                position: Some(error.position),
+            }),
+        })
+}
+
+/// A world that could not be built, as the verdict every scenario gets.
+fn unusable_world(error: Error) -> Unusable {
+    Unusable {
+        error: ScenarioError::of(ErrorKind::Unusable {
+            message: error.to_string(),
+        }),
     }
 }
 
