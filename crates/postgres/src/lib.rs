@@ -1,0 +1,25 @@
+//! fencelab's PostgreSQL leaf: the layer the scenario interpreter drives
+//! when a scenario runs on a real server. Each world is a database of its
+//! own; each scenario process a [`Session`], whose statements run on a
+//! thread of their own so that one waiting on a lock is seen waiting (as
+//! PostgreSQL's isolationtester sees it) while the others move on.
+//!
+//! Native only, and never linked by the page or the worker. It knows
+//! nothing of fencelab's engine: values in and out are
+//! [`fencelab_model::value::Value`]s.
+
+mod connection;
+mod convert;
+mod error;
+mod positional;
+mod server;
+mod session;
+pub mod testing;
+mod world;
+
+pub use connection::{DEADLOCK_TIMEOUT, STATEMENT_TIMEOUT};
+pub use error::{Error, ErrorKind, ParameterProblem, ServerError};
+pub use positional::positional;
+pub use server::Server;
+pub use session::{Isolation, Reply, Session, Settled};
+pub use world::{Observer, ResetMethod, TableRows, WorldDb};
