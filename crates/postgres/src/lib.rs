@@ -10,6 +10,7 @@
 
 mod connection;
 mod convert;
+mod engine;
 mod error;
 mod positional;
 mod server;
@@ -18,6 +19,7 @@ pub mod testing;
 mod world;
 
 pub use connection::{DEADLOCK_TIMEOUT, STATEMENT_TIMEOUT};
+pub use engine::PgWorld;
 pub use error::{Error, ErrorKind, ParameterProblem, ServerError};
 pub use positional::positional;
 pub use server::Server;

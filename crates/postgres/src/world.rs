@@ -261,6 +261,41 @@ impl WorldDb {
     }
 }
 
+/// How long a scenario's direct SQL waits for a lock a session holds
+/// before it fails, as SQLite's direct SQL fails at once on a held lock.
+pub const DIRECT_LOCK_TIMEOUT_MS: u64 = 100;
+
+impl WorldDb {
+    /// Runs a scenario's direct SQL on the world's own connection, outside
+    /// every session, as one implicit transaction (a transaction it leaves
+    /// open is rolled back). Returns the rows its commands changed.
+    pub fn direct(&mut self, sql: &str) -> Result<u64, Error> {
+        let control = self.control.as_mut().ok_or_else(closed)?;
+        let doing = "running direct SQL";
+        control
+            .batch_execute(&format!(
+                "SET lock_timeout = '{DIRECT_LOCK_TIMEOUT_MS}ms'"
+            ))
+            .map_err(|error| Error::from_client(doing, &error))?;
+        let ran = control.simple_query(sql);
+        let _ = control.batch_execute("ROLLBACK; SET lock_timeout = 0");
+        let messages = ran.map_err(|error| match error.as_db_error() {
+            Some(db) => Error::Server {
+                doing,
+                error: crate::error::ServerError::from_db(db),
+            },
+            None => Error::from_client(doing, &error),
+        })?;
+        Ok(messages
+            .iter()
+            .map(|message| match message {
+                postgres::SimpleQueryMessage::CommandComplete(rows) => *rows,
+                _ => 0,
+            })
+            .sum())
+    }
+}
+
 fn closed() -> Error {
     Error::Connection {
         doing: "using a world",
