@@ -109,6 +109,11 @@ impl Server {
 pub fn for_tests(root: &Path) -> Server {
     let Some(bin) = server_bin() else {
         let reason = missing_reason();
+        if can_install() {
+            // tools::ensure installed it, or the run would have stopped.
+            eprintln!("xtask: the PostgreSQL stages fail: {reason}");
+            return Server::Broken(reason);
+        }
         println!("xtask: the PostgreSQL stages will be skipped: {reason}");
         return Server::Missing(reason);
     };
