@@ -26,6 +26,11 @@ pub fn first_line(program: &str, args: &[&str]) -> Option<String> {
         .map(|line| line.trim().to_string())
 }
 
+/// Whether this process runs as root.
+pub fn is_root() -> bool {
+    first_line("id", &["-u"]).is_some_and(|uid| uid == "0")
+}
+
 /// Runs `command` with its output going to the terminal, and says whether it
 /// succeeded.
 pub fn status(command: &mut Command) -> Result<(), String> {
@@ -129,9 +134,13 @@ pub const BUILT_ENV: &str = "FENCELAB_BUILT";
 /// crates' own integration tests (the CLI, the mdBook preprocessor), in
 /// the test profile.
 pub fn test_build_dir(root: &Path) -> std::path::PathBuf {
-    std::env::var_os("CARGO_TARGET_DIR")
-        .map_or_else(|| root.join("target"), std::path::PathBuf::from)
-        .join("debug")
+    target_dir(root).join("debug")
+}
+
+/// cargo's target folder for the workspace at `root`: `CARGO_TARGET_DIR`
+/// (relative to `root`) when set, else `root/target`.
+pub fn target_dir(root: &Path) -> std::path::PathBuf {
+    std::env::var_os("CARGO_TARGET_DIR").map_or_else(|| root.join("target"), |dir| root.join(dir))
 }
 
 /// The CLI binary in the build folder `dir`.

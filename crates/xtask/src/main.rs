@@ -12,6 +12,7 @@ mod cmd;
 mod fuzz;
 mod hashed;
 mod junit;
+mod postgres;
 mod release;
 mod serve;
 mod sha256;
@@ -52,7 +53,8 @@ commands:
   walkthroughs [ARCHIVE]
                      the CLI's walkthrough tests (each grader's files run as written) installing the
                      static release (a `test` stage; default: the archive in target/static-release)
-  test               install what is missing and run every check CI runs
+  test [--only TEXT]  install what is missing and run every check CI runs (with --only, the
+                     stages whose names contain TEXT), a throwaway PostgreSQL server up meanwhile
   bench              every benchmark, then one table per section (first load, browser, engine, explore, line marks, mutate)
   post-build [DIR]   finish the site trunk built in DIR (default: $TRUNK_STAGING_DIR, as trunk's
                      post_build hook runs it): prerender each bundled exercise's page
@@ -107,7 +109,8 @@ enum Command {
     },
     /// The site, and with a version its SCORM package.
     Dist(site::Options, Option<site::Scorm>),
-    Test,
+    /// Every stage, or those whose names contain the text.
+    Test(Option<String>),
     Bench,
     Sizes,
     PostBuild(PathBuf),
@@ -139,11 +142,11 @@ fn parse(args: &[String]) -> Result<Command, String> {
     match name {
         "serve" => parse_serve(rest),
         "dist" => parse_dist(rest),
-        "test" | "setup" if !rest.is_empty() => Err(format!(
+        "setup" if !rest.is_empty() => Err(format!(
             "{name} takes no arguments, got `{}`",
             rest.join(" ")
         )),
-        "test" => Ok(Command::Test),
+        "test" => parse_test(rest),
         "setup" => Ok(Command::Setup),
         "bench" => Ok(Command::Bench),
         "sizes" => Ok(Command::Sizes),
@@ -246,9 +249,10 @@ fn run(command: Command) -> Result<ExitCode, String> {
         Command::StaticCheck(archive) => {
             release::check(&root, &archive, &native_build(&root)?).map(succeeded)
         }
-        Command::Test => {
+        Command::Test(only) => {
             let tools = tools::ensure(&root, tools::Purpose::Test)?;
-            Ok(passed_if(stages::run_all(&root, &tools).failed == 0))
+            let summary = stages::run_all(&root, &tools, only.as_deref())?;
+            Ok(passed_if(summary.failed == 0))
         }
     }
 }
@@ -358,6 +362,20 @@ fn parse_dist(rest: &[String]) -> Result<Command, String> {
         },
         site::Scorm::from_flags(scorm, title, identifier, each_exercise)?,
     ))
+}
+
+/// `test [--only TEXT]`.
+fn parse_test(rest: &[String]) -> Result<Command, String> {
+    let mut only = None;
+    let mut options = Flags::new("test", rest);
+    while let Some((flag, value)) = options.next()? {
+        match flag {
+            "--only" if !value.is_empty() => only = Some(value.to_string()),
+            "--only" => return Err("--only needs a part of a stage's name".into()),
+            _ => return Err(format!("test does not take `{flag}`")),
+        }
+    }
+    Ok(Command::Test(only))
 }
 
 /// `dist-static [--out DIR]`.
@@ -518,6 +536,20 @@ mod tests {
             ("1.2", Some("Week"), Some("week-3"))
         );
         assert!(scorm.each_exercise);
+    }
+
+    #[test]
+    fn test_takes_a_part_of_a_stage_name_to_run_only_those() {
+        assert!(matches!(parse(&args("test")), Ok(Command::Test(None))));
+        let Ok(Command::Test(Some(only))) = parse(&args("test --only=PostgreSQL")) else {
+            panic!("test --only parses");
+        };
+        assert_eq!(only, "PostgreSQL");
+        let error = |text: &str| parse(&args(text)).err().unwrap_or_default();
+        assert!(error("test --only").contains("--only needs a value"));
+        assert!(error("test --only=").contains("a part of a stage's name"));
+        assert!(error("test --fast 1").contains("test does not take `--fast`"));
+        assert!(error("setup now").contains("setup takes no arguments"));
     }
 
     #[test]

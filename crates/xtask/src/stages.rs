@@ -3,10 +3,13 @@
 //! Every stage is one command whose output goes straight to the terminal, so
 //! CI shows each test runner's own report. A failing stage does not stop the
 //! later ones: one run reports everything that is wrong. The last line is the
-//! plain count CI reads: `xtask: N passed, M failed`.
+//! plain count CI reads: `xtask: N passed, M failed`, with `, K skipped`
+//! after it when a stage could not run here (the PostgreSQL stages on a
+//! machine without a server that cannot install one).
 
 use crate::bench::{self, Part};
 use crate::cmd;
+use crate::postgres::{self, Server};
 use crate::sizes;
 use crate::tools::{CHROMEDRIVER, Tools, WASM_TARGET};
 use std::path::Path;
@@ -25,6 +28,7 @@ struct Stage {
 pub struct Summary {
     pub passed: usize,
     pub failed: usize,
+    pub skipped: usize,
 }
 
 fn cargo(args: &[&str]) -> Command {
@@ -299,6 +303,9 @@ fn plan(root: &Path, tools: &Tools) -> Vec<Step> {
         },
     ];
     let mut steps: Vec<Step> = alone.into_iter().map(Step::Alone).collect();
+    // After the two cheap checks (format, tidy), before the builds: a
+    // server that does not answer is known in seconds.
+    steps.insert(2, Step::Postgres(server_answers()));
     // trunk's release build leaves a core idle for stretches (fat LTO and
     // one codegen unit, each wasm in turn: 1.7 of 2 cores busy on average,
     // sampled here), so the fuzz targets, in a target directory of their
@@ -349,10 +356,35 @@ fn walkthroughs(tools: &Tools) -> Command {
     linted(xtask(&["walkthroughs"]), tools)
 }
 
+/// The first stage that needs the run's PostgreSQL server: psql, a real
+/// client, asks it its version through the address every stage gets
+/// ([`postgres::URL_ENV`]).
+fn server_answers() -> Stage {
+    let mut command = Command::new("sh");
+    command
+        .args([
+            "-c",
+            "exec \"$PSQL\" \"$FENCELAB_POSTGRES\" --no-psqlrc -v ON_ERROR_STOP=1 \
+             -c 'select version()'",
+        ])
+        .env(
+            "PSQL",
+            postgres::server_bin().map_or_else(|| "psql".into(), |bin| bin.join("psql")),
+        );
+    Stage {
+        name: "PostgreSQL: the server answers (psql)".into(),
+        command,
+    }
+}
+
 /// One step of the run.
 enum Step {
     /// A stage by itself, its output straight to the terminal.
     Alone(Stage),
+    /// A stage that needs the run's PostgreSQL server: alone when it runs;
+    /// skipped, saying why, on a machine without one; failed if it did not
+    /// start.
+    Postgres(Stage),
     /// Stages side by side, `lanes` at a time ([`run_in_lanes`]).
     Beside { lanes: usize, stages: Vec<Stage> },
 }
@@ -419,14 +451,66 @@ fn cli_built_as(command: Command, built: &Path) -> Command {
 /// What one stage came to.
 struct Outcome {
     name: String,
-    passed: bool,
+    verdict: Verdict,
     took: Duration,
 }
 
-/// `stage` as the run so far sets it up: once the native tests have built
+#[derive(Clone, Debug, PartialEq, Eq)]
+enum Verdict {
+    Passed,
+    Failed,
+    /// Not run on this machine, for this reason.
+    Skipped(String),
+}
+
+impl Verdict {
+    fn of(outcome: &Result<(), String>) -> Verdict {
+        if outcome.is_ok() {
+            Verdict::Passed
+        } else {
+            Verdict::Failed
+        }
+    }
+
+    /// The word of the summary's table.
+    fn word(&self) -> &'static str {
+        match self {
+            Verdict::Passed => "passed",
+            Verdict::Failed => "FAILED",
+            Verdict::Skipped(_) => "skipped",
+        }
+    }
+}
+
+/// `stage` not run for want of a server: skipped, saying why, where the
+/// machine has none; failed where the one it has did not start.
+fn without_server(stage: Stage, server: &Server) -> Outcome {
+    let verdict = match server {
+        Server::Missing(reason) => {
+            println!("xtask: stage `{}` skipped: {reason}", stage.name);
+            Verdict::Skipped(reason.clone())
+        }
+        Server::Broken(_) | Server::Running(_) => {
+            println!("xtask: stage `{}` FAILED", stage.name);
+            if let Server::Broken(error) = server {
+                eprintln!("xtask: the PostgreSQL server did not start: {error}");
+            }
+            Verdict::Failed
+        }
+    };
+    Outcome {
+        name: stage.name,
+        verdict,
+        took: Duration::ZERO,
+    }
+}
+
+/// `stage` as the run so far sets it up: the address of the run's
+/// PostgreSQL server, if it runs; once the native tests have built
 /// the binaries (`built`), every later stage, and what it starts (xtask's
 /// own checks, trunk's post_build hook, the e2e tests), runs those.
-fn prepared(mut stage: Stage, built: Option<&Path>) -> Stage {
+fn prepared(mut stage: Stage, built: Option<&Path>, server: &Server) -> Stage {
+    server.export(&mut stage.command);
     if let Some(built) = built {
         stage.command.env(cmd::BUILT_ENV, built);
         stage.command = cli_built_as(stage.command, &cmd::cli_in(built));
@@ -458,7 +542,7 @@ fn run_alone(mut stage: Stage) -> Outcome {
     said_done(&stage.name, &outcome, took);
     Outcome {
         name: stage.name,
-        passed: outcome.is_ok(),
+        verdict: Verdict::of(&outcome),
         took,
     }
 }
@@ -499,7 +583,7 @@ fn run_in_lanes(stages: Vec<Stage>, lanes: usize, logs: &Path) -> Vec<Outcome> {
                     }
                     let ended = Outcome {
                         name: stage.name,
-                        passed: outcome.is_ok(),
+                        verdict: Verdict::of(&outcome),
                         took,
                     };
                     outcomes
@@ -517,19 +601,78 @@ fn run_in_lanes(stages: Vec<Stage>, lanes: usize, logs: &Path) -> Vec<Outcome> {
     outcomes.into_iter().map(|(_, outcome)| outcome).collect()
 }
 
-pub fn run_all(root: &Path, tools: &Tools) -> Summary {
+/// Every stage of the plan, or with `only` those whose names contain it
+/// (the tree's check is one by its name too), with the run's PostgreSQL
+/// server up while they run ([`postgres::for_tests`]); then the summary.
+pub fn run_all(root: &Path, tools: &Tools, only: Option<&str>) -> Result<Summary, String> {
     let started_all = Instant::now();
+    let steps = chosen(plan(root, tools), only);
+    let check_tree = only.is_none_or(|text| CLEAN_TREE_STAGE.contains(text));
+    if steps.is_empty() && !check_tree {
+        return Err(format!(
+            "no stage's name contains `{}`",
+            only.unwrap_or_default()
+        ));
+    }
+    let mut results = Vec::new();
+    if !steps.is_empty() {
+        // Dropped when the stages end, or while a panic unwinds: the
+        // server stops and its folder goes.
+        let server = postgres::for_tests(root);
+        results = run_steps(root, steps, &server);
+    }
+    if check_tree {
+        let started = Instant::now();
+        let clean = tree_is_clean(root);
+        if let Err(message) = &clean {
+            eprintln!("xtask: {message}");
+        }
+        results.push(Outcome {
+            name: CLEAN_TREE_STAGE.into(),
+            verdict: Verdict::of(&clean),
+            took: started.elapsed(),
+        });
+    }
+    Ok(summarize(&results, started_all.elapsed()))
+}
+
+/// `steps` with only the stages whose names contain `only`, if given.
+fn chosen(steps: Vec<Step>, only: Option<&str>) -> Vec<Step> {
+    let Some(text) = only else {
+        return steps;
+    };
+    let wanted = |stage: &Stage| stage.name.contains(text);
+    steps
+        .into_iter()
+        .filter_map(|step| match step {
+            Step::Alone(stage) => wanted(&stage).then_some(Step::Alone(stage)),
+            Step::Postgres(stage) => wanted(&stage).then_some(Step::Postgres(stage)),
+            Step::Beside { lanes, stages } => {
+                let stages: Vec<Stage> = stages.into_iter().filter(wanted).collect();
+                (!stages.is_empty()).then_some(Step::Beside { lanes, stages })
+            }
+        })
+        .collect()
+}
+
+/// Runs `steps` in order, each stage given the address of `server`.
+fn run_steps(root: &Path, steps: Vec<Step>, server: &Server) -> Vec<Outcome> {
     let mut results: Vec<Outcome> = Vec::new();
     let mut built: Option<std::path::PathBuf> = None;
-    for (index, step) in plan(root, tools).into_iter().enumerate() {
+    for (index, step) in steps.into_iter().enumerate() {
+        let prepare = |stage| prepared(stage, built.as_deref(), server);
         match step {
             Step::Alone(stage) => {
-                let outcome = run_alone(prepared(stage, built.as_deref()));
-                if outcome.name == NATIVE_TESTS_STAGE && outcome.passed {
+                let outcome = run_alone(prepare(stage));
+                if outcome.name == NATIVE_TESTS_STAGE && outcome.verdict == Verdict::Passed {
                     built = Some(cmd::test_build_dir(root));
                 }
                 results.push(outcome);
             }
+            Step::Postgres(stage) => results.push(match server {
+                Server::Running(_) => run_alone(prepare(stage)),
+                _ => without_server(stage, server),
+            }),
             // One lane is no side by side: each stage alone, its output
             // shown as it comes rather than kept until it ends.
             Step::Beside {
@@ -537,7 +680,7 @@ pub fn run_all(root: &Path, tools: &Tools) -> Summary {
                 stages,
             } => {
                 for stage in stages {
-                    results.push(run_alone(prepared(stage, built.as_deref())));
+                    results.push(run_alone(prepare(stage)));
                 }
             }
             Step::Beside { lanes, stages } => {
@@ -546,10 +689,7 @@ pub fn run_all(root: &Path, tools: &Tools) -> Summary {
                     stages.len()
                 );
                 let started = Instant::now();
-                let stages = stages
-                    .into_iter()
-                    .map(|stage| prepared(stage, built.as_deref()))
-                    .collect();
+                let stages = stages.into_iter().map(prepare).collect();
                 let logs = root.join(format!("target/xtask-logs/step-{index:02}"));
                 results.extend(run_in_lanes(stages, lanes, &logs));
                 println!(
@@ -559,41 +699,54 @@ pub fn run_all(root: &Path, tools: &Tools) -> Summary {
             }
         }
     }
+    results
+}
 
-    let started = Instant::now();
-    let clean = tree_is_clean(root);
-    if let Err(message) = &clean {
-        eprintln!("xtask: {message}");
-    }
-    results.push(Outcome {
-        name: CLEAN_TREE_STAGE.into(),
-        passed: clean.is_ok(),
-        took: started.elapsed(),
-    });
-
+/// The summary's table, the run's time and the last line, `xtask: N
+/// passed, M failed` (`, K skipped` after it when a stage was skipped).
+fn summarize(results: &[Outcome], took: Duration) -> Summary {
     println!("\nxtask: summary");
-    for outcome in &results {
-        let verdict = if outcome.passed { "passed" } else { "FAILED" };
+    for outcome in results {
+        let why = match &outcome.verdict {
+            Verdict::Skipped(reason) => format!(": {reason}"),
+            _ => String::new(),
+        };
         println!(
-            "  {verdict:<6}  {:>7.1} s  {}",
+            "  {:<7}  {:>7.1} s  {}{why}",
+            outcome.verdict.word(),
             outcome.took.as_secs_f64(),
             outcome.name
         );
     }
-    println!(
-        "xtask: the whole run took {:.1} s",
-        started_all.elapsed().as_secs_f64()
-    );
-    let passed = results.iter().filter(|outcome| outcome.passed).count();
-    let summary = Summary {
-        passed,
-        failed: results.len() - passed,
-    };
-    println!(
-        "xtask: {} passed, {} failed",
-        summary.passed, summary.failed
-    );
+    println!("xtask: the whole run took {:.1} s", took.as_secs_f64());
+    let summary = count(results);
+    println!("xtask: {}", summary.line());
     summary
+}
+
+fn count(results: &[Outcome]) -> Summary {
+    let of = |verdict: fn(&Verdict) -> bool| {
+        results
+            .iter()
+            .filter(|outcome| verdict(&outcome.verdict))
+            .count()
+    };
+    Summary {
+        passed: of(|verdict| *verdict == Verdict::Passed),
+        failed: of(|verdict| *verdict == Verdict::Failed),
+        skipped: of(|verdict| matches!(verdict, Verdict::Skipped(_))),
+    }
+}
+
+impl Summary {
+    /// `N passed, M failed`, and `, K skipped` when K is not 0.
+    fn line(&self) -> String {
+        let mut line = format!("{} passed, {} failed", self.passed, self.failed);
+        if self.skipped > 0 {
+            line.push_str(&format!(", {} skipped", self.skipped));
+        }
+        line
+    }
 }
 
 /// Every benchmark in one run (see `bench.rs`): a release build of the
@@ -695,6 +848,67 @@ fn core_parts(root: &Path) -> Vec<Part> {
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    fn names(steps: &[Step]) -> Vec<&str> {
+        steps
+            .iter()
+            .flat_map(|step| match step {
+                Step::Alone(stage) | Step::Postgres(stage) => std::slice::from_ref(stage),
+                Step::Beside { stages, .. } => stages.as_slice(),
+            })
+            .map(|stage| stage.name.as_str())
+            .collect()
+    }
+
+    #[test]
+    fn only_keeps_the_stages_whose_names_contain_its_text() {
+        let tools = Tools {
+            node_bin: "/node/bin".into(),
+            clippy_driver: "/rust/clippy-driver".into(),
+        };
+        let root = crate::workspace_root();
+        let every = names(&plan(&root, &tools)).len();
+        assert_eq!(names(&chosen(plan(&root, &tools), None)).len(), every);
+        let postgres = chosen(plan(&root, &tools), Some("PostgreSQL"));
+        assert!(
+            matches!(postgres.as_slice(), [Step::Postgres(stage)] if stage.name.contains("answers")),
+            "{:?}",
+            names(&postgres)
+        );
+        let fuzz = chosen(plan(&root, &tools), Some("fuzz targets"));
+        assert!(
+            matches!(fuzz.as_slice(), [Step::Beside { stages, .. }] if stages.len() == 1),
+            "{:?}",
+            names(&fuzz)
+        );
+        assert!(chosen(plan(&root, &tools), Some("no such stage")).is_empty());
+    }
+
+    #[test]
+    fn a_stage_skipped_for_want_of_a_server_is_counted_apart_with_its_reason() {
+        let why = "no PostgreSQL server here".to_string();
+        let skipped = without_server(server_answers(), &Server::Missing(why.clone()));
+        assert_eq!(skipped.verdict, Verdict::Skipped(why));
+        let broken = without_server(server_answers(), &Server::Broken("initdb failed".into()));
+        assert_eq!(
+            broken.verdict,
+            Verdict::Failed,
+            "a server that did not start"
+        );
+        let passed = Outcome {
+            name: "format".into(),
+            verdict: Verdict::Passed,
+            took: Duration::ZERO,
+        };
+        let summary = count(&[passed, skipped, broken]);
+        assert_eq!((summary.passed, summary.failed, summary.skipped), (1, 1, 1));
+        assert_eq!(summary.line(), "1 passed, 1 failed, 1 skipped");
+        let none_skipped = Summary {
+            skipped: 0,
+            ..summary
+        };
+        assert_eq!(none_skipped.line(), "1 passed, 1 failed");
+    }
 
     #[test]
     fn a_cargo_run_of_the_cli_becomes_the_built_binary_and_nothing_else_changes() {

@@ -11,6 +11,7 @@
 //! (docs/ARCHITECTURE.md and shared/TOOLCHAIN.md say more).
 
 use crate::cmd;
+use crate::postgres;
 use std::path::{Path, PathBuf};
 use std::process::Command;
 
@@ -157,7 +158,8 @@ fn ensure_wasm_bindgen(bindgen: &str, logs: &Path) -> Result<(), String> {
 }
 
 /// What only `cargo xtask test` needs: unzip, the fuzzer, the static
-/// build's tools, busybox, the JUnit and SCORM schemas and mdBook.
+/// build's tools, busybox, the JUnit and SCORM schemas, mdBook and a
+/// PostgreSQL server.
 fn ensure_test_only(root: &Path, apt: &mut Apt, logs: &Path) -> Result<(), String> {
     if !works("unzip", &["-v"]) {
         apt.install(
@@ -178,7 +180,24 @@ fn ensure_test_only(root: &Path, apt: &mut Apt, logs: &Path) -> Result<(), Strin
     ensure_junit_schema(root, apt)?;
     ensure_scorm_schemas(root, logs)?;
     ensure_mdbook(logs)?;
-    Ok(())
+    ensure_postgres(apt, logs)
+}
+
+/// Debian's PostgreSQL server, for the throwaway cluster of the PostgreSQL
+/// stages (`postgres.rs`), where this run can install it (root, apt-get);
+/// elsewhere those stages are skipped instead, with a line saying why
+/// (`postgres::for_tests`), and the run goes on. Without recommends: the
+/// server, its client and postgresql-common are all the stages use.
+fn ensure_postgres(apt: &mut Apt, logs: &Path) -> Result<(), String> {
+    if postgres::server_bin().is_some() || !postgres::can_install() {
+        return Ok(());
+    }
+    apt.install_with(
+        "Debian's postgresql (the throwaway server of the PostgreSQL stages)",
+        &["--no-install-recommends"],
+        &["postgresql"],
+        logs,
+    )
 }
 
 /// The toolchain's own clippy-driver, by the sysroot `rustc` reports (the
@@ -479,12 +498,20 @@ pub struct Apt {
 
 impl Apt {
     fn install(&mut self, what: &str, packages: &[&str], logs: &Path) -> Result<(), String> {
-        let exact = format!(
-            "apt-get update && apt-get install -y {}",
-            packages.join(" ")
-        );
-        let is_root = cmd::first_line("id", &["-u"]).is_some_and(|uid| uid == "0");
-        if !is_root || !works("apt-get", &["--version"]) {
+        self.install_with(what, &[], packages, logs)
+    }
+
+    /// [`Apt::install`] with apt-get's `options` before the packages.
+    fn install_with(
+        &mut self,
+        what: &str,
+        options: &[&str],
+        packages: &[&str],
+        logs: &Path,
+    ) -> Result<(), String> {
+        let words: Vec<&str> = options.iter().chain(packages).copied().collect();
+        let exact = format!("apt-get update && apt-get install -y {}", words.join(" "));
+        if !cmd::is_root() || !works("apt-get", &["--version"]) {
             return Err(format!(
                 "{what} must be installed, and this run cannot (it needs root and apt-get).\n\
                  Run this as root, then run the same cargo xtask command again:\n    {exact}"
@@ -501,6 +528,7 @@ impl Apt {
         cmd::logged(
             Command::new("apt-get")
                 .args(["install", "-y", "-q"])
+                .args(options)
                 .args(packages)
                 .env("DEBIAN_FRONTEND", "noninteractive"),
             &logs.join(format!("apt-install-{}.log", packages[0])),
