@@ -91,14 +91,16 @@ impl seam::Server for PgWorld {
         let parameters: Vec<(String, Value)> =
             bound.iter().map(|(n, v)| (n.clone(), v.clone())).collect();
         let session = self.session(id).map_err(SendError::Server)?;
-        session.send(sql, &parameters).map_err(|error| match error {
-            Error::Parameter { name, problem } => SendError::Parameter {
-                name,
-                message: problem.to_string(),
-            },
-            Error::MissingParameter { name } => SendError::MissingParameter(name),
-            other => SendError::Server(failed("send a statement", &other)),
-        })?;
+        session
+            .send(sql, &parameters)
+            .map_err(|error| match error {
+                Error::Parameter { name, problem } => SendError::Parameter {
+                    name,
+                    message: problem.to_string(),
+                },
+                Error::MissingParameter { name } => SendError::MissingParameter(name),
+                other => SendError::Server(failed("send a statement", &other)),
+            })?;
         Ok(bound)
     }
 
@@ -155,9 +157,7 @@ impl seam::Server for PgWorld {
     }
 
     fn in_transaction(&self, id: ProcessId) -> bool {
-        self.sessions
-            .get(&id)
-            .is_some_and(Session::in_transaction)
+        self.sessions.get(&id).is_some_and(Session::in_transaction)
     }
 
     fn direct(&mut self, sql: &str) -> Result<u64, seam::ServerError> {

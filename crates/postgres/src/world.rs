@@ -273,9 +273,7 @@ impl WorldDb {
         let control = self.control.as_mut().ok_or_else(closed)?;
         let doing = "running direct SQL";
         control
-            .batch_execute(&format!(
-                "SET lock_timeout = '{DIRECT_LOCK_TIMEOUT_MS}ms'"
-            ))
+            .batch_execute(&format!("SET lock_timeout = '{DIRECT_LOCK_TIMEOUT_MS}ms'"))
             .map_err(|error| Error::from_client(doing, &error))?;
         let ran = control.simple_query(sql);
         let _ = control.batch_execute("ROLLBACK; SET lock_timeout = 0");
