@@ -8,18 +8,14 @@
 use crate::Error;
 use crate::check::{Checker, Limits, Progress, SuiteSearch};
 use crate::mutants::EquivalentsJudged;
+use crate::target::Target;
 use crate::world::World;
 use fencelab_model::exercise::Exercise;
 #[cfg(feature = "loader")]
 pub use fencelab_model::exercise::scenarios_from_toml;
-use fencelab_model::procedure::Procedure;
-use fencelab_model::report::{
-    ErrorKind, ExerciseCheck, ExerciseReport, KillMatrix, Place, ScenarioError, Unusable,
-    VerdictCell,
-};
+use fencelab_model::report::{ExerciseCheck, ExerciseReport, KillMatrix, Unusable, VerdictCell};
 use fencelab_model::scenario::Scenario;
 use std::collections::BTreeMap;
-use std::sync::Arc;
 
 /// Reads and validates an exercise file, and builds its world once to prove
 /// the schema works. `file` names it in errors.
@@ -108,25 +104,7 @@ impl ExerciseExt for Exercise {
         texts: &[(String, String)],
         kept: &mut Option<Checker>,
     ) -> Result<Checker, Unusable> {
-        // A text the kept checker holds already is not parsed again.
-        let procedures = parse_texts(texts, |name, text| {
-            kept.as_ref().and_then(|checker| checker.parsed(name, text))
-        })?;
-        let procedures = match kept.take() {
-            Some(mut checker) => match checker.renew(procedures) {
-                Ok(()) => return Ok(checker),
-                Err(procedures) => procedures,
-            },
-            None => procedures,
-        };
-        Checker::with_journal(
-            &self.schema,
-            procedures.into_iter().map(Arc::unwrap_or_clone),
-            self.constants.clone(),
-            self.rules.clone(),
-            self.journal,
-        )
-        .map_err(unusable_world)
+        Target::Sqlite.checker_reusing(self, texts, kept)
     }
 
     fn run(&self, edits: &BTreeMap<String, String>) -> ExerciseReport {
@@ -139,68 +117,11 @@ impl ExerciseExt for Exercise {
         scenarios: &[Scenario],
         limits: Limits,
     ) -> SuiteSearch {
-        SuiteSearch::new(&self.id, self.checker(texts), scenarios, limits)
+        Target::Sqlite.suite(self, texts, scenarios, limits)
     }
 
     fn check_judged(&self) -> (ExerciseCheck, EquivalentsJudged) {
         CheckSearch::new(self.clone()).finish_judged()
-    }
-}
-
-/// The check of `scenarios` against `texts` on a world whose tables live on
-/// `server`, which already holds `exercise`'s schema and seed rows (the
-/// exercise as that server runs it: `Exercise::on_postgres`). Nothing runs
-/// yet; every run replays from the server's reset (`crate::server`).
-pub fn suite_on_server(
-    exercise: &Exercise,
-    server: Box<dyn crate::server::Server>,
-    texts: &[(String, String)],
-    scenarios: &[Scenario],
-    limits: Limits,
-) -> SuiteSearch {
-    let checker = parse_texts(texts, |_, _| None).and_then(|procedures| {
-        Checker::on_server(
-            server,
-            procedures.into_iter().map(Arc::unwrap_or_clone),
-            exercise.constants.clone(),
-            exercise.rules.clone(),
-        )
-        .map_err(unusable_world)
-    });
-    SuiteSearch::new(&exercise.id, checker, scenarios, limits)
-}
-
-/// Parses each text as its procedure, or takes the parse `parsed` already
-/// has of exactly that text.
-fn parse_texts(
-    texts: &[(String, String)],
-    parsed: impl Fn(&str, &str) -> Option<Arc<Procedure>>,
-) -> Result<Vec<Arc<Procedure>>, Unusable> {
-    texts
-        .iter()
-        .map(|(name, text)| match parsed(name, text) {
-            Some(parsed) => Ok(parsed),
-            None => Procedure::parse(name, text).map(Arc::new),
-        })
-        .collect::<Result<Vec<_>, _>>()
-        .map_err(|error| Unusable {
-            // The place is carried apart, not repeated in the sentence.
-            error: ScenarioError::of(ErrorKind::Unusable {
-                message: error.message.clone(),
-            })
-            .at(Place {
-                procedure: error.procedure.clone(),
-                position: Some(error.position),
-            }),
-        })
-}
-
-/// A world that could not be built, as the verdict every scenario gets.
-fn unusable_world(error: Error) -> Unusable {
-    Unusable {
-        error: ScenarioError::of(ErrorKind::Unusable {
-            message: error.to_string(),
-        }),
     }
 }
 
@@ -227,6 +148,8 @@ pub enum CheckPart {
 /// pieces; `fencelab check` runs it to the end, timing each part.
 pub struct CheckSearch {
     exercise: Exercise,
+    /// Where its suites run.
+    target: Target,
     /// The part the next piece works on.
     part: CheckPart,
     /// The current part's suite, between its pieces.
@@ -238,6 +161,11 @@ pub struct CheckSearch {
 impl CheckSearch {
     /// The check of `exercise`; nothing runs yet.
     pub fn new(exercise: Exercise) -> CheckSearch {
+        CheckSearch::on(Target::Sqlite, exercise)
+    }
+
+    /// The check of `exercise` (as `target` runs it) on `target`.
+    pub fn on(target: Target, exercise: Exercise) -> CheckSearch {
         let scenarios = exercise.scenarios.iter().map(|s| s.name.clone()).collect();
         CheckSearch {
             check: ExerciseCheck {
@@ -248,6 +176,7 @@ impl CheckSearch {
                 stale_equivalents: Vec::new(),
             },
             exercise,
+            target,
             part: CheckPart::Reference,
             suite: None,
             judged: None,
@@ -266,7 +195,8 @@ impl CheckSearch {
         let suite = match &mut self.suite {
             Some(suite) => suite,
             None => match self.part_texts() {
-                Some(texts) => self.suite.insert(self.exercise.suite(
+                Some(texts) => self.suite.insert(self.target.suite(
+                    &self.exercise,
                     &texts,
                     &self.exercise.scenarios,
                     Limits::default(),

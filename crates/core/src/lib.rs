@@ -28,6 +28,7 @@ mod sandbox;
 pub mod server;
 pub mod sql_value;
 pub mod sqlite;
+pub mod target;
 mod vfs;
 mod world;
 

@@ -13,7 +13,6 @@
 //! order.
 
 use crate::check::{Checker, Limits, Progress, Purpose, ScenarioSearch, SuiteBudget};
-use crate::exercise::ExerciseExt;
 pub use crate::mutants::{
     EquivalentJudgement, EquivalentsJudged, Unmatchable, context, declared_equivalents, generate,
     judge_equivalents, reference_texts, stale_equivalents, stale_of, unmatched_equivalents,
@@ -21,6 +20,7 @@ pub use crate::mutants::{
 use crate::mutate::{ExerciseMutation, Kill, Mutant, MutantResult, MutantVerdict, StaleEquivalent};
 use crate::procedure::Procedure;
 use crate::report::{ExerciseReport, ScenarioReport, Unusable, Verdict};
+use crate::target::Target;
 use fencelab_model::exercise::Exercise;
 use std::collections::BTreeMap;
 use std::ops::Range;
@@ -74,6 +74,11 @@ pub fn not_passing(report: &ExerciseReport, whose: Whose) -> Option<NotPassing> 
 /// references, judged in the runs `spread` makes; an error, never a score,
 /// when the mutants are past their budget or the references do not pass.
 pub fn run(exercise: &Exercise, spread: &dyn Spread) -> ExerciseMutation {
+    run_on(&Target::Sqlite, exercise, spread)
+}
+
+/// As [`run`], every world on `target` (`exercise` as it runs there).
+pub fn run_on(target: &Target, exercise: &Exercise, spread: &dyn Spread) -> ExerciseMutation {
     let unjudged = |error: String| ExerciseMutation {
         exercise: exercise.id.clone(),
         error: Some(error),
@@ -88,7 +93,9 @@ pub fn run(exercise: &Exercise, spread: &dyn Spread) -> ExerciseMutation {
         Ok(generated) => generated,
         Err(over) => return unjudged(over.to_string()),
     };
-    let reference = exercise.run_texts(&base, &exercise.scenarios);
+    let reference = target
+        .suite(exercise, &base, &exercise.scenarios, Limits::default())
+        .finish();
     if let Some(why) = not_passing(&reference, Whose::Reference) {
         return unjudged(why.to_string());
     }
@@ -96,7 +103,14 @@ pub fn run(exercise: &Exercise, spread: &dyn Spread) -> ExerciseMutation {
         texts: &base,
         report: &reference,
     };
-    let verdicts = judge_all(exercise, base, &generated.mutants, Kills::Every, spread);
+    let verdicts = judge_all(
+        target,
+        exercise,
+        base,
+        &generated.mutants,
+        Kills::Every,
+        spread,
+    );
     let equivalent = declared_equivalents(exercise, &generated.mutants, &generated.mutants);
     let mut results: Vec<MutantResult> = generated
         .mutants
@@ -185,14 +199,23 @@ pub struct Judge {
     /// `Err` when the base texts cannot run (then each mutant is judged in
     /// a world of its own).
     checker: Result<Checker, Unusable>,
+    /// Where its worlds are (a mutant that cannot run in the judge's is
+    /// judged in a world of its own there).
+    target: Target,
     /// The base's procedures, parsed, by name: what is put back.
     originals: BTreeMap<String, Procedure>,
 }
 
 impl Judge {
     pub fn new(exercise: &Exercise, base: Base<'_>) -> Judge {
+        Judge::on(&Target::Sqlite, exercise, base)
+    }
+
+    /// As [`Judge::new`], its world on `target`.
+    pub fn on(target: &Target, exercise: &Exercise, base: Base<'_>) -> Judge {
         Judge {
-            checker: exercise.checker(base.texts),
+            checker: target.checker(exercise, base.texts),
+            target: target.clone(),
             originals: base
                 .texts
                 .iter()
@@ -246,7 +269,10 @@ impl Judge {
             Procedure::parse(&mutant.procedure, &mutant.text),
         ) else {
             let texts = texts_with_mutant(base.texts, mutant);
-            let report = exercise.run_texts(&texts, &exercise.scenarios);
+            let report = self
+                .target
+                .suite(exercise, &texts, &exercise.scenarios, Limits::default())
+                .finish();
             return Judging::Whole(verdict_of_suite(&report));
         };
         checker.set_procedure(mutated);
@@ -463,6 +489,7 @@ impl Spread for InOrder {
 /// The suite's verdict on each of `mutants` of `base`, in their order,
 /// judged in the runs `spread` makes.
 pub(crate) fn judge_all(
+    target: &Target,
     exercise: &Exercise,
     base: Base<'_>,
     mutants: &[Mutant],
@@ -470,7 +497,7 @@ pub(crate) fn judge_all(
     spread: &dyn Spread,
 ) -> Vec<MutantVerdict> {
     spread.spread(mutants.len(), &|range: Range<usize>| {
-        let mut judge = Judge::new(exercise, base);
+        let mut judge = Judge::on(target, exercise, base);
         mutants[range]
             .iter()
             .map(|m| judge.verdict(exercise, base, m, kills))

@@ -21,6 +21,7 @@ use crate::exercise::ExerciseExt;
 use crate::mutate::{Context, Mutant, MutantVerdict, OverBudget};
 use crate::mutation::{self, Base, Judge, Judging, Kills, NotPassing, Spread, Whose};
 use crate::report::ExerciseReport;
+use crate::target::Target;
 use fencelab_model::exercise::Exercise;
 use fencelab_model::protection::marks;
 pub use fencelab_model::protection::{
@@ -200,7 +201,14 @@ impl LineMarks {
                     texts: &self.texts,
                     report,
                 };
-                let judged = mutation::judge_all(&self.exercise, base, rest, Kills::First, spread);
+                let judged = mutation::judge_all(
+                    &Target::Sqlite,
+                    &self.exercise,
+                    base,
+                    rest,
+                    Kills::First,
+                    spread,
+                );
                 for (mutant, verdict) in rest.iter().zip(judged) {
                     verdicts.push(mutation::as_declared(verdict, equivalent.get(&mutant.id)));
                 }

@@ -5,16 +5,50 @@
 //! for the mirror and runs a scenario's direct SQL.
 
 use crate::error::{Error, ErrorKind};
+use crate::server::Server;
 use crate::session::{Isolation, Reply, Session, Settled};
 use crate::world::{Observer, WorldDb};
 use fencelab_core::server::{self as seam, SendError, ServerTable, StatementError};
-use fencelab_core::{ErrorCause, ProcessId, Values};
+use fencelab_core::target::Worlds;
+use fencelab_core::{ErrorCause, Exercise, ProcessId, Values};
 use fencelab_model::value::Value;
 use std::collections::BTreeMap;
+use std::sync::Mutex;
 use std::time::{Duration, Instant};
 
 /// How long between looks while every waiting session is still waiting.
 const STALL_POLL: Duration = Duration::from_millis(5);
+
+/// The worlds a PostgreSQL server makes for the engine's checkers, one
+/// database each (`fencelab_core::target::Target::Server`).
+pub struct PgWorlds {
+    server: Mutex<Server>,
+    isolation: Isolation,
+}
+
+impl PgWorlds {
+    /// Worlds on `server`, their processes' transactions at `isolation`.
+    pub fn new(server: Server, isolation: Isolation) -> PgWorlds {
+        PgWorlds {
+            server: Mutex::new(server),
+            isolation,
+        }
+    }
+}
+
+impl Worlds for PgWorlds {
+    fn world(&self, exercise: &Exercise) -> Result<Box<dyn seam::Server>, seam::ServerError> {
+        let mut server = crate::server::lock(&self.server);
+        let version = server.version().to_string();
+        let db = server.create_world(&exercise.schema).map_err(|e| match e {
+            Error::Schema(error) => server_error("apply the exercise's schema", &sql_error(&error)),
+            other => failed("make a world", &other),
+        })?;
+        let world =
+            PgWorld::new(db, self.isolation, version).map_err(|e| failed("open a world", &e))?;
+        Ok(Box::new(world))
+    }
+}
 
 /// A world on a PostgreSQL server, as the engine drives it.
 pub struct PgWorld {

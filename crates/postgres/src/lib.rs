@@ -19,7 +19,7 @@ pub mod testing;
 mod world;
 
 pub use connection::{DEADLOCK_TIMEOUT, STATEMENT_TIMEOUT};
-pub use engine::PgWorld;
+pub use engine::{PgWorld, PgWorlds};
 pub use error::{Error, ErrorKind, ParameterProblem, ServerError};
 pub use positional::positional;
 pub use server::Server;

@@ -23,6 +23,8 @@ static NEXT_WORLD: AtomicU64 = AtomicU64::new(0);
 /// A PostgreSQL server that worlds are made on.
 pub struct Server {
     config: Config,
+    /// `PostgreSQL 15.18`, as reports name the engine.
+    version: String,
     admin: Arc<Mutex<Admin>>,
 }
 
@@ -53,14 +55,24 @@ impl Server {
             .query_one("SELECT current_setting('server_version_num')::int4", &[])
             .and_then(|row| row.try_get(0))
             .map_err(fail)?;
+        let named = client
+            .query_one("SELECT current_setting('server_version')", &[])
+            .and_then(|row| row.try_get::<_, String>(0))
+            .map_err(fail)?;
         let admin = Admin {
             client,
             forces: version >= 130_000,
         };
         Ok(Server {
             config,
+            version: format!("PostgreSQL {named}"),
             admin: Arc::new(Mutex::new(admin)),
         })
+    }
+
+    /// The server's name and version, `PostgreSQL 15.18`.
+    pub fn version(&self) -> &str {
+        &self.version
     }
 
     /// A new world: a database of its own made from `template0`, with

@@ -4,11 +4,12 @@
 //! on SQLite, every schedule explored.
 
 use fencelab_core::Limits;
-use fencelab_core::exercise::suite_on_server;
+use fencelab_core::target::Target;
 use fencelab_core::{Checker, Exercise, Outcome, Procedure, Schedule, What};
 use fencelab_model::report::{ExerciseReport, Verdict};
 use fencelab_postgres::testing::server_for_tests;
-use fencelab_postgres::{Isolation, PgWorld};
+use fencelab_postgres::{Isolation, PgWorld, PgWorlds};
+use std::sync::Arc;
 
 /// Exercise 1's tables on PostgreSQL: the token counter an identity column.
 const CLAIM_SCHEMA: &str = "
@@ -48,26 +49,19 @@ fn claim_exercise() -> Exercise {
     exercise
 }
 
-/// Runs every scenario of `exercise` on a new world on the server, with
-/// `claim` as the claim's text; `None` when the tests skip.
+/// Runs every scenario of exercise 1 on worlds on the server, with `claim`
+/// as the claim's text; `None` when the tests skip.
 fn run_claim(claim: &str) -> Option<ExerciseReport> {
     let exercise = claim_exercise();
-    let mut server = server_for_tests()?;
-    let db = server
-        .create_world(&exercise.schema)
-        .expect("the schema applies");
-    let world =
-        PgWorld::new(db, Isolation::ReadCommitted, "PostgreSQL".into()).expect("the world opens");
+    let target = Target::Server(Arc::new(PgWorlds::new(
+        server_for_tests()?,
+        Isolation::ReadCommitted,
+    )));
     let texts = vec![("claim".to_string(), claim.to_string())];
     Some(
-        suite_on_server(
-            &exercise,
-            Box::new(world),
-            &texts,
-            &exercise.scenarios,
-            Limits::default(),
-        )
-        .finish(),
+        target
+            .suite(&exercise, &texts, &exercise.scenarios, Limits::default())
+            .finish(),
     )
 }
 
