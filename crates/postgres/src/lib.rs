@@ -21,7 +21,7 @@ pub use connection::{DEADLOCK_TIMEOUT, STATEMENT_TIMEOUT};
 pub use error::{Error, ErrorKind, ParameterProblem, ServerError};
 pub use positional::positional;
 pub use server::Server;
-pub use session::{Isolation, Reply, Session, Settled};
+pub use session::{Isolation, Reply, Session, Settled, settle_first};
 pub use world::{Observer, ResetMethod, TableRows, WorldDb};
 
 #[cfg(test)]

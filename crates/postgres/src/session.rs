@@ -282,6 +282,33 @@ impl Session {
     }
 }
 
+/// Waits until one of `sessions` (each with a statement sent) settles as
+/// done, and gives its index and reply. For when every session of a
+/// schedule waits and only the server can move: it breaks a deadlock after
+/// [`crate::DEADLOCK_TIMEOUT`] (a second where that setting was refused),
+/// and cancels a statement at [`STATEMENT_TIMEOUT`].
+pub fn settle_first(
+    sessions: &mut [&mut Session],
+    observer: &Observer,
+) -> Result<(usize, Reply), Error> {
+    let started = Instant::now();
+    let mut pause = FIRST_PAUSE;
+    loop {
+        for (index, session) in sessions.iter_mut().enumerate() {
+            if let Settled::Done(reply) = session.settle(observer)? {
+                return Ok((index, reply));
+            }
+        }
+        if started.elapsed() > STATEMENT_TIMEOUT + GRACE {
+            return Err(Error::NoReply {
+                waited: started.elapsed(),
+            });
+        }
+        std::thread::sleep(pause);
+        pause = (pause * 2).min(LONGEST_PAUSE);
+    }
+}
+
 impl Drop for Session {
     /// [`Session::close`], its error dropped with the connection.
     fn drop(&mut self) {

@@ -180,7 +180,15 @@ impl WorldDb {
         control
             .batch_execute(schema_sql)
             .map_err(|error| match error.as_db_error() {
-                Some(db) => Error::Schema(crate::error::ServerError::from_db(db)),
+                Some(db) => Error::Schema(crate::error::ServerError {
+                    position: match db.position() {
+                        Some(postgres::error::ErrorPosition::Original(at)) => {
+                            crate::positional::byte_offset(schema_sql, *at)
+                        }
+                        _ => None,
+                    },
+                    ..crate::error::ServerError::from_db(db)
+                }),
                 None => fail(error),
             })?;
         world.capture(&mut control)?;

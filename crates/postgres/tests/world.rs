@@ -119,10 +119,8 @@ fn a_failing_schema_is_an_error_with_the_servers_words() {
     let Some(mut server) = fencelab_postgres::testing::server_for_tests() else {
         return;
     };
-    let error = server
-        .create_world("CREATE TABLE t (id int); INSERT INTO t VALUES ('one');")
-        .err()
-        .expect("the schema fails");
+    let schema = "CREATE TABLE t (id int); INSERT INTO t VALUES ('one');";
+    let error = server.create_world(schema).err().expect("the schema fails");
     let Error::Schema(error) = error else {
         panic!("{error:?}")
     };
@@ -133,6 +131,7 @@ fn a_failing_schema_is_an_error_with_the_servers_words() {
             .contains("invalid input syntax for type integer"),
         "{error}"
     );
+    assert_eq!(error.position, schema.find("'one'"), "where in the schema");
 }
 
 /// Worlds of one process never share a name, and a dropped world's
