@@ -268,10 +268,9 @@ impl Session {
         };
         self.pool.unlend(connection.pid());
         if self.flight.take().is_some() {
-            connection.cancel()?;
             // The statement's own failure (cancelled, refused) is expected;
             // only a lost connection is the connection's.
-            if let Err(error @ Error::Connection { .. }) = connection.drain()? {
+            if let Err(error @ Error::Connection { .. }) = connection.interrupt()? {
                 return Err(error);
             }
         }

@@ -474,3 +474,28 @@ fn measurements() {
     );
     assert_eq!(world.committed().unwrap(), world.seed().to_vec());
 }
+
+/// The server's timeout is the hard stop: a statement past it fails with
+/// 57014, and a session dropped in the middle of a long statement is
+/// cancelled, not waited for.
+#[test]
+fn a_statement_past_its_timeout_fails_and_a_dropped_one_is_cancelled() {
+    let Some(mut world) = world("CREATE TABLE t (id int);") else {
+        return;
+    };
+    let observer = world.observer().unwrap();
+    let mut session = world.session(Isolation::ReadCommitted).unwrap();
+    run(&mut session, &observer, "SET statement_timeout = '50ms'");
+    let error = failure(&run(&mut session, &observer, "SELECT pg_sleep(5)"));
+    assert_eq!(error.kind(), ErrorKind::Timeout);
+    drop(session);
+    let mut session = world.session(Isolation::ReadCommitted).unwrap();
+    session.send("SELECT pg_sleep(8)", &[]).unwrap();
+    let started = Instant::now();
+    session.close().unwrap();
+    assert!(
+        started.elapsed() < Duration::from_secs(4),
+        "{:?}",
+        started.elapsed()
+    );
+}
