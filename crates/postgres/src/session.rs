@@ -159,7 +159,8 @@ impl Session {
             .is_some_and(Connection::fast_deadlocks)
     }
 
-    pub fn isolation(&self) -> crate::Isolation {
+    /// The isolation level of the session's transactions.
+    pub fn isolation(&self) -> Isolation {
         self.connection
             .as_ref()
             .map_or_else(Default::default, Connection::isolation)
