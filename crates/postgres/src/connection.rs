@@ -11,7 +11,7 @@ use postgres::fallible_iterator::FallibleIterator;
 use postgres::{CancelToken, Client, Config, NoTls};
 use std::sync::mpsc::{self, Receiver, RecvTimeoutError, Sender};
 use std::thread::JoinHandle;
-use std::time::Duration;
+use std::time::{Duration, Instant};
 
 /// The hard stop behind every budget: the server cancels any statement of a
 /// session that runs (or waits on a lock) longer than this.
@@ -151,6 +151,27 @@ impl Connection {
             })
     }
 
+    /// Cancels the statement in flight and waits for its reply. A cancel
+    /// that reaches the backend before the statement does is ignored by
+    /// the server (a session closed right after its send), so it is sent
+    /// again, less and less often, until the reply comes.
+    pub fn interrupt(&mut self) -> Result<Outcome, Error> {
+        let started = Instant::now();
+        let mut pause = Duration::from_millis(5);
+        loop {
+            self.cancel()?;
+            if let Some(outcome) = self.wait(pause) {
+                return Ok(outcome);
+            }
+            if started.elapsed() > STATEMENT_TIMEOUT + Duration::from_secs(5) {
+                return Err(Error::NoReply {
+                    waited: started.elapsed(),
+                });
+            }
+            pause = (pause * 2).min(Duration::from_millis(200));
+        }
+    }
+
     /// Queues the cleaning of a session returned to the pool: what
     /// `DISCARD ALL` does (end the transaction, release advisory locks,
     /// drop temporary tables, reset settings), without its
@@ -211,11 +232,12 @@ impl Connection {
 }
 
 impl Drop for Connection {
-    /// Ends the thread: a statement still running is cancelled first (else
-    /// the join would wait for it), then the thread sees its inbox closed.
+    /// Ends the thread: a statement still running is interrupted first
+    /// (else the join would wait for it), then the thread sees its inbox
+    /// closed.
     fn drop(&mut self) {
         if self.pending > 0 {
-            let _ = self.cancel();
+            let _ = self.interrupt();
         }
         self.jobs = None;
         if let Some(thread) = self.thread.take() {

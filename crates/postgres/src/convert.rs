@@ -179,12 +179,14 @@ impl<'a> FromSql<'a> for Cell {
 
 /// A row's values, in its columns' order.
 pub(crate) fn row(row: &Row) -> Result<Vec<Value>, Error> {
-    (0..row.len())
-        .map(|index| {
+    row.columns()
+        .iter()
+        .enumerate()
+        .map(|(index, column)| {
             row.try_get::<_, Cell>(index)
                 .map(|cell| cell.0)
-                .map_err(|error| Error::Connection {
-                    doing: "reading a row",
+                .map_err(|error| Error::Unreadable {
+                    column: column.name().to_string(),
                     message: error.to_string(),
                 })
         })

@@ -120,6 +120,9 @@ pub enum Error {
     Schema(ServerError),
     /// A column of a type fencelab cannot turn into a value.
     UnsupportedColumn { column: String, type_name: String },
+    /// A cell the server sent that does not read as its type says (a
+    /// malformed numeric, text that is not UTF-8).
+    Unreadable { column: String, message: String },
     /// A parameter whose value does not fit the type the server inferred.
     Parameter {
         name: String,
@@ -165,6 +168,12 @@ impl fmt::Display for Error {
                 f,
                 "column `{column}` is of type {type_name}, which fencelab cannot show; cast it (`{column}::text`)"
             ),
+            Error::Unreadable { column, message } => {
+                write!(
+                    f,
+                    "column `{column}` holds a value fencelab cannot read: {message}"
+                )
+            }
             Error::Parameter { name, problem } => write!(f, "parameter `:{name}`: {problem}"),
             Error::MissingParameter { name } => {
                 write!(

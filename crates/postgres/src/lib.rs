@@ -23,5 +23,20 @@ pub use engine::{PgWorld, PgWorlds};
 pub use error::{Error, ErrorKind, ParameterProblem, ServerError};
 pub use positional::positional;
 pub use server::Server;
-pub use session::{Isolation, Reply, Session, Settled};
+pub use session::{Isolation, Reply, Session, Settled, settle_first};
 pub use world::{Observer, ResetMethod, TableRows, WorldDb};
+
+#[cfg(test)]
+mod tests {
+    /// The engine may run each world on a thread of its own (the CLI's
+    /// `parallel::Cores` shares mutants out so).
+    #[test]
+    fn worlds_sessions_and_observers_can_move_between_threads() {
+        fn movable<T: Send>() {}
+        movable::<crate::Server>();
+        movable::<crate::WorldDb>();
+        movable::<crate::Session>();
+        movable::<crate::Observer>();
+        movable::<crate::Error>();
+    }
+}

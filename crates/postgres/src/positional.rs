@@ -91,13 +91,18 @@ impl Rewrite {
     /// The server's position (1-based, in characters of the rewritten
     /// text) as a byte offset into the original text.
     pub fn original_position(&self, server_position: u32) -> Option<usize> {
-        let index = usize::try_from(server_position).ok()?.checked_sub(1)?;
-        let byte = match self.sql.char_indices().nth(index) {
-            Some((byte, _)) => byte,
-            None if index == self.sql.chars().count() => self.sql.len(),
-            None => return None,
-        };
-        Some(self.original_offset(byte))
+        byte_offset(&self.sql, server_position).map(|byte| self.original_offset(byte))
+    }
+}
+
+/// The byte offset in `text` of the server's error position (1-based, in
+/// characters); `None` when it is outside the text.
+pub(crate) fn byte_offset(text: &str, server_position: u32) -> Option<usize> {
+    let index = usize::try_from(server_position).ok()?.checked_sub(1)?;
+    match text.char_indices().nth(index) {
+        Some((byte, _)) => Some(byte),
+        None if index == text.chars().count() => Some(text.len()),
+        None => None,
     }
 }
 

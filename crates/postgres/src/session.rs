@@ -159,7 +159,8 @@ impl Session {
             .is_some_and(Connection::fast_deadlocks)
     }
 
-    pub fn isolation(&self) -> crate::Isolation {
+    /// The isolation level of the session's transactions.
+    pub fn isolation(&self) -> Isolation {
         self.connection
             .as_ref()
             .map_or_else(Default::default, Connection::isolation)
@@ -268,10 +269,9 @@ impl Session {
         };
         self.pool.unlend(connection.pid());
         if self.flight.take().is_some() {
-            connection.cancel()?;
             // The statement's own failure (cancelled, refused) is expected;
             // only a lost connection is the connection's.
-            if let Err(error @ Error::Connection { .. }) = connection.drain()? {
+            if let Err(error @ Error::Connection { .. }) = connection.interrupt()? {
                 return Err(error);
             }
         }
@@ -279,6 +279,33 @@ impl Session {
         connection.finish_pending()?;
         self.pool.give_back(connection);
         Ok(())
+    }
+}
+
+/// Waits until one of `sessions` (each with a statement sent) settles as
+/// done, and gives its index and reply. For when every session of a
+/// schedule waits and only the server can move: it breaks a deadlock after
+/// [`crate::DEADLOCK_TIMEOUT`] (a second where that setting was refused),
+/// and cancels a statement at [`STATEMENT_TIMEOUT`].
+pub fn settle_first(
+    sessions: &mut [&mut Session],
+    observer: &Observer,
+) -> Result<(usize, Reply), Error> {
+    let started = Instant::now();
+    let mut pause = FIRST_PAUSE;
+    loop {
+        for (index, session) in sessions.iter_mut().enumerate() {
+            if let Settled::Done(reply) = session.settle(observer)? {
+                return Ok((index, reply));
+            }
+        }
+        if started.elapsed() > STATEMENT_TIMEOUT + GRACE {
+            return Err(Error::NoReply {
+                waited: started.elapsed(),
+            });
+        }
+        std::thread::sleep(pause);
+        pause = (pause * 2).min(LONGEST_PAUSE);
     }
 }
 

@@ -180,7 +180,15 @@ impl WorldDb {
         control
             .batch_execute(schema_sql)
             .map_err(|error| match error.as_db_error() {
-                Some(db) => Error::Schema(crate::error::ServerError::from_db(db)),
+                Some(db) => Error::Schema(crate::error::ServerError {
+                    position: match db.position() {
+                        Some(postgres::error::ErrorPosition::Original(at)) => {
+                            crate::positional::byte_offset(schema_sql, *at)
+                        }
+                        _ => None,
+                    },
+                    ..crate::error::ServerError::from_db(db)
+                }),
                 None => fail(error),
             })?;
         world.capture(&mut control)?;
@@ -438,7 +446,11 @@ impl WorldDb {
                 .collect(),
             None => self.tables.iter().collect(),
         };
-        let mut sql = String::from("BEGIN; ");
+        // Foreign keys declared DEFERRABLE are checked at COMMIT, when every
+        // seed row is back: the only way to copy back rows whose keys form
+        // a cycle (one not deferrable makes the reset fail, in the
+        // server's words).
+        let mut sql = String::from("BEGIN; SET CONSTRAINTS ALL DEFERRED; ");
         match method {
             ResetMethod::Delete => {
                 for table in order.iter().rev() {
