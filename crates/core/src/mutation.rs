@@ -74,22 +74,32 @@ pub fn not_passing(report: &ExerciseReport, whose: Whose) -> Option<NotPassing> 
 /// references, judged in the runs `spread` makes; an error, never a score,
 /// when the mutants are past their budget or the references do not pass.
 pub fn run(exercise: &Exercise, spread: &dyn Spread) -> ExerciseMutation {
-    run_on(&Target::Sqlite, exercise, spread)
+    match context(exercise) {
+        Ok(context) => run_on(&Target::Sqlite, exercise, &context, spread),
+        Err(error) => ExerciseMutation {
+            exercise: exercise.id.clone(),
+            error: Some(error.to_string()),
+            ..ExerciseMutation::default()
+        },
+    }
 }
 
-/// As [`run`], every world on `target` (`exercise` as it runs there).
-pub fn run_on(target: &Target, exercise: &Exercise, spread: &dyn Spread) -> ExerciseMutation {
+/// As [`run`], every world on `target` (`exercise` as it runs there), the
+/// operators knowing the tables as `context` says (a server's exercise
+/// has the same tables as its SQLite one, whose schema tells them).
+pub fn run_on(
+    target: &Target,
+    exercise: &Exercise,
+    context: &crate::mutate::Context,
+    spread: &dyn Spread,
+) -> ExerciseMutation {
     let unjudged = |error: String| ExerciseMutation {
         exercise: exercise.id.clone(),
         error: Some(error),
         ..ExerciseMutation::default()
     };
-    let context = match context(exercise) {
-        Ok(context) => context,
-        Err(error) => return unjudged(error.to_string()),
-    };
     let base = reference_texts(exercise);
-    let generated = match generate(exercise, &base, &context) {
+    let generated = match generate(exercise, &base, context) {
         Ok(generated) => generated,
         Err(over) => return unjudged(over.to_string()),
     };

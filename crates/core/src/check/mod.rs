@@ -449,6 +449,10 @@ impl Checker {
     ) -> Path {
         let spent_before = (self.spent.procedure_steps, self.world.meter().spent());
         self.resumed_runs += u64::from(resume.is_some());
+        // A server's sessions, opened as the run starts its processes, take
+        // the scenario's isolation level; a SQLite world has none.
+        self.world
+            .set_isolation(scenario.isolation.unwrap_or_default());
         let mut run = Run {
             world: &mut self.world,
             run_tables: &mut self.run_tables,
