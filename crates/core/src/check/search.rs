@@ -80,8 +80,10 @@ enum Exploring {
     Random(RandomWalk),
 }
 
-/// A scenario's check in progress. Advance it with the checker it was
-/// made by, and nothing else between its slices.
+/// A scenario's check in progress. It owns what it searches (the scenario,
+/// its strategy and that strategy's state) and what it has spent, but not
+/// the checker, whose texts, limits and world it runs: advance it only with
+/// the checker that made it, changing none of those between its slices.
 pub struct ScenarioSearch {
     pub(super) purpose: Purpose,
     pub(super) scenario: Scenario,
