@@ -467,7 +467,7 @@ impl Checker {
                 }
                 run.run(actions, chooser, resume)
             }
-            Err(error) => End::Error(Box::new(ScenarioError::of(ErrorKind::Engine { error }))),
+            Err(error) => run::engine_error(error),
         };
         run.into_path(end)
     }
