@@ -203,8 +203,10 @@ pub struct Base<'a> {
 /// Judges mutants of one base, one after another, in one world: the
 /// checker (its schema, seed and connections) is built once from the base
 /// texts, and each mutant's procedure is put in place for its judgement and
-/// the base's put back after it. Use it with the exercise and base it was
-/// made for, and nothing else.
+/// the base's put back after it. It owns that checker and the base's
+/// parsed procedures, not the exercise or the base, which each call takes:
+/// give it the exercise and base it was made for, and advance only a
+/// [`Judging`] its own [`Judge::start`] began.
 pub struct Judge {
     /// `Err` when the base texts cannot run (then each mutant is judged in
     /// a world of its own).
