@@ -192,18 +192,19 @@ pub fn run(
 ) -> Result<Ended, BadInput> {
     let engine = postgres.engine()?;
     let inputs: Vec<Input> = if paths.is_empty() {
-        let on_both = |id: &str| {
-            crate::bundled_exercises()
-                .map(|all| all.iter().any(|e| e.id == id && e.postgres.is_some()))
-        };
         let mut inputs = Vec::new();
         for (exercise, (name, text)) in crate::bundled_exercises()?
             .iter()
             .zip(fencelab_core::bundled::FILES)
         {
-            if matches!(engine, Engine::Sqlite) || on_both(&exercise.id)? {
+            if engine.runs(exercise) {
                 inputs.push(Input::Bundled(name, text));
             }
+        }
+        if inputs.is_empty() {
+            return Err(BadInput(
+                "no bundled exercise has PostgreSQL texts ([postgres]) to check".into(),
+            ));
         }
         inputs
     } else {

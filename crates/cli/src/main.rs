@@ -342,6 +342,11 @@ fn mutate(
         let mut bundled = bundled_exercises()?;
         // On a server, the bundled exercises that have its texts.
         bundled.retain(|e| engine.runs(e));
+        if bundled.is_empty() {
+            return Err(BadInput(
+                "no bundled exercise has PostgreSQL texts ([postgres]) to mutate".into(),
+            ));
+        }
         bundled
     } else {
         let mut found = Vec::new();

@@ -303,6 +303,18 @@ fn plan(root: &Path, tools: &Tools) -> Vec<Step> {
         },
     ];
     let mut steps: Vec<Step> = alone.into_iter().map(Step::Alone).collect();
+    // After the SQLite checks and mutation testing: the bundled exercises
+    // that have PostgreSQL texts, checked and mutated on the run's server.
+    let after_mutate = steps
+        .iter()
+        .position(
+            |step| matches!(step, Step::Alone(stage) if stage.name.contains("fencelab mutate")),
+        )
+        .map_or(steps.len(), |at| at + 1);
+    steps.splice(
+        after_mutate..after_mutate,
+        on_server().into_iter().map(Step::Postgres),
+    );
     // After the two cheap checks (format, tidy), before the builds: a
     // server that does not answer is known in seconds.
     steps.insert(2, Step::Postgres(server_answers()));
@@ -375,6 +387,23 @@ fn server_answers() -> Stage {
         name: "PostgreSQL: the server answers (psql)".into(),
         command,
     }
+}
+
+/// The stages that run the bundled exercises on the run's server: their
+/// check on both engines, and their mutants judged on both, naming every
+/// mutant only one engine kills (docs/POSTGRES.md).
+fn on_server() -> [Stage; 2] {
+    [
+        Stage {
+            name: "PostgreSQL: exercise checks on both engines (fencelab check --postgres)".into(),
+            command: cmd::fencelab(&["check", "--postgres"]),
+        },
+        Stage {
+            name: "PostgreSQL: mutation testing on both engines (fencelab mutate --postgres)"
+                .into(),
+            command: cmd::fencelab(&["mutate", "--postgres"]),
+        },
+    ]
 }
 
 /// One step of the run.
@@ -871,7 +900,7 @@ mod tests {
         assert_eq!(names(&chosen(plan(&root, &tools), None)).len(), every);
         let postgres = chosen(plan(&root, &tools), Some("PostgreSQL"));
         assert!(
-            matches!(postgres.as_slice(), [Step::Postgres(stage)] if stage.name.contains("answers")),
+            matches!(postgres.as_slice(), [Step::Postgres(first), Step::Postgres(_), Step::Postgres(_)] if first.name.contains("answers")),
             "{:?}",
             names(&postgres)
         );
