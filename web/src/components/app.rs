@@ -62,7 +62,7 @@ pub fn start() {
         return;
     };
     let start = address::read_start();
-    let page = prerendered::read(&document).filter(|page| prerendered::fits(&start, page));
+    let page = prerendered::read(&document).filter(|page| start.asks_only_for(&page.exercise));
     crate::timing::mark("prerendered-read");
     let first = page.and_then(|page| {
         let catalog = crate::catalog::bundled();

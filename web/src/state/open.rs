@@ -44,6 +44,18 @@ pub struct Start {
     pub answer_ms: Option<u32>,
 }
 
+impl Start {
+    /// Whether the address asks for nothing but the page prerendered for
+    /// `exercise` (`crate::prerendered`): that exercise (or none named), not
+    /// embedded, no link in the fragment.
+    pub fn asks_only_for(&self, exercise: &str) -> bool {
+        self.exercise.as_ref().is_none_or(|id| id == exercise)
+            && !self.embed
+            && !self.exercise_link
+            && self.fragment.is_empty()
+    }
+}
+
 /// An exercise whose saved work is being read.
 #[derive(Clone, Debug, PartialEq)]
 pub struct Opening {

@@ -202,3 +202,24 @@ fn hydrating_twice_or_after_opening_another_changes_nothing() {
     );
     assert_eq!(playground, opened);
 }
+
+#[test]
+fn only_an_address_that_asks_for_nothing_else_is_hydrated() {
+    assert!(Start::default().asks_only_for(CLAIM));
+    let named = |id: &str| Start {
+        exercise: Some(id.to_string()),
+        ..Start::default()
+    };
+    assert!(named(CLAIM).asks_only_for(CLAIM));
+    assert!(!named("complete").asks_only_for(CLAIM));
+    let embed = Start {
+        embed: true,
+        ..Start::default()
+    };
+    assert!(!embed.asks_only_for(CLAIM));
+    let shared = Start {
+        fragment: "s1=abc".to_string(),
+        ..Start::default()
+    };
+    assert!(!shared.asks_only_for(CLAIM));
+}
