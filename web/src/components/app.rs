@@ -40,7 +40,7 @@ use crate::hooks::start_marks::use_start_marks;
 use crate::hooks::{
     address, autosave, document, hash_change, keys, open_focus, reveal, saved_work, site, worker,
 };
-use crate::state::{Action, Playground, SharedExercises, Start, Theme};
+use crate::state::{Action, Notice, Playground, SharedExercises, Start, Theme};
 use crate::{mount, prerendered};
 use std::rc::Rc;
 use yew::prelude::*;
@@ -152,7 +152,7 @@ pub fn app(props: &AppProps) -> Html {
                         current_progress={playground.current_progress()} progress={playground.progress.clone()} on_open={handlers.open.clone()} />
                 }
                 <main id="workspace" class="workspace" tabindex="-1">
-                    <Notices notices={playground.notices.clone()} can_go_back={playground.saved_aside.is_some()}
+                    <Notices<Notice> notices={playground.notices.clone()} can_go_back={playground.saved_aside.is_some()}
                         on_back={handlers.unit(|| Action::BackToSaved)} on_keep={handlers.unit(|| Action::KeepLinked)}
                         on_dismiss={handlers.unit(|| Action::DismissNotices)} />
                     <div class="work">
