@@ -25,7 +25,7 @@ pub fn use_reveal(playground: &UseReducerHandle<Playground>, open_focus: OpenFoc
     let shown = playground
         .shown()
         .map(|r| std::ptr::from_ref::<fencelab_model::report::ScenarioReport>(&r) as usize);
-    use_effect_with((shown, playground.view.step()), |(shown, _)| {
+    use_effect_with((shown, playground.open.view.step()), |(shown, _)| {
         if shown.is_some() {
             reveal::step_in_box();
         }
@@ -42,7 +42,7 @@ pub fn use_reveal(playground: &UseReducerHandle<Playground>, open_focus: OpenFoc
     // CodeMirror's creation among them, run before this one's), once per
     // opening; a choice changed later moves nothing.
     let opened = use_mut_ref(|| 0_u64);
-    let settled = playground.opening.is_none() && playground.exercise().is_some();
+    let settled = playground.open.opening.is_none() && playground.exercise().is_some();
     use_effect_with(
         (playground.focus_title, settled, open_focus),
         move |(count, settled, open_focus)| {

@@ -272,7 +272,7 @@ impl Playground {
             return;
         }
         Rc::make_mut(&mut self.exercises)[index] = exercise;
-        if index == self.current && !matches!(self.page, Page::Awaiting(_)) {
+        if index == self.open.index && !matches!(self.page, Page::Awaiting(_)) {
             self.open(index, None);
         }
     }

@@ -218,7 +218,7 @@ impl PartialEq for SharedExercises {
 impl Playground {
     /// The checked report of `scenario`, shared.
     fn checked_report(&self, scenario: &str) -> Option<SharedReport> {
-        let exercise = self.report.as_ref()?;
+        let exercise = self.open.report.as_ref()?;
         let index = exercise.scenarios.iter().position(|s| s.name == scenario)?;
         Some(SharedReport::Checked {
             exercise: exercise.clone(),
@@ -228,7 +228,7 @@ impl Playground {
 
     /// The report the timeline draws, if any.
     pub fn shown(&self) -> Option<SharedReport> {
-        match &self.view {
+        match &self.open.view {
             View::Nothing => None,
             View::Checked { scenario, .. } => self.checked_report(scenario),
             View::Replay {
@@ -246,13 +246,14 @@ impl Playground {
     /// The report the timeline draws, borrowed.
     pub fn shown_report(&self) -> Option<&ScenarioReport> {
         let checked = |scenario: &str| {
-            self.report
+            self.open
+                .report
                 .as_ref()?
                 .scenarios
                 .iter()
                 .find(|s| s.name == scenario)
         };
-        match &self.view {
+        match &self.open.view {
             View::Nothing => None,
             View::Checked { scenario, .. } => checked(scenario),
             View::Replay {
@@ -270,7 +271,7 @@ impl Playground {
     /// The schedule a replay of the view would ask for: a replay's as asked
     /// for, else the one in view.
     pub fn asked_schedule(&self) -> Schedule {
-        match &self.view {
+        match &self.open.view {
             View::Replay { schedule, .. } => schedule.clone(),
             _ => self.shown_schedule(),
         }
@@ -282,9 +283,9 @@ impl Playground {
     /// counterexample is not the learner's text: the saved work keeps its
     /// scenario only.
     pub(super) fn shown_now(&self, for_link: bool) -> Option<Shown> {
-        let scenario = self.view.scenario()?.to_string();
-        let step = Some(self.view.step());
-        Some(match &self.view {
+        let scenario = self.open.view.scenario()?.to_string();
+        let step = Some(self.open.view.step());
+        Some(match &self.open.view {
             View::Nothing => return None,
             View::Checked { .. } => Shown {
                 schedule: Some(self.shown_schedule()).filter(|s| for_link && !s.is_empty()),
@@ -313,7 +314,7 @@ impl Playground {
                 scenario,
                 schedule: Some(drive.schedule.clone()),
                 drive: true,
-                hunt: self.challenge.as_ref().map(|c| c.text.clone()),
+                hunt: self.open.challenge.as_ref().map(|c| c.text.clone()),
                 step,
             },
         })
@@ -330,34 +331,35 @@ impl Playground {
         if !known {
             return;
         }
-        self.step_wanted = shown.step;
+        self.open.step_wanted = shown.step;
         match shown.schedule {
             // A hunt: its challenge again, on the texts now in the editors,
             // and the moves judged again by the worker.
             Some(schedule) if shown.drive && shown.hunt.is_some() => {
-                self.challenge = shown.hunt.map(|text| super::Challenge {
+                self.open.challenge = shown.hunt.map(|text| super::Challenge {
                     text,
                     replayed: true,
                 });
-                self.view = View::Driving(DriveState::new(shown.scenario, schedule));
+                self.open.view = View::Driving(DriveState::new(shown.scenario, schedule));
                 self.request_drive();
             }
             Some(schedule) if shown.drive => {
-                self.view = View::Driving(DriveState::new(shown.scenario, schedule));
+                self.open.view = View::Driving(DriveState::new(shown.scenario, schedule));
                 self.request_drive();
             }
             Some(schedule) => {
-                self.view = View::checked(&shown.scenario, 0);
+                self.open.view = View::checked(&shown.scenario, 0);
                 self.send_replay(shown.scenario, schedule);
             }
-            None => self.view = View::checked(&shown.scenario, 0),
+            None => self.open.view = View::checked(&shown.scenario, 0),
         }
     }
 
     /// The step to select in a report of `len` events that has just
     /// arrived: the one wanted, if it is in the report, else `default`.
     pub(super) fn wanted_step(&mut self, len: usize, default: usize) -> usize {
-        self.step_wanted
+        self.open
+            .step_wanted
             .take()
             .filter(|step| *step < len)
             .unwrap_or(default)
@@ -366,7 +368,7 @@ impl Playground {
     /// The schedule in view (for links and the console): the moves chosen
     /// so far when driving, else the shown report's.
     pub fn shown_schedule(&self) -> Schedule {
-        match &self.view {
+        match &self.open.view {
             View::Driving(drive) => drive.schedule.clone(),
             _ => self
                 .shown_report()
@@ -379,7 +381,7 @@ impl Playground {
     /// view.
     pub(super) fn focus(&mut self) {
         let step = self.shown_report().map_or(0, ScenarioReport::focus_event);
-        if let Some(at) = self.view.at_mut() {
+        if let Some(at) = self.open.view.at_mut() {
             *at = At::step(step);
         }
     }
@@ -388,18 +390,18 @@ impl Playground {
     /// into view with the focus on it (again, when it was already shown).
     pub(super) fn select(&mut self, name: String) {
         // A checked scenario shows its counterexample: not in a challenge.
-        self.challenge = None;
-        self.step_wanted = None;
-        self.view = View::checked(&name, 0);
+        self.open.challenge = None;
+        self.open.step_wanted = None;
+        self.open.view = View::checked(&name, 0);
         self.focus();
         self.announce_step();
         self.focus_timeline += 1;
     }
 
     pub(super) fn go_to_step(&mut self, index: usize) {
-        self.step_wanted = None;
+        self.open.step_wanted = None;
         let len = self.shown_report().map_or(0, |r| r.history.len());
-        if let Some(at) = self.view.at_mut()
+        if let Some(at) = self.open.view.at_mut()
             && index < len
         {
             *at = At::step(index);
@@ -408,9 +410,9 @@ impl Playground {
     }
 
     pub(super) fn step_by(&mut self, delta: isize) {
-        self.step_wanted = None;
+        self.open.step_wanted = None;
         let len = self.shown_report().map_or(0, |r| r.history.len());
-        let Some(at) = self.view.at_mut() else {
+        let Some(at) = self.open.view.at_mut() else {
             return;
         };
         if len == 0 {
@@ -435,7 +437,7 @@ impl Playground {
     /// message msg-1 (token 2)".
     pub fn describe_step(&self) -> Option<String> {
         let report = self.shown_report()?;
-        let step = self.view.step();
+        let step = self.open.view.step();
         let event = report.history.get(step)?;
         let who = event
             .process
@@ -484,8 +486,8 @@ impl Playground {
     /// "Drive it yourself": a drive of `scenario` from its first move,
     /// the drive panel brought into view.
     pub(super) fn drive_start(&mut self, scenario: String) {
-        self.step_wanted = None;
-        self.view = View::Driving(DriveState::new(scenario, Schedule::new()));
+        self.open.step_wanted = None;
+        self.open.view = View::Driving(DriveState::new(scenario, Schedule::new()));
         self.request_drive();
         self.focus_drive += 1;
     }
@@ -493,21 +495,21 @@ impl Playground {
     /// The drive ends: back to the challenge's scenarios in a challenge
     /// (never to a checked counterexample), else to the checked scenario.
     pub(super) fn drive_stop(&mut self) {
-        if self.challenge.is_some() {
-            self.step_wanted = None;
-            self.view = View::Nothing;
-        } else if let View::Driving(drive) = &self.view {
-            self.step_wanted = None;
-            self.view = View::checked(&drive.scenario, 0);
+        if self.open.challenge.is_some() {
+            self.open.step_wanted = None;
+            self.open.view = View::Nothing;
+        } else if let View::Driving(drive) = &self.open.view {
+            self.open.step_wanted = None;
+            self.open.view = View::checked(&drive.scenario, 0);
             self.focus();
         }
     }
 
     pub(super) fn change_drive(&mut self, change: impl FnOnce(&mut Schedule)) {
-        self.step_wanted = None;
-        if let View::Driving(drive) = &mut self.view {
+        self.open.step_wanted = None;
+        if let View::Driving(drive) = &mut self.open.view {
             // Moves of the learner's own from here on.
-            if let Some(challenge) = &mut self.challenge {
+            if let Some(challenge) = &mut self.open.challenge {
                 challenge.replayed = false;
             }
             change(&mut drive.schedule);
@@ -518,14 +520,14 @@ impl Playground {
     pub(super) fn request_drive(&mut self) {
         let seq = self.seq();
         let exercise = self.exercise_id();
-        let edits = self.texts.clone();
-        let View::Driving(drive) = &mut self.view else {
+        let edits = self.open.texts.clone();
+        let View::Driving(drive) = &mut self.open.view else {
             return;
         };
         drive.waiting_for = Some(seq);
         drive.failed = None;
         let (scenario, schedule) = (drive.scenario.clone(), drive.schedule.clone());
-        let request = if self.challenge.is_some() {
+        let request = if self.open.challenge.is_some() {
             Request::Hunt {
                 seq,
                 exercise,
