@@ -38,11 +38,11 @@ pub fn shown_report(props: &ShownReportProps) -> Html {
         <TableView tables={tables::after_event(&report.initial_tables, &report.history, step)} step={step} />
         if !unfinished {
             <TakeHome exercises={SharedExercises(playground.exercises.clone())}
-                current={playground.open.index} edits={playground.view_texts().clone()} report={report.clone()} />
+                current={playground.open.index} edits={playground.open.view_texts().clone()} report={report.clone()} />
         }
         if !driving && !playground.interleaved(&report.name).is_empty() {
             <ReplayForm scenario={report.name.clone()}
-                schedule={playground.asked_schedule().to_string()}
+                schedule={playground.open.asked_schedule().to_string()}
                 processes={playground.interleaved(&report.name)} on_replay={handlers.replay.clone()}
                 refused={playground.replay_refused.as_ref().filter(|(s, _)| *s == report.name).map(|(_, m)| m.clone())} />
         }

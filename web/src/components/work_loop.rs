@@ -58,10 +58,10 @@ pub fn work_loop(props: &WorkLoopProps) -> Html {
                     on_leave={handlers.unit(|| Action::HuntLeave)} />
             } else {
                 <ScenarioList scenarios={exercise.scenarios.clone()} report={playground.open.report.clone()}
-                    checking={playground.checking()} check_seq={playground.open.check_wanted} report_seq={playground.open.report_seq}
+                    checking={playground.open.checking()} check_seq={playground.open.check_wanted} report_seq={playground.open.report_seq}
                     selected={playground.open.view.scenario().map(str::to_string)} compact=true
                     on_select={handlers.text(Action::Select)} on_drive={handlers.text(Action::DriveStart)} />
-                <FollowingCount report={playground.open.report.clone()} checking={playground.checking()}
+                <FollowingCount report={playground.open.report.clone()} checking={playground.open.checking()}
                     shown={editing.count_hidden} />
             }
         </div>

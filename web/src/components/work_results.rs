@@ -20,7 +20,7 @@ pub struct WorkResultsProps {
 pub fn work_results(props: &WorkResultsProps) -> Html {
     let (playground, handlers) = (&props.playground, &props.handlers);
     let driving = matches!(playground.open.view, View::Driving(_));
-    let shown = playground.shown();
+    let shown = playground.open.shown();
     html! {
         <div class="work-results">
           <ResultsFold folds={playground.embed}>

@@ -23,6 +23,7 @@ pub fn use_reveal(playground: &UseReducerHandle<Playground>, open_focus: OpenFoc
     // Its report, or the step selected in it, changed: the first open, a
     // restored link, a drive's end. The step selected is where it broke.
     let shown = playground
+        .open
         .shown()
         .map(|r| std::ptr::from_ref::<fencelab_model::report::ScenarioReport>(&r) as usize);
     use_effect_with((shown, playground.open.view.step()), |(shown, _)| {

@@ -148,7 +148,11 @@ impl Playground {
     /// Only the verdict is read, never the counterexample.
     pub fn hunt_targets(&self) -> Option<HuntTargets> {
         let challenge = self.open.challenge.as_ref()?;
-        let report = self.open.report.as_ref().filter(|_| !self.checking())?;
+        let report = self
+            .open
+            .report
+            .as_ref()
+            .filter(|_| !self.open.checking())?;
         let mut offer = HuntTargets::default();
         for scenario in &report.scenarios {
             let processes = self.interleaved(&scenario.name);

@@ -100,7 +100,10 @@ pub enum Page {
 
 /// The state of the exercise at `index`: its texts, reports and view, and
 /// what the learner did in it. Opening an exercise replaces the whole value
-/// (`OpenExercise::new`), so nothing of the one before leaks into it.
+/// (`OpenExercise::new`), so nothing of the one before leaks into it. What
+/// is read from it alone (the report in view, whether a check is awaited,
+/// whether the texts pass) is its own method; what also needs the exercise,
+/// the worker or the notices is the playground's.
 #[derive(Clone, Debug, PartialEq)]
 pub struct OpenExercise {
     /// The exercise's place in `Playground::exercises`.
@@ -172,7 +175,7 @@ pub struct Playground {
     /// Why the bundled catalogue could not be read (the list then holds
     /// the site's exercises alone). Not a page of its own: the page may
     /// still await a site exercise the address names, and only when none
-    /// opens does it say this (`Page::Failed`, set by `open.rs`'s `open`).
+    /// opens does it say this (`Page::Failed`, set by `Playground::open_at`).
     pub catalogue_error: Option<String>,
     pub embed: bool,
     /// Whether the exercise at `open.index` is open, or why none is.

@@ -165,7 +165,7 @@ impl Playground {
             match share::decode(&start.fragment) {
                 Ok(link) => match by_id(&link.exercise) {
                     Some(index) => {
-                        self.open(index, Some(link));
+                        self.open_at(index, Some(link));
                         return;
                     }
                     // Perhaps one of the site's own, which arrive later.
@@ -193,7 +193,7 @@ impl Playground {
                     link: None,
                 })
             }
-            id => self.open(id.as_deref().and_then(by_id).unwrap_or(0), None),
+            id => self.open_at(id.as_deref().and_then(by_id).unwrap_or(0), None),
         }
     }
 
@@ -280,7 +280,7 @@ impl Playground {
     /// opens, and its title takes the focus.
     pub(super) fn go_to(&mut self, index: usize) {
         self.notices.clear();
-        self.open(index, None);
+        self.open_at(index, None);
         self.focus_title += 1;
     }
 
@@ -299,7 +299,7 @@ impl Playground {
     /// Shows exercise `index` with its starting texts and asks for its saved
     /// work. Answers to requests about the exercise before are dropped: no
     /// view waits for them, and no check is wanted until the work is read.
-    pub(super) fn open(&mut self, index: usize, link: Option<Link>) {
+    pub(super) fn open_at(&mut self, index: usize, link: Option<Link>) {
         // While an exercise link is read, the exercise it carries is the
         // one to open: Back or Forward meanwhile leaves that wait as it was.
         if !matches!(self.page, Page::AwaitingLink(_)) {

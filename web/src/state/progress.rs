@@ -9,7 +9,7 @@
 //! a challenge or a hint is looked at, and after a reload; only Reset, which
 //! starts the exercise over, forgets it.
 
-use super::Playground;
+use super::{OpenExercise, Playground};
 use fencelab_model::Verdict;
 use serde::{Deserialize, Serialize};
 
@@ -40,12 +40,21 @@ pub enum Given {
     Host,
 }
 
+impl OpenExercise {
+    /// Whether the texts in the editors, whoever wrote them, pass every
+    /// scenario: the newest check's report (not an older text's) has no
+    /// failure.
+    pub fn passes(&self) -> bool {
+        self.report_seq == self.check_wanted && self.report.as_ref().is_some_and(|r| r.failed == 0)
+    }
+}
+
 impl Playground {
     /// Whether the learner's own texts pass every scenario: the report
     /// answers the newest check (not an older text's), and the editors hold
     /// the learner's own texts, not ones the page gave.
     pub fn solved(&self) -> bool {
-        self.passes() && self.open.given.is_none()
+        self.open.passes() && self.open.given.is_none()
     }
 
     /// Whether the texts in the editors are the learner's own: edited by
@@ -54,14 +63,6 @@ impl Playground {
     /// page's). A host grades only these (`checked`'s `own_texts`).
     pub fn own_texts(&self) -> bool {
         self.open.given.is_none() && self.open.texts != self.starts()
-    }
-
-    /// Whether the texts in the editors, whoever wrote them, pass every
-    /// scenario: the newest check's report (not an older text's) has no
-    /// failure.
-    pub fn passes(&self) -> bool {
-        self.open.report_seq == self.open.check_wanted
-            && self.open.report.as_ref().is_some_and(|r| r.failed == 0)
     }
 
     /// Whether the exercise counts as solved: the learner's own text passes

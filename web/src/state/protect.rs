@@ -63,7 +63,7 @@ impl Playground {
     /// texts' marks are already shown. A request still waiting was dropped
     /// by the worker when this check arrived, so it is asked again.
     pub(super) fn after_check(&mut self) {
-        if !self.passes() || matches!(self.open.given, Some(Given::Variant(_))) {
+        if !self.open.passes() || matches!(self.open.given, Some(Given::Variant(_))) {
             self.open.protection = Protection::Nothing;
             return;
         }

@@ -4,13 +4,20 @@
 //! schedule the learner typed is checked here first against the processes
 //! its scenario interleaves, so a mistyped name is a notice, not a request.
 
-use super::{Console, Playground, View};
+use super::{Console, OpenExercise, Playground, View};
 use fencelab_model::{Scenario, Schedule};
 use fencelab_protocol::Request;
 use std::rc::Rc;
 
 /// Requests kept in the outbox; the app sends them within one render.
 const OUTBOX_KEPT: usize = 16;
+
+impl OpenExercise {
+    /// Whether a check is wanted whose report has not come back yet.
+    pub fn checking(&self) -> bool {
+        self.report_seq != self.check_wanted && !self.check_failed
+    }
+}
 
 impl Playground {
     pub(super) fn seq(&mut self) -> u64 {
@@ -31,11 +38,6 @@ impl Playground {
             excess -= usize::from(drop);
             !drop
         });
-    }
-
-    /// Whether a check is wanted whose report has not come back yet.
-    pub fn checking(&self) -> bool {
-        self.open.report_seq != self.open.check_wanted && !self.open.check_failed
     }
 
     pub(super) fn want_check(&mut self) {
@@ -136,14 +138,14 @@ impl Playground {
     }
 
     pub(super) fn query(&mut self, sql: String) {
-        let Some(report) = self.shown_report() else {
+        let Some(report) = self.open.shown_report() else {
             return;
         };
         let scenario = report.name.clone();
-        let schedule = self.shown_schedule();
+        let schedule = self.open.shown_schedule();
         let seq = self.seq();
         let exercise = self.exercise_id();
-        let edits = self.view_texts().clone();
+        let edits = self.open.view_texts().clone();
         let Some(at) = self.open.view.at_mut() else {
             return;
         };

@@ -118,13 +118,13 @@ impl Playground {
         if !matches!(self.open.view, View::Checked { .. }) {
             return;
         }
-        self.focus();
+        self.open.focus();
         let wanted = if keeps_step {
             self.open.step_wanted.take()
         } else {
             None
         };
-        let len = self.shown_report().map_or(0, |r| r.history.len());
+        let len = self.open.shown_report().map_or(0, |r| r.history.len());
         if let (Some(step), Some(at)) = (wanted.filter(|s| *s < len), self.open.view.at_mut()) {
             *at = At::step(step);
         }
@@ -134,7 +134,9 @@ impl Playground {
         if !matches!(self.open.view, View::Replay { waiting_for, .. } if waiting_for == Some(seq)) {
             return;
         }
-        let step = self.wanted_step(report.history.len(), report.focus_event());
+        let step = self
+            .open
+            .wanted_step(report.history.len(), report.focus_event());
         let View::Replay {
             waiting_for,
             report: shown,
@@ -182,7 +184,7 @@ impl Playground {
             return false;
         }
         let len = drive.report.history.len();
-        let step = self.wanted_step(len, len.saturating_sub(1));
+        let step = self.open.wanted_step(len, len.saturating_sub(1));
         let View::Driving(state) = &mut self.open.view else {
             return false;
         };
@@ -228,7 +230,7 @@ impl Playground {
                 let scenario = std::mem::take(scenario);
                 self.open.step_wanted = None;
                 self.open.view = View::checked(&scenario, 0);
-                self.focus();
+                self.open.focus();
                 let text = format!("The schedule could not be replayed: {message}");
                 self.announcement.clone_from(&text);
                 self.replay_refused = Some((scenario, text));

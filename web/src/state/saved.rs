@@ -152,7 +152,7 @@ impl Playground {
         let link = Link {
             format: share::LINK_FORMAT,
             exercise: self.exercise_id(),
-            edits: self.view_texts().clone(),
+            edits: self.open.view_texts().clone(),
             scenario: shown.as_ref().map(|s| s.scenario.clone()),
             schedule: shown.as_ref().and_then(|s| s.schedule.clone()),
             drive: shown.as_ref().is_some_and(|s| s.drive),

@@ -3,8 +3,21 @@
 //! aside), how the page replaces them (one undoable change, `Replace`), and
 //! what an edit makes stale. The learner's own edits arrive as `Edited`.
 
-use super::{Given, Playground, Protection, Replace, View};
+use super::{Given, OpenExercise, Playground, Protection, Replace, View};
 use fencelab_protocol::Edits;
+
+impl OpenExercise {
+    /// The texts the view is about: a counterexample's, else the editors'.
+    pub fn view_texts(&self) -> &Edits {
+        match &self.view {
+            View::Replay {
+                without: Some(without),
+                ..
+            } => &without.texts,
+            _ => &self.texts,
+        }
+    }
+}
 
 impl Playground {
     /// The starting texts of the current exercise's editable procedures.
@@ -96,17 +109,6 @@ impl Playground {
         // The challenge's text is no longer the one the page gave.
         self.open.challenge = None;
         self.want_check();
-    }
-
-    /// The texts the view is about: a counterexample's, else the editors'.
-    pub fn view_texts(&self) -> &Edits {
-        match &self.open.view {
-            View::Replay {
-                without: Some(without),
-                ..
-            } => &without.texts,
-            _ => &self.open.texts,
-        }
     }
 
     /// The learner edited `procedure` (ignored while the exercise's saved

@@ -5,7 +5,7 @@
 //! the checker recorded every process believing after it
 //! (`ScenarioReport::beliefs`). Nothing here recomputes either.
 
-use super::{Playground, Without};
+use super::{OpenExercise, Playground, Without};
 use crate::share::Shown;
 use fencelab_model::history::{ResultRows, What};
 use fencelab_model::{Drive, Exercise, ExerciseReport, HuntVerdict, ScenarioReport, Schedule};
@@ -215,10 +215,10 @@ impl PartialEq for SharedExercises {
     }
 }
 
-impl Playground {
+impl OpenExercise {
     /// The checked report of `scenario`, shared.
     fn checked_report(&self, scenario: &str) -> Option<SharedReport> {
-        let exercise = self.open.report.as_ref()?;
+        let exercise = self.report.as_ref()?;
         let index = exercise.scenarios.iter().position(|s| s.name == scenario)?;
         Some(SharedReport::Checked {
             exercise: exercise.clone(),
@@ -228,7 +228,7 @@ impl Playground {
 
     /// The report the timeline draws, if any.
     pub fn shown(&self) -> Option<SharedReport> {
-        match &self.open.view {
+        match &self.view {
             View::Nothing => None,
             View::Checked { scenario, .. } => self.checked_report(scenario),
             View::Replay {
@@ -246,14 +246,13 @@ impl Playground {
     /// The report the timeline draws, borrowed.
     pub fn shown_report(&self) -> Option<&ScenarioReport> {
         let checked = |scenario: &str| {
-            self.open
-                .report
+            self.report
                 .as_ref()?
                 .scenarios
                 .iter()
                 .find(|s| s.name == scenario)
         };
-        match &self.open.view {
+        match &self.view {
             View::Nothing => None,
             View::Checked { scenario, .. } => checked(scenario),
             View::Replay {
@@ -271,12 +270,93 @@ impl Playground {
     /// The schedule a replay of the view would ask for: a replay's as asked
     /// for, else the one in view.
     pub fn asked_schedule(&self) -> Schedule {
-        match &self.open.view {
+        match &self.view {
             View::Replay { schedule, .. } => schedule.clone(),
             _ => self.shown_schedule(),
         }
     }
 
+    /// The step to select in a report of `len` events that has just
+    /// arrived: the one wanted, if it is in the report, else `default`.
+    pub(super) fn wanted_step(&mut self, len: usize, default: usize) -> usize {
+        self.step_wanted
+            .take()
+            .filter(|step| *step < len)
+            .unwrap_or(default)
+    }
+
+    /// The schedule in view (for links and the console): the moves chosen
+    /// so far when driving, else the shown report's.
+    pub fn shown_schedule(&self) -> Schedule {
+        match &self.view {
+            View::Driving(drive) => drive.schedule.clone(),
+            _ => self
+                .shown_report()
+                .map(|r| r.schedule.clone())
+                .unwrap_or_default(),
+        }
+    }
+
+    /// Puts the shown report's focus event (where it broke, or its end) in
+    /// view.
+    pub(super) fn focus(&mut self) {
+        let step = self.shown_report().map_or(0, ScenarioReport::focus_event);
+        if let Some(at) = self.view.at_mut() {
+            *at = At::step(step);
+        }
+    }
+
+    /// "Step 4: worker-b: claim, UPDATE changed 1 row, now believes it holds
+    /// message msg-1 (token 2)".
+    pub fn describe_step(&self) -> Option<String> {
+        let report = self.shown_report()?;
+        let step = self.view.step();
+        let event = report.history.get(step)?;
+        let who = event
+            .process
+            .as_deref()
+            .map_or_else(|| "the world".into(), |p| report.called(p).to_string());
+        let what = match &event.what {
+            What::ProcessStarted => "starts".to_string(),
+            What::ProcessCrashed { .. } => "crashes".to_string(),
+            What::ClockSet { to_seconds, .. } => format!("the clock is set to {to_seconds} s"),
+            What::CallStarted { .. } => "calls it".to_string(),
+            What::Statement { sql, changed, .. } => {
+                let verb = sql.split_whitespace().next().unwrap_or("statement");
+                format!(
+                    "{verb} changed {changed} row{}",
+                    if *changed == 1 { "" } else { "s" }
+                )
+            }
+            What::Blocked { .. } => "waits for the lock".to_string(),
+            What::Effect { name, .. } => format!("effect {name}"),
+            What::CallFinished { outcome, .. } => format!("the call ends {}", outcome.kind()),
+            What::DirectSql { changed, .. } => format!("direct SQL changed {changed} rows"),
+        };
+        let procedure = event
+            .procedure
+            .as_ref()
+            .map(|p| format!("{p}, "))
+            .unwrap_or_default();
+        let mut text = format!("Step {}: {who}: {procedure}{what}", step + 1);
+        if let Some(process) = &event.process {
+            let held: Vec<String> = report
+                .beliefs
+                .get(step)
+                .into_iter()
+                .flatten()
+                .filter(|belief| &belief.process == process)
+                .map(|belief| belief.describe())
+                .collect();
+            if !held.is_empty() {
+                text += &format!(", now believes it holds {}", held.join(", "));
+            }
+        }
+        Some(text)
+    }
+}
+
+impl Playground {
     /// What the timeline shows, as a link (`for_link`) or the saved work
     /// keeps it. A link carries the checked scenario's schedule too, which
     /// replays to the same report; the saved work checks it again. A
@@ -288,7 +368,7 @@ impl Playground {
         Some(match &self.open.view {
             View::Nothing => return None,
             View::Checked { .. } => Shown {
-                schedule: Some(self.shown_schedule()).filter(|s| for_link && !s.is_empty()),
+                schedule: Some(self.open.shown_schedule()).filter(|s| for_link && !s.is_empty()),
                 drive: false,
                 hunt: None,
                 step,
@@ -355,37 +435,6 @@ impl Playground {
         }
     }
 
-    /// The step to select in a report of `len` events that has just
-    /// arrived: the one wanted, if it is in the report, else `default`.
-    pub(super) fn wanted_step(&mut self, len: usize, default: usize) -> usize {
-        self.open
-            .step_wanted
-            .take()
-            .filter(|step| *step < len)
-            .unwrap_or(default)
-    }
-
-    /// The schedule in view (for links and the console): the moves chosen
-    /// so far when driving, else the shown report's.
-    pub fn shown_schedule(&self) -> Schedule {
-        match &self.open.view {
-            View::Driving(drive) => drive.schedule.clone(),
-            _ => self
-                .shown_report()
-                .map(|r| r.schedule.clone())
-                .unwrap_or_default(),
-        }
-    }
-
-    /// Puts the shown report's focus event (where it broke, or its end) in
-    /// view.
-    pub(super) fn focus(&mut self) {
-        let step = self.shown_report().map_or(0, ScenarioReport::focus_event);
-        if let Some(at) = self.open.view.at_mut() {
-            *at = At::step(step);
-        }
-    }
-
     /// Shows `name` as checked, where it broke, and brings its timeline
     /// into view with the focus on it (again, when it was already shown).
     pub(super) fn select(&mut self, name: String) {
@@ -393,14 +442,14 @@ impl Playground {
         self.open.challenge = None;
         self.open.step_wanted = None;
         self.open.view = View::checked(&name, 0);
-        self.focus();
+        self.open.focus();
         self.announce_step();
         self.focus_timeline += 1;
     }
 
     pub(super) fn go_to_step(&mut self, index: usize) {
         self.open.step_wanted = None;
-        let len = self.shown_report().map_or(0, |r| r.history.len());
+        let len = self.open.shown_report().map_or(0, |r| r.history.len());
         if let Some(at) = self.open.view.at_mut()
             && index < len
         {
@@ -411,7 +460,7 @@ impl Playground {
 
     pub(super) fn step_by(&mut self, delta: isize) {
         self.open.step_wanted = None;
-        let len = self.shown_report().map_or(0, |r| r.history.len());
+        let len = self.open.shown_report().map_or(0, |r| r.history.len());
         let Some(at) = self.open.view.at_mut() else {
             return;
         };
@@ -428,58 +477,9 @@ impl Playground {
     }
 
     pub(super) fn announce_step(&mut self) {
-        if let Some(text) = self.describe_step() {
+        if let Some(text) = self.open.describe_step() {
             self.announcement = text;
         }
-    }
-
-    /// "Step 4: worker-b: claim, UPDATE changed 1 row, now believes it holds
-    /// message msg-1 (token 2)".
-    pub fn describe_step(&self) -> Option<String> {
-        let report = self.shown_report()?;
-        let step = self.open.view.step();
-        let event = report.history.get(step)?;
-        let who = event
-            .process
-            .as_deref()
-            .map_or_else(|| "the world".into(), |p| report.called(p).to_string());
-        let what = match &event.what {
-            What::ProcessStarted => "starts".to_string(),
-            What::ProcessCrashed { .. } => "crashes".to_string(),
-            What::ClockSet { to_seconds, .. } => format!("the clock is set to {to_seconds} s"),
-            What::CallStarted { .. } => "calls it".to_string(),
-            What::Statement { sql, changed, .. } => {
-                let verb = sql.split_whitespace().next().unwrap_or("statement");
-                format!(
-                    "{verb} changed {changed} row{}",
-                    if *changed == 1 { "" } else { "s" }
-                )
-            }
-            What::Blocked { .. } => "waits for the lock".to_string(),
-            What::Effect { name, .. } => format!("effect {name}"),
-            What::CallFinished { outcome, .. } => format!("the call ends {}", outcome.kind()),
-            What::DirectSql { changed, .. } => format!("direct SQL changed {changed} rows"),
-        };
-        let procedure = event
-            .procedure
-            .as_ref()
-            .map(|p| format!("{p}, "))
-            .unwrap_or_default();
-        let mut text = format!("Step {}: {who}: {procedure}{what}", step + 1);
-        if let Some(process) = &event.process {
-            let held: Vec<String> = report
-                .beliefs
-                .get(step)
-                .into_iter()
-                .flatten()
-                .filter(|belief| &belief.process == process)
-                .map(|belief| belief.describe())
-                .collect();
-            if !held.is_empty() {
-                text += &format!(", now believes it holds {}", held.join(", "));
-            }
-        }
-        Some(text)
     }
 
     /// Changes the hand-chosen schedule and asks the worker to follow it.
@@ -501,7 +501,7 @@ impl Playground {
         } else if let View::Driving(drive) = &self.open.view {
             self.open.step_wanted = None;
             self.open.view = View::checked(&drive.scenario, 0);
-            self.focus();
+            self.open.focus();
         }
     }
 

@@ -76,7 +76,7 @@ fn a_challenge_hides_the_counterexamples_and_offers_the_scenarios_that_break() {
         View::Nothing,
         "no counterexample comes into view"
     );
-    assert!(playground.shown().is_none());
+    assert!(playground.open.shown().is_none());
     let offer = playground.hunt_targets().expect("checked");
     assert_eq!(
         offer
@@ -97,7 +97,7 @@ fn a_challenge_hides_the_counterexamples_and_offers_the_scenarios_that_break() {
     // Choosing a checked scenario leaves the challenge.
     act(&mut playground, Action::Select(ONE_WINNER.into()));
     assert_eq!(playground.open.challenge, None);
-    assert!(playground.shown().is_some());
+    assert!(playground.open.shown().is_some());
 }
 
 #[test]
@@ -352,7 +352,7 @@ fn a_reload_with_a_challenge_open_and_no_scenario_chosen_comes_back_to_it() {
         reloaded.variant_texts(variant).as_ref()
     );
     assert!(
-        reloaded.shown().is_none(),
+        reloaded.open.shown().is_none(),
         "the counterexamples stay hidden"
     );
 

@@ -427,7 +427,10 @@ fn a_link_shows_its_version_and_replays_its_schedule_with_saved_work_one_click_a
         },
     );
     assert_eq!(
-        playground.shown_report().map(|r| r.schedule.to_string()),
+        playground
+            .open
+            .shown_report()
+            .map(|r| r.schedule.to_string()),
         Some("a a b b".into())
     );
 
@@ -492,7 +495,7 @@ fn every_edit_asks_for_a_check_at_once_and_run_now_for_another() {
     );
     assert!(playground.open.check_wanted > before);
     assert_eq!(playground.open.share_url, None);
-    assert!(playground.checking());
+    assert!(playground.open.checking());
     assert_eq!(
         playground.open.view.scenario(),
         Some(ONE_WINNER),
@@ -517,7 +520,7 @@ fn every_edit_asks_for_a_check_at_once_and_run_now_for_another() {
 #[test]
 fn a_check_is_announced_and_shows_the_first_failing_scenario_where_it_broke() {
     let playground = checked();
-    assert!(!playground.checking());
+    assert!(!playground.open.checking());
     assert_eq!(playground.announcement, "1 of 2 scenarios pass");
     assert_eq!(
         playground.open.view,
@@ -526,9 +529,13 @@ fn a_check_is_announced_and_shows_the_first_failing_scenario_where_it_broke() {
             at: At::step(BROKE_AT)
         }
     );
-    let shown = playground.shown().expect("a report in view");
+    let shown = playground.open.shown().expect("a report in view");
     assert_eq!(shown.failure(), Some(&two_holders()));
-    assert_eq!(playground.shown(), Some(shown), "the same report, shared");
+    assert_eq!(
+        playground.open.shown(),
+        Some(shown),
+        "the same report, shared"
+    );
 }
 
 #[test]
@@ -550,7 +557,7 @@ fn a_stale_check_arriving_after_a_newer_edit_is_dropped() {
         },
     );
     assert_eq!(playground.open.report, None);
-    assert!(playground.checking());
+    assert!(playground.open.checking());
     assert!(!playground.solved());
     check_answered(&mut playground, claim_report(true));
     assert_eq!(playground.open.report.as_ref().map(|r| r.failed), Some(1));
@@ -573,7 +580,10 @@ fn while_a_newer_edit_is_checked_the_last_verdicts_stay_shown_as_stale() {
             playground.open.report, shown,
             "never emptied while checking"
         );
-        assert!(playground.checking(), "and marked as not of these texts");
+        assert!(
+            playground.open.checking(),
+            "and marked as not of these texts"
+        );
     }
     let between = playground.open.check_wanted - 1;
     assert!(between > first);
@@ -587,9 +597,9 @@ fn while_a_newer_edit_is_checked_the_last_verdicts_stay_shown_as_stale() {
         },
     );
     assert_eq!(playground.open.report, shown);
-    assert!(playground.checking());
+    assert!(playground.open.checking());
     check_answered(&mut playground, claim_report(false));
-    assert!(!playground.checking());
+    assert!(!playground.open.checking());
     assert_eq!(playground.open.report.as_ref().map(|r| r.failed), Some(0));
     assert_eq!(playground.open.report_seq, playground.open.check_wanted);
 }
@@ -609,7 +619,7 @@ fn a_check_the_worker_could_not_run_is_a_notice_and_never_a_pass() {
         },
     );
     assert!(playground.open.check_failed);
-    assert!(!playground.checking());
+    assert!(!playground.open.checking());
     assert!(!playground.solved(), "the report is of an older check");
     assert!(
         playground

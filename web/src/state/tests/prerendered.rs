@@ -30,7 +30,10 @@ fn the_first_state_shows_the_starting_texts_with_their_verdicts_and_reads_nothin
         Some(&playground.starts())
     );
     assert_eq!(playground.open.report.as_deref(), Some(&claim_report(true)));
-    assert!(!playground.checking(), "the verdicts are the shown texts'");
+    assert!(
+        !playground.open.checking(),
+        "the verdicts are the shown texts'"
+    );
     assert!(
         matches!(&playground.open.view, View::Checked { scenario, .. } if scenario == ONE_WINNER),
         "the first failing scenario's timeline, as after the worker's first answer: {:?}",
@@ -93,7 +96,7 @@ fn nothing_saved_keeps_the_report_current() {
     assert_eq!(playground.open.prerendered, None);
     assert_eq!(playground.open.opening, None);
     assert_eq!(playground.theme, Theme::Dark);
-    assert!(!playground.checking());
+    assert!(!playground.open.checking());
     assert_eq!(playground.open.report.as_deref(), Some(&claim_report(true)));
 }
 
@@ -131,7 +134,7 @@ fn the_workers_confirming_answer_leaves_the_timeline_and_the_announcement_as_the
         playground.announcement, said,
         "nothing is said over the step"
     );
-    assert!(!playground.checking());
+    assert!(!playground.open.checking());
     assert_eq!(playground.open.report.as_deref(), Some(&claim_report(true)));
     // A check of an edit is answered as ever: its verdicts are said.
     act(
@@ -165,7 +168,7 @@ fn saved_work_of_other_texts_is_shown_as_being_checked_until_its_report_arrives(
         Some("-- the learner's claim")
     );
     assert!(
-        playground.checking(),
+        playground.open.checking(),
         "the start's verdicts are not the learner's"
     );
     let Some(Request::Check { seq, edits, .. }) = playground.check_request() else {
@@ -185,9 +188,9 @@ fn saved_work_of_other_texts_is_shown_as_being_checked_until_its_report_arrives(
             report: claim_report(true),
         },
     );
-    assert!(playground.checking());
+    assert!(playground.open.checking());
     check_answered(&mut playground, claim_report(false));
-    assert!(!playground.checking());
+    assert!(!playground.open.checking());
     assert_eq!(
         playground.open.report.as_deref(),
         Some(&claim_report(false))

@@ -193,7 +193,7 @@ fn the_starting_text_is_not_the_learners_own_until_edited() {
     let mut playground = opened();
     assert_eq!(playground.open.given, Some(Given::Start));
     check_answered(&mut playground, claim_report(false));
-    assert!(playground.passes());
+    assert!(playground.open.passes());
     assert!(
         !playground.solved(),
         "a passing starting text was not the learner's work"
@@ -241,7 +241,7 @@ fn the_working_version_is_a_remembered_start_and_never_solved_as_given() {
     assert_eq!(playground.open.given, Some(Given::WorkingVersion));
     let passing = ExerciseReport::new(SESSION, Vec::new());
     check_answered(&mut playground, passing.clone());
-    assert!(playground.passes() && !playground.solved());
+    assert!(playground.open.passes() && !playground.solved());
 
     // Reset goes back to the chosen start, and the choice is saved.
     act(

@@ -201,7 +201,7 @@ fn marks_the_worker_could_not_find_say_why_and_nothing_else_is_failed() {
     );
     assert!(!playground.open.check_failed);
     assert!(playground.notices.is_empty(), "said under the editor");
-    assert!(playground.passes(), "the verdicts stand");
+    assert!(playground.open.passes(), "the verdicts stand");
 }
 
 /// The learner clicked the protected line's state predicate: the playground,
@@ -274,7 +274,7 @@ fn a_click_on_a_caught_change_replays_the_changed_texts_as_a_counterexample() {
         ("claim", PROTECTED_LINE)
     );
     assert_eq!(
-        playground.shown(),
+        playground.open.shown(),
         None,
         "the learner's own passing run is not shown under the counterexample's title"
     );
@@ -291,7 +291,7 @@ fn the_counterexample_takes_the_focus_and_says_how_the_changed_line_breaks() {
     assert_eq!(playground.open.view.step(), BROKE_AT);
     assert!(playground.open.view.without().is_some());
     assert_eq!(
-        playground.shown_report().and_then(|r| r.failure()),
+        playground.open.shown_report().and_then(|r| r.failure()),
         Some(&two_holders())
     );
     assert_eq!(

@@ -76,7 +76,7 @@ fn a_link_to_a_drive_brings_back_the_moves_made_and_nothing_more() {
         1,
         "the step selected, not the last"
     );
-    assert_eq!(playground.shown_schedule().to_string(), "a b");
+    assert_eq!(playground.open.shown_schedule().to_string(), "a b");
     let again = share_again(&mut playground);
     assert_eq!(
         (
@@ -104,7 +104,7 @@ fn a_link_to_a_replay_that_ended_in_an_error_replays_the_schedule_asked_for() {
         },
     );
     assert_eq!(
-        playground.shown_report().map(|r| r.verdict()),
+        playground.open.shown_report().map(|r| r.verdict()),
         Some(fencelab_model::Verdict::Error)
     );
     // Shared again, it is still the schedule that ends in the error, not
@@ -114,7 +114,7 @@ fn a_link_to_a_replay_that_ended_in_an_error_replays_the_schedule_asked_for() {
         again.schedule.map(|s| s.to_string()).as_deref(),
         Some("a a a a b")
     );
-    assert_eq!(playground.asked_schedule().to_string(), "a a a a b");
+    assert_eq!(playground.open.asked_schedule().to_string(), "a a a a b");
 }
 
 #[test]

@@ -208,7 +208,7 @@ fn a_typed_schedule_replays_into_the_view_and_a_stale_replay_is_dropped() {
     assert_eq!(schedule.to_string(), "a a b");
     // While waiting, the checked report stays in view.
     assert_eq!(
-        playground.shown_report().map(|r| r.name.as_str()),
+        playground.open.shown_report().map(|r| r.name.as_str()),
         Some(ONE_WINNER)
     );
     answer(
@@ -233,10 +233,13 @@ fn a_typed_schedule_replays_into_the_view_and_a_stale_replay_is_dropped() {
         playground.announcement,
         "Replayed the schedule a a b: passed"
     );
-    assert_eq!(playground.shown_schedule().to_string(), "a a b");
+    assert_eq!(playground.open.shown_schedule().to_string(), "a a b");
     assert_eq!(
         playground.open.view.step(),
-        playground.shown_report().map_or(0, |r| r.history.len() - 1)
+        playground
+            .open
+            .shown_report()
+            .map_or(0, |r| r.history.len() - 1)
     );
 }
 
@@ -437,13 +440,13 @@ fn a_limit_scenario_reads_its_beliefs_from_the_report_like_any_other() {
         &mut playground,
         ExerciseReport::new(CLAIM, report.scenarios),
     );
-    assert!(playground.passes(), "limit shown counts as passing");
+    assert!(playground.open.passes(), "limit shown counts as passing");
     assert_eq!(
         playground.open.view.scenario(),
         Some(ONE_WINNER),
         "nothing failed: the limit shown is in view, with its timeline"
     );
-    assert!(playground.shown().is_some());
+    assert!(playground.open.shown().is_some());
     assert_eq!(
         playground.announcement,
         "1 of 1 scenario passes, 1 limit shown"
