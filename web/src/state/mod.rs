@@ -311,7 +311,7 @@ pub enum Action {
 
 impl Playground {
     /// The open exercise: none while the one the address names is awaited
-    /// or missing.
+    /// or missing, or when the page has none.
     pub fn exercise(&self) -> Option<&Exercise> {
         match self.page {
             Page::Open => self.exercises.get(self.open.index),
