@@ -371,19 +371,7 @@ fn mutate(
         if let postgres::Engine::Postgres { .. } = engine {
             let (server_exercise, target) = engine.exercise(exercise)?;
             let started = std::time::Instant::now();
-            let run = match fencelab_core::mutation::context(exercise) {
-                Ok(context) => fencelab_core::mutation::run_on(
-                    &target,
-                    &server_exercise,
-                    &context,
-                    &parallel::Cores,
-                ),
-                Err(error) => fencelab_core::mutate::ExerciseMutation {
-                    exercise: exercise.id.clone(),
-                    error: Some(error.to_string()),
-                    ..Default::default()
-                },
-            };
+            let run = fencelab_core::mutation::run_on(&target, &server_exercise, &parallel::Cores);
             let exercise = server_exercise;
             on_server.push((run, started.elapsed().as_secs_f64(), exercise));
         }

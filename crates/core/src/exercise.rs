@@ -253,7 +253,7 @@ impl CheckSearch {
     /// The last part: judges the declarations, once, and gives the check.
     fn judge_declarations(&mut self) -> Progress<ExerciseCheck> {
         if self.judged.is_none() {
-            let judged = crate::mutants::judge_equivalents(&self.exercise);
+            let judged = crate::mutants::judge_equivalents_on(&self.target, &self.exercise);
             self.check.stale_equivalents = crate::mutants::stale_of(&judged);
             self.judged = Some(judged);
         }

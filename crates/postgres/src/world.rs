@@ -41,6 +41,8 @@ pub enum ResetMethod {
 struct Table {
     name: String,
     columns: Vec<String>,
+    /// Each column's declared type, upper-cased (`BIGINT`, `TEXT`).
+    types: Vec<String>,
     /// Columns a row can be inserted with (not `GENERATED ... STORED`).
     insertable: Vec<String>,
 }
@@ -202,6 +204,18 @@ impl WorldDb {
         &self.name
     }
 
+    /// Each table of schema public with its columns and their declared
+    /// types, upper-cased (`BIGINT`): what the mutation operators know.
+    pub fn columns(&self) -> Vec<(String, Vec<(String, String)>)> {
+        self.tables
+            .iter()
+            .map(|t| {
+                let columns = t.columns.iter().cloned().zip(t.types.iter().cloned());
+                (t.name.clone(), columns.collect())
+            })
+            .collect()
+    }
+
     /// The seed rows, as the schema left them.
     pub fn seed(&self) -> &[TableRows] {
         &self.seed
@@ -354,7 +368,8 @@ impl Drop for WorldDb {
 }
 
 /// Schema public's tables and their columns, by name and column number.
-const TABLES_SQL: &str = "SELECT c.relname::text, a.attname::text, a.attgenerated <> '' \
+const TABLES_SQL: &str = "SELECT c.relname::text, a.attname::text, a.attgenerated <> '', \
+     upper(pg_catalog.format_type(a.atttypid, a.atttypmod)) \
      FROM pg_catalog.pg_class c \
      JOIN pg_catalog.pg_namespace n ON n.oid = c.relnamespace \
      JOIN pg_catalog.pg_attribute a ON a.attrelid = c.oid \
@@ -389,6 +404,7 @@ impl WorldDb {
                 self.tables.push(Table {
                     name: table,
                     columns: Vec::new(),
+                    types: Vec::new(),
                     insertable: Vec::new(),
                 });
             }
@@ -397,6 +413,7 @@ impl WorldDb {
                     last.insertable.push(column.clone());
                 }
                 last.columns.push(column);
+                last.types.push(row.try_get(3).map_err(fail)?);
             }
         }
         let mut keys = Vec::new();
@@ -524,6 +541,7 @@ mod tests {
         Table {
             name: name.into(),
             columns: vec![],
+            types: vec![],
             insertable: vec![],
         }
     }
