@@ -419,6 +419,35 @@ fn new_writes_a_starter_that_passes_check_and_whose_start_fails() {
 }
 
 #[test]
+fn new_with_postgres_writes_both_dialects_and_the_file_loads_and_passes() {
+    let dir = scratch("new-postgres").join("course");
+    let _ = std::fs::remove_dir_all(&dir);
+    let dir_arg = dir.to_str().unwrap();
+    let output = fencelab(&["new", "my-claim", "--dir", dir_arg, "--postgres"]);
+    assert_eq!(output.status.code(), Some(0), "{}", stderr(&output));
+    assert!(
+        stdout(&output).contains("[postgres]"),
+        "{}",
+        stdout(&output)
+    );
+    let file = dir.join("my-claim.toml");
+    let text = std::fs::read_to_string(&file).unwrap();
+    assert!(text.contains("\n[postgres]\n"), "{text}");
+    assert!(text.contains("GENERATED ALWAYS AS IDENTITY"), "{text}");
+    // The whole file loads, its dialect checked too, and the SQLite
+    // exercise is the plain starter's: it passes as that one does.
+    let output = fencelab(&["check", file.to_str().unwrap()]);
+    assert_eq!(output.status.code(), Some(0), "{}", stdout(&output));
+    assert!(
+        stdout(&output).contains("mutants: 1/1 caught"),
+        "{}",
+        stdout(&output)
+    );
+    let output = fencelab(&["run", file.to_str().unwrap(), "--start"]);
+    assert_eq!(output.status.code(), Some(1), "{}", stdout(&output));
+}
+
+#[test]
 fn help_exits_0_and_names_each_subcommands_options() {
     let output = fencelab(&["--help"]);
     assert_eq!(output.status.code(), Some(0));
@@ -476,7 +505,7 @@ fn help_exits_0_and_names_each_subcommands_options() {
             ],
         ),
         ("mutate", &["--json"]),
-        ("new", &["<ID>", "--dir"]),
+        ("new", &["<ID>", "--dir", "--postgres"]),
         ("version", &[]),
     ];
     for (command, names) in options {
