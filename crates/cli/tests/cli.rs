@@ -19,6 +19,15 @@ fn stderr(output: &Output) -> String {
     String::from_utf8_lossy(&output.stderr).into_owned()
 }
 
+/// Runs fencelab with `args` and asserts that it exits with `code` and
+/// prints `printed` on its standard output.
+fn exits_printing(args: &[&str], code: i32, printed: &str) {
+    let output = fencelab(args);
+    let out = stdout(&output);
+    assert_eq!(output.status.code(), Some(code), "{out}");
+    assert!(out.contains(printed), "{out}");
+}
+
 /// A scratch directory for files this test writes.
 fn scratch(name: &str) -> PathBuf {
     let dir = std::env::temp_dir().join(format!("fencelab-cli-{}-{name}", std::process::id()));
@@ -370,13 +379,7 @@ fn new_writes_a_starter_that_passes_check_and_whose_start_fails() {
 
     // Every mutant `fencelab mutate` generates is caught or declared
     // equivalent, so the author's first mutate passes too.
-    let output = fencelab(&["mutate", file.to_str().unwrap()]);
-    assert_eq!(output.status.code(), Some(0), "{}", stdout(&output));
-    assert!(
-        stdout(&output).contains(" 0 survived, "),
-        "{}",
-        stdout(&output)
-    );
+    exits_printing(&["mutate", file.to_str().unwrap()], 0, " 0 survived, ");
 
     // A bundled exercise's id is refused: a site's index would refuse it later.
     let output = fencelab(&[
@@ -436,15 +439,8 @@ fn new_with_postgres_writes_both_dialects_and_the_file_loads_and_passes() {
     assert!(text.contains("GENERATED ALWAYS AS IDENTITY"), "{text}");
     // The whole file loads, its dialect checked too, and the SQLite
     // exercise is the plain starter's: it passes as that one does.
-    let output = fencelab(&["check", file.to_str().unwrap()]);
-    assert_eq!(output.status.code(), Some(0), "{}", stdout(&output));
-    assert!(
-        stdout(&output).contains("mutants: 1/1 caught"),
-        "{}",
-        stdout(&output)
-    );
-    let output = fencelab(&["run", file.to_str().unwrap(), "--start"]);
-    assert_eq!(output.status.code(), Some(1), "{}", stdout(&output));
+    exits_printing(&["check", file.to_str().unwrap()], 0, "mutants: 1/1 caught");
+    exits_printing(&["run", file.to_str().unwrap(), "--start"], 1, "FAILED");
 }
 
 #[test]
