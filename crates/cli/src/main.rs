@@ -140,7 +140,7 @@ fn run(command: Command, version: &str) -> Result<Ended, BadInput> {
             texts,
             json,
         } => protect(&exercise, &texts, json),
-        Command::New { id, dir } => new::run(&id, &dir),
+        Command::New { id, dir, postgres } => new::run(&id, &dir, postgres),
         Command::Index { dir, check } => index::run(&dir, check),
         Command::Scorm {
             site,
