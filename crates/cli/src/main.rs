@@ -660,11 +660,7 @@ fn run_exercise(args: &RunArgs) -> Result<Ended, BadInput> {
             site: grading.site.as_deref(),
         });
         let document = grade::Document::new("run", vec![entry]).timed(took.as_secs_f64());
-        let text = format!(
-            "{}{}",
-            engine.heading(),
-            render::run(&report, false, exercise.journal)
-        );
+        let text = engine.heading() + &render::run(&report, false, exercise.journal);
         let ended = finish(&document, grading, &text)?;
         return Ok(match unparsable {
             Some(bad) => {
