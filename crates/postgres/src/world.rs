@@ -10,8 +10,9 @@ use crate::session::{Isolation, Session};
 use fencelab_model::value::Value;
 use postgres::{Client, Config, NoTls, Statement};
 use std::collections::BTreeSet;
-use std::sync::atomic::{AtomicBool, Ordering};
+use std::sync::atomic::{AtomicBool, AtomicU64, Ordering};
 use std::sync::{Arc, Mutex};
+use std::time::{Duration, Instant};
 
 /// The schema that keeps a copy of each table's seed rows, so a reset
 /// copies them back on the server, exactly, whatever their types.
@@ -87,6 +88,22 @@ impl Pool {
     }
 }
 
+/// How many times this process's observers asked whether a session
+/// waits, and the nanoseconds those round trips took: the benchmark's
+/// (`benches/check.rs`) view of the polling inside each settle. Two
+/// relaxed atomic adds beside a round trip to the server.
+static POLLS: AtomicU64 = AtomicU64::new(0);
+static POLL_NANOS: AtomicU64 = AtomicU64::new(0);
+
+/// The observers' questions so far in this process (see [`POLLS`]): how
+/// many, and the time they took.
+pub fn observer_polls() -> (u64, Duration) {
+    (
+        POLLS.load(Ordering::Relaxed),
+        Duration::from_nanos(POLL_NANOS.load(Ordering::Relaxed)),
+    )
+}
+
 /// The world's view of the server's lock table, on a connection of its own:
 /// whether a session waits on another of the world's sessions.
 #[derive(Clone)]
@@ -122,10 +139,15 @@ impl Observer {
         }
         let mut inner = lock(&self.inner);
         let (client, statement) = &mut *inner;
-        client
+        let started = Instant::now();
+        let blocked = client
             .query_one(&*statement, &[&pid, &others])
             .and_then(|row| row.try_get(0))
-            .map_err(|error| Error::from_client("asking whether a session waits", &error))
+            .map_err(|error| Error::from_client("asking whether a session waits", &error));
+        let nanos = u64::try_from(started.elapsed().as_nanos()).unwrap_or(u64::MAX);
+        POLLS.fetch_add(1, Ordering::Relaxed);
+        POLL_NANOS.fetch_add(nanos, Ordering::Relaxed);
+        blocked
     }
 }
 
