@@ -363,6 +363,10 @@ impl Seam for Counted {
         self.timed("reset", |s| s.reset())
     }
 
+    fn columns(&mut self) -> Result<Vec<fencelab_core::mutate::TableColumns>, ServerError> {
+        self.timed("columns (mutation operators)", |s| s.columns())
+    }
+
     fn committed(&mut self) -> Result<Vec<ServerTable>, ServerError> {
         self.timed("committed rows (mirror read)", |s| s.committed())
     }
