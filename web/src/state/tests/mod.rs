@@ -716,6 +716,7 @@ mod hunt;
 mod prerendered;
 mod progress;
 mod protection;
+mod recorded;
 mod restore;
 mod site;
 mod views;
