@@ -22,12 +22,13 @@ pub struct PostgresPanelProps {
     pub texts: Edits,
 }
 
-/// The scenario whose timeline is open: its run's and its own index.
-type Opened = Option<(usize, usize)>;
+/// The report of the scenario whose timeline is open, made shareable once,
+/// when it was opened (the timeline keeps its folds while it is the same).
+type Opened = Option<SharedReport>;
 
 #[function_component(PostgresPanel)]
 pub fn postgres_panel(props: &PostgresPanelProps) -> Html {
-    let opened = use_state(|| None::<(usize, usize)>);
+    let opened = use_state(|| None::<SharedReport>);
     let step = use_state(|| 0usize);
     let body = match &props.verdicts {
         RecordedVerdicts::Fetching => {
@@ -60,10 +61,7 @@ fn recorded_runs(
     opened: &UseStateHandle<Opened>,
     step: &UseStateHandle<usize>,
 ) -> Html {
-    let shown = opened.and_then(|(run, scenario)| {
-        let report = recorded.runs.get(run)?.report.scenarios.get(scenario)?;
-        (!report.history.is_empty()).then(|| SharedReport::Replay(Rc::new(report.clone())))
-    });
+    let shown = (**opened).clone();
     let on_step = {
         let step = step.clone();
         Callback::from(move |to: usize| step.set(to))
@@ -77,11 +75,12 @@ fn recorded_runs(
             { format!("Recorded on {} when this site was built: the page runs SQLite only, so these are not live.", recorded.engine) }
         </p>
         <ul class="postgres-runs">
-            { for recorded.runs.iter().enumerate().map(|(index, run)| run_item(index, run, opened, step)) }
+            { for recorded.runs.iter().map(|run| run_item(run, opened, step)) }
         </ul>
         if let Some(report) = shown {
             <div class="postgres-timeline" id="postgres-timeline">
-                <Timeline report={report} without={None} step={**step} on_step={on_step} on_step_by={on_step_by} />
+                <Timeline report={report} without={None} step={**step} on_step={on_step} on_step_by={on_step_by}
+                    id_prefix="postgres-" />
             </div>
         }
     </>}
@@ -89,35 +88,36 @@ fn recorded_runs(
 
 /// One run: what it ran, then each scenario's verdict on the server.
 fn run_item(
-    index: usize,
     run: &RecordedRun,
     opened: &UseStateHandle<Opened>,
     step: &UseStateHandle<usize>,
 ) -> Html {
-    let scenarios = run.report.scenarios.iter().zip(&run.sqlite).enumerate();
+    let scenarios = run.report.scenarios.iter().zip(&run.sqlite);
     html! {
         <li class="postgres-run">
             <strong>{ capitalized(&run.texts.called()) }</strong>
             <ul class="postgres-verdicts">
-                { for scenarios.map(|(scenario, (report, sqlite))| {
+                { for scenarios.map(|(report, sqlite)| {
                     let verdict = report.verdict();
                     let differs = *sqlite != Some(verdict);
-                    let open = {
+                    // Only a differing scenario kept its history.
+                    let open = (differs && !report.history.is_empty()).then(|| {
                         let (opened, step) = (opened.clone(), step.clone());
+                        let report = report.clone();
                         Callback::from(move |_: MouseEvent| {
-                            opened.set(Some((index, scenario)));
+                            opened.set(Some(SharedReport::Replay(Rc::new(report.clone()))));
                             step.set(0);
                         })
-                    };
+                    });
                     html! {
                         <li class={classes!("postgres-verdict", differs.then_some("differs"))}>
                             { format!("{}: {}", report.name, verdict.word()) }
                             if differs {
                                 <span class="postgres-differs">{ format!(" (differs: SQLite says {})", sqlite_word(*sqlite)) }</span>
-                                if !report.history.is_empty() {
-                                    { " " }
-                                    <button class="postgres-show" onclick={open}>{ "Show its timeline" }</button>
-                                }
+                            }
+                            if let Some(open) = open {
+                                { " " }
+                                <button class="postgres-show" onclick={open}>{ "Show its timeline" }</button>
                             }
                         </li>
                     }
@@ -174,7 +174,7 @@ fn run_command(props: &RunCommandProps) -> Html {
     html! {
         <div class="postgres-command">
             <p>{ "Check your own text on your PostgreSQL server (FENCELAB_POSTGRES names it) with:" }</p>
-            <pre><code id="postgres-command">{ command }</code></pre>
+            <pre id="postgres-command"><code>{ command }</code></pre>
             <button id="postgres-copy" onclick={copy}>{ "Copy the command" }</button>
             { " " }
             <button id="postgres-save" onclick={save}>{ "Save your texts as its .sql files" }</button>
