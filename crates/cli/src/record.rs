@@ -24,6 +24,10 @@ pub(crate) fn run(names: &[String], out: &Path, postgres: &PostgresArg) -> Resul
     }
     let engine = postgres.engine()?;
     let exercises = crate::named_exercises(names, &engine)?;
+    // Every one must have a dialect before anything is written.
+    for exercise in &exercises {
+        engine.exercise(exercise)?;
+    }
     std::fs::create_dir_all(out)
         .map_err(|e| BadInput(format!("{}: cannot create: {e}", out.display())))?;
     for exercise in &exercises {
