@@ -3,6 +3,7 @@
 //! The page cannot hold concurrent PostgreSQL sessions, so the site carries
 //! what the server said, as `model::report::Recorded` JSON the page reads.
 
+use crate::index::INDEX_FILE;
 use crate::postgres::{Engine, PostgresArg};
 use crate::{BadInput, Ended};
 use fencelab_core::check::Limits;
@@ -23,7 +24,15 @@ pub(crate) fn run(names: &[String], out: &Path, postgres: &PostgresArg) -> Resul
         ));
     }
     let engine = postgres.engine()?;
-    let exercises = crate::named_exercises(names, &engine)?;
+    let exercises = if names.is_empty() {
+        crate::named_exercises(names, &engine)?
+    } else {
+        let mut found = Vec::new();
+        for name in names {
+            found.extend(named(name, &engine)?);
+        }
+        found
+    };
     // Every one must have a dialect before anything is written.
     for exercise in &exercises {
         engine.exercise(exercise)?;
@@ -47,6 +56,27 @@ pub(crate) fn run(names: &[String], out: &Path, postgres: &PostgresArg) -> Resul
         ));
     }
     Ok(Ended::Passed)
+}
+
+/// The exercises `name` gives: a folder's (a site's exercises/, its index
+/// left out) that have a dialect, as the bundled ones are chosen; an
+/// exercise named on its own, whatever it has.
+fn named(name: &str, engine: &Engine) -> Result<Vec<Exercise>, BadInput> {
+    let folder = Path::new(name);
+    if !folder.is_dir() {
+        return crate::named_exercises(&[name.to_string()], engine);
+    }
+    let mut found = Vec::new();
+    for file in crate::exercise_files(&[folder.to_path_buf()])? {
+        if file.file_name().is_some_and(|f| f == INDEX_FILE) {
+            continue;
+        }
+        let exercise = crate::load(&file)?;
+        if engine.runs(&exercise) {
+            found.push(exercise);
+        }
+    }
+    Ok(found)
 }
 
 /// One exercise's recording: every set of texts run on both engines.

@@ -117,3 +117,33 @@ fn a_sqlite_only_exercise_cannot_be_recorded() {
     );
     let _ = std::fs::remove_dir_all(&out);
 }
+
+#[test]
+fn a_sites_folder_is_recorded_for_its_exercises_with_a_dialect_only() {
+    let Some(spec) = server() else { return };
+    let folder = scratch("folder");
+    std::fs::create_dir_all(&folder).expect("a folder");
+    std::fs::copy(fixture(), folder.join("claim-on-postgres.toml")).expect("copied");
+    let plain = std::fs::read_to_string(Path::new(&fixture()))
+        .expect("read")
+        .replace("id = \"claim-on-postgres\"", "id = \"plain\"");
+    let plain = &plain[..plain.find("\n[postgres]\n").expect("a dialect")];
+    std::fs::write(folder.join("plain.toml"), plain).expect("written");
+    std::fs::write(folder.join("index.toml"), "format = 1\n").expect("written");
+    let out = scratch("folder-out");
+    let (dir, site) = (out.display().to_string(), folder.display().to_string());
+    let output = fencelab(&["record", "--postgres", &spec, "--out", &dir, &site]);
+    assert_eq!(output.status.code(), Some(0), "{}", text(&output.stderr));
+    let written: Vec<String> = std::fs::read_dir(&out)
+        .expect("written")
+        .map(|e| {
+            e.expect("an entry")
+                .file_name()
+                .to_string_lossy()
+                .into_owned()
+        })
+        .collect();
+    assert_eq!(written, ["claim-on-postgres.json"]);
+    let _ = std::fs::remove_dir_all(&out);
+    let _ = std::fs::remove_dir_all(&folder);
+}

@@ -199,13 +199,17 @@ fn post_build(dir: &Path) -> Result<ExitCode, String> {
     Ok(ExitCode::SUCCESS)
 }
 
+/// Whether FENCELAB_POSTGRES names a server to record verdicts on.
+fn postgres_named() -> bool {
+    std::env::var(postgres::URL_ENV).is_ok_and(|url| !url.trim().is_empty())
+}
+
 /// The bundled exercises' PostgreSQL verdicts recorded into the site's
 /// `postgres/` folder (`fencelab record`), when FENCELAB_POSTGRES names a
 /// server (the test command's cluster, or the author's); without one the
 /// site carries none, and its page says so.
 fn record_postgres(dir: &Path) -> Result<(), String> {
-    let has_server = std::env::var(postgres::URL_ENV).is_ok_and(|url| !url.trim().is_empty());
-    if !has_server {
+    if !postgres_named() {
         println!(
             "xtask: {} is not set, so the site records no PostgreSQL verdicts",
             postgres::URL_ENV
