@@ -107,6 +107,30 @@ pub enum Command {
         #[command(flatten)]
         postgres: PostgresArg,
     },
+    /// Record exercises' verdicts on PostgreSQL for a site: DIR/ID.json each.
+    ///
+    /// For each exercise with a [postgres] table (with no EXERCISE, the
+    /// bundled ones that have one; of a DIR, its files that have one), the
+    /// reference, the starting texts and
+    /// each named broken variant run on the server and on SQLite; DIR/ID.json
+    /// holds the server's verdicts per scenario, SQLite's beside them, and
+    /// the history of every scenario whose verdicts differ, for the page's
+    /// "On PostgreSQL" panel (the page cannot run PostgreSQL itself).
+    /// `cargo xtask` runs it into the site when FENCELAB_POSTGRES is set.
+    /// --postgres is required. Exits 2 on bad input (no server, an exercise
+    /// named on its own that is SQLite only).
+    #[command(after_help = EXIT_CODES)]
+    Record {
+        /// Bundled ids, exercise files, or directories of them.
+        #[arg(value_name = "EXERCISE|DIR")]
+        exercises: Vec<String>,
+        /// The folder the recordings go into (created if missing; a
+        /// recording already there is replaced).
+        #[arg(long, value_name = "DIR")]
+        out: PathBuf,
+        #[command(flatten)]
+        postgres: PostgresArg,
+    },
     /// Run every scenario against generated one-place bugs (mutants).
     ///
     /// Mutants of each editable procedure's reference; prints the mutation

@@ -17,7 +17,7 @@ use std::collections::BTreeMap;
 use std::path::{Path, PathBuf};
 
 /// The index's own file name inside the folder.
-const INDEX_FILE: &str = "index.toml";
+pub(crate) const INDEX_FILE: &str = "index.toml";
 /// Precompressed copies a static host may serve instead of a file.
 const COMPRESSED: &[&str] = &["br", "gz"];
 

@@ -19,6 +19,7 @@ mod mutation_document;
 mod new;
 mod parallel;
 mod postgres;
+mod record;
 mod replay;
 mod scorm;
 
@@ -135,6 +136,11 @@ fn run(command: Command, version: &str) -> Result<Ended, BadInput> {
             json,
             postgres,
         } => mutate(&exercises, json, &postgres),
+        Command::Record {
+            exercises,
+            out,
+            postgres,
+        } => record::run(&exercises, &out, &postgres),
         Command::Protect {
             exercise,
             texts,
@@ -331,6 +337,29 @@ fn load(path: &Path) -> Result<Exercise, BadInput> {
         .map_err(|e| BadInput(e.to_string()))
 }
 
+/// The exercises `names` gives (bundled ids, files, directories of
+/// them); with none, the bundled ones `engine` runs (on a server, those
+/// that have its texts).
+fn named_exercises(names: &[String], engine: &postgres::Engine) -> Result<Vec<Exercise>, BadInput> {
+    if names.is_empty() {
+        let mut bundled = bundled_exercises()?;
+        bundled.retain(|e| engine.runs(e));
+        return Ok(bundled);
+    }
+    let mut found = Vec::new();
+    for name in names {
+        let path = Path::new(name);
+        if path.is_dir() {
+            for file in exercise_files(&[path.to_path_buf()])? {
+                found.push(load(&file)?);
+            }
+        } else {
+            found.push(find_exercise(name)?);
+        }
+    }
+    Ok(found)
+}
+
 /// Runs every exercise's suite against its generated mutants.
 fn mutate(
     names: &[String],
@@ -338,30 +367,12 @@ fn mutate(
     postgres: &postgres::PostgresArg,
 ) -> Result<Ended, BadInput> {
     let engine = postgres.engine()?;
-    let exercises = if names.is_empty() {
-        let mut bundled = bundled_exercises()?;
-        // On a server, the bundled exercises that have its texts.
-        bundled.retain(|e| engine.runs(e));
-        if bundled.is_empty() {
-            return Err(BadInput(
-                "no bundled exercise has PostgreSQL texts ([postgres]) to mutate".into(),
-            ));
-        }
-        bundled
-    } else {
-        let mut found = Vec::new();
-        for name in names {
-            let path = Path::new(name);
-            if path.is_dir() {
-                for file in exercise_files(&[path.to_path_buf()])? {
-                    found.push(load(&file)?);
-                }
-            } else {
-                found.push(find_exercise(name)?);
-            }
-        }
-        found
-    };
+    let exercises = named_exercises(names, &engine)?;
+    if exercises.is_empty() {
+        return Err(BadInput(
+            "no bundled exercise has PostgreSQL texts ([postgres]) to mutate".into(),
+        ));
+    }
     let mut runs = Vec::new();
     let mut on_server = Vec::new();
     for exercise in &exercises {

@@ -192,6 +192,7 @@ fn parse(args: &[String]) -> Result<Command, String> {
 /// page), then every asset hashed.
 fn post_build(dir: &Path) -> Result<ExitCode, String> {
     cmd::status(&mut cmd::prerender(dir))?;
+    record_postgres(dir)?;
     let renames = hashed::hash_site(dir)?;
     println!(
         "xtask: {} assets in {} named after their content",
@@ -199,6 +200,30 @@ fn post_build(dir: &Path) -> Result<ExitCode, String> {
         dir.display()
     );
     Ok(ExitCode::SUCCESS)
+}
+
+/// Whether FENCELAB_POSTGRES names a server to record verdicts on.
+fn postgres_named() -> bool {
+    std::env::var(postgres::URL_ENV).is_ok_and(|url| !url.trim().is_empty())
+}
+
+/// The bundled exercises' PostgreSQL verdicts recorded into the site's
+/// `postgres/` folder (`fencelab record`), when FENCELAB_POSTGRES names a
+/// server (the test command's cluster, or the author's); without one the
+/// site carries none, and its page says so.
+fn record_postgres(dir: &Path) -> Result<(), String> {
+    if !postgres_named() {
+        println!(
+            "xtask: {} is not set, so the site records no PostgreSQL verdicts",
+            postgres::URL_ENV
+        );
+        return Ok(());
+    }
+    // model::report::RECORDED_DIR, where the page fetches them.
+    let out = dir.join("postgres");
+    let out = out.to_string_lossy();
+    println!("xtask: recording the PostgreSQL verdicts into {out}");
+    cmd::status(&mut cmd::fencelab(&["record", "--postgres", "--out", &out]))
 }
 
 fn run(command: Command) -> Result<ExitCode, String> {

@@ -74,6 +74,17 @@ pub fn build(root: &Path, tools: &Tools, options: &Options) -> Result<(), String
             .map_err(|e| format!("cannot remove {}: {e}", shipped.display()))?;
     }
     rename(&exercises, &shipped)?;
+    // The post-build hook recorded the bundled exercises; the site's own
+    // that have a dialect join them.
+    if crate::postgres_named() {
+        println!("xtask: recording the site's own exercises' PostgreSQL verdicts");
+        let out = site.join("postgres");
+        cmd::status(
+            cmd::fencelab(&["record", "--postgres", "--out"])
+                .arg(&out)
+                .arg(&shipped),
+        )?;
+    }
     // Not yet compressed: every file gets its copies just below.
     write_pages(&site)?;
     println!("xtask: precompressing the site's files (brotli, gzip)");

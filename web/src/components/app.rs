@@ -116,6 +116,7 @@ pub fn app(props: &AppProps) -> Html {
     });
     saved_work::use_saved_work(&playground, theme);
     site::use_site_exercises(&playground);
+    site::use_recorded_verdicts(&playground);
     let dispatch_edit = worker::use_worker(&playground, answer_ms);
     autosave::use_autosave(&playground);
     hash_change::use_share_link_reload();

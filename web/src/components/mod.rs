@@ -18,6 +18,7 @@ pub mod line_marks;
 pub mod masthead;
 pub mod narrative;
 pub mod notices;
+pub mod postgres_panel;
 pub mod procedure_editor;
 pub mod procedure_tabs;
 pub mod replay_form;

@@ -18,7 +18,7 @@ pub struct SharePanelProps {
 }
 
 /// Copies `text`, or says in a sentence why it could not be.
-async fn copy(text: String) -> Result<(), String> {
+pub(crate) async fn copy(text: String) -> Result<(), String> {
     let navigator = web_sys::window()
         .map(|w| JsValue::from(w.navigator()))
         .ok_or("there is no window")?;

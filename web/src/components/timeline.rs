@@ -33,6 +33,10 @@ pub struct TimelineProps {
     pub step: usize,
     pub on_step: Callback<usize>,
     pub on_step_by: Callback<isize>,
+    /// Put before its elements' ids, for a second timeline on the page
+    /// (the recorded PostgreSQL one's), so that no id is there twice.
+    #[prop_or_default]
+    pub id_prefix: AttrValue,
 }
 
 /// One step's cell: the model's [`Wording`] of the event, wrapped in the
@@ -129,8 +133,8 @@ pub fn timeline(props: &TimelineProps) -> Html {
         Callback::from(move |_: MouseEvent| whole.set(!*whole))
     };
     html! {
-        <section class={classes!("timeline", props.without.is_some().then_some("counterexample"))} aria-labelledby="timeline-title">
-            <h2 id="timeline-title">{ title.clone() }</h2>
+        <section class={classes!("timeline", props.without.is_some().then_some("counterexample"))} aria-labelledby={format!("{}timeline-title", props.id_prefix)}>
+            <h2 id={format!("{}timeline-title", props.id_prefix)}>{ title.clone() }</h2>
             { heading(props) }
             <p class="muted timeline-help">
                 { "Click a step, or focus the timeline and use the arrow keys (Home and End: the first and last step)." }
@@ -191,7 +195,7 @@ fn heading(props: &TimelineProps) -> Html {
         </p>
         if !report.schedule.is_empty() {
             <p class="schedule">
-                { "Schedule: " }<code id="shown-schedule">{ report.schedule.to_string() }</code>
+                { "Schedule: " }<code id={format!("{}shown-schedule", props.id_prefix)}>{ report.schedule.to_string() }</code>
                 // The schedule moves processes by the scenario's words
                 // for them; the key names them as the lanes do.
                 <span class="schedule-key">{ format!(" ({})", schedule_key(report)) }</span>

@@ -1,8 +1,10 @@
-//! What comes after the exercise: the broken variants, the challenge's
+//! What comes after the exercise: the broken variants, the recorded
+//! PostgreSQL verdicts (for an exercise with a dialect), the challenge's
 //! offer, the hints and sharing.
 
 use crate::components::hints::Hints;
 use crate::components::hunt_offer::HuntOffer;
+use crate::components::postgres_panel::PostgresPanel;
 use crate::components::share_panel::SharePanel;
 use crate::components::variants::Variants;
 use crate::hooks::handlers::Handlers;
@@ -28,6 +30,9 @@ pub fn work_extra(props: &WorkExtraProps) -> Html {
                 loaded={playground.open.loaded_variant.clone()} seen={playground.open.seen.clone()} working={playground.open.working}
                 restorable={playground.open.own_aside.is_some()} on_load={handlers.text(Action::LoadVariant)}
                 on_reset={handlers.unit(|| Action::Reset)} on_restore={handlers.unit(|| Action::RestoreOwn)} />
+            if let Some(verdicts) = playground.recorded_verdicts() {
+                <PostgresPanel exercise={exercise.id.clone()} verdicts={verdicts} texts={playground.open.texts.clone()} />
+            }
             <HuntOffer variants={exercise.variants.clone()} on_start={handlers.hunt_start.clone()} />
             <Hints hints={exercise.hints.clone()} shown={playground.open.hints_shown} on_more={handlers.unit(|| Action::ShowHint)} />
             <SharePanel url={playground.open.share_url.clone()} on_share={handlers.share.clone()} />

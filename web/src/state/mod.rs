@@ -34,6 +34,7 @@ mod open;
 mod open_focus;
 mod progress;
 mod protect;
+mod recorded;
 mod reduce;
 mod requests;
 mod respond;
@@ -55,6 +56,7 @@ pub use open::{Opening, Start};
 pub use open_focus::OpenFocus;
 pub use progress::{Given, Progress};
 pub use protect::{Protection, Without};
+pub use recorded::{RecordedFetched, RecordedVerdicts, recorded_path};
 pub use reduce::reduce;
 pub use saved::{Loaded, SAVE_FORMAT, Saved};
 pub use setting::Setting;
@@ -229,6 +231,9 @@ pub struct Playground {
     /// In an embed whose page asked for results (`?parent=`): what it is
     /// told and has been told (`embed.rs`).
     pub embedding: Option<Embedding>,
+    /// The PostgreSQL verdicts the site recorded, by exercise, as far as
+    /// they were asked for (`recorded.rs`).
+    pub recorded: BTreeMap<String, RecordedVerdicts>,
 }
 
 #[derive(Debug)]
@@ -307,6 +312,14 @@ pub enum Action {
     },
     /// A message from the page that embeds this one (`embed.rs`).
     Host(Result<HostRequest, Refusal>),
+    /// The app started fetching this exercise's recorded PostgreSQL
+    /// verdicts (`recorded.rs`).
+    RecordingAsked(String),
+    /// The site's answer for this exercise's recording.
+    RecordingArrived {
+        exercise: String,
+        fetched: RecordedFetched,
+    },
 }
 
 impl Playground {

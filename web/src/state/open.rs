@@ -151,6 +151,7 @@ impl Playground {
             outbox: Vec::new(),
             next_seq: 0,
             embedding: None,
+            recorded: BTreeMap::new(),
         }
     }
 

@@ -57,6 +57,10 @@ pub fn reduce(playground: &mut Playground, action: Action) {
             change,
         } => playground.show_counterexample(&procedure, line, change),
         Action::Host(message) => playground.host(message),
+        Action::RecordingAsked(exercise) => playground.recording_asked(exercise),
+        Action::RecordingArrived { exercise, fetched } => {
+            playground.recording_arrived(exercise, fetched)
+        }
     }
     playground.tell_parent();
 }

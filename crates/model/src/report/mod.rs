@@ -19,12 +19,14 @@ mod error;
 mod failure;
 #[cfg(all(test, feature = "toml"))]
 mod fixtures;
+mod recorded;
 mod run;
 mod said;
 mod scenario;
 pub use check::{ExerciseCheck, KillMatrix, KillRow, VariantOutcome, VerdictCell};
 pub use error::{Denial, ErrorKind, Explored, Limit, Misfit, ScenarioError};
 pub use failure::{Failure, FailureCause, FailureKind, show_rows, violated_by};
+pub use recorded::{RECORDED_DIR, Recorded, RecordedRun, RecordedTexts, recorded_file};
 pub use run::{ExerciseReport, Tally, Unusable};
 pub use scenario::{Drive, Exploration, Lane, ScenarioReport};
 

@@ -763,6 +763,7 @@ mod hunt;
 mod prerendered;
 mod progress;
 mod protection;
+mod recorded;
 mod restore;
 mod site;
 mod views;
