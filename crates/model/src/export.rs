@@ -215,7 +215,17 @@ fn write_schedule(out: &mut String, steps: &[PlanStep], flavour: &Flavour<'_>) {
 /// no step. What every script must keep around its literals (the tests
 /// compare each script's structure with it, as Python parses both).
 pub fn template_script() -> String {
-    let plan = Plan {
+    python_script(&empty_plan(), "")
+}
+
+/// [`template_script`] for PostgreSQL: [`postgres_script`]'s template.
+pub fn postgres_template_script() -> String {
+    let numbered = |sql: &str| (sql.to_string(), Vec::new());
+    postgres_script(&empty_plan(), Isolation::default(), &numbered, "")
+}
+
+fn empty_plan() -> Plan {
+    Plan {
         exercise: String::new(),
         scenario: String::new(),
         schedule: crate::schedule::Schedule::default(),
@@ -224,8 +234,7 @@ pub fn template_script() -> String {
         steps: Vec::new(),
         verdict: Verdict::Passed,
         problem: None,
-    };
-    python_script(&plan, "")
+    }
 }
 
 const HEADER: &str = r#"#
