@@ -691,7 +691,7 @@ def close_world():
         if key in world:
             world.pop(key).close()
     admin = world.pop("admin", None)
-    if admin is not None:
+    if admin is not None and not admin.closed:
         if "name" in world:
             admin.execute(pgsql.SQL("DROP DATABASE IF EXISTS {} WITH (FORCE)").format(
                 pgsql.Identifier(world.pop("name"))))
@@ -712,12 +712,11 @@ def main():
     print(visible(f"on a PostgreSQL server, at isolation level {ISOLATION}."))
     print()
     try:
-        try:
-            open_world()
-        except psycopg.OperationalError as error:
-            print(f"cannot use the server: {error}")
-            return 3
+        open_world()
         schedule()
+    except psycopg.Error as error:
+        print(visible(f"the server stopped the replay: {error}"))
+        return 3
     finally:
         close_world()
     print()
