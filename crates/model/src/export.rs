@@ -399,6 +399,22 @@ def compare(who, procedure, sql, parameters, expect, seen):
         differ(describe(expect), describe(seen))
 
 
+def ending():
+    # The verdict, once every step ran: fencelab's when every one agreed.
+    print()
+    if differences:
+        print(f"{differences} step(s) differ from fencelab's run, so its verdict does not "
+              f"carry over to this {PLACE}.")
+        return 2
+    print(visible(REPRODUCED))
+    print()
+    if PROBLEM is not None:
+        print(visible(PROBLEM))
+        return 1
+    print(visible(VERDICT))
+    return 0
+
+
 def describe(result):
     if result[0] == "waits":
         return "waits for the lock"
@@ -428,18 +444,7 @@ def main():
         for connection in connections.values():
             connection.close()
         shutil.rmtree(folder, ignore_errors=True)
-    print()
-    if differences:
-        print(f"{differences} step(s) differ from fencelab's run, so its verdict does not "
-              "carry over to this file.")
-        return 2
-    print(visible(REPRODUCED))
-    print()
-    if PROBLEM is not None:
-        print(visible(PROBLEM))
-        return 1
-    print(visible(VERDICT))
-    return 0
+    return ending()
 
 
 if __name__ == "__main__":
@@ -719,18 +724,7 @@ def main():
         return 3
     finally:
         close_world()
-    print()
-    if differences:
-        print(f"{differences} step(s) differ from fencelab's run, so its verdict does not "
-              "carry over to this server.")
-        return 2
-    print(visible(REPRODUCED))
-    print()
-    if PROBLEM is not None:
-        print(visible(PROBLEM))
-        return 1
-    print(visible(VERDICT))
-    return 0
+    return ending()
 
 
 if __name__ == "__main__":
