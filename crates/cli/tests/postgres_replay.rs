@@ -2,18 +2,21 @@
 //! exercise with a `[postgres]` table (the bundled ones that have one, and
 //! tests/fixtures/claim-on-postgres.toml, so the test never runs empty),
 //! under its reference, its starting texts and each named broken variant,
-//! every scenario's shown history is exported with `fencelab export
-//! --python --postgres` and its psycopg script run against the same server:
-//! each must reproduce every step, waits included (exit 0 or 1 as
-//! fencelab's verdict says, never 2), and leave no database behind.
+//! every scenario's shown history (and up to two explored ones where a
+//! process waits on a lock) is exported with `fencelab export --python
+//! --postgres` and its psycopg script run against the same server: each
+//! must reproduce every step, waits included (exit 0 or 1 as fencelab's
+//! verdict says, never 2; as many waits printed as the history holds), and
+//! leave no database behind.
 //!
 //! Needs FENCELAB_POSTGRES and FENCELAB_PSYCOPG_PYTHON (an interpreter with
 //! psycopg 3; `cargo xtask test` sets both). Without them the tests print
 //! a line and skip, unless FENCELAB_REQUIRE_POSTGRES=1: then they fail.
 
 use fencelab_core::export::{EXIT_DIFFERED, EXIT_NOT_RUN};
+use fencelab_core::history::What;
 use fencelab_core::target::Target;
-use fencelab_core::{Exercise, Verdict, bundled};
+use fencelab_core::{Exercise, ScenarioReport, Verdict, bundled};
 use fencelab_postgres::PgWorlds;
 use fencelab_postgres::testing::{REQUIRE_VARIABLE, SPEC_VARIABLE, server_for_tests};
 use std::path::{Path, PathBuf};
@@ -134,6 +137,43 @@ fn said(output: &Output) -> String {
     )
 }
 
+/// How many schedules of a scenario's exploration are looked through for
+/// ones where a process waits on a lock, and how many of those are
+/// replayed beside the shown one.
+const EXPLORED_LOOKED_AT: usize = 40;
+const CONTENDED_REPLAYED: usize = 2;
+
+/// The reports to replay for `scenario`: the shown one, and up to
+/// [`CONTENDED_REPLAYED`] explored ones where a process waits.
+fn reports_to_replay(
+    checker: &mut fencelab_core::Checker,
+    scenario: &fencelab_core::Scenario,
+) -> Vec<ScenarioReport> {
+    let (shown, visited) = checker.check_keeping_schedules(scenario, EXPLORED_LOOKED_AT);
+    let waits = |report: &ScenarioReport| {
+        report
+            .history
+            .iter()
+            .any(|event| matches!(event.what, What::Blocked { .. }))
+    };
+    let contended: Vec<ScenarioReport> = visited
+        .iter()
+        .filter(|schedule| **schedule != shown.schedule)
+        .map(|schedule| checker.replay(scenario, schedule))
+        .filter(waits)
+        .take(CONTENDED_REPLAYED)
+        .collect();
+    std::iter::once(shown).chain(contended).collect()
+}
+
+/// What the replays counted.
+#[derive(Default)]
+struct Counted {
+    runs: usize,
+    waits: usize,
+    broken: usize,
+}
+
 #[test]
 fn every_shown_postgres_history_replays_through_its_psycopg_script() {
     let Some((spec, python, target)) = setting() else {
@@ -141,54 +181,73 @@ fn every_shown_postgres_history_replays_through_its_psycopg_script() {
     };
     let folder = tempfile::tempdir().expect("a scratch folder");
     let script = folder.path().join("replay.py");
-    let (mut runs, mut waits, mut failed) = (0, 0, 0);
+    let mut counted = Counted::default();
     let exercises = exercises_with_postgres();
     for named in &exercises {
         let exercise = &named.exercise;
         for (label, texts, text_args) in every_text(exercise, folder.path()) {
             let mut checker = target.checker(exercise, &texts).expect("the texts build");
             for scenario in &exercise.scenarios {
-                let report = checker.check(scenario);
-                let mut args = vec![
-                    named.argument.clone(),
-                    "--scenario".into(),
-                    scenario.name.clone(),
-                ];
-                args.push("--schedule".into());
-                args.push(report.schedule.to_string());
-                args.extend(text_args.iter().cloned());
-                let output = export_and_run(&spec, &python, &script, &args);
-                let wanted = match report.verdict() {
-                    Verdict::Failed | Verdict::Error if report.problem().is_some() => 1,
-                    _ => 0,
-                };
-                let out = said(&output);
-                let place = format!("{} / {label} / {}", exercise.id, scenario.name);
-                assert_ne!(
-                    output.status.code(),
-                    Some(EXIT_DIFFERED),
-                    "{place}: a step differed:\n{out}"
-                );
-                assert_ne!(
-                    output.status.code(),
-                    Some(EXIT_NOT_RUN),
-                    "{place}: it could not run:\n{out}"
-                );
-                assert_eq!(output.status.code(), Some(wanted), "{place}:\n{out}");
-                runs += 1;
-                waits += out.matches(": waits for the lock at ").count();
-                failed += usize::from(wanted == 1);
+                for report in reports_to_replay(&mut checker, scenario) {
+                    let mut args = vec![
+                        named.argument.clone(),
+                        "--scenario".into(),
+                        scenario.name.clone(),
+                        "--schedule".into(),
+                        report.schedule.to_string(),
+                    ];
+                    args.extend(text_args.iter().cloned());
+                    let output = export_and_run(&spec, &python, &script, &args);
+                    let wanted = match report.verdict() {
+                        Verdict::Failed | Verdict::Error if report.problem().is_some() => 1,
+                        _ => 0,
+                    };
+                    let out = said(&output);
+                    let place = format!(
+                        "{} / {label} / {} / {}",
+                        exercise.id, scenario.name, report.schedule
+                    );
+                    assert_ne!(
+                        output.status.code(),
+                        Some(EXIT_DIFFERED),
+                        "{place}: a step differed:\n{out}"
+                    );
+                    assert_ne!(
+                        output.status.code(),
+                        Some(EXIT_NOT_RUN),
+                        "{place}: it could not run:\n{out}"
+                    );
+                    assert_eq!(output.status.code(), Some(wanted), "{place}:\n{out}");
+                    let recorded = report
+                        .history
+                        .iter()
+                        .filter(|event| matches!(event.what, What::Blocked { .. }))
+                        .count();
+                    let printed = out.matches(": waits for the lock at ").count();
+                    assert_eq!(printed, recorded, "{place}: the waits printed:\n{out}");
+                    counted.runs += 1;
+                    counted.waits += printed;
+                    counted.broken += usize::from(wanted == 1);
+                }
             }
         }
     }
     println!(
-        "replayed {runs} shown PostgreSQL histories of {} exercises through psycopg ({failed} ending on a broken guarantee, {waits} waits reproduced)",
-        exercises.len()
+        "replayed {} PostgreSQL histories of {} exercises through psycopg ({} ending on a broken guarantee, {} waits reproduced)",
+        counted.runs,
+        exercises.len(),
+        counted.broken,
+        counted.waits
     );
-    assert!(runs > 0);
-    let left = Command::new(&python)
+    assert!(counted.runs > 0 && counted.waits > 0);
+    no_database_left(&spec, &python);
+}
+
+/// No scratch database of a script is left on the server.
+fn no_database_left(spec: &str, python: &Path) {
+    let left = Command::new(python)
         .args(["-c", "import psycopg, sys; print(psycopg.connect(sys.argv[1]).execute(\"SELECT count(*) FROM pg_database WHERE datname LIKE 'fencelab\\_%' AND length(datname) = 25\").fetchone()[0])"])
-        .arg(&spec)
+        .arg(spec)
         .output()
         .expect("the psycopg interpreter runs");
     assert_eq!(
