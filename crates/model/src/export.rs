@@ -14,6 +14,14 @@
 //! none broke (exit 0); when one differed,
 //! fencelab's verdict does not carry over, and it says so (exit 2).
 //!
+//! A run on a PostgreSQL server is written by [`postgres_script`] instead:
+//! psycopg 3, a scratch database of its own on the server its command line
+//! names, one autocommit connection per process, each statement sent on a
+//! thread and seen waiting as the engine sees it; a statement that waited
+//! finishes at the step fencelab saw it finish. It ends as the SQLite
+//! script does (the printing and the verdict are one shared runtime), and
+//! exits 3 when it cannot run ([`EXIT_NOT_RUN`]).
+//!
 //! Pure text: the caller writes the file.
 
 use crate::exercise::Isolation;
