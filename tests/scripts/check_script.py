@@ -23,7 +23,8 @@ declaration honoured, by `compile` and `tokenize`), and fails unless:
   knows some texts writes it): those constants read back as given.
 
 Usage: python3 check_script.py TEMPLATE.py SCRIPT.py...
-The template is the script of an empty plan, which holds no exercise text.
+The template is the script of an empty plan, which holds no exercise text;
+a PostgreSQL template (one that assigns ISOLATION) checks PostgreSQL scripts.
 Prints one line per script that fails, then a summary; exits 1 on any failure.
 """
 
@@ -38,6 +39,11 @@ import tokenize
 FIRST_LINES = b"#!/usr/bin/env python3\n# -*- coding: utf-8 -*-\n"
 CONSTANTS = ["MADE_BY", "EXERCISE", "SCENARIO", "SCHEDULE", "JOURNAL", "JOURNAL_NAME",
              "SCHEMA", "PROBLEM", "VERDICT", "REPRODUCED"]
+# The PostgreSQL script's (`export --python --postgres`): its run() steps take
+# the statement numbered for the driver and its parameters' names after the
+# text, which the plan does not hold; they are read as literals and set aside.
+POSTGRES_CONSTANTS = ["MADE_BY", "EXERCISE", "SCENARIO", "SCHEDULE", "ISOLATION",
+                      "SCHEMA", "PROBLEM", "VERDICT", "REPRODUCED"]
 STEP_FUNCTIONS = {"start", "crash", "rollback", "note", "direct", "run"}
 STEP_KEYWORDS = {"changed", "expect"}
 
@@ -109,7 +115,13 @@ def steps_of(function):
             if keyword.arg not in STEP_KEYWORDS:
                 raise Refused(f"schedule() line {statement.lineno} passes `{keyword.arg}`")
             keywords[keyword.arg] = literal(keyword.value)
-        steps.append((call.func.id, [literal(arg) for arg in call.args], keywords))
+        arguments = [literal(arg) for arg in call.args]
+        if CONSTANTS is POSTGRES_CONSTANTS and call.func.id == "run":
+            if len(arguments) != 7 or not isinstance(arguments[4], str) \
+                    or not all(isinstance(name, str) for name in arguments[5]):
+                raise Refused(f"schedule() line {statement.lineno} is not a PostgreSQL run step")
+            del arguments[4:6]
+        steps.append((call.func.id, arguments, keywords))
     return steps
 
 
@@ -229,8 +241,11 @@ def main(arguments):
     if len(arguments) < 2:
         print(__doc__)
         return 2
+    global CONSTANTS
     data, _, tree, comments = read(arguments[0])
     names = [shape(node) for node in tree.body]
+    if ("assign", "ISOLATION") in names:
+        CONSTANTS = POSTGRES_CONSTANTS
     if [name for kind, name in names if kind == "assign" and name in CONSTANTS] != CONSTANTS:
         print(f"{arguments[0]}: the template's constants are not {CONSTANTS}")
         return 1

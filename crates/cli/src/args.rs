@@ -248,7 +248,8 @@ pub enum Command {
     /// schema, runs the schedule's statements on one sqlite3 connection per
     /// process, prints one line per step, and ends on the verdict: exit 1
     /// when a guarantee broke, 0 when none did, 2 when the file did
-    /// something fencelab did not (docs/REPLAY.md).
+    /// something fencelab did not (docs/REPLAY.md). With --postgres, the
+    /// same for a PostgreSQL server (docs/POSTGRES.md).
     #[command(after_help = AFTER_HELP)]
     Export {
         /// A bundled id or an exercise file.
@@ -262,8 +263,19 @@ pub enum Command {
         #[command(flatten)]
         texts: Texts,
         /// The journal mode, `delete` or `wal`; by default the exercise's.
-        #[arg(long, value_name = "MODE", value_parser = journal)]
+        #[arg(long, value_name = "MODE", value_parser = journal, conflicts_with = "postgres")]
         journal: Option<Journal>,
+        /// Export the run on PostgreSQL instead: the scenario runs with the
+        /// exercise's [postgres] texts on the server URL names (with no URL,
+        /// FENCELAB_POSTGRES's), and the script (psycopg 3: `pip install
+        /// 'psycopg[binary]'`) replays it on the server its own command line
+        /// names, `python3 SCRIPT.py URL`, in a scratch database it makes and
+        /// drops, one connection per process, a statement that waits on a
+        /// lock seen waiting as the engine sees it. It exits 3 when it
+        /// cannot run. An exercise without a [postgres] table is SQLite only
+        /// (exit 2).
+        #[arg(long, value_name = "URL", num_args = 0..=1, default_missing_value = "")]
+        postgres: Option<String>,
         /// Write Python (the one format there is; required, so a later
         /// format cannot be chosen by accident).
         #[arg(long, required = true)]

@@ -7,14 +7,16 @@
 //! can have made it first or put a script of theirs where `--python` runs
 //! one, and removed however the replay ends, SIGTERM and SIGINT included.
 
+use crate::postgres::Engine;
 use crate::replay::{Replayed, replay, run_python};
 use crate::{BadInput, Ended, parallel};
 use fencelab_cli::output::{Existing, names_stdout, write_file};
 use fencelab_core::Exercise;
 use fencelab_core::Journal;
-use fencelab_core::export::{EXIT_DIFFERED, python_script};
+use fencelab_core::export::{EXIT_DIFFERED, postgres_script, python_script};
 use fencelab_core::history::What;
 use fencelab_core::replay::Plan;
+use fencelab_core::target::Target;
 use fencelab_core::{ExerciseExt, Procedure, Scenario, ScenarioReport, Schedule};
 use std::path::{Path, PathBuf};
 
@@ -59,23 +61,6 @@ fn parse(texts: &[(String, String)]) -> Result<Vec<Procedure>, String> {
         .collect()
 }
 
-/// The report of `scenario` under `schedule`, or of the schedule the
-/// checker shows.
-fn report_of(
-    exercise: &Exercise,
-    texts: &[(String, String)],
-    scenario: &Scenario,
-    schedule: Option<&Schedule>,
-) -> Result<ScenarioReport, BadInput> {
-    let mut checker = exercise
-        .checker(texts)
-        .map_err(|unusable| BadInput(format!("{}: {}", exercise.id, unusable.error)))?;
-    Ok(match schedule {
-        Some(schedule) => checker.replay(scenario, schedule),
-        None => checker.check(scenario),
-    })
-}
-
 fn find_scenario<'a>(exercise: &'a Exercise, name: &str) -> Result<&'a Scenario, BadInput> {
     exercise
         .scenarios
@@ -107,24 +92,48 @@ fn made_by() -> String {
     )
 }
 
+/// What `fencelab export` takes a run of: the exercise as its engine runs
+/// it, the texts, and where its checker is built.
+pub struct Exported<'a> {
+    pub exercise: &'a Exercise,
+    pub texts: &'a [(String, String)],
+    pub engine: &'a Engine,
+    pub target: &'a Target,
+}
+
 /// `fencelab export --python`: the script of one scenario's schedule, on
 /// standard output or in a new file (`existing` says whether a file there
-/// may be replaced).
+/// may be replaced); with `--postgres`, the psycopg script of its run on
+/// the server.
 pub fn export(
-    exercise: &Exercise,
-    texts: &[(String, String)],
+    exported: &Exported<'_>,
     scenario: &str,
     schedule: Option<&Schedule>,
     journal: Option<Journal>,
     output: Option<&Path>,
     existing: Existing,
 ) -> Result<Ended, BadInput> {
-    let exercise = with_journal(exercise, journal);
+    let exercise = with_journal(exported.exercise, journal);
     let scenario = find_scenario(&exercise, scenario)?;
-    let report = report_of(&exercise, texts, scenario, schedule)?;
-    let procedures = parse(texts).map_err(BadInput)?;
+    let mut checker = exported
+        .target
+        .checker(&exercise, exported.texts)
+        .map_err(|unusable| BadInput(format!("{}: {}", exercise.id, unusable.error)))?;
+    let report = match schedule {
+        Some(schedule) => checker.replay(scenario, schedule),
+        None => checker.check(scenario),
+    };
+    let procedures = parse(exported.texts).map_err(BadInput)?;
     let plan = Plan::of(&exercise, &procedures, &report, exercise.journal);
-    let script = python_script(&plan, &made_by());
+    let script = match exported.engine {
+        Engine::Sqlite => python_script(&plan, &made_by()),
+        Engine::Postgres { version, .. } => postgres_script(
+            &plan,
+            scenario.isolation.unwrap_or_default(),
+            &fencelab_postgres::positional,
+            &format!("fencelab {} ({version})", env!("CARGO_PKG_VERSION")),
+        ),
+    };
     match output {
         Some(path) if !names_stdout(path) => {
             write_file(path, script.as_bytes(), existing).map_err(BadInput)?;

@@ -175,15 +175,21 @@ fn run(command: Command, version: &str) -> Result<Ended, BadInput> {
             schedule,
             texts,
             journal,
+            postgres,
             python: _,
             output,
             force,
         } => {
-            let exercise = find_exercise(&exercise)?;
+            let engine = postgres::PostgresArg { postgres }.engine()?;
+            let (exercise, target) = engine.exercise(&find_exercise(&exercise)?)?;
             let texts = exercise.texts_with(&edits(&exercise, &texts)?);
             counterexample::export(
-                &exercise,
-                &texts,
+                &counterexample::Exported {
+                    exercise: &exercise,
+                    texts: &texts,
+                    engine: &engine,
+                    target: &target,
+                },
                 &scenario,
                 schedule.as_ref(),
                 journal,

@@ -169,3 +169,100 @@ fn the_script_checker_refuses_what_the_template_does_not_hold() {
     let kept = paths[0].parent().unwrap();
     let _ = std::fs::remove_dir_all(kept);
 }
+
+/// The PostgreSQL script (`export --python --postgres`) as Python reads
+/// it: a plan whose every text is hostile (quotes, backslashes, newlines,
+/// NUL, a line separator, a triple quote, braces, a byte-order mark, an
+/// astral character) keeps the PostgreSQL template's structure, and every
+/// literal reads back as the plan's text, numbered by the engine's own
+/// rewrite.
+#[test]
+fn a_hostile_plans_postgres_script_keeps_the_templates_structure_and_reads_back() {
+    use fencelab_core::export::{postgres_script, postgres_template_script};
+    use fencelab_core::history::ResultRows;
+    use fencelab_core::replay::{Action, Expected, PlanStep};
+    use fencelab_core::value::Value;
+    let hostile = "x\"; import os; os.system('id') #\\'\n\r\t\u{0}\u{2028}\u{2029}\"\"\"{0}{{}}\u{feff}\u{202e}\u{1f600}'''";
+    let step = |action: Action| PlanStep {
+        event: 0,
+        who: hostile.into(),
+        line: format!("{hostile}: {hostile}"),
+        action,
+    };
+    let sql = format!("UPDATE t SET a = :{} WHERE b = '{hostile}' AND c = :c", "a");
+    let plan = Plan {
+        exercise: hostile.into(),
+        scenario: hostile.into(),
+        schedule: Default::default(),
+        journal: Default::default(),
+        schema: format!("CREATE TABLE t (a TEXT); -- {hostile}"),
+        steps: vec![
+            step(Action::Open {
+                process: hostile.into(),
+            }),
+            step(Action::Run {
+                process: hostile.into(),
+                sql: sql.clone(),
+                parameters: [
+                    ("a".to_string(), Value::Text(hostile.into())),
+                    ("c".to_string(), Value::Integer(-3)),
+                ]
+                .into(),
+                expected: Expected::Ran {
+                    changed: 1,
+                    returned: ResultRows {
+                        columns: vec![hostile.into()],
+                        rows: vec![vec![Value::Text(hostile.into()), Value::Null]],
+                    },
+                },
+            }),
+            step(Action::Run {
+                process: hostile.into(),
+                sql,
+                parameters: Default::default(),
+                expected: Expected::Waits,
+            }),
+            step(Action::Direct {
+                sql: hostile.into(),
+                changed: 2,
+            }),
+            step(Action::Note),
+            step(Action::Close {
+                process: hostile.into(),
+            }),
+        ],
+        verdict: fencelab_core::Verdict::Failed,
+        problem: Some(hostile.into()),
+    };
+    let script = postgres_script(
+        &plan,
+        Default::default(),
+        &fencelab_postgres::positional,
+        hostile,
+    );
+    let folder = tempfile::tempdir().unwrap();
+    let template = folder.path().join("template.py");
+    std::fs::write(&template, postgres_template_script()).unwrap();
+    let path = folder.path().join("hostile.py");
+    std::fs::write(&path, &script).unwrap();
+    std::fs::write(
+        folder.path().join("hostile.plan.json"),
+        serde_json::to_string(&plan).unwrap(),
+    )
+    .unwrap();
+    let checker = std::path::Path::new(env!("CARGO_MANIFEST_DIR"))
+        .join("../../tests/scripts/check_script.py");
+    let output = Command::new("python3")
+        .arg(&checker)
+        .arg(&template)
+        .arg(&path)
+        .output()
+        .unwrap();
+    let said = String::from_utf8_lossy(&output.stdout);
+    assert!(
+        output.status.success()
+            && said.contains("1 of 1 scripts keep the template's structure (1 read back"),
+        "{said}{}",
+        String::from_utf8_lossy(&output.stderr)
+    );
+}

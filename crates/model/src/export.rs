@@ -14,8 +14,17 @@
 //! none broke (exit 0); when one differed,
 //! fencelab's verdict does not carry over, and it says so (exit 2).
 //!
+//! A run on a PostgreSQL server is written by [`postgres_script`] instead:
+//! psycopg 3, a scratch database of its own on the server its command line
+//! names, one autocommit connection per process, each statement sent on a
+//! thread and seen waiting as the engine sees it; a statement that waited
+//! finishes at the step fencelab saw it finish. It ends as the SQLite
+//! script does (the printing and the verdict are one shared runtime), and
+//! exits 3 when it cannot run ([`EXIT_NOT_RUN`]).
+//!
 //! Pure text: the caller writes the file.
 
+use crate::exercise::Isolation;
 use crate::history::{ResultRows, Values};
 use crate::replay::{Action, Expected, Plan, PlanStep};
 use crate::report::Verdict;
@@ -59,6 +68,55 @@ pub const FIRST_LINES: &str = "#!/usr/bin/env python3\n# -*- coding: utf-8 -*-\n
 pub fn python_script(plan: &Plan, made_by: &str) -> String {
     let mut out = String::from(FIRST_LINES);
     out.push_str(HEADER);
+    let journal = [
+        ("JOURNAL", py_str(plan.journal.pragma_name())),
+        ("JOURNAL_NAME", py_str(&plan.journal.to_string())),
+    ];
+    write_constants(&mut out, plan, made_by, "file", &journal);
+    out.push_str(RUNTIME);
+    out.push_str(SHARED_RUNTIME);
+    write_schedule(&mut out, &plan.steps, &Flavour::Sqlite);
+    out.push_str(FOOTER);
+    out
+}
+
+/// The statement as a PostgreSQL driver sends it: `sql` with each `:name`
+/// numbered `$n`, and the names in their numbers' order (the PostgreSQL
+/// engine's own rewrite, which the model does not link).
+pub type Numbered<'a> = &'a dyn Fn(&str) -> (String, Vec<String>);
+
+/// The script for `plan`, a run on a PostgreSQL server whose sessions ran
+/// at `isolation`: psycopg 3, a scratch database of its own on the server
+/// its command line names, one connection per process, a wait detected as
+/// the engine detects it. Untrusted text reaches it as [`python_script`]'s
+/// does: only through [`py_str`].
+pub fn postgres_script(
+    plan: &Plan,
+    isolation: Isolation,
+    numbered: Numbered<'_>,
+    made_by: &str,
+) -> String {
+    let mut out = String::from(FIRST_LINES);
+    out.push_str(POSTGRES_HEADER);
+    let level = [("ISOLATION", py_str(isolation.word()))];
+    write_constants(&mut out, plan, made_by, "server", &level);
+    out.push_str(POSTGRES_RUNTIME);
+    out.push_str(SHARED_RUNTIME);
+    write_schedule(&mut out, &plan.steps, &Flavour::Postgres(numbered));
+    out.push_str(POSTGRES_FOOTER);
+    out
+}
+
+/// The script's constants: what it replays and what it ends on, `place`
+/// naming what it runs on (`file`, `server`), with the engine's own
+/// constants after the schedule's.
+fn write_constants(
+    out: &mut String,
+    plan: &Plan,
+    made_by: &str,
+    place: &str,
+    engine: &[(&str, String)],
+) {
     let problem = match (&plan.problem, plan.verdict) {
         (Some(problem), Verdict::Failed | Verdict::Error) => py_str(problem),
         _ => "None".into(),
@@ -70,41 +128,47 @@ pub fn python_script(plan: &Plan, made_by: &str) -> String {
         Verdict::Error => "fencelab could not judge this run",
     };
     // Said before the verdict, once every step agreed: the run was
-    // reproduced on a real file, which the verdict alone does not say.
+    // reproduced on a real database, which the verdict alone does not say.
     let reproduced = match plan.verdict {
-        Verdict::Failed => {
-            "Reproduced on this file: every step did what fencelab's run did, and this guarantee broke:"
-        }
-        Verdict::Error => {
-            "Every step on this file did what fencelab's run did, and fencelab could not judge it:"
-        }
+        Verdict::Failed => format!(
+            "Reproduced on this {place}: every step did what fencelab's run did, and this guarantee broke:"
+        ),
+        Verdict::Error => format!(
+            "Every step on this {place} did what fencelab's run did, and fencelab could not judge it:"
+        ),
         Verdict::Passed | Verdict::LimitShown => {
-            "Reproduced on this file: every step did what fencelab's run did:"
+            format!("Reproduced on this {place}: every step did what fencelab's run did:")
         }
     };
-    for (name, literal) in [
+    let first = [
         ("MADE_BY", py_str(made_by)),
         ("EXERCISE", py_str(&plan.exercise)),
         ("SCENARIO", py_str(&plan.scenario)),
         ("SCHEDULE", py_str(&plan.schedule.to_string())),
-        ("JOURNAL", py_str(plan.journal.pragma_name())),
-        ("JOURNAL_NAME", py_str(&plan.journal.to_string())),
+    ];
+    let last = [
         ("SCHEMA", py_str(&plan.schema)),
         ("PROBLEM", problem),
         ("VERDICT", py_str(verdict)),
-        ("REPRODUCED", py_str(reproduced)),
-    ] {
+        ("REPRODUCED", py_str(&reproduced)),
+    ];
+    for (name, literal) in first.iter().chain(engine).chain(&last) {
         let _ = writeln!(out, "{name} = {literal}");
     }
-    out.push_str(RUNTIME);
-    write_schedule(&mut out, &plan.steps);
-    out.push_str(FOOTER);
-    out
+}
+
+/// How a script's statement steps are written.
+enum Flavour<'a> {
+    /// `run(who, process, procedure, sql, parameters, expect=...)`.
+    Sqlite,
+    /// As SQLite's, with the statement numbered for the driver between the
+    /// text and its parameters: `run(..., sql, numbered, names, ...)`.
+    Postgres(Numbered<'a>),
 }
 
 /// The script's `schedule()` function: one call into the runtime a step,
 /// every string in it a literal that [`py_str`] wrote.
-fn write_schedule(out: &mut String, steps: &[PlanStep]) {
+fn write_schedule(out: &mut String, steps: &[PlanStep], flavour: &Flavour<'_>) {
     out.push_str("\n\ndef schedule():\n");
     if steps.is_empty() {
         out.push_str("    pass\n");
@@ -133,9 +197,17 @@ fn write_schedule(out: &mut String, steps: &[PlanStep]) {
                 expected,
             } => {
                 let procedure = step.line.split(':').next().unwrap_or_default();
+                let numbered = match flavour {
+                    Flavour::Sqlite => String::new(),
+                    Flavour::Postgres(numbered) => {
+                        let (text, names) = numbered(sql);
+                        let names: Vec<String> = names.iter().map(|n| py_str(n)).collect();
+                        format!("\n        {}, [{}],", py_str(&text), names.join(", "))
+                    }
+                };
                 writeln!(
                     out,
-                    "    run({who}, {}, {}, {},\n        {},\n        expect={})",
+                    "    run({who}, {}, {}, {},{numbered}\n        {},\n        expect={})",
                     py_str(process),
                     py_str(procedure),
                     py_str(sql),
@@ -151,7 +223,17 @@ fn write_schedule(out: &mut String, steps: &[PlanStep]) {
 /// no step. What every script must keep around its literals (the tests
 /// compare each script's structure with it, as Python parses both).
 pub fn template_script() -> String {
-    let plan = Plan {
+    python_script(&empty_plan(), "")
+}
+
+/// [`template_script`] for PostgreSQL: [`postgres_script`]'s template.
+pub fn postgres_template_script() -> String {
+    let numbered = |sql: &str| (sql.to_string(), Vec::new());
+    postgres_script(&empty_plan(), Isolation::default(), &numbered, "")
+}
+
+fn empty_plan() -> Plan {
+    Plan {
         exercise: String::new(),
         scenario: String::new(),
         schedule: crate::schedule::Schedule::default(),
@@ -160,8 +242,7 @@ pub fn template_script() -> String {
         steps: Vec::new(),
         verdict: Verdict::Passed,
         problem: None,
-    };
-    python_script(&plan, "")
+    }
 }
 
 const HEADER: &str = r#"#
@@ -201,8 +282,8 @@ SQLITE_BUSY_SNAPSHOT = 517  # SQLite's extended result code for a stale snapshot
 
 folder = tempfile.mkdtemp(prefix="fencelab-")
 path = os.path.join(folder, "counterexample.db")
+PLACE = "file"
 connections = {}
-differences = 0
 
 
 def connect():
@@ -210,6 +291,59 @@ def connect():
     connection.execute("PRAGMA foreign_keys = ON")
     connection.execute("PRAGMA recursive_triggers = OFF")
     return connection
+
+
+def start(who, process, line):
+    connections[process] = connect()
+    say(who, line)
+
+
+def crash(who, process, line):
+    connections.pop(process).close()
+    say(who, line)
+
+
+def rollback(who, process, line):
+    connections[process].execute("ROLLBACK")
+    say(who, line)
+
+
+def run(who, process, procedure, sql, parameters, expect):
+    connection = connections[process]
+    before = connection.total_changes
+    try:
+        cursor = connection.execute(sql, parameters)
+        rows = [list(row) for row in cursor.fetchall()]
+        columns = [d[0] for d in cursor.description] if cursor.description else []
+        changed = 0
+        if connection.total_changes != before:
+            changed = connection.execute("SELECT changes()").fetchone()[0]
+        seen = ("ran", changed, columns, rows)
+    except sqlite3.Error as error:
+        code = getattr(error, "sqlite_errorcode", None)
+        if code == SQLITE_BUSY_SNAPSHOT:
+            seen = ("fails", True, str(error))
+        elif (code is not None and (code & 0xFF) in (5, 6)) or (code is None and "locked" in str(error)):
+            seen = ("waits",)
+        else:
+            seen = ("fails", False, str(error))
+    compare(who, procedure, sql, parameters, expect, seen)
+
+
+def direct(sql, changed):
+    world = connections["(world)"]
+    before = world.total_changes
+    world.executescript(sql)
+    seen = world.total_changes - before
+    say("", f"direct SQL: {' '.join(sql.split())}  changed {seen}")
+    if seen != changed:
+        differ(f"changed {changed}", f"changed {seen}")
+"#;
+
+/// The runtime both engines' scripts end with: how a step is printed and
+/// compared with what fencelab saw.
+const SHARED_RUNTIME: &str = r#"
+differences = 0
 
 
 def visible(text):
@@ -237,21 +371,6 @@ def typed(rows):
     return [[(type(value).__name__, value) for value in row] for row in rows]
 
 
-def start(who, process, line):
-    connections[process] = connect()
-    say(who, line)
-
-
-def crash(who, process, line):
-    connections.pop(process).close()
-    say(who, line)
-
-
-def rollback(who, process, line):
-    connections[process].execute("ROLLBACK")
-    say(who, line)
-
-
 def note(who, line):
     say(who, line)
 
@@ -259,28 +378,10 @@ def note(who, line):
 def differ(expected, seen):
     global differences
     differences += 1
-    print(f"       ^ DIFFERS: fencelab {expected}; this file {seen}")
+    print(f"       ^ DIFFERS: fencelab {expected}; this {PLACE} {seen}")
 
 
-def run(who, process, procedure, sql, parameters, expect):
-    connection = connections[process]
-    before = connection.total_changes
-    try:
-        cursor = connection.execute(sql, parameters)
-        rows = [list(row) for row in cursor.fetchall()]
-        columns = [d[0] for d in cursor.description] if cursor.description else []
-        changed = 0
-        if connection.total_changes != before:
-            changed = connection.execute("SELECT changes()").fetchone()[0]
-        seen = ("ran", changed, columns, rows)
-    except sqlite3.Error as error:
-        code = getattr(error, "sqlite_errorcode", None)
-        if code == SQLITE_BUSY_SNAPSHOT:
-            seen = ("fails", True, str(error))
-        elif (code is not None and (code & 0xFF) in (5, 6)) or (code is None and "locked" in str(error)):
-            seen = ("waits",)
-        else:
-            seen = ("fails", False, str(error))
+def compare(who, procedure, sql, parameters, expect, seen):
     one_line = " ".join(sql.split())
     if seen[0] == "waits":
         say(who, f"{procedure}: waits for the lock at {one_line}")
@@ -306,6 +407,22 @@ def run(who, process, procedure, sql, parameters, expect):
         differ(describe(expect), describe(seen))
 
 
+def ending():
+    # The verdict, once every step ran: fencelab's when every one agreed.
+    print()
+    if differences:
+        print(f"{differences} step(s) differ from fencelab's run, so its verdict does not "
+              f"carry over to this {PLACE}.")
+        return 2
+    print(visible(REPRODUCED))
+    print()
+    if PROBLEM is not None:
+        print(visible(PROBLEM))
+        return 1
+    print(visible(VERDICT))
+    return 0
+
+
 def describe(result):
     if result[0] == "waits":
         return "waits for the lock"
@@ -313,16 +430,6 @@ def describe(result):
         return "fails on its stale snapshot" if result[1] else "fails"
     rows = ", ".join("(" + ", ".join(shown(v) for v in row) + ")" for row in result[3])
     return f"ran (changed {result[1]}, returned [{rows}])"
-
-
-def direct(sql, changed):
-    world = connections["(world)"]
-    before = world.total_changes
-    world.executescript(sql)
-    seen = world.total_changes - before
-    say("", f"direct SQL: {' '.join(sql.split())}  changed {seen}")
-    if seen != changed:
-        differ(f"changed {changed}", f"changed {seen}")
 "#;
 
 const FOOTER: &str = r#"
@@ -345,18 +452,287 @@ def main():
         for connection in connections.values():
             connection.close()
         shutil.rmtree(folder, ignore_errors=True)
+    return ending()
+
+
+if __name__ == "__main__":
+    sys.exit(main())
+"#;
+
+/// What the PostgreSQL script exits with when it could not run at all: no
+/// server named on its command line, no psycopg, no server reached.
+pub const EXIT_NOT_RUN: i32 = 3;
+
+const POSTGRES_HEADER: &str = r#"#
+# A counterexample written by fencelab, for PostgreSQL: the exercise, scenario
+# and schedule it replays are named below (EXERCISE, SCENARIO, SCHEDULE) and
+# printed first.
+#
+# Run it with:   python3 THIS_FILE.py 'host=/run/postgresql dbname=postgres'
+#           or:  python3 THIS_FILE.py postgres://me@localhost/postgres
+# It needs psycopg 3 (pip install 'psycopg[binary]') and a role that may
+# create a database.
+#
+# It makes a scratch database of its own on that server (CREATE DATABASE, so
+# nothing it runs touches your own tables, and the exercise's names resolve as
+# they did in fencelab's run), applies the exercise's schema and seed rows,
+# opens one connection per process (autocommit: the transactions are the
+# procedures' own, at the isolation level ISOLATION names), runs the
+# schedule's statements in fencelab's order with their parameters bound, prints
+# one line per step, and drops the database, also when a step fails.
+#
+# Each statement is sent on a thread of its own connection; the script then
+# asks the server, as PostgreSQL's isolationtester does, whether that session
+# waits on another's lock (pg_isolation_test_session_is_blocked). A statement
+# that waits stays in flight, and finishes at the step where fencelab saw it
+# finish.
+#
+# Each statement carries what fencelab saw it do. A step where this server
+# does otherwise is printed with both results, and the script then exits 2:
+# from there on, fencelab's verdict says nothing about this run. When every
+# step agrees, the script ends on fencelab's verdict: the broken guarantee in
+# the sentence the page shows (exit 1), or that every guarantee held (exit 0).
+# It exits 3 when it cannot run: no server given, no psycopg, no server.
+#
+# What it cannot show: a crash. Closing a connection rolls its transaction
+# back as a crash would, but the server itself never fails.
+
+import secrets
+import sys
+import threading
+import time
+import unicodedata
+
+try:
+    import psycopg
+    from psycopg import sql as pgsql
+    from psycopg.adapt import Dumper
+except ImportError:
+    psycopg = None
+    Dumper = object
+
+"#;
+
+const POSTGRES_RUNTIME: &str = r#"
+PLACE = "server"
+STATEMENT_TIMEOUT_MS = 10000  # the engine's hard stop behind its budgets
+DEADLOCK_TIMEOUT_MS = 20  # as the engine sets it, where the role may
+PATIENCE = 12.0  # seconds a statement fencelab saw finish may take here
+VOID = 2278  # the oid of PostgreSQL's void type
+URL = None  # the server, from the command line
+sessions = {}
+world = {}
+
+
+class Unknown:
+    # A parameter sent as text of no type: the server infers its type from
+    # the statement, as it does for fencelab's engine.
+    def __init__(self, text):
+        self.text = text
+
+
+class UnknownDumper(Dumper):
+    oid = 0
+
+    def dump(self, obj):
+        return obj.text.encode()
+
+
+def bound(value):
+    if value is None:
+        return None
+    if isinstance(value, bytes):
+        return Unknown("\\x" + value.hex())
+    if isinstance(value, float):
+        return Unknown(repr(value))
+    return Unknown(str(value))
+
+
+def value_of(value, type_code):
+    # A column's value as fencelab reads it: booleans are 1 and 0, a numeric
+    # is its decimal text, a void is NULL.
+    if type_code == VOID or value is None:
+        return None
+    if isinstance(value, bool):
+        return int(value)
+    if isinstance(value, (bytes, bytearray, memoryview)):
+        return bytes(value)
+    if isinstance(value, (int, float, str)):
+        return value
+    return format(value, "f")
+
+
+def connect(**extra):
+    connection = psycopg.connect(URL, autocommit=True, **extra)
+    connection.adapters.register_dumper(Unknown, UnknownDumper)
+    return connection
+
+
+def is_blocked(pid):
+    others = [session.pid for session in sessions.values() if session.pid != pid]
+    if not others:
+        return False
+    cursor = world["observer"].execute(
+        "SELECT pg_catalog.pg_isolation_test_session_is_blocked(%s::int4, %s::int4[])",
+        [pid, others])
+    return cursor.fetchone()[0]
+
+
+class Session:
+    def __init__(self, isolation):
+        self.connection = connect(dbname=world["name"], cursor_factory=psycopg.RawCursor)
+        self.connection.execute(f"SET statement_timeout = '{STATEMENT_TIMEOUT_MS}ms'")
+        self.connection.execute(
+            pgsql.SQL("SET default_transaction_isolation = {}").format(pgsql.Literal(isolation)))
+        try:
+            self.connection.execute(f"SET deadlock_timeout = '{DEADLOCK_TIMEOUT_MS}ms'")
+        except psycopg.Error:
+            pass
+        self.pid = self.connection.info.backend_pid
+        self.flight = None
+
+    def send(self, numbered, values):
+        box = {}
+
+        def work():
+            try:
+                cursor = self.connection.execute(numbered, values, binary=True)
+                columns, codes, rows = [], [], []
+                if cursor.description is not None:
+                    columns = [d.name for d in cursor.description]
+                    codes = [d.type_code for d in cursor.description]
+                    rows = [[value_of(v, c) for v, c in zip(row, codes)] for row in cursor.fetchall()]
+                changed = 0 if cursor.statusmessage.startswith("SELECT") else max(cursor.rowcount, 0)
+                box["seen"] = ("ran", changed, columns, rows)
+            except psycopg.Error as error:
+                box["seen"] = ("fails", False, error.diag.message_primary or str(error))
+
+        thread = threading.Thread(target=work, daemon=True)
+        thread.start()
+        self.flight = (thread, box)
+
+    def settle(self, patience):
+        # Until the statement finishes, or (patience None) the server says it
+        # waits on another session's lock; with a patience, until it finishes
+        # or that many seconds have passed.
+        thread, box = self.flight
+        started, pause = time.monotonic(), 0.0002
+        while True:
+            thread.join(pause)
+            if not thread.is_alive():
+                self.flight = None
+                return box["seen"]
+            if patience is None and is_blocked(self.pid):
+                thread.join(0)
+                if not thread.is_alive():
+                    continue
+                return ("waits",)
+            if time.monotonic() - started > (patience or PATIENCE):
+                return ("waits",)
+            pause = min(pause * 2, 0.004)
+
+    def close(self):
+        if self.flight is not None:
+            self.connection.cancel_safe()
+            self.flight[0].join(PATIENCE)
+            self.flight = None
+        self.connection.execute("ROLLBACK")
+        self.connection.execute("SELECT pg_catalog.pg_advisory_unlock_all()")
+        self.connection.close()
+
+
+def start(who, process, line):
+    sessions[process] = Session(ISOLATION)
+    say(who, line)
+
+
+def crash(who, process, line):
+    sessions.pop(process).close()
+    say(who, line)
+
+
+def rollback(who, process, line):
+    sessions[process].connection.execute("ROLLBACK")
+    say(who, line)
+
+
+def run(who, process, procedure, sql, numbered, names, parameters, expect):
+    session = sessions[process]
+    if session.flight is None:
+        session.send(numbered, [bound(parameters.get(name)) for name in names])
+        seen = session.settle(None)
+    else:
+        seen = session.settle(PATIENCE)
+    compare(who, procedure, sql, parameters, expect, seen)
+
+
+def direct(sql, changed):
+    connection = world["connection"]
+    connection.execute("SET lock_timeout = '100ms'")
+    cursor = connection.execute(sql)
+    seen = max(cursor.rowcount, 0)
+    while cursor.nextset():
+        seen += max(cursor.rowcount, 0)
+    connection.execute("ROLLBACK")
+    connection.execute("SET lock_timeout = 0")
+    say("", f"direct SQL: {' '.join(sql.split())}  changed {seen}")
+    if seen != changed:
+        differ(f"changed {changed}", f"changed {seen}")
+"#;
+
+const POSTGRES_FOOTER: &str = r#"
+
+def open_world():
+    admin = connect()
+    world["admin"] = admin
+    name = "fencelab_" + secrets.token_hex(8)
+    admin.execute(pgsql.SQL("CREATE DATABASE {} TEMPLATE template0").format(pgsql.Identifier(name)))
+    world["name"] = name
+    world["connection"] = connect(dbname=name)
+    world["observer"] = connect(dbname=name)
+    world["connection"].execute(SCHEMA)
+
+
+def close_world():
+    for session in list(sessions.values()):
+        try:
+            session.close()
+        except psycopg.Error:
+            pass
+    sessions.clear()
+    for key in ("connection", "observer"):
+        if key in world:
+            world.pop(key).close()
+    admin = world.pop("admin", None)
+    if admin is not None and not admin.closed:
+        if "name" in world:
+            admin.execute(pgsql.SQL("DROP DATABASE IF EXISTS {} WITH (FORCE)").format(
+                pgsql.Identifier(world.pop("name"))))
+        admin.close()
+
+
+def main():
+    global URL
+    if len(sys.argv) != 2:
+        print(f"usage: python3 {sys.argv[0]} SERVER   (a postgres:// URL or libpq's "
+              "'host=... user=... dbname=...'; the role must be allowed to create a database)")
+        return 3
+    if psycopg is None:
+        print("this script needs psycopg 3: pip install 'psycopg[binary]'")
+        return 3
+    URL = sys.argv[1]
+    print(visible(f"{MADE_BY}: exercise {EXERCISE}, scenario {SCENARIO}, schedule \"{SCHEDULE}\","))
+    print(visible(f"on a PostgreSQL server, at isolation level {ISOLATION}."))
     print()
-    if differences:
-        print(f"{differences} step(s) differ from fencelab's run, so its verdict does not "
-              "carry over to this file.")
-        return 2
-    print(visible(REPRODUCED))
-    print()
-    if PROBLEM is not None:
-        print(visible(PROBLEM))
-        return 1
-    print(visible(VERDICT))
-    return 0
+    try:
+        open_world()
+        schedule()
+    except psycopg.Error as error:
+        print(visible(f"the server stopped the replay: {error}"))
+        return 3
+    finally:
+        close_world()
+    return ending()
 
 
 if __name__ == "__main__":

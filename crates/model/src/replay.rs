@@ -84,7 +84,9 @@ pub enum Action {
 pub enum Expected {
     /// It ran: rows changed (INSERT, UPDATE and DELETE only) and returned.
     Ran { changed: u64, returned: ResultRows },
-    /// It met another process's lock (SQLITE_BUSY) and did not run.
+    /// It met another process's lock: on SQLite (SQLITE_BUSY) it did not
+    /// run, and runs again later; on a server it waits in flight, and the
+    /// process's next statement step is its finish.
     Waits,
     /// SQLite failed it; `stale_snapshot` when that was WAL's
     /// SQLITE_BUSY_SNAPSHOT.
@@ -390,7 +392,16 @@ fn failed_statement(
     let Outcome::Error(error) = outcome else {
         return None;
     };
-    if !matches!(error.cause, ErrorCause::Sql | ErrorCause::StaleSnapshot) {
+    // A server's deadlock, serialization failure and timeout fail the
+    // statement as SQLite's errors do: it was sent, and it failed.
+    if !matches!(
+        error.cause,
+        ErrorCause::Sql
+            | ErrorCause::StaleSnapshot
+            | ErrorCause::Deadlock
+            | ErrorCause::SerializationFailure
+            | ErrorCause::StatementTimeout
+    ) {
         return None;
     }
     let sql = call.next_sql(run.procedures)?;

