@@ -43,6 +43,7 @@ bundled_files! {
     "22-the-suspended-leader.toml",
     "23-the-rescue-of-running-jobs.toml",
     "24-the-lock-with-a-random-version.toml",
+    "25-insert-if-absent.toml",
 }
 
 /// The bundled exercises, loaded with everything checked but their schemas
