@@ -44,6 +44,7 @@ bundled_files! {
     "23-the-rescue-of-running-jobs.toml",
     "24-the-lock-with-a-random-version.toml",
     "25-insert-if-absent.toml",
+    "26-the-counter-that-burns-numbers.toml",
 }
 
 /// The bundled exercises, loaded with everything checked but their schemas
