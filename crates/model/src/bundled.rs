@@ -45,6 +45,7 @@ bundled_files! {
     "24-the-lock-with-a-random-version.toml",
     "25-insert-if-absent.toml",
     "26-the-counter-that-burns-numbers.toml",
+    "27-read-decide-write.toml",
 }
 
 /// The bundled exercises, loaded with everything checked but their schemas
