@@ -389,6 +389,7 @@ mod tests {
             steps: Vec::new(),
             invariants: Vec::new(),
             points: 1,
+            isolation: None,
         };
         ScenarioReport::errored(&scenario, ScenarioError::of(ErrorKind::Limit { limit }))
     }

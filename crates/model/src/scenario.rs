@@ -69,6 +69,11 @@ pub struct Scenario {
     /// whole number from 0 to [`SCENARIO_POINTS_MAX`], 1 when not given.
     #[serde(default = "one_point", skip_serializing_if = "is_one_point")]
     pub points: u32,
+    /// The isolation level of the scenario's transactions on PostgreSQL,
+    /// in place of its exercise's (`[postgres] isolation`); SQLite runs
+    /// ignore it. `Exercise::isolation_for` says which level applies.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub isolation: Option<crate::exercise::Isolation>,
 }
 
 /// The most points one scenario may be worth: enough for any gradebook's

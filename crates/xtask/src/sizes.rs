@@ -263,11 +263,20 @@ fn no_sqlite_in_page(dist: &Path) -> Result<(), String> {
     }
 }
 
-/// Which format a package parses, if it is a parser the page must not
-/// link: TOML (`toml` and its parts, `toml_parser`, `toml_edit`...; another
-/// crate named after the format, `basic-toml`, `taplo`) or Markdown
-/// (`pulldown-cmark` and its parts, `comrak`, `markdown`).
-fn parser_format(name: &str) -> Option<&'static str> {
+/// What a package is, if it is one the page and the worker must not link:
+/// a TOML parser (`toml` and its parts, `toml_parser`, `toml_edit`...;
+/// another crate named after the format, `basic-toml`, `taplo`), a Markdown
+/// parser (`pulldown-cmark` and its parts, `comrak`, `markdown`), or the
+/// PostgreSQL engine and its client (`fencelab-postgres`, `postgres`,
+/// `tokio-postgres`, `postgres-protocol`, `postgres-types`): native only.
+fn unwanted_in_page(name: &str) -> Option<&'static str> {
+    if name == "fencelab-postgres"
+        || name == "postgres"
+        || name.starts_with("postgres-")
+        || name == "tokio-postgres"
+    {
+        return Some("PostgreSQL engine");
+    }
     let toml = name == "toml"
         || name.starts_with("toml_")
         || name.starts_with("toml-")
@@ -285,7 +294,7 @@ fn parser_format(name: &str) -> Option<&'static str> {
 }
 
 /// Fails if the dependency graph the page or the checking worker is built
-/// with holds a TOML or Markdown parser.
+/// with holds a TOML or Markdown parser, or the PostgreSQL engine.
 fn no_parser_in_graphs(root: &Path) -> Result<(), String> {
     let failures: Vec<String> = WITHOUT_PARSERS
         .iter()
@@ -337,18 +346,22 @@ fn no_parser_in_graph(root: &Path, package: &str) -> Result<(), String> {
     let mut found: Vec<String> = tree
         .lines()
         .filter_map(|line| line.split_whitespace().next())
-        .filter_map(|name| parser_format(name).map(|format| format!("{name} ({format})")))
+        .filter_map(|name| unwanted_in_page(name).map(|what| format!("{name} ({what})")))
         .collect();
     found.sort_unstable();
     found.dedup();
     if found.is_empty() {
-        println!("xtask: {package}'s dependency graph (wasm32) holds no TOML or Markdown parser");
+        println!(
+            "xtask: {package}'s dependency graph (wasm32) holds no TOML or Markdown parser \
+             and no PostgreSQL client"
+        );
         Ok(())
     } else {
         Err(format!(
             "{package} (built for {WASM_TARGET}) depends on {}: it must build fencelab-model \
              without its `toml` and `markdown` features, and fencelab-core without its \
-             `loader`, and leave reading texts to the exercise reader, web/reader \
+             `loader`, and leave reading texts to the exercise reader, web/reader, and \
+             PostgreSQL to the CLI (crates/postgres is native only) \
              (`cargo tree -p {package} --target {WASM_TARGET} -e normal -i PACKAGE` shows \
              who pulls it in)",
             found.join(", ")
@@ -552,18 +565,32 @@ fn brotli_len(path: &Path) -> Result<u64, String> {
 
 #[cfg(test)]
 mod tests {
-    use super::parser_format;
+    use super::unwanted_in_page;
 
     #[test]
-    fn the_parsers_the_page_must_not_link_are_named_by_format() {
+    fn the_crates_the_page_must_not_link_are_named_by_what_they_are() {
         for name in ["toml", "toml_edit", "toml-span", "basic-toml", "taplo"] {
-            assert_eq!(parser_format(name), Some("TOML"), "{name}");
+            assert_eq!(unwanted_in_page(name), Some("TOML"), "{name}");
         }
         for name in ["pulldown-cmark", "pulldown-cmark-escape", "comrak"] {
-            assert_eq!(parser_format(name), Some("Markdown"), "{name}");
+            assert_eq!(unwanted_in_page(name), Some("Markdown"), "{name}");
         }
-        for name in ["serde_json", "yew", "fencelab-model", "tomlish-not"] {
-            assert_eq!(parser_format(name), None, "{name}");
+        for name in [
+            "fencelab-postgres",
+            "postgres",
+            "tokio-postgres",
+            "postgres-types",
+        ] {
+            assert_eq!(unwanted_in_page(name), Some("PostgreSQL engine"), "{name}");
+        }
+        for name in [
+            "serde_json",
+            "yew",
+            "fencelab-model",
+            "tomlish-not",
+            "postgresql-ish",
+        ] {
+            assert_eq!(unwanted_in_page(name), None, "{name}");
         }
     }
 }

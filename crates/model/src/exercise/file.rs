@@ -42,6 +42,44 @@ pub(super) struct File {
     pub(super) variants: Vec<toml::Spanned<VariantFile>>,
     #[serde(default)]
     pub(super) equivalent: Vec<toml::Spanned<EquivalentFile>>,
+    /// The PostgreSQL dialect: the texts that differ on PostgreSQL.
+    #[serde(default)]
+    pub(super) postgres: Option<toml::Spanned<PostgresFile>>,
+}
+
+/// `[postgres]`: each text given replaces the SQLite one of its name when
+/// the exercise runs on PostgreSQL (`super::Dialect`).
+#[derive(Deserialize)]
+#[serde(deny_unknown_fields)]
+pub(super) struct PostgresFile {
+    pub(super) schema: toml::Spanned<String>,
+    #[serde(default)]
+    pub(super) isolation: super::Isolation,
+    #[serde(default)]
+    pub(super) procedures: BTreeMap<String, toml::Spanned<PostgresProcedureFile>>,
+    /// `[[postgres.mutants]]`: by a named variant's name, its texts.
+    #[serde(default, rename = "mutants")]
+    pub(super) variants: Vec<toml::Spanned<PostgresVariantFile>>,
+    #[serde(default)]
+    pub(super) equivalent: Vec<toml::Spanned<EquivalentFile>>,
+    #[serde(default)]
+    pub(super) scenarios: Vec<toml::Spanned<Scenario>>,
+}
+
+#[derive(Deserialize)]
+#[serde(deny_unknown_fields)]
+pub(super) struct PostgresProcedureFile {
+    #[serde(default)]
+    pub(super) reference: Option<toml::Spanned<String>>,
+    #[serde(default)]
+    pub(super) start: Option<toml::Spanned<String>>,
+}
+
+#[derive(Deserialize)]
+#[serde(deny_unknown_fields)]
+pub(super) struct PostgresVariantFile {
+    pub(super) name: String,
+    pub(super) procedures: BTreeMap<String, toml::Spanned<String>>,
 }
 
 #[derive(Deserialize)]

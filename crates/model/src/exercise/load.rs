@@ -2,13 +2,14 @@
 //! function per section of the file, run in the file's order of checks
 //! (size, TOML, format and id, constants, names, procedures and their
 //! order, belief and effect rules, scenarios, mutants, equivalents, the
-//! working version, then the schema). The first problem found is the
-//! error, placed at its line and named by its field.
+//! working version, the schema, then the `[postgres]` dialect, checked by
+//! the same rules in postgres.rs). The first problem found is the error,
+//! placed at its line and named by its field.
 //!
 //! Must never: accept a file whose checks fail, or report a problem
 //! without the file, line and field it is about.
 
-use super::file::{File, field_of};
+use super::file::{EquivalentFile, File, field_of};
 use super::{
     EXERCISE_FILE_BYTES_MAX, Equivalent, Exercise, FORMAT_VERSION, FilePlace, LoadError, Places,
     ProcedureSpec, Rules, Unchecked, Variant,
@@ -18,6 +19,8 @@ use crate::procedure::Procedure;
 use crate::prose::{Narrative, SafeHtml};
 use crate::scenario::{Scenario, StepSpec};
 use std::ops::Range;
+
+mod postgres;
 
 struct Source<'a> {
     file: &'a str,
@@ -140,11 +143,24 @@ impl Exercise {
         source.plain_name(0..0, "lesson", &parsed.lesson)?;
         let procedures = load_procedures(&source, &parsed)?;
         check_rules(&source, &parsed, &procedures)?;
-        let scenarios = load_scenarios(&source, &parsed, &procedures)?;
+        let scenarios = load_scenarios(&source, &parsed.scenarios, Part::Sqlite, &procedures)?;
+        if scenarios.is_empty() {
+            return Err(source.error(0..0, "scenarios", "an exercise needs at least one scenario"));
+        }
         let variants = load_variants(&source, &parsed, &procedures)?;
-        let equivalents = load_equivalents(&source, &parsed)?;
+        let equivalents = load_equivalents(&source, &parsed.equivalent, Part::Sqlite)?;
         let working_version = load_working_version(&source, &parsed, &procedures)?;
         source.sql_characters(&parsed.schema, "schema")?;
+        let sqlite = postgres::Sqlite {
+            procedures: &procedures,
+            scenarios: &scenarios,
+            variants: &variants,
+        };
+        let postgres = parsed
+            .postgres
+            .as_ref()
+            .map(|dialect| postgres::load(&source, dialect, &sqlite))
+            .transpose()?;
         let schema_span = parsed.schema.span();
         let exercise = Exercise {
             id,
@@ -171,6 +187,7 @@ impl Exercise {
             scenarios,
             variants,
             equivalents,
+            postgres,
         };
         Ok(Unchecked {
             exercise,
@@ -335,36 +352,71 @@ fn check_rules(
     Ok(())
 }
 
-/// The scenarios: at least one, names plain and unique, points in bounds,
-/// every step a step that names procedures there are.
+/// Which part of the file a list is read from: the top level (SQLite's)
+/// or the `[postgres]` table, whose lists have the same names. It names
+/// their fields and finds their places.
+#[derive(Clone, Copy)]
+enum Part {
+    Sqlite,
+    Postgres,
+}
+
+impl Part {
+    /// The path of the list `name` in this part: `scenarios`,
+    /// `postgres.scenarios`.
+    fn field(self, name: &str) -> String {
+        match self {
+            Part::Sqlite => name.to_string(),
+            Part::Postgres => format!("postgres.{name}"),
+        }
+    }
+
+    /// The places of this part's lists, among a file's.
+    fn places(self, places: &Places) -> Option<&Places> {
+        match self {
+            Part::Sqlite => Some(places),
+            Part::Postgres => places.postgres(),
+        }
+    }
+}
+
+/// Scenarios: names plain and unique, points in bounds, every step a step
+/// that names procedures there are.
 fn load_scenarios(
     source: &Source,
-    parsed: &File,
+    list: &[toml::Spanned<Scenario>],
+    part: Part,
     procedures: &[ProcedureSpec],
 ) -> Result<Vec<Scenario>, LoadError> {
     // Read again only when an error needs the place of a step.
     let places = std::cell::OnceCell::new();
-    let places = || places.get_or_init(|| Places::of(source.text));
+    let places = || part.places(places.get_or_init(|| Places::of(source.text)));
     let mut scenarios: Vec<Scenario> = Vec::new();
-    for (i, spanned) in parsed.scenarios.iter().enumerate() {
+    for (i, spanned) in list.iter().enumerate() {
         let scenario = spanned.get_ref();
-        let field = format!("scenarios[{i}]");
-        source.plain_name(spanned.span(), &format!("{field}.name"), &scenario.name)?;
-        if scenarios.iter().any(|s| s.name == scenario.name) {
-            return Err(source.error(
-                spanned.span(),
-                &format!("{field}.name"),
-                format!("a second scenario is named `{}`", scenario.name),
-            ));
-        }
+        let field = format!("{}[{i}]", part.field("scenarios"));
+        let named = Named {
+            span: spanned.span(),
+            field: &format!("{field}.name"),
+            name: &scenario.name,
+        };
+        named.unique(
+            source,
+            "scenario",
+            scenarios.iter().map(|s| s.name.as_str()),
+        )?;
         if let Some(problem) = scenario.points_problem() {
-            let at = places().points(i).unwrap_or(spanned.span().start);
+            let at = places()
+                .and_then(|p| p.points(i))
+                .unwrap_or(spanned.span().start);
             return Err(source.error(at..at, &format!("{field}.points"), problem));
         }
         // A step's problem is placed at the step, not at its scenario's
         // header: a scenario of twenty steps is a long way to look.
         let step_span = |j: usize| {
-            let at = places().step(i, j).unwrap_or(spanned.span().start);
+            let at = places()
+                .and_then(|p| p.step(i, j))
+                .unwrap_or(spanned.span().start);
             at..at
         };
         for (j, step) in scenario.steps.iter().enumerate() {
@@ -377,7 +429,7 @@ fn load_scenarios(
         }
         if let Some(problem) = scenario.sql_character_problem() {
             let at = places()
-                .sql(i, problem.field)
+                .and_then(|p| p.sql(i, problem.field))
                 .unwrap_or(spanned.span().start);
             return Err(source.error(
                 at..at,
@@ -386,9 +438,6 @@ fn load_scenarios(
             ));
         }
         scenarios.push(scenario.clone());
-    }
-    if scenarios.is_empty() {
-        return Err(source.error(0..0, "scenarios", "an exercise needs at least one scenario"));
     }
     Ok(scenarios)
 }
@@ -443,53 +492,96 @@ fn load_variants(
     for (i, spanned) in parsed.variants.iter().enumerate() {
         let variant = spanned.get_ref();
         let field = format!("mutants[{i}]");
-        source.plain_name(spanned.span(), &format!("{field}.name"), &variant.name)?;
-        if variants.iter().any(|v| v.name == variant.name) {
-            return Err(source.error(
-                spanned.span(),
-                &format!("{field}.name"),
-                format!("a second mutant is named `{}`", variant.name),
-            ));
-        }
-        if variant.procedures.is_empty() {
-            return Err(source.error(
-                spanned.span(),
-                &format!("{field}.procedures"),
-                "a mutant replaces at least one procedure",
-            ));
-        }
-        for (name, text) in &variant.procedures {
-            let field = format!("{field}.procedures.{name}");
-            if !known(procedures, name) {
-                return Err(source.error(
-                    text.span(),
-                    &field,
-                    format!("there is no procedure named `{name}`"),
-                ));
-            }
-            Procedure::parse(name, text.get_ref())
-                .map_err(|e| source.procedure_error(text.span(), &field, &e))?;
-        }
+        let named = Named {
+            span: spanned.span(),
+            field: &format!("{field}.name"),
+            name: &variant.name,
+        };
+        named.unique(source, "mutant", variants.iter().map(|v| v.name.as_str()))?;
+        let texts = replacement_texts(source, &named, &field, &variant.procedures, procedures)?;
         variants.push(Variant {
             name: variant.name.clone(),
             explanation: variant.explanation.clone(),
-            procedures: variant
-                .procedures
-                .iter()
-                .map(|(k, v)| (k.clone(), v.get_ref().clone()))
-                .collect(),
+            procedures: texts,
         });
     }
     Ok(variants)
 }
 
+/// A name a list's entry goes by (a scenario's, a mutant's), where it is
+/// written.
+struct Named<'a> {
+    span: Range<usize>,
+    field: &'a str,
+    name: &'a str,
+}
+
+impl Named<'_> {
+    /// Refuses the name unless it is plain and not among `taken`, the
+    /// names of the list's entries before it; `what` the list holds.
+    fn unique<'t>(
+        &self,
+        source: &Source,
+        what: &str,
+        mut taken: impl Iterator<Item = &'t str>,
+    ) -> Result<(), LoadError> {
+        source.plain_name(self.span.clone(), self.field, self.name)?;
+        if taken.any(|name| name == self.name) {
+            return Err(source.error(
+                self.span.clone(),
+                self.field,
+                format!("a second {what} is named `{}`", self.name),
+            ));
+        }
+        Ok(())
+    }
+}
+
+/// A named variant's texts (`procedures` of the variant `variant`, whose
+/// field is `field`): at least one, each replacing a procedure there is
+/// with a text that parses.
+fn replacement_texts(
+    source: &Source,
+    variant: &Named<'_>,
+    field: &str,
+    texts: &std::collections::BTreeMap<String, toml::Spanned<String>>,
+    procedures: &[ProcedureSpec],
+) -> Result<std::collections::BTreeMap<String, String>, LoadError> {
+    if texts.is_empty() {
+        return Err(source.error(
+            variant.span.clone(),
+            &format!("{field}.procedures"),
+            "a mutant replaces at least one procedure",
+        ));
+    }
+    let mut replacements = std::collections::BTreeMap::new();
+    for (name, text) in texts {
+        let field = format!("{field}.procedures.{name}");
+        if !known(procedures, name) {
+            return Err(source.error(
+                text.span(),
+                &field,
+                format!("there is no procedure named `{name}`"),
+            ));
+        }
+        Procedure::parse(name, text.get_ref())
+            .map_err(|e| source.procedure_error(text.span(), &field, &e))?;
+        replacements.insert(name.clone(), text.get_ref().clone());
+    }
+    Ok(replacements)
+}
+
 /// The generated mutants declared equivalent: each with a reason, each
 /// declared once; a declaration naming several becomes one each.
-fn load_equivalents(source: &Source, parsed: &File) -> Result<Vec<Equivalent>, LoadError> {
+fn load_equivalents(
+    source: &Source,
+    list: &[toml::Spanned<EquivalentFile>],
+    part: Part,
+) -> Result<Vec<Equivalent>, LoadError> {
     let mut equivalents: Vec<Equivalent> = Vec::new();
-    for (i, spanned) in parsed.equivalent.iter().enumerate() {
+    for (i, spanned) in list.iter().enumerate() {
         let declared = spanned.get_ref();
-        let field = format!("equivalent[{i}]");
+        let field = format!("{}[{i}]", part.field("equivalent"));
         if declared.reason.trim().is_empty() {
             return Err(source.error(
                 spanned.span(),

@@ -7,6 +7,8 @@
 //! named broken variants (`[[mutants]]`) of procedures, each explained in one
 //! line. Every variant must be caught by at least one scenario and the
 //! reference must pass every scenario; [`Exercise::check`] verifies both.
+//! An optional `[postgres]` table gives the texts that differ on PostgreSQL
+//! (dialect.rs).
 //!
 //! docs/EXERCISES.md documents every field with a complete example. Unknown
 //! fields are rejected, names must be unique, and every error names the file,
@@ -19,6 +21,9 @@ use crate::scenario::Scenario;
 use serde::{Deserialize, Serialize};
 use std::collections::BTreeMap;
 use std::fmt;
+
+mod dialect;
+pub use dialect::{Dialect, DialectTexts, Isolation};
 
 // The loader, behind the `toml` feature: the page's main thread is given
 // exercises already loaded (by the worker, or at build time) and never
@@ -133,6 +138,11 @@ pub struct Exercise {
     /// Generated mutants (`fencelab mutate`) declared equivalent to the
     /// reference: no scenario can tell them apart, and why.
     pub equivalents: Vec<Equivalent>,
+    /// The PostgreSQL texts (`[postgres]` in the file), for an exercise
+    /// that runs on both engines; [`Exercise::on_postgres`] applies them.
+    /// Absent on the wire when absent.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub postgres: Option<Dialect>,
 }
 
 #[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]

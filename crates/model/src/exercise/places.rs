@@ -1,6 +1,7 @@
 //! Where the parts of an exercise or scenario file are: the line of each
 //! `[[scenarios]]` table, each of its steps, invariants and its `points`, of each
-//! `[[mutants]]` table and each declared equivalent mutant.
+//! `[[mutants]]` table and each declared equivalent mutant; and the same
+//! of the `[postgres]` table's lists.
 //!
 //! The loader deserializes scenarios whole, so a problem found after parsing
 //! (a step that names no procedure) has no place of its own; this second,
@@ -20,6 +21,8 @@ pub struct Places {
     /// One entry per loaded `Equivalent`: a declaration that names several
     /// mutants (`mutants = [...]`) places each at the declaration.
     equivalents: Vec<usize>,
+    /// The places of `[postgres]`'s scenarios, mutants and equivalents.
+    postgres: Option<Box<Places>>,
 }
 
 #[derive(Debug, Default)]
@@ -39,6 +42,9 @@ struct FileSpans {
     variants: Vec<Spanned<IgnoredAny>>,
     #[serde(default)]
     equivalent: Vec<Spanned<EquivalentSpans>>,
+    /// `[postgres]`, whose lists have the top level's names.
+    #[serde(default)]
+    postgres: Option<Box<FileSpans>>,
 }
 
 #[derive(Deserialize)]
@@ -62,9 +68,13 @@ struct EquivalentSpans {
 impl Places {
     /// Reads the places of `text`; a text that does not parse has none.
     pub fn of(text: &str) -> Places {
-        let Ok(spans) = toml::from_str::<FileSpans>(text) else {
-            return Places::default();
-        };
+        match toml::from_str::<FileSpans>(text) {
+            Ok(spans) => Places::from_spans(spans),
+            Err(_) => Places::default(),
+        }
+    }
+
+    fn from_spans(spans: FileSpans) -> Places {
         Places {
             scenarios: spans
                 .scenarios
@@ -96,7 +106,16 @@ impl Places {
                     std::iter::repeat_n(e.span().start, count)
                 })
                 .collect(),
+            postgres: spans
+                .postgres
+                .map(|postgres| Box::new(Places::from_spans(*postgres))),
         }
+    }
+
+    /// The places of the `[postgres]` table's scenarios, mutants and
+    /// equivalents, by their indexes in its lists.
+    pub fn postgres(&self) -> Option<&Places> {
+        self.postgres.as_deref()
     }
 
     /// The offset of step `step` of scenario `scenario` (both 0-based).
