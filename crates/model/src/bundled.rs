@@ -46,6 +46,7 @@ bundled_files! {
     "25-insert-if-absent.toml",
     "26-the-counter-that-burns-numbers.toml",
     "27-read-decide-write.toml",
+    "28-skip-locked-and-the-fence.toml",
 }
 
 /// The bundled exercises, loaded with everything checked but their schemas
