@@ -21,6 +21,7 @@ pub mod components;
 pub mod download;
 pub mod editor;
 pub mod embed;
+pub mod entry;
 pub mod fold;
 pub mod hooks;
 pub mod mount;

@@ -4,6 +4,7 @@
 //! mistake is a usage error (exit 2) that names the option.
 
 use crate::grade::{Format, History};
+use crate::postgres::PostgresArg;
 use clap::{Args, CommandFactory, FromArgMatches, Parser, Subcommand};
 use fencelab_core::Journal;
 use fencelab_core::Schedule;
@@ -55,6 +56,8 @@ pub enum Command {
         paths: Vec<PathBuf>,
         #[command(flatten)]
         grading: GradeArgs,
+        #[command(flatten)]
+        postgres: PostgresArg,
     },
     /// Run an exercise's scenarios and print each verdict: grade a submission.
     ///
@@ -73,6 +76,8 @@ pub enum Command {
         limits: LimitArgs,
         #[command(flatten)]
         grading: GradeArgs,
+        #[command(flatten)]
+        postgres: PostgresArg,
     },
     /// Like run, with exploration figures for every scenario.
     ///
@@ -99,6 +104,8 @@ pub enum Command {
         /// Print one JSON document instead of text.
         #[arg(long)]
         json: bool,
+        #[command(flatten)]
+        postgres: PostgresArg,
     },
     /// Run every scenario against generated one-place bugs (mutants).
     ///
@@ -113,6 +120,11 @@ pub enum Command {
         /// Print one JSON document, one entry per exercise (docs/GRADING.md).
         #[arg(long)]
         json: bool,
+        /// With --postgres: each exercise's mutants judged on SQLite and on
+        /// the server, and every mutant of the same text that one engine
+        /// kills and the other does not named.
+        #[command(flatten)]
+        postgres: PostgresArg,
     },
     /// Which lines the scenarios protect: the marks the page draws.
     ///

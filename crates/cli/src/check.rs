@@ -8,11 +8,13 @@
 
 use crate::args::GradeArgs;
 use crate::grade::{CheckSeconds, Document, Entry, Options, Problem, Source};
+use crate::postgres::{Engine, PostgresArg};
 use crate::{BadInput, Ended, emit, exercise_files, parallel, read};
 use fencelab_cli::render;
 use fencelab_core::check::Progress;
 use fencelab_core::exercise::{CheckPart, CheckSearch};
 use fencelab_core::mutation::EquivalentsJudged;
+use fencelab_core::target::Target;
 use fencelab_core::{EXERCISE_FILE_BYTES_MAX, Exercise, ExerciseCheck};
 use std::path::PathBuf;
 use std::time::Instant;
@@ -27,6 +29,23 @@ pub(crate) struct Judged {
     pub text: String,
     /// How long each piece of the check took.
     pub seconds: CheckSeconds,
+    /// With `--postgres`: the exercise as PostgreSQL runs it, checked there.
+    pub postgres: Option<Box<OnServer>>,
+}
+
+/// An exercise's check on a server, beside its check on SQLite.
+pub(crate) struct OnServer {
+    pub exercise: Exercise,
+    pub check: ExerciseCheck,
+    pub equivalents: EquivalentsJudged,
+    pub seconds: CheckSeconds,
+}
+
+impl Judged {
+    /// Sound on every engine it was checked on.
+    fn ok(&self) -> bool {
+        self.check.ok() && self.postgres.as_ref().is_none_or(|p| p.check.ok())
+    }
 }
 
 /// What checking one exercise came to.
@@ -60,7 +79,7 @@ impl Input {
         }
     }
 
-    fn judge(&self) -> Checked {
+    fn judge(&self, engine: &Engine) -> Checked {
         let file = self.file();
         let text = match self {
             Input::File(path) => match read(path, EXERCISE_FILE_BYTES_MAX) {
@@ -71,13 +90,33 @@ impl Input {
         };
         match fencelab_core::exercise::load(&file, &text) {
             Ok(exercise) => {
-                let (check, equivalents, seconds) = timed_check(&exercise);
+                let postgres = match engine {
+                    Engine::Sqlite => None,
+                    Engine::Postgres { .. } => match engine.exercise(&exercise) {
+                        Ok((exercise, target)) => {
+                            let (check, equivalents, seconds) = timed_check(target, &exercise);
+                            Some(Box::new(OnServer {
+                                exercise,
+                                check,
+                                equivalents,
+                                seconds,
+                            }))
+                        }
+                        Err(BadInput(why)) => {
+                            return Checked::Unreadable(Problem::unplaced(format!(
+                                "{file}: {why}"
+                            )));
+                        }
+                    },
+                };
+                let (check, equivalents, seconds) = timed_check(Target::Sqlite, &exercise);
                 Checked::Checked(Box::new(Judged {
                     check,
                     equivalents,
                     exercise,
                     text,
                     seconds,
+                    postgres,
                 }))
             }
             Err(error) => Checked::Unreadable(Problem::of_load_error(&error)),
@@ -90,8 +129,11 @@ impl Input {
 /// the core hands out and adds them up by the part each worked on (the
 /// reference's run, the starting texts', each broken variant's, then the
 /// declarations' judging).
-fn timed_check(exercise: &Exercise) -> (ExerciseCheck, EquivalentsJudged, CheckSeconds) {
-    let mut search = CheckSearch::new(exercise.clone());
+fn timed_check(
+    target: Target,
+    exercise: &Exercise,
+) -> (ExerciseCheck, EquivalentsJudged, CheckSeconds) {
+    let mut search = CheckSearch::on(target, exercise.clone());
     let mut seconds = CheckSeconds {
         reference: 0.0,
         start: 0.0,
@@ -140,13 +182,30 @@ impl Tally {
     }
 }
 
-/// Checks the exercises at `paths` (the bundled ones when there are none).
-pub fn run(paths: &[PathBuf], grading: &GradeArgs) -> Result<Ended, BadInput> {
+/// Checks the exercises at `paths` (the bundled ones when there are none;
+/// with `--postgres`, those that have PostgreSQL texts), on SQLite and,
+/// with `--postgres`, on the server too.
+pub fn run(
+    paths: &[PathBuf],
+    grading: &GradeArgs,
+    postgres: &PostgresArg,
+) -> Result<Ended, BadInput> {
+    let engine = postgres.engine()?;
     let inputs: Vec<Input> = if paths.is_empty() {
-        fencelab_core::bundled::FILES
+        let on_both = |id: &str| {
+            crate::bundled_exercises()
+                .map(|all| all.iter().any(|e| e.id == id && e.postgres.is_some()))
+        };
+        let mut inputs = Vec::new();
+        for (exercise, (name, text)) in crate::bundled_exercises()?
             .iter()
-            .map(|(name, text)| Input::Bundled(name, text))
-            .collect()
+            .zip(fencelab_core::bundled::FILES)
+        {
+            if matches!(engine, Engine::Sqlite) || on_both(&exercise.id)? {
+                inputs.push(Input::Bundled(name, text));
+            }
+        }
+        inputs
     } else {
         let mut inputs = Vec::new();
         for path in paths {
@@ -169,39 +228,65 @@ pub fn run(paths: &[PathBuf], grading: &GradeArgs) -> Result<Ended, BadInput> {
     };
     let mut tally = Tally::default();
     let mut entries = Vec::new();
-    parallel::in_order(&inputs, Input::judge, |index, checked| {
-        let file = inputs[index].file();
-        let entry = match checked.unwrap_or_else(|| crashed(&file)) {
-            Checked::Checked(judged) => {
-                if judged.check.ok() {
-                    tally.ok += 1;
-                } else {
-                    tally.failing += 1;
+    parallel::in_order(
+        &inputs,
+        |input| input.judge(&engine),
+        |index, checked| {
+            let file = inputs[index].file();
+            let mut on_server_entry = None;
+            let entry = match checked.unwrap_or_else(|| crashed(&file)) {
+                Checked::Checked(judged) => {
+                    if judged.ok() {
+                        tally.ok += 1;
+                    } else {
+                        tally.failing += 1;
+                    }
+                    if text {
+                        emit(&render::check(&judged.check));
+                        if let Some(on_server) = &judged.postgres {
+                            emit(&engine.heading());
+                            emit(&render::check(&on_server.check));
+                        }
+                    }
+                    let source = Source {
+                        file: &file,
+                        text: &judged.text,
+                    };
+                    if let Some(on_server) = &judged.postgres {
+                        // The server's check is an entry of its own, its title
+                        // naming the server, after the SQLite one.
+                        let mut exercise = on_server.exercise.clone();
+                        exercise.title = format!("{} {}", exercise.title, engine.heading().trim());
+                        on_server_entry = Some(
+                            Entry::of_check(
+                                &source,
+                                &exercise,
+                                &on_server.check,
+                                &on_server.equivalents,
+                                &options,
+                            )
+                            .with_check_seconds(&on_server.seconds),
+                        );
+                    }
+                    Entry::of_check(
+                        &source,
+                        &judged.exercise,
+                        &judged.check,
+                        &judged.equivalents,
+                        &options,
+                    )
+                    .with_check_seconds(&judged.seconds)
                 }
-                if text {
-                    emit(&render::check(&judged.check));
+                Checked::Unreadable(problem) => {
+                    tally.unreadable += 1;
+                    problem.report();
+                    Entry::unloadable(&file, problem)
                 }
-                let source = Source {
-                    file: &file,
-                    text: &judged.text,
-                };
-                Entry::of_check(
-                    &source,
-                    &judged.exercise,
-                    &judged.check,
-                    &judged.equivalents,
-                    &options,
-                )
-                .with_check_seconds(&judged.seconds)
-            }
-            Checked::Unreadable(problem) => {
-                tally.unreadable += 1;
-                problem.report();
-                Entry::unloadable(&file, problem)
-            }
-        };
-        entries.push(entry);
-    });
+            };
+            entries.push(entry);
+            entries.extend(on_server_entry);
+        },
+    );
     let document = Document::new("check", entries).timed(started.elapsed().as_secs_f64());
     crate::finish(&document, grading, &tally.line())
 }
@@ -228,12 +313,16 @@ fn bundled_named(path: &std::path::Path) -> Result<Option<Input>, BadInput> {
 /// in the files' order (see [`parallel::in_order`]); `fencelab index` shares it.
 pub(crate) fn files_in_parallel(files: &[PathBuf], mut done: impl FnMut(usize, Checked)) {
     let inputs: Vec<Input> = files.iter().cloned().map(Input::File).collect();
-    parallel::in_order(&inputs, Input::judge, |index, checked| {
-        done(
-            index,
-            checked.unwrap_or_else(|| crashed(&files[index].display().to_string())),
-        );
-    });
+    parallel::in_order(
+        &inputs,
+        |input| input.judge(&Engine::Sqlite),
+        |index, checked| {
+            done(
+                index,
+                checked.unwrap_or_else(|| crashed(&files[index].display().to_string())),
+            );
+        },
+    );
 }
 
 /// The engine never panics on any input; if it ever did, the exercise is

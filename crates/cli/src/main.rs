@@ -18,15 +18,17 @@ mod index;
 mod mutation_document;
 mod new;
 mod parallel;
+mod postgres;
 mod replay;
 mod scorm;
 
 use fencelab_cli::{files, render, submission};
 
 use args::{Command, Edit, GradeArgs, LimitArgs, Texts};
+use fencelab_core::ExerciseReport;
 use fencelab_core::check::{Limits, Progress, Strategy};
+use fencelab_core::target::Target;
 use fencelab_core::{Exercise, Scenario, bundled};
-use fencelab_core::{ExerciseExt, ExerciseReport};
 use std::collections::BTreeMap;
 use std::path::{Path, PathBuf};
 use std::process::ExitCode;
@@ -123,8 +125,16 @@ fn run(command: Command, version: &str) -> Result<Ended, BadInput> {
             }
             Ok(Ended::Passed)
         }
-        Command::Check { paths, grading } => check::run(&paths, &grading),
-        Command::Mutate { exercises, json } => mutate(&exercises, json),
+        Command::Check {
+            paths,
+            grading,
+            postgres,
+        } => check::run(&paths, &grading, &postgres),
+        Command::Mutate {
+            exercises,
+            json,
+            postgres,
+        } => mutate(&exercises, json, &postgres),
         Command::Protect {
             exercise,
             texts,
@@ -224,6 +234,7 @@ fn run(command: Command, version: &str) -> Result<Ended, BadInput> {
             scenario_files,
             limits,
             grading,
+            postgres,
         } => run_exercise(&RunArgs {
             exercise,
             texts,
@@ -233,6 +244,7 @@ fn run(command: Command, version: &str) -> Result<Ended, BadInput> {
             json: false,
             grading: Some(grading),
             random: None,
+            postgres,
         }),
         Command::Explore {
             exercise,
@@ -242,6 +254,7 @@ fn run(command: Command, version: &str) -> Result<Ended, BadInput> {
             random,
             seed,
             json,
+            postgres,
         } => run_exercise(&RunArgs {
             exercise,
             texts,
@@ -251,6 +264,7 @@ fn run(command: Command, version: &str) -> Result<Ended, BadInput> {
             json,
             grading: None,
             random: random.map(|runs| (runs, seed)),
+            postgres,
         }),
     }
 }
@@ -269,6 +283,8 @@ struct RunArgs {
     grading: Option<GradeArgs>,
     /// explore --random N --seed S: N random schedules from seed S.
     random: Option<(u64, Option<u64>)>,
+    /// `--postgres [URL]`: on a PostgreSQL server.
+    postgres: postgres::PostgresArg,
 }
 
 fn bundled_exercises() -> Result<Vec<Exercise>, BadInput> {
@@ -316,9 +332,17 @@ fn load(path: &Path) -> Result<Exercise, BadInput> {
 }
 
 /// Runs every exercise's suite against its generated mutants.
-fn mutate(names: &[String], json: bool) -> Result<Ended, BadInput> {
+fn mutate(
+    names: &[String],
+    json: bool,
+    postgres: &postgres::PostgresArg,
+) -> Result<Ended, BadInput> {
+    let engine = postgres.engine()?;
     let exercises = if names.is_empty() {
-        bundled_exercises()?
+        let mut bundled = bundled_exercises()?;
+        // On a server, the bundled exercises that have its texts.
+        bundled.retain(|e| engine.runs(e));
+        bundled
     } else {
         let mut found = Vec::new();
         for name in names {
@@ -334,10 +358,33 @@ fn mutate(names: &[String], json: bool) -> Result<Ended, BadInput> {
         found
     };
     let mut runs = Vec::new();
+    let mut on_server = Vec::new();
     for exercise in &exercises {
         let started = std::time::Instant::now();
         let run = fencelab_core::mutation::run(exercise, &parallel::Cores);
         runs.push((run, started.elapsed().as_secs_f64()));
+        if let postgres::Engine::Postgres { .. } = engine {
+            let (server_exercise, target) = engine.exercise(exercise)?;
+            let started = std::time::Instant::now();
+            let run = match fencelab_core::mutation::context(exercise) {
+                Ok(context) => fencelab_core::mutation::run_on(
+                    &target,
+                    &server_exercise,
+                    &context,
+                    &parallel::Cores,
+                ),
+                Err(error) => fencelab_core::mutate::ExerciseMutation {
+                    exercise: exercise.id.clone(),
+                    error: Some(error.to_string()),
+                    ..Default::default()
+                },
+            };
+            let exercise = server_exercise;
+            on_server.push((run, started.elapsed().as_secs_f64(), exercise));
+        }
+    }
+    if !on_server.is_empty() {
+        return postgres::print_mutations(&engine, &exercises, &runs, &on_server, json);
     }
     if json {
         print_json(&mutation_document::Document::new(&runs))?;
@@ -568,6 +615,8 @@ fn edits(exercise: &Exercise, texts: &Texts) -> Result<BTreeMap<String, String>,
 
 fn run_exercise(args: &RunArgs) -> Result<Ended, BadInput> {
     let (exercise, source) = find_exercise_source(&args.exercise)?;
+    let engine = args.postgres.engine()?;
+    let (exercise, target) = engine.exercise(&exercise)?;
     let format = args
         .grading
         .as_ref()
@@ -597,7 +646,8 @@ fn run_exercise(args: &RunArgs) -> Result<Ended, BadInput> {
     let to_run: Vec<Scenario> = scenarios.iter().map(|(s, _)| s.clone()).collect();
     let started = std::time::Instant::now();
     let texts = exercise.texts_with(&edits);
-    let (report, scenario_seconds) = run_scenarios(&exercise, &texts, &to_run, limits, args.random);
+    let (report, scenario_seconds) =
+        run_scenarios(&target, &exercise, &texts, &to_run, limits, args.random);
     let took = started.elapsed();
     let entry = |options: grade::Options<'_>| {
         grade::Entry::of_run(
@@ -617,11 +667,12 @@ fn run_exercise(args: &RunArgs) -> Result<Ended, BadInput> {
             site: grading.site.as_deref(),
         });
         let document = grade::Document::new("run", vec![entry]).timed(took.as_secs_f64());
-        let ended = finish(
-            &document,
-            grading,
-            &render::run(&report, false, exercise.journal),
-        )?;
+        let text = format!(
+            "{}{}",
+            engine.heading(),
+            render::run(&report, false, exercise.journal)
+        );
+        let ended = finish(&document, grading, &text)?;
         return Ok(match unparsable {
             Some(bad) => {
                 bad.report();
@@ -639,6 +690,7 @@ fn run_exercise(args: &RunArgs) -> Result<Ended, BadInput> {
         .with_exploration(&report);
         print_json(&grade::Document::new("explore", vec![entry]))?;
     } else {
+        out!("{}", engine.heading());
         print_explored(&report, exercise.journal, took);
     }
     Ok(Ended::passed_if(report.failed == 0))
@@ -743,13 +795,14 @@ fn limits_of(given: &LimitArgs) -> Limits {
 /// the report, the seconds each scenario took (the engine reads no clock;
 /// a grader's report shows them).
 fn run_scenarios(
+    target: &Target,
     exercise: &Exercise,
     texts: &[(String, String)],
     to_run: &[Scenario],
     limits: Limits,
     random: Option<(u64, Option<u64>)>,
 ) -> (ExerciseReport, Vec<f64>) {
-    let mut suite = exercise.suite(texts, to_run, limits);
+    let mut suite = target.suite(exercise, texts, to_run, limits);
     if let Some((runs, seed)) = random {
         // The engine never reads real randomness; the command line may.
         let seed = seed.unwrap_or_else(seed_from_clock);

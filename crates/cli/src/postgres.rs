@@ -5,8 +5,11 @@
 
 use crate::BadInput;
 use clap::Args;
+use fencelab_cli::render;
 use fencelab_core::Exercise;
+use fencelab_core::mutate::ExerciseMutation;
 use fencelab_core::target::Target;
+use fencelab_model::mutate::killed_by_one_only;
 use fencelab_postgres::{PgWorlds, Server};
 use std::sync::Arc;
 
@@ -86,11 +89,87 @@ impl Engine {
         }
     }
 
-    /// The engine as a report's heading names it, when not SQLite.
-    pub fn named(&self) -> Option<&str> {
+    /// The engine's name, as `killed on ... only` lines say it.
+    pub fn name(&self) -> &str {
         match self {
-            Engine::Sqlite => None,
-            Engine::Postgres { version, .. } => Some(version),
+            Engine::Sqlite => "SQLite",
+            Engine::Postgres { .. } => "PostgreSQL",
         }
     }
+
+    /// Whether the engine can run `exercise` (SQLite runs every one).
+    pub fn runs(&self, exercise: &Exercise) -> bool {
+        matches!(self, Engine::Sqlite) || exercise.postgres.is_some()
+    }
+
+    /// The line a report starts with, naming the server it ran on; nothing
+    /// on SQLite, as every report before this engine.
+    pub fn heading(&self) -> String {
+        match self {
+            Engine::Sqlite => String::new(),
+            Engine::Postgres { version, .. } => format!("on {version}:\n"),
+        }
+    }
+}
+
+/// `fencelab mutate --postgres`: each exercise's mutation run on SQLite,
+/// then on the server, then the mutants of the same text that only one of
+/// them killed; it passes when both runs do. With `--json`, one document
+/// whose entries are the SQLite runs, then the server's.
+pub(crate) fn print_mutations(
+    engine: &Engine,
+    exercises: &[Exercise],
+    runs: &[(ExerciseMutation, f64)],
+    on_server: &[(ExerciseMutation, f64, Exercise)],
+    json: bool,
+) -> Result<crate::Ended, BadInput> {
+    let ok = runs.iter().all(|(run, _)| run.ok()) && on_server.iter().all(|(run, ..)| run.ok());
+    if json {
+        let all: Vec<(ExerciseMutation, f64)> = runs
+            .iter()
+            .cloned()
+            .chain(
+                on_server
+                    .iter()
+                    .map(|(run, seconds, _)| (run.clone(), *seconds)),
+            )
+            .collect();
+        crate::print_json(&crate::mutation_document::Document::new(&all))?;
+        return Ok(crate::Ended::passed_if(ok));
+    }
+    for ((run, seconds), (server_run, server_seconds, server_exercise)) in
+        runs.iter().zip(on_server)
+    {
+        let exercise = exercises.iter().find(|e| e.id == run.exercise);
+        crate::emit(&render::mutation(run, exercise, *seconds));
+        crate::emit(&engine.heading());
+        crate::emit(&render::mutation(
+            server_run,
+            Some(server_exercise),
+            *server_seconds,
+        ));
+        let (sqlite_only, server_only) = killed_by_one_only(run, server_run);
+        for (results, by, not_by) in [
+            (sqlite_only, "SQLite", engine.name()),
+            (server_only, engine.name(), "SQLite"),
+        ] {
+            for result in results {
+                crate::emit(&format!(
+                    "  killed on {by} only, not on {not_by}: {} ({})\n",
+                    result.mutant.id, result.mutant.description
+                ));
+            }
+        }
+    }
+    let all: Vec<(ExerciseMutation, f64)> = runs
+        .iter()
+        .cloned()
+        .chain(
+            on_server
+                .iter()
+                .map(|(run, seconds, _)| (run.clone(), *seconds)),
+        )
+        .collect();
+    crate::emit(&render::mutation_totals(&all));
+    Ok(crate::Ended::passed_if(ok))
 }

@@ -74,22 +74,32 @@ pub fn not_passing(report: &ExerciseReport, whose: Whose) -> Option<NotPassing> 
 /// references, judged in the runs `spread` makes; an error, never a score,
 /// when the mutants are past their budget or the references do not pass.
 pub fn run(exercise: &Exercise, spread: &dyn Spread) -> ExerciseMutation {
-    run_on(&Target::Sqlite, exercise, spread)
+    match context(exercise) {
+        Ok(context) => run_on(&Target::Sqlite, exercise, &context, spread),
+        Err(error) => ExerciseMutation {
+            exercise: exercise.id.clone(),
+            error: Some(error.to_string()),
+            ..ExerciseMutation::default()
+        },
+    }
 }
 
-/// As [`run`], every world on `target` (`exercise` as it runs there).
-pub fn run_on(target: &Target, exercise: &Exercise, spread: &dyn Spread) -> ExerciseMutation {
+/// As [`run`], every world on `target` (`exercise` as it runs there), the
+/// operators knowing the tables as `context` says (a server's exercise
+/// has the same tables as its SQLite one, whose schema tells them).
+pub fn run_on(
+    target: &Target,
+    exercise: &Exercise,
+    context: &crate::mutate::Context,
+    spread: &dyn Spread,
+) -> ExerciseMutation {
     let unjudged = |error: String| ExerciseMutation {
         exercise: exercise.id.clone(),
         error: Some(error),
         ..ExerciseMutation::default()
     };
-    let context = match context(exercise) {
-        Ok(context) => context,
-        Err(error) => return unjudged(error.to_string()),
-    };
     let base = reference_texts(exercise);
-    let generated = match generate(exercise, &base, &context) {
+    let generated = match generate(exercise, &base, context) {
         Ok(generated) => generated,
         Err(over) => return unjudged(over.to_string()),
     };
@@ -193,8 +203,10 @@ pub struct Base<'a> {
 /// Judges mutants of one base, one after another, in one world: the
 /// checker (its schema, seed and connections) is built once from the base
 /// texts, and each mutant's procedure is put in place for its judgement and
-/// the base's put back after it. Use it with the exercise and base it was
-/// made for, and nothing else.
+/// the base's put back after it. It owns that checker and the base's
+/// parsed procedures, not the exercise or the base, which each call takes:
+/// give it the exercise and base it was made for, and advance only a
+/// [`Judging`] its own [`Judge::start`] began.
 pub struct Judge {
     /// `Err` when the base texts cannot run (then each mutant is judged in
     /// a world of its own).

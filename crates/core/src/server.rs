@@ -23,6 +23,7 @@
 use crate::history::{ErrorCause, ResultRows, Values};
 use crate::value::Value;
 use crate::world::ProcessId;
+use fencelab_model::exercise::Isolation;
 use std::fmt;
 use std::time::Duration;
 
@@ -33,6 +34,9 @@ use std::time::Duration;
 pub trait Server {
     /// Which server this is, for reports and errors ("PostgreSQL 15.18").
     fn describe(&self) -> String;
+    /// The isolation level of the sessions opened from now on (a run sets
+    /// its scenario's before it starts a process).
+    fn set_isolation(&mut self, isolation: Isolation);
     /// Opens a session for process `id`: a connection of its own, with no
     /// transaction and nothing a statement could read of an earlier one.
     fn open(&mut self, id: ProcessId) -> Result<(), ServerError>;

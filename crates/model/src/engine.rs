@@ -34,6 +34,8 @@ pub enum Error {
     BadArgument { name: String, message: String },
     /// A query or direct SQL statement failed.
     Query { sql: String, message: String },
+    /// The sandbox denied a query or direct SQL statement.
+    Denied { sql: String, denial: Denial },
     /// The process is blocked by another process's lock and nothing else can
     /// move to release it.
     Blocked { id: String, sql: String },
@@ -63,6 +65,7 @@ impl fmt::Display for Error {
             Error::NoCallInProgress { id } => write!(f, "process {id} has no call in progress"),
             Error::BadArgument { name, message } => write!(f, "argument `{name}`: {message}"),
             Error::Query { sql, message } => write!(f, "{message} (in `{sql}`)"),
+            Error::Denied { sql, denial } => write!(f, "{denial} (in `{sql}`)"),
             Error::Blocked { id, sql } => write!(
                 f,
                 "process {id} is blocked at `{sql}`: another process holds the database lock"
@@ -86,4 +89,24 @@ impl From<ParseError> for Error {
     fn from(error: ParseError) -> Self {
         Error::Parse(error)
     }
+}
+
+/// Why the sandbox stopped a statement: the core's sandbox decides, this
+/// says it (its Display is in `report/error.rs`, beside the limit the
+/// check's budget shares a sentence with). A call's statement stopped so
+/// ends in a call error ([`crate::history::ErrorCause::StepBudget`] or
+/// [`crate::history::ErrorCause::Denied`]); a statement the scenario wrote
+/// (direct SQL, a query) in [`Error::Denied`], which ends a run in
+/// [`crate::report::ErrorKind::Denied`]; the check's own budget, in a
+/// [`crate::report::Limit`].
+#[derive(Clone, Debug, PartialEq, Eq, Serialize, Deserialize)]
+pub enum Denial {
+    /// The statement ran past its own budget of `steps_max` SQLite steps.
+    StepBudget { steps_max: u64 },
+    /// The check as a whole ran past its budget of SQLite steps, inside
+    /// this statement.
+    CheckBudget { steps_max: u64 },
+    /// The authorizer refused something the statement tried; the reason is
+    /// a sentence for the learner.
+    Refused(String),
 }

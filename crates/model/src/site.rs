@@ -38,7 +38,10 @@ pub struct SiteIndex {
     pub exercises: Vec<String>,
 }
 
-/// Why an index cannot be used, in a sentence.
+/// Why an index cannot be used, in a sentence. A sentence, not an enum of
+/// causes: no reader branches on the cause (the page, `fencelab index`, the
+/// mdBook preprocessor, the SCORM packager and the prerenderer show it), and
+/// it crosses the workers' wire (`Response::Indexed`) as this text.
 #[derive(Clone, Debug, PartialEq, Eq, Serialize, Deserialize)]
 pub struct IndexError(pub String);
 

@@ -23,15 +23,13 @@ const STALL_POLL: Duration = Duration::from_millis(5);
 /// database each (`fencelab_core::target::Target::Server`).
 pub struct PgWorlds {
     server: Mutex<Server>,
-    isolation: Isolation,
 }
 
 impl PgWorlds {
-    /// Worlds on `server`, their processes' transactions at `isolation`.
-    pub fn new(server: Server, isolation: Isolation) -> PgWorlds {
+    /// Worlds on `server` (each run's sessions at its scenario's isolation).
+    pub fn new(server: Server) -> PgWorlds {
         PgWorlds {
             server: Mutex::new(server),
-            isolation,
         }
     }
 }
@@ -44,8 +42,8 @@ impl Worlds for PgWorlds {
             Error::Schema(error) => server_error("apply the exercise's schema", &sql_error(&error)),
             other => failed("make a world", &other),
         })?;
-        let world =
-            PgWorld::new(db, self.isolation, version).map_err(|e| failed("open a world", &e))?;
+        let world = PgWorld::new(db, Isolation::default(), version)
+            .map_err(|e| failed("open a world", &e))?;
         Ok(Box::new(world))
     }
 }
@@ -86,6 +84,15 @@ impl PgWorld {
 impl seam::Server for PgWorld {
     fn describe(&self) -> String {
         self.version.clone()
+    }
+
+    fn set_isolation(&mut self, isolation: fencelab_model::exercise::Isolation) {
+        use fencelab_model::exercise::Isolation as Level;
+        self.isolation = match isolation {
+            Level::ReadCommitted => Isolation::ReadCommitted,
+            Level::RepeatableRead => Isolation::RepeatableRead,
+            Level::Serializable => Isolation::Serializable,
+        };
     }
 
     fn open(&mut self, id: ProcessId) -> Result<(), seam::ServerError> {

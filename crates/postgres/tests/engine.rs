@@ -53,10 +53,7 @@ fn claim_exercise() -> Exercise {
 /// as the claim's text; `None` when the tests skip.
 fn run_claim(claim: &str) -> Option<ExerciseReport> {
     let exercise = claim_exercise();
-    let target = Target::Server(Arc::new(PgWorlds::new(
-        server_for_tests()?,
-        Isolation::ReadCommitted,
-    )));
+    let target = Target::Server(Arc::new(PgWorlds::new(server_for_tests()?)));
     let texts = vec![("claim".to_string(), claim.to_string())];
     Some(
         target

@@ -21,6 +21,9 @@
 //! writes the same bytes. Must never write a page whose report the worker
 //! would not give: `tests/e2e/prerender.mjs` asks the built worker for each
 //! page's report in Chromium and compares.
+//!
+//! Its errors are sentences (`String`): its one caller, `main.rs`, prints
+//! them and exits, and nothing branches on a cause.
 
 use fencelab_model::site::INDEX_PATH;
 use fencelab_model::{Exercise, ExerciseReport, LoadError};

@@ -7,6 +7,7 @@
 //! These are the authoring view's effects on storage: its component calls
 //! them and hands the reducer what they read. Must never panic.
 
+use crate::entry::{EntryFormat, Versioned};
 use crate::storage::{ASIDE_PREFIX, storage};
 use serde::{Deserialize, Serialize};
 
@@ -36,23 +37,21 @@ pub enum SavedDraft {
     },
 }
 
+impl Versioned for Entry {
+    const FORMAT: EntryFormat = EntryFormat {
+        name: "draft",
+        version: DRAFT_FORMAT,
+        bytes_max: DRAFT_ENTRY_BYTES_MAX,
+    };
+
+    fn version(&self) -> u32 {
+        self.format
+    }
+}
+
 /// Reads an entry's text, checking its format version.
 pub fn parse(entry: &str) -> Result<String, String> {
-    if entry.len() > DRAFT_ENTRY_BYTES_MAX {
-        return Err(format!(
-            "it is {} bytes, more than the {DRAFT_ENTRY_BYTES_MAX} read",
-            entry.len()
-        ));
-    }
-    let entry: Entry =
-        serde_json::from_str(entry).map_err(|e| crate::share::json_error_in_words(&e))?;
-    if entry.format != DRAFT_FORMAT {
-        return Err(format!(
-            "it is in draft format {}, and this page reads format {DRAFT_FORMAT}",
-            entry.format
-        ));
-    }
-    Ok(entry.text)
+    crate::entry::read::<Entry>(entry).map(|entry| entry.text)
 }
 
 /// The saved draft; an unreadable one is set aside.

@@ -5,6 +5,7 @@
 //! (`share::Shown`). Putting them back in the editors is `open.rs`'s.
 
 use super::{FoundBreak, Given, HuntText, Playground, Progress};
+use crate::entry::{EntryFormat, Versioned};
 use crate::share::{self, Link, Shown};
 use fencelab_protocol::Edits;
 use serde::{Deserialize, Serialize};
@@ -60,24 +61,22 @@ pub struct Saved {
     pub hints: usize,
 }
 
+impl Versioned for Saved {
+    const FORMAT: EntryFormat = EntryFormat {
+        name: "save",
+        version: SAVE_FORMAT,
+        bytes_max: SAVED_ENTRY_BYTES_MAX,
+    };
+
+    fn version(&self) -> u32 {
+        self.format
+    }
+}
+
 impl Saved {
     /// Parses an entry's text, checking its format version.
     pub fn parse(text: &str) -> Result<Saved, String> {
-        if text.len() > SAVED_ENTRY_BYTES_MAX {
-            return Err(format!(
-                "it is {} bytes, more than the {SAVED_ENTRY_BYTES_MAX} read",
-                text.len()
-            ));
-        }
-        let saved: Saved =
-            serde_json::from_str(text).map_err(|e| crate::share::json_error_in_words(&e))?;
-        if saved.format != SAVE_FORMAT {
-            return Err(format!(
-                "it is in save format {}, and this page reads format {SAVE_FORMAT}",
-                saved.format
-            ));
-        }
-        Ok(saved)
+        crate::entry::read(text)
     }
 
     pub fn progress(&self) -> Progress {

@@ -41,14 +41,16 @@ pub(super) fn memory_exceeded(bytes_max: u64) -> Limit {
     }
 }
 
-/// The error of what the sandbox denied the check itself: its SQLite step
-/// budget is a limit; anything else a denial, in its own words.
-pub(super) fn denied(denial: Denial) -> ScenarioError {
+/// The error of what the sandbox denied the check itself, in a statement
+/// the scenario wrote (`sql`: direct SQL, a query) or between statements:
+/// its SQLite step budget is a limit; anything else a denial, in its own
+/// words.
+pub(super) fn denied(denial: Denial, sql: Option<String>) -> ScenarioError {
     let kind = match denial {
         Denial::CheckBudget { steps_max } => ErrorKind::Limit {
             limit: Limit::SqliteSteps { maximum: steps_max },
         },
-        other => ErrorKind::Denied { denial: other },
+        denial => ErrorKind::Denied { denial, sql },
     };
     ScenarioError::of(kind)
 }

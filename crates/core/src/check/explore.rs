@@ -527,7 +527,7 @@ impl Checker {
     /// more than its memory allows in `seen_bytes` of explored states.
     pub(super) fn over_budget(&self, seen_bytes: u64) -> Option<ScenarioError> {
         if let Some(denial) = self.world.meter().exceeded() {
-            return Some(denied(denial));
+            return Some(denied(denial, None));
         }
         (seen_bytes > self.limits.memory_bytes_max).then(|| {
             ScenarioError::of(ErrorKind::Limit {

@@ -271,7 +271,12 @@ impl Checker {
     /// then replays the schedule it reports to record its history. The
     /// same as advancing [`Checker::search`] to its end.
     pub fn check(&mut self, scenario: &Scenario) -> ScenarioReport {
-        let mut search = self.search(scenario);
+        let search = self.search(scenario);
+        self.finish(search)
+    }
+
+    /// `search` advanced to its end, in one go.
+    fn finish(&mut self, mut search: ScenarioSearch) -> ScenarioReport {
         loop {
             if let Progress::Done(report) = search.advance(self, u64::MAX) {
                 return *report;
@@ -285,11 +290,10 @@ impl Checker {
     /// a seed that fails reproduces the same schedule natively and in wasm.
     /// Reports the first failing schedule (replayed, with its history), or
     /// the last, and the seed in its exploration figures.
+    /// The search owns its strategy, so the checker's own is left as it was.
     pub fn check_random(&mut self, scenario: &Scenario, seed: u64, runs: u64) -> ScenarioReport {
-        let strategy = std::mem::replace(&mut self.strategy, Strategy::Random { seed, runs });
-        let report = self.check(scenario);
-        self.strategy = strategy;
-        report
+        let search = self.search_by(scenario, Strategy::Random { seed, runs });
+        self.finish(search)
     }
 
     /// Replays one schedule and reports its verdict and history.
@@ -449,6 +453,10 @@ impl Checker {
     ) -> Path {
         let spent_before = (self.spent.procedure_steps, self.world.meter().spent());
         self.resumed_runs += u64::from(resume.is_some());
+        // A server's sessions, opened as the run starts its processes, take
+        // the scenario's isolation level; a SQLite world has none.
+        self.world
+            .set_isolation(scenario.isolation.unwrap_or_default());
         let mut run = Run {
             world: &mut self.world,
             run_tables: &mut self.run_tables,
@@ -481,7 +489,7 @@ impl Checker {
                 }
                 run.run(actions, chooser, resume)
             }
-            Err(error) => End::Error(Box::new(ScenarioError::of(ErrorKind::Engine { error }))),
+            Err(error) => run::engine_error(error),
         };
         run.into_path(end)
     }

@@ -180,7 +180,7 @@ impl Run<'_> {
     /// or holds more history than its memory allows: a limit is never a pass.
     fn within_budget(&mut self) -> Flow {
         if let Some(denial) = self.world.meter().exceeded() {
-            return Err(End::Error(Box::new(denied(denial))));
+            return Err(End::Error(Box::new(denied(denial, None))));
         }
         let held = self.world.history_bytes();
         if !self.history_counted {
@@ -616,8 +616,13 @@ impl Run<'_> {
     }
 }
 
+/// The end of a run that `error` stopped: a denial of a statement the
+/// scenario wrote is the sandbox's ([`denied`]), anything else the engine's.
 pub(super) fn engine_error(error: Error) -> End {
-    End::Error(Box::new(ScenarioError::of(ErrorKind::Engine { error })))
+    End::Error(Box::new(match error {
+        Error::Denied { sql, denial } => denied(denial, Some(sql)),
+        error => ScenarioError::of(ErrorKind::Engine { error }),
+    }))
 }
 
 /// What a reader calls each process the actions start, by its label.

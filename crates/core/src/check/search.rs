@@ -80,8 +80,10 @@ enum Exploring {
     Random(RandomWalk),
 }
 
-/// A scenario's check in progress. Advance it with the checker it was
-/// made by, and nothing else between its slices.
+/// A scenario's check in progress. It owns what it searches (the scenario,
+/// its strategy and that strategy's state) and what it has spent, but not
+/// the checker, whose texts, limits and world it runs: advance it only with
+/// the checker that made it, changing none of those between its slices.
 pub struct ScenarioSearch {
     pub(super) purpose: Purpose,
     pub(super) scenario: Scenario,
@@ -109,9 +111,15 @@ pub struct ScenarioSearch {
 }
 
 impl Checker {
-    /// Starts checking `scenario` over every interleaving; see
-    /// [`ScenarioSearch::advance`].
+    /// Starts checking `scenario` over every interleaving (or as
+    /// [`Checker::set_strategy`] chose); see [`ScenarioSearch::advance`].
     pub fn search(&self, scenario: &Scenario) -> ScenarioSearch {
+        self.search_by(scenario, self.strategy)
+    }
+
+    /// Starts checking `scenario` by `strategy`, which the search keeps:
+    /// the checker's own strategy is neither read nor changed.
+    pub(super) fn search_by(&self, scenario: &Scenario, strategy: Strategy) -> ScenarioSearch {
         let actions = validate(scenario);
         ScenarioSearch {
             purpose: Purpose::Shown,
@@ -122,12 +130,12 @@ impl Checker {
                 .map(|error| ScenarioReport::errored(scenario, error.clone())),
             pending: actions.ok().map(|actions| Pending {
                 actions,
-                exploring: match self.strategy {
+                exploring: match strategy {
                     Strategy::Random { seed, runs } => {
                         Exploring::Random(RandomWalk::new(seed, runs))
                     }
                     Strategy::Plain | Strategy::Reduced => Exploring::DepthFirst(DepthFirst::new(
-                        self.strategy,
+                        strategy,
                         &self.limits,
                         self.resuming,
                     )),

@@ -2,12 +2,11 @@
 //! write no fence sees), queries, the tables as anyone sees them, and the
 //! fingerprint exploration compares states by.
 
-use super::statement::{QueryFailure, query_on, sqlite_message};
+use super::statement::{QueryFailure, query_on};
 use super::{Effect, ProcessId, TableRows, World};
 use crate::error::Error;
 use crate::history::{Event, ResultRows, Values, What};
 use crate::mutate::TableColumns;
-use crate::sqlite::is_busy;
 use fencelab_model::exercise::Journal;
 use rusqlite::Connection;
 use serde::Serialize;
@@ -55,24 +54,14 @@ impl World {
         self.direct_statements += 1;
         self.anchor_sandbox.begin_statement();
         if let Some(denial) = crate::sandbox::refuse_before_sqlite(sql) {
-            return Err(Error::Query {
-                sql: sql.to_string(),
-                message: denial.to_string(),
-            });
+            return Err(QueryFailure::Denied(denial).into_error(sql));
         }
         crate::sqlite::pin_randomness();
         let total_before = self.anchor.total_changes();
-        let ran = self.anchor.execute_batch(sql).map_err(|e| Error::Query {
-            sql: sql.to_string(),
-            message: if is_busy(&e) {
-                "a process's open transaction holds the database lock".into()
-            } else {
-                match self.anchor_sandbox.explain_failure() {
-                    Some(denial) => denial.to_string(),
-                    None => sqlite_message(&e),
-                }
-            },
-        });
+        let ran = self
+            .anchor
+            .execute_batch(sql)
+            .map_err(|e| QueryFailure::from_sqlite(e, &self.anchor_sandbox).into_error(sql));
         // Direct SQL is the world's own, outside every process: it may not
         // leave a transaction open behind it (a lone BEGIN would hold the
         // lock for the rest of the scenario and stop the next reset).

@@ -15,7 +15,7 @@ use super::step::call_error;
 use super::{ProcessId, StepResult, World, index};
 use crate::error::Error;
 use crate::history::{ErrorCause, Outcome, Values, What};
-use crate::procedure::Step;
+use crate::procedure::{StatementClass, Step};
 use crate::server::ServerError;
 use crate::server::{Reply, SendError, Server, ServerTable, Settled};
 use crate::sql_value::Bind;
@@ -55,6 +55,14 @@ impl World {
         Ok(world)
     }
 
+    /// The isolation level of the server sessions opened from now on;
+    /// nothing on a SQLite world, which has one writer and no levels.
+    pub fn set_isolation(&mut self, isolation: fencelab_model::exercise::Isolation) {
+        if let Some(server) = self.server.as_deref_mut() {
+            server.set_isolation(isolation);
+        }
+    }
+
     /// Which server the world's tables live on, if not in its SQLite.
     pub fn server(&self) -> Option<String> {
         self.server.as_ref().map(|s| s.describe())
@@ -67,6 +75,7 @@ impl World {
         id: ProcessId,
         step: &Step,
         sql: &str,
+        class: StatementClass,
     ) -> Result<StepResult, Error> {
         let (parameters, reply) = match std::mem::take(&mut self.processes[index(id)].in_flight) {
             InFlight::Finished(parameters, reply) => (parameters, reply),
@@ -87,6 +96,14 @@ impl World {
         };
         match reply {
             Reply::Rows { rows, changed } => {
+                // A read's command tag counts the rows it returned
+                // (`SELECT 2`); what the engine counts, as SQLite's
+                // changes() does, is rows written.
+                let changed = if class == StatementClass::Read {
+                    0
+                } else {
+                    changed
+                };
                 let executed = Executed {
                     parameters,
                     changed,

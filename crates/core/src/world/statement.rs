@@ -218,6 +218,8 @@ fn bind_parameters(
 pub(super) enum QueryFailure {
     /// A process's open transaction holds the write lock.
     Locked,
+    /// The sandbox stopped it.
+    Denied(Denial),
     Failed(String),
 }
 
@@ -228,21 +230,21 @@ impl QueryFailure {
         if is_busy(&error) {
             return QueryFailure::Locked;
         }
-        QueryFailure::Failed(match sandbox.explain_failure() {
-            Some(denial) => denial.to_string(),
-            None => sqlite_message(&error),
-        })
+        match sandbox.explain_failure() {
+            Some(denial) => QueryFailure::Denied(denial),
+            None => QueryFailure::Failed(sqlite_message(&error)),
+        }
     }
 
     pub(super) fn into_error(self, sql: &str) -> Error {
-        Error::Query {
-            sql: sql.to_string(),
-            message: match self {
-                QueryFailure::Locked => {
-                    "a process's open transaction holds the database lock".into()
-                }
-                QueryFailure::Failed(message) => message,
+        let sql = sql.to_string();
+        match self {
+            QueryFailure::Locked => Error::Query {
+                sql,
+                message: "a process's open transaction holds the database lock".into(),
             },
+            QueryFailure::Denied(denial) => Error::Denied { sql, denial },
+            QueryFailure::Failed(message) => Error::Query { sql, message },
         }
     }
 }
@@ -318,7 +320,7 @@ pub(super) fn query_on(
 ) -> Result<ResultRows, QueryFailure> {
     let fail = QueryFailure::Failed;
     if let Some(denial) = crate::sandbox::refuse_before_sqlite(sql) {
-        return Err(fail(denial.to_string()));
+        return Err(QueryFailure::Denied(denial));
     }
     crate::sqlite::pin_randomness();
     // Invariants are queried after every step: prepared once per

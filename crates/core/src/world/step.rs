@@ -66,7 +66,7 @@ impl World {
         class: StatementClass,
     ) -> Result<StepResult, Error> {
         if self.server.is_some() {
-            return self.run_on_server(id, step, sql);
+            return self.run_on_server(id, step, sql, class);
         }
         let before = self.before_step(Some(id), || class == StatementClass::Rollback);
         let process = self.process(id)?;

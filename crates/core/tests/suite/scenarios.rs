@@ -594,27 +594,33 @@ fn schedule(text: &str) -> Schedule {
     Schedule::parse(text).expect("a schedule of process names")
 }
 
+/// What the sandbox denies a scenario's own statement ends the run in a
+/// denial (its JSON kind `refused`), never an engine fault.
 #[test]
 fn direct_sql_and_queries_explain_what_they_may_not_do() {
     let cases = [
         (
             r#"{ sql = "BEGIN IMMEDIATE" }"#,
             "direct SQL must end every transaction it begins",
+            "engine",
         ),
         (
             r#"{ sql = "PRAGMA journal_mode = OFF" }"#,
             "PRAGMA journal_mode is not allowed",
+            "refused",
         ),
         (
             r#"{ sql = "CREATE TRIGGER t AFTER UPDATE ON messages BEGIN SELECT 1; END" }"#,
             "CREATE TRIGGER t is not allowed",
+            "refused",
         ),
         (
             r#"{ query = "SELECT random()", rows = [], checks = "nothing random" }"#,
             "random() is not available",
+            "refused",
         ),
     ];
-    for (step, expected) in cases {
+    for (step, expected, kind) in cases {
         let text = format!("name = \"direct\"\nsteps = [\n  {step},\n]\n");
         let report = check(CAS_CLAIM, &text);
         let error = report
@@ -625,6 +631,7 @@ fn direct_sql_and_queries_explain_what_they_may_not_do() {
             "{step}: {}",
             error.message()
         );
+        assert_eq!(error.kind_name(), kind, "{step}: {}", error.message());
     }
     // After a refused BEGIN the world is whole again: the next run resets.
     let report = check(CAS_CLAIM, ONE_WINNER);

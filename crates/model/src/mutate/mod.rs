@@ -22,7 +22,10 @@
 mod operators;
 mod report;
 
-pub use report::{Counts, ExerciseMutation, Kill, MutantResult, MutantVerdict, StaleEquivalent};
+pub use report::{
+    Counts, ExerciseMutation, Kill, MutantResult, MutantVerdict, StaleEquivalent,
+    killed_by_one_only,
+};
 
 use crate::procedure::{Position, Procedure};
 use serde::{Deserialize, Serialize};

@@ -146,3 +146,95 @@ impl fmt::Display for StaleEquivalent {
         }
     }
 }
+
+/// The generated mutants two engines' runs of one exercise both judged
+/// (the same mutated text of the same procedure: where the engines' texts
+/// are the same, so are their mutants) and only one killed: the ones
+/// killed in `one` alone, then in `other` alone, each as `one` has it.
+pub fn killed_by_one_only<'a>(
+    one: &'a ExerciseMutation,
+    other: &'a ExerciseMutation,
+) -> (Vec<&'a MutantResult>, Vec<&'a MutantResult>) {
+    let killed = |result: &MutantResult| matches!(result.verdict, MutantVerdict::Killed { .. });
+    let twin = |result: &MutantResult, run: &'a ExerciseMutation| {
+        run.results.iter().find(|r| {
+            r.mutant.procedure == result.mutant.procedure && r.mutant.text == result.mutant.text
+        })
+    };
+    let alone = |run: &'a ExerciseMutation, against: &'a ExerciseMutation| {
+        run.results
+            .iter()
+            .filter(|result| killed(result))
+            .filter(|result| twin(result, against).is_some_and(|twin| !killed(twin)))
+            .collect::<Vec<_>>()
+    };
+    (alone(one, other), alone(other, one))
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::mutate::{Mutant, Operator};
+    use crate::procedure::Position;
+    #[cfg(target_arch = "wasm32")]
+    use wasm_bindgen_test::wasm_bindgen_test as test;
+
+    fn result(id: &str, text: &str, killed: bool) -> MutantResult {
+        MutantResult {
+            mutant: Mutant {
+                id: id.into(),
+                operator: Operator::DropConjunct,
+                procedure: "claim".into(),
+                position: Position { line: 1, column: 1 },
+                description: id.into(),
+                text: text.into(),
+            },
+            verdict: if killed {
+                MutantVerdict::Killed {
+                    by: vec![Kill {
+                        scenario: "one winner".into(),
+                        sentence: "both believe".into(),
+                        schedule: Schedule::default(),
+                    }],
+                }
+            } else {
+                MutantVerdict::Survived
+            },
+        }
+    }
+
+    fn run(results: Vec<MutantResult>) -> ExerciseMutation {
+        ExerciseMutation {
+            exercise: "x".into(),
+            results,
+            ..ExerciseMutation::default()
+        }
+    }
+
+    #[test]
+    fn a_mutant_killed_on_one_engine_and_not_the_other_is_found_by_its_text() {
+        let sqlite = run(vec![
+            result("claim:1:1:a", "same A", true),
+            result("claim:2:1:b", "same B", false),
+            result("claim:3:1:c", "same C", true),
+            result("claim:4:1:d", "sqlite only", true),
+        ]);
+        // The server's ids differ (its text has other positions); the
+        // mutated texts are what match.
+        let server = run(vec![
+            result("claim:1:9:a", "same A", false),
+            result("claim:2:9:b", "same B", true),
+            result("claim:3:9:c", "same C", true),
+            result("claim:5:1:e", "server only", false),
+        ]);
+        let (on_sqlite, on_server) = killed_by_one_only(&sqlite, &server);
+        let ids = |results: Vec<&MutantResult>| {
+            results
+                .iter()
+                .map(|r| r.mutant.id.clone())
+                .collect::<Vec<_>>()
+        };
+        assert_eq!(ids(on_sqlite), ["claim:1:1:a"]);
+        assert_eq!(ids(on_server), ["claim:2:9:b"]);
+    }
+}

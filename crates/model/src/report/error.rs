@@ -10,6 +10,7 @@
 
 use super::Place;
 use super::said::{DataJson, Said, TagRead, Tagged};
+pub use crate::engine::Denial;
 use crate::engine::Error as EngineError;
 use crate::history::ErrorCause;
 use crate::monitor::RuleError;
@@ -227,6 +228,11 @@ pub enum ErrorKind {
     Denied {
         #[serde(rename = "message", serialize_with = "sentence")]
         denial: Denial,
+        /// The statement denied, when the scenario wrote it (a direct
+        /// statement or a query): the sentence names it; the kind's JSON
+        /// has the denial's sentence alone.
+        #[serde(skip)]
+        sql: Option<String>,
     },
     /// The engine failed: a fault of fencelab's, not of the exercise.
     Engine {
@@ -268,7 +274,11 @@ impl fmt::Display for ErrorKind {
                 f,
                 "the exercise's belief rules do not fit this call: {error}"
             ),
-            ErrorKind::Denied { denial } => denial.fmt(f),
+            ErrorKind::Denied { denial, sql: None } => denial.fmt(f),
+            ErrorKind::Denied {
+                denial,
+                sql: Some(sql),
+            } => write!(f, "{denial} (in `{sql}`)"),
             ErrorKind::Engine { error } => error.fmt(f),
             ErrorKind::Unusable { message } => f.write_str(message),
         }
@@ -281,23 +291,8 @@ fn sentence<S: serde::Serializer>(cause: &impl fmt::Display, s: S) -> Result<S::
     s.collect_str(cause)
 }
 
-/// Why the sandbox stopped a statement: the core's sandbox decides, this
-/// says it. A call's statement stopped so ends in an error
-/// ([`ErrorCause::StepBudget`] or [`ErrorCause::Denied`]); a statement of
-/// the check's own, in [`ErrorKind::Denied`] (or a [`Limit`], for the
-/// check's budget).
-#[derive(Clone, Debug, PartialEq, Eq)]
-pub enum Denial {
-    /// The statement ran past its own budget of `steps_max` SQLite steps.
-    StepBudget { steps_max: u64 },
-    /// The check as a whole ran past its budget of SQLite steps, inside
-    /// this statement.
-    CheckBudget { steps_max: u64 },
-    /// The authorizer refused something the statement tried; the reason is
-    /// a sentence for the learner.
-    Refused(String),
-}
-
+// `Denial` is `engine.rs`'s (an engine error carries it); its sentence is
+// here, beside the limit its check budget shares a sentence with.
 impl fmt::Display for Denial {
     fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
         match self {
@@ -594,8 +589,16 @@ mod tests {
             (
                 of(ErrorKind::Denied {
                     denial: Denial::Refused("not authorized to read sqlite_master".into()),
+                    sql: None,
                 }),
                 "not authorized to read sqlite_master",
+            ),
+            (
+                of(ErrorKind::Denied {
+                    denial: Denial::Refused("PRAGMA journal_mode is not allowed".into()),
+                    sql: Some("PRAGMA journal_mode = OFF".into()),
+                }),
+                "PRAGMA journal_mode is not allowed (in `PRAGMA journal_mode = OFF`)",
             ),
             (
                 of(ErrorKind::Engine {
@@ -663,7 +666,7 @@ mod tests {
         let sentences = every_limit()
             .into_iter()
             .map(|limit| ScenarioError::of(ErrorKind::Limit { limit }))
-            .chain(denials.map(|denial| ScenarioError::of(ErrorKind::Denied { denial })))
+            .chain(denials.map(|denial| ScenarioError::of(ErrorKind::Denied { denial, sql: None })))
             .map(|error| error.to_string());
         for sentence in sentences {
             assert!(!sentence.contains("--"), "{sentence}");
@@ -720,12 +723,16 @@ mod tests {
     fn a_denial_keeps_its_json_tag_refused() {
         let error = ScenarioError::of(ErrorKind::Denied {
             denial: Denial::StepBudget { steps_max: 7 },
+            sql: Some("SELECT 1".into()),
         });
         assert_eq!(error.kind_name(), "refused");
         let json = serde_json::to_value(&error).expect("serializes");
         assert_eq!(json["kind"]["kind"], "refused", "{json}");
-        // The typed denial is written as the sentence it says, as before.
-        assert_eq!(json["kind"]["message"], json["message"], "{json}");
+        // The typed denial is written as the sentence it says, as before;
+        // the error's sentence names the statement denied, too.
+        let denial = Denial::StepBudget { steps_max: 7 }.to_string();
+        assert_eq!(json["kind"]["message"], denial, "{json}");
+        assert_eq!(json["message"], format!("{denial} (in `SELECT 1`)"));
     }
 
     #[test]
