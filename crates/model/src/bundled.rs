@@ -47,6 +47,7 @@ bundled_files! {
     "26-the-counter-that-burns-numbers.toml",
     "27-read-decide-write.toml",
     "28-skip-locked-and-the-fence.toml",
+    "29-a-lock-is-not-a-fence.toml",
 }
 
 /// The bundled exercises, loaded with everything checked but their schemas
