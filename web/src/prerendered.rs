@@ -8,11 +8,12 @@
 //! render is the page's HTML, node for node; only then does it read the
 //! address and the learner's saved work.
 //!
-//! Hydrated only when the address asks for nothing else ([`fits`]): another
-//! exercise, an embed, a share or exercise link are rendered afresh, as on
-//! a page without any of this.
+//! Hydrated only when the address asks for nothing else
+//! ([`crate::state::Start::asks_only_for`]): another exercise, an embed, a
+//! share or exercise link are rendered afresh, as on a page without any of
+//! this. The state reads this module's [`Prerendered`]; this module never
+//! reads the state.
 
-use crate::state::Start;
 use fencelab_model::{Exercise, ExerciseReport};
 use serde::{Deserialize, Serialize};
 
@@ -54,18 +55,6 @@ impl Prerendered {
     }
 }
 
-/// Whether the page's prerendered state is the one the address asks for:
-/// its exercise (or none named), not embedded, no link in the fragment.
-pub fn fits(start: &Start, prerendered: &Prerendered) -> bool {
-    start
-        .exercise
-        .as_ref()
-        .is_none_or(|id| *id == prerendered.exercise)
-        && !start.embed
-        && !start.exercise_link
-        && start.fragment.is_empty()
-}
-
 /// The site's own exercises a site exercise's page carries (none on a
 /// bundled one's), each with the text it was read from, which the worker
 /// installs it from (`Playground::adopt_site`). One that cannot be read is
@@ -97,28 +86,6 @@ mod tests {
             exercise: exercise.to_string(),
             report: ExerciseReport::new(exercise, Vec::new()),
         }
-    }
-
-    #[test]
-    fn only_an_address_that_asks_for_nothing_else_is_hydrated() {
-        let page = shown("claim");
-        assert!(fits(&Start::default(), &page));
-        let named = |id: &str| Start {
-            exercise: Some(id.to_string()),
-            ..Start::default()
-        };
-        assert!(fits(&named("claim"), &page));
-        assert!(!fits(&named("complete"), &page));
-        let embed = Start {
-            embed: true,
-            ..Start::default()
-        };
-        assert!(!fits(&embed, &page));
-        let shared = Start {
-            fragment: "s1=abc".to_string(),
-            ..Start::default()
-        };
-        assert!(!fits(&shared, &page));
     }
 
     #[test]

@@ -157,6 +157,10 @@ pub enum Command {
         /// Write the file into DIR (created if missing).
         #[arg(long, value_name = "DIR", default_value = ".")]
         dir: PathBuf,
+        /// Write the exercise's PostgreSQL texts too: a `[postgres]` table
+        /// beside its SQLite ones.
+        #[arg(long)]
+        postgres: bool,
     },
     /// Check a site's exercises/ folder and write its index.toml.
     ///

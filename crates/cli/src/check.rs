@@ -191,35 +191,7 @@ pub fn run(
     postgres: &PostgresArg,
 ) -> Result<Ended, BadInput> {
     let engine = postgres.engine()?;
-    let inputs: Vec<Input> = if paths.is_empty() {
-        let on_both = |id: &str| {
-            crate::bundled_exercises()
-                .map(|all| all.iter().any(|e| e.id == id && e.postgres.is_some()))
-        };
-        let mut inputs = Vec::new();
-        for (exercise, (name, text)) in crate::bundled_exercises()?
-            .iter()
-            .zip(fencelab_core::bundled::FILES)
-        {
-            if matches!(engine, Engine::Sqlite) || on_both(&exercise.id)? {
-                inputs.push(Input::Bundled(name, text));
-            }
-        }
-        inputs
-    } else {
-        let mut inputs = Vec::new();
-        for path in paths {
-            match bundled_named(path)? {
-                Some(bundled) => inputs.push(bundled),
-                None => inputs.extend(
-                    exercise_files(std::slice::from_ref(path))?
-                        .into_iter()
-                        .map(Input::File),
-                ),
-            }
-        }
-        inputs
-    };
+    let inputs = inputs(paths, &engine)?;
     let started = Instant::now();
     let text = grading.format().prints_text();
     let options = Options {
@@ -233,8 +205,7 @@ pub fn run(
         |input| input.judge(&engine),
         |index, checked| {
             let file = inputs[index].file();
-            let mut on_server_entry = None;
-            let entry = match checked.unwrap_or_else(|| crashed(&file)) {
+            match checked.unwrap_or_else(|| crashed(&file)) {
                 Checked::Checked(judged) => {
                     if judged.ok() {
                         tally.ok += 1;
@@ -248,47 +219,87 @@ pub fn run(
                             emit(&render::check(&on_server.check));
                         }
                     }
-                    let source = Source {
-                        file: &file,
-                        text: &judged.text,
-                    };
-                    if let Some(on_server) = &judged.postgres {
-                        // The server's check is an entry of its own, its title
-                        // naming the server, after the SQLite one.
-                        let mut exercise = on_server.exercise.clone();
-                        exercise.title = format!("{} {}", exercise.title, engine.heading().trim());
-                        on_server_entry = Some(
-                            Entry::of_check(
-                                &source,
-                                &exercise,
-                                &on_server.check,
-                                &on_server.equivalents,
-                                &options,
-                            )
-                            .with_check_seconds(&on_server.seconds),
-                        );
-                    }
-                    Entry::of_check(
-                        &source,
-                        &judged.exercise,
-                        &judged.check,
-                        &judged.equivalents,
-                        &options,
-                    )
-                    .with_check_seconds(&judged.seconds)
+                    entries.extend(judged.entries(&file, &engine, &options));
                 }
                 Checked::Unreadable(problem) => {
                     tally.unreadable += 1;
                     problem.report();
-                    Entry::unloadable(&file, problem)
+                    entries.push(Entry::unloadable(&file, problem));
                 }
-            };
-            entries.push(entry);
-            entries.extend(on_server_entry);
+            }
         },
     );
     let document = Document::new("check", entries).timed(started.elapsed().as_secs_f64());
     crate::finish(&document, grading, &tally.line())
+}
+
+/// What `paths` names (the bundled exercises when it names none; on a
+/// server, those that have its texts).
+fn inputs(paths: &[PathBuf], engine: &Engine) -> Result<Vec<Input>, BadInput> {
+    let mut inputs = Vec::new();
+    if paths.is_empty() {
+        for (exercise, (name, text)) in crate::bundled_exercises()?
+            .iter()
+            .zip(fencelab_core::bundled::FILES)
+        {
+            if engine.runs(exercise) {
+                inputs.push(Input::Bundled(name, text));
+            }
+        }
+        if inputs.is_empty() {
+            return Err(BadInput(
+                "no bundled exercise has PostgreSQL texts ([postgres]) to check".into(),
+            ));
+        }
+        return Ok(inputs);
+    }
+    for path in paths {
+        match bundled_named(path)? {
+            Some(bundled) => inputs.push(bundled),
+            None => inputs.extend(
+                exercise_files(std::slice::from_ref(path))?
+                    .into_iter()
+                    .map(Input::File),
+            ),
+        }
+    }
+    Ok(inputs)
+}
+
+impl Judged {
+    /// The grading entries of this check: SQLite's, then the server's, an
+    /// entry of its own whose title names the server.
+    fn entries(&self, file: &str, engine: &Engine, options: &Options<'_>) -> Vec<Entry> {
+        let source = Source {
+            file,
+            text: &self.text,
+        };
+        let mut entries = vec![
+            Entry::of_check(
+                &source,
+                &self.exercise,
+                &self.check,
+                &self.equivalents,
+                options,
+            )
+            .with_check_seconds(&self.seconds),
+        ];
+        if let Some(on_server) = &self.postgres {
+            let mut exercise = on_server.exercise.clone();
+            exercise.title = format!("{} {}", exercise.title, engine.heading().trim());
+            entries.push(
+                Entry::of_check(
+                    &source,
+                    &exercise,
+                    &on_server.check,
+                    &on_server.equivalents,
+                    options,
+                )
+                .with_check_seconds(&on_server.seconds),
+            );
+        }
+        entries
+    }
 }
 
 /// The bundled exercise `path` names by its id, when no file or folder

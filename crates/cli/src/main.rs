@@ -140,7 +140,7 @@ fn run(command: Command, version: &str) -> Result<Ended, BadInput> {
             texts,
             json,
         } => protect(&exercise, &texts, json),
-        Command::New { id, dir } => new::run(&id, &dir),
+        Command::New { id, dir, postgres } => new::run(&id, &dir, postgres),
         Command::Index { dir, check } => index::run(&dir, check),
         Command::Scorm {
             site,
@@ -342,6 +342,11 @@ fn mutate(
         let mut bundled = bundled_exercises()?;
         // On a server, the bundled exercises that have its texts.
         bundled.retain(|e| engine.runs(e));
+        if bundled.is_empty() {
+            return Err(BadInput(
+                "no bundled exercise has PostgreSQL texts ([postgres]) to mutate".into(),
+            ));
+        }
         bundled
     } else {
         let mut found = Vec::new();
@@ -366,19 +371,7 @@ fn mutate(
         if let postgres::Engine::Postgres { .. } = engine {
             let (server_exercise, target) = engine.exercise(exercise)?;
             let started = std::time::Instant::now();
-            let run = match fencelab_core::mutation::context(exercise) {
-                Ok(context) => fencelab_core::mutation::run_on(
-                    &target,
-                    &server_exercise,
-                    &context,
-                    &parallel::Cores,
-                ),
-                Err(error) => fencelab_core::mutate::ExerciseMutation {
-                    exercise: exercise.id.clone(),
-                    error: Some(error.to_string()),
-                    ..Default::default()
-                },
-            };
+            let run = fencelab_core::mutation::run_on(&target, &server_exercise, &parallel::Cores);
             let exercise = server_exercise;
             on_server.push((run, started.elapsed().as_secs_f64(), exercise));
         }
@@ -667,11 +660,7 @@ fn run_exercise(args: &RunArgs) -> Result<Ended, BadInput> {
             site: grading.site.as_deref(),
         });
         let document = grade::Document::new("run", vec![entry]).timed(took.as_secs_f64());
-        let text = format!(
-            "{}{}",
-            engine.heading(),
-            render::run(&report, false, exercise.journal)
-        );
+        let text = engine.heading() + &render::run(&report, false, exercise.journal);
         let ended = finish(&document, grading, &text)?;
         return Ok(match unparsable {
             Some(bad) => {

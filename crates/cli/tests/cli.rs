@@ -19,6 +19,15 @@ fn stderr(output: &Output) -> String {
     String::from_utf8_lossy(&output.stderr).into_owned()
 }
 
+/// Runs fencelab with `args` and asserts that it exits with `code` and
+/// prints `printed` on its standard output.
+fn exits_printing(args: &[&str], code: i32, printed: &str) {
+    let output = fencelab(args);
+    let out = stdout(&output);
+    assert_eq!(output.status.code(), Some(code), "{out}");
+    assert!(out.contains(printed), "{out}");
+}
+
 /// A scratch directory for files this test writes.
 fn scratch(name: &str) -> PathBuf {
     let dir = std::env::temp_dir().join(format!("fencelab-cli-{}-{name}", std::process::id()));
@@ -370,13 +379,7 @@ fn new_writes_a_starter_that_passes_check_and_whose_start_fails() {
 
     // Every mutant `fencelab mutate` generates is caught or declared
     // equivalent, so the author's first mutate passes too.
-    let output = fencelab(&["mutate", file.to_str().unwrap()]);
-    assert_eq!(output.status.code(), Some(0), "{}", stdout(&output));
-    assert!(
-        stdout(&output).contains(" 0 survived, "),
-        "{}",
-        stdout(&output)
-    );
+    exits_printing(&["mutate", file.to_str().unwrap()], 0, " 0 survived, ");
 
     // A bundled exercise's id is refused: a site's index would refuse it later.
     let output = fencelab(&[
@@ -416,6 +419,28 @@ fn new_writes_a_starter_that_passes_check_and_whose_start_fails() {
         stderr(&output)
     );
     assert!(!dir.join("My_Claim.toml").exists());
+}
+
+#[test]
+fn new_with_postgres_writes_both_dialects_and_the_file_loads_and_passes() {
+    let dir = scratch("new-postgres").join("course");
+    let _ = std::fs::remove_dir_all(&dir);
+    let dir_arg = dir.to_str().unwrap();
+    let output = fencelab(&["new", "my-claim", "--dir", dir_arg, "--postgres"]);
+    assert_eq!(output.status.code(), Some(0), "{}", stderr(&output));
+    assert!(
+        stdout(&output).contains("[postgres]"),
+        "{}",
+        stdout(&output)
+    );
+    let file = dir.join("my-claim.toml");
+    let text = std::fs::read_to_string(&file).unwrap();
+    assert!(text.contains("\n[postgres]\n"), "{text}");
+    assert!(text.contains("GENERATED ALWAYS AS IDENTITY"), "{text}");
+    // The whole file loads, its dialect checked too, and the SQLite
+    // exercise is the plain starter's: it passes as that one does.
+    exits_printing(&["check", file.to_str().unwrap()], 0, "mutants: 1/1 caught");
+    exits_printing(&["run", file.to_str().unwrap(), "--start"], 1, "FAILED");
 }
 
 #[test]
@@ -476,7 +501,7 @@ fn help_exits_0_and_names_each_subcommands_options() {
             ],
         ),
         ("mutate", &["--json"]),
-        ("new", &["<ID>", "--dir"]),
+        ("new", &["<ID>", "--dir", "--postgres"]),
         ("version", &[]),
     ];
     for (command, names) in options {

@@ -156,6 +156,8 @@ pub struct CheckSearch {
     suite: Option<SuiteSearch>,
     check: ExerciseCheck,
     judged: Option<EquivalentsJudged>,
+    /// Schedules run to their end by the suites finished so far.
+    schedules: u64,
 }
 
 impl CheckSearch {
@@ -180,12 +182,21 @@ impl CheckSearch {
             part: CheckPart::Reference,
             suite: None,
             judged: None,
+            schedules: 0,
         }
     }
 
     /// The part the next piece works on.
     pub fn part(&self) -> CheckPart {
         self.part
+    }
+
+    /// Schedules run to their end by every suite this check has finished
+    /// (each scenario's `exploration.schedules`): the work a benchmark
+    /// divides the check's time by, which the check's condensed rows of
+    /// the starting texts and the variants no longer carry.
+    pub fn schedules(&self) -> u64 {
+        self.schedules
     }
 
     /// Runs at most `runs_max` more runs of the current part's suite (one
@@ -208,6 +219,11 @@ impl CheckSearch {
             return Progress::Pending;
         };
         self.suite = None;
+        self.schedules += report
+            .scenarios
+            .iter()
+            .map(|s| s.exploration.schedules)
+            .sum::<u64>();
         let exercise = &self.exercise;
         self.part = match self.part {
             CheckPart::Reference => {
@@ -253,7 +269,7 @@ impl CheckSearch {
     /// The last part: judges the declarations, once, and gives the check.
     fn judge_declarations(&mut self) -> Progress<ExerciseCheck> {
         if self.judged.is_none() {
-            let judged = crate::mutants::judge_equivalents(&self.exercise);
+            let judged = crate::mutants::judge_equivalents_on(&self.target, &self.exercise);
             self.check.stale_equivalents = crate::mutants::stale_of(&judged);
             self.judged = Some(judged);
         }

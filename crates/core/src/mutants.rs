@@ -6,18 +6,14 @@
 
 use crate::Error;
 use crate::mutate::{Context, Mutant, MutantBudget, Mutants, OverBudget, StaleEquivalent, mutants};
-use crate::world::World;
+use crate::target::Target;
 use fencelab_model::exercise::Exercise;
 use std::collections::{BTreeMap, BTreeSet};
 
 /// What the operators may know of an exercise: its tables' columns and
 /// types, and its constants; SQLite's error when its schema does not build.
 pub fn context(exercise: &Exercise) -> Result<Context, Error> {
-    let world = World::new(&exercise.schema, [], exercise.constants.clone())?;
-    Ok(Context {
-        tables: world.table_columns()?,
-        constants: exercise.constants.keys().cloned().collect(),
-    })
+    Target::Sqlite.context(exercise)
 }
 
 /// The reference texts of every procedure, by name, in the exercise's order.
@@ -122,13 +118,20 @@ pub type EquivalentsJudged = Result<Vec<EquivalentJudgement>, Unmatchable>;
 /// it was written). Only generates the mutants, never runs them: `fencelab
 /// mutate` also judges whether a scenario kills a declared one.
 pub fn judge_equivalents(exercise: &Exercise) -> EquivalentsJudged {
+    judge_equivalents_on(&Target::Sqlite, exercise)
+}
+
+/// As [`judge_equivalents`], the operators knowing the tables as `target`
+/// declares them (a server's exercise is matched against the mutants of
+/// its own texts and schema).
+pub fn judge_equivalents_on(target: &Target, exercise: &Exercise) -> EquivalentsJudged {
     // An exercise without declarations has nothing to match: no mutant is
     // generated for it (a reference of thousands of predicates would
     // otherwise cost its check the whole mutant budget).
     if exercise.equivalents.is_empty() {
         return Ok(Vec::new());
     }
-    let context = context(exercise).map_err(Unmatchable::Schema)?;
+    let context = target.context(exercise).map_err(Unmatchable::Schema)?;
     let generated = generate(exercise, &reference_texts(exercise), &context)
         .map_err(Unmatchable::OverBudget)?;
     let ids: BTreeSet<&str> = generated.mutants.iter().map(|m| m.id.as_str()).collect();

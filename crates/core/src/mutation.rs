@@ -15,7 +15,8 @@
 use crate::check::{Checker, Limits, Progress, Purpose, ScenarioSearch, SuiteBudget};
 pub use crate::mutants::{
     EquivalentJudgement, EquivalentsJudged, Unmatchable, context, declared_equivalents, generate,
-    judge_equivalents, reference_texts, stale_equivalents, stale_of, unmatched_equivalents,
+    judge_equivalents, judge_equivalents_on, reference_texts, stale_equivalents, stale_of,
+    unmatched_equivalents,
 };
 use crate::mutate::{ExerciseMutation, Kill, Mutant, MutantResult, MutantVerdict, StaleEquivalent};
 use crate::procedure::Procedure;
@@ -74,32 +75,23 @@ pub fn not_passing(report: &ExerciseReport, whose: Whose) -> Option<NotPassing> 
 /// references, judged in the runs `spread` makes; an error, never a score,
 /// when the mutants are past their budget or the references do not pass.
 pub fn run(exercise: &Exercise, spread: &dyn Spread) -> ExerciseMutation {
-    match context(exercise) {
-        Ok(context) => run_on(&Target::Sqlite, exercise, &context, spread),
-        Err(error) => ExerciseMutation {
-            exercise: exercise.id.clone(),
-            error: Some(error.to_string()),
-            ..ExerciseMutation::default()
-        },
-    }
+    run_on(&Target::Sqlite, exercise, spread)
 }
 
 /// As [`run`], every world on `target` (`exercise` as it runs there), the
-/// operators knowing the tables as `context` says (a server's exercise
-/// has the same tables as its SQLite one, whose schema tells them).
-pub fn run_on(
-    target: &Target,
-    exercise: &Exercise,
-    context: &crate::mutate::Context,
-    spread: &dyn Spread,
-) -> ExerciseMutation {
+/// operators knowing the tables as `target` declares them.
+pub fn run_on(target: &Target, exercise: &Exercise, spread: &dyn Spread) -> ExerciseMutation {
     let unjudged = |error: String| ExerciseMutation {
         exercise: exercise.id.clone(),
         error: Some(error),
         ..ExerciseMutation::default()
     };
+    let context = match target.context(exercise) {
+        Ok(context) => context,
+        Err(error) => return unjudged(error.to_string()),
+    };
     let base = reference_texts(exercise);
-    let generated = match generate(exercise, &base, context) {
+    let generated = match generate(exercise, &base, &context) {
         Ok(generated) => generated,
         Err(over) => return unjudged(over.to_string()),
     };

@@ -74,6 +74,10 @@ pub trait Server {
     /// Puts the world back as its schema and seed rows made it (rows and
     /// sequences), every session closed first.
     fn reset(&mut self) -> Result<(), ServerError>;
+    /// Every table of the world with its columns and their declared types
+    /// as the server has them, upper-cased: what the mutation operators
+    /// know of a server's schema.
+    fn columns(&mut self) -> Result<Vec<crate::mutate::TableColumns>, ServerError>;
     /// Every table of the world as committed, its rows in a stable order:
     /// what the mirror holds.
     fn committed(&mut self) -> Result<Vec<ServerTable>, ServerError>;

@@ -5,7 +5,9 @@
 
 use crate::Error;
 use crate::check::{Checker, Limits, SuiteSearch};
+use crate::mutate::Context;
 use crate::server::{Server, ServerError};
+use crate::world::World;
 use fencelab_model::exercise::Exercise;
 use fencelab_model::procedure::Procedure;
 use fencelab_model::report::{ErrorKind, Place, ScenarioError, Unusable};
@@ -103,6 +105,27 @@ impl Target {
             scenarios,
             limits,
         )
+    }
+}
+
+impl Target {
+    /// What the mutation operators may know of `exercise` on this target:
+    /// its tables' columns with their declared types (SQLite's from its
+    /// schema; a server's as the server declares them), and its constants.
+    pub fn context(&self, exercise: &Exercise) -> Result<Context, Error> {
+        let tables = match self {
+            Target::Sqlite => {
+                World::new(&exercise.schema, [], exercise.constants.clone())?.table_columns()?
+            }
+            Target::Server(worlds) => {
+                World::on_server(worlds.world(exercise)?, [], exercise.constants.clone())?
+                    .table_columns()?
+            }
+        };
+        Ok(Context {
+            tables,
+            constants: exercise.constants.keys().cloned().collect(),
+        })
     }
 }
 

@@ -8,6 +8,7 @@ use crate::error::{Error, ErrorKind};
 use crate::server::Server;
 use crate::session::{Isolation, Reply, Session, Settled};
 use crate::world::{Observer, WorldDb};
+use fencelab_core::mutate::TableColumns;
 use fencelab_core::server::{self as seam, SendError, ServerTable, StatementError};
 use fencelab_core::target::Worlds;
 use fencelab_core::{ErrorCause, Exercise, ProcessId, Values};
@@ -214,6 +215,15 @@ impl seam::Server for PgWorld {
             let _ = session.close();
         }
         self.db.reset().map_err(|e| failed("reset the world", &e))
+    }
+
+    fn columns(&mut self) -> Result<Vec<TableColumns>, seam::ServerError> {
+        Ok(self
+            .db
+            .columns()
+            .into_iter()
+            .map(|(table, columns)| TableColumns { table, columns })
+            .collect())
     }
 
     fn committed(&mut self) -> Result<Vec<ServerTable>, seam::ServerError> {

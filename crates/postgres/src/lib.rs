@@ -24,7 +24,7 @@ pub use error::{Error, ErrorKind, ParameterProblem, ServerError};
 pub use positional::positional;
 pub use server::Server;
 pub use session::{Isolation, Reply, Session, Settled, settle_first};
-pub use world::{Observer, ResetMethod, TableRows, WorldDb};
+pub use world::{Observer, ResetMethod, TableRows, WorldDb, observer_polls};
 
 #[cfg(test)]
 mod tests {

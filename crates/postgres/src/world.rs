@@ -10,8 +10,9 @@ use crate::session::{Isolation, Session};
 use fencelab_model::value::Value;
 use postgres::{Client, Config, NoTls, Statement};
 use std::collections::BTreeSet;
-use std::sync::atomic::{AtomicBool, Ordering};
+use std::sync::atomic::{AtomicBool, AtomicU64, Ordering};
 use std::sync::{Arc, Mutex};
+use std::time::{Duration, Instant};
 
 /// The schema that keeps a copy of each table's seed rows, so a reset
 /// copies them back on the server, exactly, whatever their types.
@@ -41,6 +42,8 @@ pub enum ResetMethod {
 struct Table {
     name: String,
     columns: Vec<String>,
+    /// Each column's declared type, upper-cased (`BIGINT`, `TEXT`).
+    types: Vec<String>,
     /// Columns a row can be inserted with (not `GENERATED ... STORED`).
     insertable: Vec<String>,
 }
@@ -85,6 +88,22 @@ impl Pool {
     }
 }
 
+/// How many times this process's observers asked whether a session
+/// waits, and the nanoseconds those round trips took: the benchmark's
+/// (`benches/check.rs`) view of the polling inside each settle. Two
+/// relaxed atomic adds beside a round trip to the server.
+static POLLS: AtomicU64 = AtomicU64::new(0);
+static POLL_NANOS: AtomicU64 = AtomicU64::new(0);
+
+/// The observers' questions so far in this process (see [`POLLS`]): how
+/// many, and the time they took.
+pub fn observer_polls() -> (u64, Duration) {
+    (
+        POLLS.load(Ordering::Relaxed),
+        Duration::from_nanos(POLL_NANOS.load(Ordering::Relaxed)),
+    )
+}
+
 /// The world's view of the server's lock table, on a connection of its own:
 /// whether a session waits on another of the world's sessions.
 #[derive(Clone)]
@@ -120,10 +139,15 @@ impl Observer {
         }
         let mut inner = lock(&self.inner);
         let (client, statement) = &mut *inner;
-        client
+        let started = Instant::now();
+        let blocked = client
             .query_one(&*statement, &[&pid, &others])
             .and_then(|row| row.try_get(0))
-            .map_err(|error| Error::from_client("asking whether a session waits", &error))
+            .map_err(|error| Error::from_client("asking whether a session waits", &error));
+        let nanos = u64::try_from(started.elapsed().as_nanos()).unwrap_or(u64::MAX);
+        POLLS.fetch_add(1, Ordering::Relaxed);
+        POLL_NANOS.fetch_add(nanos, Ordering::Relaxed);
+        blocked
     }
 }
 
@@ -200,6 +224,18 @@ impl WorldDb {
     /// The database's name, `fencelab_<pid>_<n>`.
     pub fn name(&self) -> &str {
         &self.name
+    }
+
+    /// Each table of schema public with its columns and their declared
+    /// types, upper-cased (`BIGINT`): what the mutation operators know.
+    pub fn columns(&self) -> Vec<(String, Vec<(String, String)>)> {
+        self.tables
+            .iter()
+            .map(|t| {
+                let columns = t.columns.iter().cloned().zip(t.types.iter().cloned());
+                (t.name.clone(), columns.collect())
+            })
+            .collect()
     }
 
     /// The seed rows, as the schema left them.
@@ -354,7 +390,8 @@ impl Drop for WorldDb {
 }
 
 /// Schema public's tables and their columns, by name and column number.
-const TABLES_SQL: &str = "SELECT c.relname::text, a.attname::text, a.attgenerated <> '' \
+const TABLES_SQL: &str = "SELECT c.relname::text, a.attname::text, a.attgenerated <> '', \
+     upper(pg_catalog.format_type(a.atttypid, a.atttypmod)) \
      FROM pg_catalog.pg_class c \
      JOIN pg_catalog.pg_namespace n ON n.oid = c.relnamespace \
      JOIN pg_catalog.pg_attribute a ON a.attrelid = c.oid \
@@ -389,6 +426,7 @@ impl WorldDb {
                 self.tables.push(Table {
                     name: table,
                     columns: Vec::new(),
+                    types: Vec::new(),
                     insertable: Vec::new(),
                 });
             }
@@ -397,6 +435,7 @@ impl WorldDb {
                     last.insertable.push(column.clone());
                 }
                 last.columns.push(column);
+                last.types.push(row.try_get(3).map_err(fail)?);
             }
         }
         let mut keys = Vec::new();
@@ -524,6 +563,7 @@ mod tests {
         Table {
             name: name.into(),
             columns: vec![],
+            types: vec![],
             insertable: vec![],
         }
     }

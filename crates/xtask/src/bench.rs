@@ -26,6 +26,8 @@ const SECTIONS: &[&str] = &[
     "explore",
     "line marks",
     "mutate",
+    "postgres",
+    "postgres time",
 ];
 
 /// One figure: a cell of a section's table.

@@ -55,7 +55,10 @@ commands:
                      static release (a `test` stage; default: the archive in target/static-release)
   test [--only TEXT]  install what is missing and run every check CI runs (with --only, the
                      stages whose names contain TEXT), a throwaway PostgreSQL server up meanwhile
-  bench              every benchmark, then one table per section (first load, browser, engine, explore, line marks, mutate)
+  bench [--only TEXT]
+                     every benchmark (with --only, the sections whose names contain TEXT), then
+                     one table per section (first load, browser, engine, explore, line marks,
+                     mutate, postgres: on FENCELAB_POSTGRES's server, else a throwaway one)
   post-build [DIR]   finish the site trunk built in DIR (default: $TRUNK_STAGING_DIR, as trunk's
                      post_build hook runs it): prerender each bundled exercise's page
                      (web/prerender), then give every asset a content-hashed name and rewrite
@@ -111,7 +114,7 @@ enum Command {
     Dist(site::Options, Option<site::Scorm>),
     /// Every stage, or those whose names contain the text.
     Test(Option<String>),
-    Bench,
+    Bench(Option<String>),
     Sizes,
     PostBuild(PathBuf),
     /// A built site's own exercises' pages (`site::pages`).
@@ -146,9 +149,9 @@ fn parse(args: &[String]) -> Result<Command, String> {
             "{name} takes no arguments, got `{}`",
             rest.join(" ")
         )),
-        "test" => parse_test(rest),
+        "test" => parse_only("test", "a part of a stage's name", rest).map(Command::Test),
         "setup" => Ok(Command::Setup),
-        "bench" => Ok(Command::Bench),
+        "bench" => parse_only("bench", "a part of a section's name", rest).map(Command::Bench),
         "sizes" => Ok(Command::Sizes),
         "post-build" => match rest {
             [dir] => Ok(Command::PostBuild(absolute(dir)?)),
@@ -225,9 +228,9 @@ fn run(command: Command) -> Result<ExitCode, String> {
             }
             Ok(ExitCode::SUCCESS)
         }
-        Command::Bench => {
+        Command::Bench(only) => {
             let tools = tools::ensure(&root, tools::Purpose::Bench)?;
-            stages::bench(&root, &tools)?;
+            stages::bench(&root, &tools, only.as_deref())?;
             Ok(ExitCode::SUCCESS)
         }
         Command::Sizes => sizes::report(&root).map(succeeded),
@@ -365,17 +368,19 @@ fn parse_dist(rest: &[String]) -> Result<Command, String> {
 }
 
 /// `test [--only TEXT]`.
-fn parse_test(rest: &[String]) -> Result<Command, String> {
+/// `test [--only TEXT]`, `bench [--only TEXT]`: the TEXT, which names
+/// `what`.
+fn parse_only(name: &'static str, what: &str, rest: &[String]) -> Result<Option<String>, String> {
     let mut only = None;
-    let mut options = Flags::new("test", rest);
+    let mut options = Flags::new(name, rest);
     while let Some((flag, value)) = options.next()? {
         match flag {
             "--only" if !value.is_empty() => only = Some(value.to_string()),
-            "--only" => return Err("--only needs a part of a stage's name".into()),
-            _ => return Err(format!("test does not take `{flag}`")),
+            "--only" => return Err(format!("--only needs {what}")),
+            _ => return Err(format!("{name} does not take `{flag}`")),
         }
     }
-    Ok(Command::Test(only))
+    Ok(only)
 }
 
 /// `dist-static [--out DIR]`.
@@ -550,6 +555,12 @@ mod tests {
         assert!(error("test --only=").contains("a part of a stage's name"));
         assert!(error("test --fast 1").contains("test does not take `--fast`"));
         assert!(error("setup now").contains("setup takes no arguments"));
+        assert!(matches!(parse(&args("bench")), Ok(Command::Bench(None))));
+        let Ok(Command::Bench(Some(only))) = parse(&args("bench --only postgres")) else {
+            panic!("bench --only parses");
+        };
+        assert_eq!(only, "postgres");
+        assert!(error("bench --only=").contains("a part of a section's name"));
     }
 
     #[test]

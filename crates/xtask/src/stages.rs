@@ -303,6 +303,18 @@ fn plan(root: &Path, tools: &Tools) -> Vec<Step> {
         },
     ];
     let mut steps: Vec<Step> = alone.into_iter().map(Step::Alone).collect();
+    // After the SQLite checks and mutation testing: the bundled exercises
+    // that have PostgreSQL texts, checked and mutated on the run's server.
+    let after_mutate = steps
+        .iter()
+        .position(
+            |step| matches!(step, Step::Alone(stage) if stage.name.contains("fencelab mutate")),
+        )
+        .map_or(steps.len(), |at| at + 1);
+    steps.splice(
+        after_mutate..after_mutate,
+        on_server().into_iter().map(Step::Postgres),
+    );
     // After the two cheap checks (format, tidy), before the builds: a
     // server that does not answer is known in seconds.
     steps.insert(2, Step::Postgres(server_answers()));
@@ -375,6 +387,23 @@ fn server_answers() -> Stage {
         name: "PostgreSQL: the server answers (psql)".into(),
         command,
     }
+}
+
+/// The stages that run the bundled exercises on the run's server: their
+/// check on both engines, and their mutants judged on both, naming every
+/// mutant only one engine kills (docs/POSTGRES.md).
+fn on_server() -> [Stage; 2] {
+    [
+        Stage {
+            name: "PostgreSQL: exercise checks on both engines (fencelab check --postgres)".into(),
+            command: cmd::fencelab(&["check", "--postgres"]),
+        },
+        Stage {
+            name: "PostgreSQL: mutation testing on both engines (fencelab mutate --postgres)"
+                .into(),
+            command: cmd::fencelab(&["mutate", "--postgres"]),
+        },
+    ]
 }
 
 /// One step of the run.
@@ -754,23 +783,26 @@ impl Summary {
 /// criterion benchmark of the core natively and each wasm benchmark of the
 /// core in Node (release), and the mutation run's figures; then one table
 /// per section. Fails (after printing the tables) if a part failed.
-pub fn bench(root: &Path, tools: &Tools) -> Result<(), String> {
+pub fn bench(root: &Path, tools: &Tools, only: Option<&str>) -> Result<(), String> {
+    let wanted = |section: &str| only.is_none_or(|text| section.contains(text));
     let mut figures = Vec::new();
     let mut failures = Vec::new();
-    let site = cmd::status(&mut trunk(tools, &["build", "--offline", "--release"]));
     let mut parts = Vec::new();
-    match site.and_then(|()| sizes::figures(root)) {
-        Ok(sizes) => {
-            figures.extend(sizes);
-            let mut browser = Command::new("node");
-            browser.arg("tests/bench/browser.mjs");
-            parts.push(Part {
-                section: "browser",
-                command: browser,
-                read: bench::no_own_words,
-            });
+    if wanted("first load") || wanted("browser") {
+        let site = cmd::status(&mut trunk(tools, &["build", "--offline", "--release"]));
+        match site.and_then(|()| sizes::figures(root)) {
+            Ok(sizes) => {
+                figures.extend(sizes.into_iter().filter(|f| wanted(&f.section)));
+                let mut browser = Command::new("node");
+                browser.arg("tests/bench/browser.mjs");
+                parts.push(Part {
+                    section: "browser",
+                    command: browser,
+                    read: bench::no_own_words,
+                });
+            }
+            Err(message) => failures.push(format!("the site: {message}")),
         }
-        Err(message) => failures.push(format!("the site: {message}")),
     }
     parts.extend(core_parts(root));
     // Survivors make `fencelab mutate` exit 1: a test failure, reported
@@ -780,9 +812,15 @@ pub fn bench(root: &Path, tools: &Tools) -> Result<(), String> {
         command: fencelab_mutate(),
         read: bench::mutate_figures,
     });
+    parts.retain(|part| wanted(part.section));
     let (more, failed) = bench::run(parts);
     figures.extend(more);
     failures.extend(failed);
+    if wanted("postgres") {
+        let (more, failed) = postgres_bench(root);
+        figures.extend(more);
+        failures.extend(failed);
+    }
 
     println!("\nxtask: bench: one table per section\n");
     print!("{}", bench::tables(&figures));
@@ -796,6 +834,42 @@ pub fn bench(root: &Path, tools: &Tools) -> Result<(), String> {
             failures.join("; ")
         ))
     }
+}
+
+/// The sections "postgres" and "postgres time"
+/// (`crates/postgres/benches/check.rs`): on the server
+/// [`postgres::URL_ENV`] names, else on a throwaway cluster started for
+/// the part and stopped after it; skipped, saying why, on a machine with
+/// neither.
+fn postgres_bench(root: &Path) -> (Vec<bench::Figure>, Vec<String>) {
+    let mut command = cargo(&[
+        "bench",
+        "--locked",
+        "-p",
+        "fencelab-postgres",
+        "--bench",
+        "check",
+    ]);
+    let given = std::env::var(postgres::URL_ENV).is_ok_and(|spec| !spec.trim().is_empty());
+    // Dropped when the part ends (or while a panic unwinds): the server
+    // stops and its folder goes.
+    let server = (!given).then(|| postgres::for_tests(root));
+    match &server {
+        Some(Server::Missing(reason)) => {
+            println!("xtask: bench: no section postgres: {reason}");
+            return (Vec::new(), Vec::new());
+        }
+        Some(Server::Broken(error)) => {
+            return (Vec::new(), vec![format!("the PostgreSQL server: {error}")]);
+        }
+        Some(running) => running.export(&mut command),
+        None => println!("xtask: bench: PostgreSQL on {}", postgres::URL_ENV),
+    }
+    bench::run(vec![Part {
+        section: "postgres",
+        command,
+        read: bench::no_own_words,
+    }])
 }
 
 /// The core's benchmarks, as parts of `bench`: each criterion benchmark
@@ -871,7 +945,7 @@ mod tests {
         assert_eq!(names(&chosen(plan(&root, &tools), None)).len(), every);
         let postgres = chosen(plan(&root, &tools), Some("PostgreSQL"));
         assert!(
-            matches!(postgres.as_slice(), [Step::Postgres(stage)] if stage.name.contains("answers")),
+            matches!(postgres.as_slice(), [Step::Postgres(first), Step::Postgres(_), Step::Postgres(_)] if first.name.contains("answers")),
             "{:?}",
             names(&postgres)
         );

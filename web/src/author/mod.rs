@@ -12,6 +12,7 @@
 //! own exercise is installed.
 
 pub mod link;
+pub mod notice;
 pub mod saved;
 pub mod state;
 pub mod templates;

@@ -11,6 +11,7 @@
 //! is kept. Must never read storage, the URL or the clock: the component's
 //! effects do, and hand over what they read.
 
+use super::notice::AuthorNotice;
 use fencelab_model::LoadError;
 use fencelab_model::report::ExerciseCheck;
 use fencelab_protocol::{Request, Response};
@@ -80,7 +81,7 @@ pub struct Author {
     /// The ids of the bundled exercises, which a draft may not take if it
     /// is to be previewed.
     bundled_ids: Vec<String>,
-    pub notices: Vec<String>,
+    pub notices: Vec<AuthorNotice>,
     /// The share link made for the text as it is, or why none can be.
     pub share: Option<Result<String, String>>,
 }
@@ -102,7 +103,7 @@ pub enum AuthorAction {
 impl Author {
     /// The view over `text` (what the link, the saved draft or the starter
     /// gave), with the notices its reading left.
-    pub fn new(text: String, notices: Vec<String>, bundled_ids: Vec<String>) -> Author {
+    pub fn new(text: String, notices: Vec<AuthorNotice>, bundled_ids: Vec<String>) -> Author {
         let mut author = Author {
             parsed: None,
             load: None,

@@ -40,7 +40,7 @@ use crate::hooks::start_marks::use_start_marks;
 use crate::hooks::{
     address, autosave, document, hash_change, keys, open_focus, reveal, saved_work, site, worker,
 };
-use crate::state::{Action, Playground, SharedExercises, Start, Theme};
+use crate::state::{Action, Notice, Playground, SharedExercises, Start, Theme};
 use crate::{mount, prerendered};
 use std::rc::Rc;
 use yew::prelude::*;
@@ -62,7 +62,7 @@ pub fn start() {
         return;
     };
     let start = address::read_start();
-    let page = prerendered::read(&document).filter(|page| prerendered::fits(&start, page));
+    let page = prerendered::read(&document).filter(|page| start.asks_only_for(&page.exercise));
     crate::timing::mark("prerendered-read");
     let first = page.and_then(|page| {
         let catalog = crate::catalog::bundled();
@@ -140,7 +140,7 @@ pub fn app(props: &AppProps) -> Html {
         // `data-live`: the app answers the learner (a prerendered page has
         // hydrated and read its saved work); before, clicks meet static HTML.
         <div class={classes!("app", playground.embed.then_some("embed"), editing.active.then_some("editing"))}
-            data-live={playground.prerendered.is_none().then_some("")}>
+            data-live={playground.open.prerendered.is_none().then_some("")}>
             <a class="skip-link" href="#workspace">{ "Skip to the exercise" }</a>
             if !playground.embed {
                 <Masthead sqlite_version={playground.sqlite_version.clone()} theme={playground.theme}
@@ -148,11 +148,11 @@ pub fn app(props: &AppProps) -> Html {
             }
             <div class="layout">
                 if !playground.embed {
-                    <ExerciseList exercises={SharedExercises(playground.exercises.clone())} current={playground.current} folded={narrow}
+                    <ExerciseList exercises={SharedExercises(playground.exercises.clone())} current={playground.open.index} folded={narrow}
                         current_progress={playground.current_progress()} progress={playground.progress.clone()} on_open={handlers.open.clone()} />
                 }
                 <main id="workspace" class="workspace" tabindex="-1">
-                    <Notices notices={playground.notices.clone()} can_go_back={playground.saved_aside.is_some()}
+                    <Notices<Notice> notices={playground.notices.clone()} can_go_back={playground.open.saved_aside.is_some()}
                         on_back={handlers.unit(|| Action::BackToSaved)} on_keep={handlers.unit(|| Action::KeepLinked)}
                         on_dismiss={handlers.unit(|| Action::DismissNotices)} />
                     <div class="work">
@@ -160,7 +160,7 @@ pub fn app(props: &AppProps) -> Html {
                             narrow={narrow} editing={editing.clone()} />
                         // While the exercise's saved work is read (one frame), nothing is drawn
                         // below the editors' place: drawn there, it would move when they appear.
-                        if playground.opening.is_none() {<>
+                        if playground.open.opening.is_none() {<>
                             <WorkResults playground={playground.clone()} handlers={handlers.clone()} />
                             <WorkExtra playground={playground.clone()} handlers={handlers.clone()} />
                         </>}

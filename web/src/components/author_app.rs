@@ -10,11 +10,13 @@
 //! view on a wide screen; one after the other on a phone.
 
 use crate::author::link;
+use crate::author::notice::AuthorNotice;
 use crate::author::saved::{self, SavedDraft};
 use crate::author::state::{Author, AuthorAction};
 use crate::author::templates::{self, Source, Template};
 use crate::components::author_editor::AuthorEditor;
 use crate::components::author_results::{AuthorResults, AuthorResultsProps};
+use crate::components::notices::Notices;
 use crate::components::setting_switch::SettingSwitch;
 use crate::download::download;
 use crate::hooks::address::page_address;
@@ -62,7 +64,7 @@ async fn read_opened(file: File) -> Result<String, String> {
 /// The draft to start from: a link's (`#x1=`), else the saved draft, else
 /// the starter; and what reading them left to say. A link's exercise takes
 /// the editor, so a different saved draft is set aside first.
-fn read_draft() -> (String, Vec<String>) {
+fn read_draft() -> (String, Vec<AuthorNotice>) {
     let fragment = web_sys::window()
         .and_then(|w| w.location().hash().ok())
         .unwrap_or_default();
@@ -70,9 +72,10 @@ fn read_draft() -> (String, Vec<String>) {
     let mut notices = Vec::new();
     let saved = saved::load();
     if let SavedDraft::SetAside { message, key } = &saved {
-        notices.push(format!(
-            "Your saved draft could not be read ({message}); it is kept in this browser's storage as `{key}`."
-        ));
+        notices.push(AuthorNotice::DraftSetAside {
+            message: message.clone(),
+            key: key.clone(),
+        });
     }
     if link::is_exercise_link(fragment) {
         match link::decode(fragment) {
@@ -80,15 +83,11 @@ fn read_draft() -> (String, Vec<String>) {
                 if matches!(&saved, SavedDraft::Text(before) if *before != text)
                     && let Some(key) = saved::set_aside_saved()
                 {
-                    notices.push(format!(
-                        "The link's exercise is in the editor; your earlier draft is kept in this browser's storage as `{key}`."
-                    ));
+                    notices.push(AuthorNotice::EarlierDraftKept { key });
                 }
                 return (text, notices);
             }
-            Err(message) => notices.push(format!(
-                "This link could not be opened: {message}. Your saved draft is shown instead."
-            )),
+            Err(message) => notices.push(AuthorNotice::LinkUnreadable(message)),
         }
     }
     match saved {
@@ -144,7 +143,7 @@ pub fn author_app() -> Html {
     };
     let on_dismiss = {
         let dispatcher = author.dispatcher();
-        Callback::from(move |_: MouseEvent| dispatcher.dispatch(AuthorAction::DismissNotices))
+        Callback::from(move |_: ()| dispatcher.dispatch(AuthorAction::DismissNotices))
     };
     let tools = tools(&author, &templates, &action_error);
     let author: &Author = &author;
@@ -157,14 +156,7 @@ pub fn author_app() -> Html {
                 <SettingSwitch<Theme> id="theme" label="Theme" class="theme-switch" value={*theme} on_change={on_theme} />
             </header>
             <main id="workspace" class="author-layout">
-                if !author.notices.is_empty() {
-                    <section class="notices" role="status" aria-label="Notices">
-                        { for author.notices.iter().map(|n| html! { <p class="notice">{ "ℹ " }{ n.clone() }</p> }) }
-                        <div class="notice-actions">
-                            <button onclick={on_dismiss}>{ "Dismiss" }</button>
-                        </div>
-                    </section>
-                }
+                <Notices<AuthorNotice> notices={author.notices.clone()} on_dismiss={on_dismiss} />
                 { tools }
                 <div class="author-work">
                     <AuthorEditor initial={AttrValue::from((*initial).clone())} replace={author.replace.clone()}

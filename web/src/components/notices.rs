@@ -1,22 +1,30 @@
 //! Messages about saved work, links and the site's exercises: what was set
 //! aside, what a link showed, what could not be loaded, and the way back to
-//! the learner's own version. Each [`Notice`] is worded here, and only here.
+//! the learner's own version. Each playground [`Notice`], and each of the
+//! authoring view's [`AuthorNotice`]s (about its draft), is worded here, and
+//! only here.
 
+use crate::author::notice::AuthorNotice;
 use crate::state::Notice;
 use std::fmt;
 use yew::prelude::*;
 
+/// `T`: the playground's [`Notice`] or the authoring view's
+/// [`AuthorNotice`]; only the playground goes back to saved work.
 #[derive(Properties, PartialEq)]
-pub struct NoticesProps {
-    pub notices: Vec<Notice>,
+pub struct NoticesProps<T: PartialEq> {
+    pub notices: Vec<T>,
+    #[prop_or_default]
     pub can_go_back: bool,
+    #[prop_or_default]
     pub on_back: Callback<()>,
+    #[prop_or_default]
     pub on_keep: Callback<()>,
     pub on_dismiss: Callback<()>,
 }
 
 #[function_component(Notices)]
-pub fn notices(props: &NoticesProps) -> Html {
+pub fn notices<T: PartialEq + fmt::Display + 'static>(props: &NoticesProps<T>) -> Html {
     if props.notices.is_empty() && !props.can_go_back {
         return html! {};
     }
@@ -113,6 +121,26 @@ impl fmt::Display for Notice {
     }
 }
 
+/// An authoring notice's sentence, as the authoring view shows it.
+impl fmt::Display for AuthorNotice {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        match self {
+            AuthorNotice::DraftSetAside { message, key } => write!(
+                f,
+                "Your saved draft could not be read ({message}); it is kept in this browser's storage as `{key}`."
+            ),
+            AuthorNotice::EarlierDraftKept { key } => write!(
+                f,
+                "The link's exercise is in the editor; your earlier draft is kept in this browser's storage as `{key}`."
+            ),
+            AuthorNotice::LinkUnreadable(message) => write!(
+                f,
+                "This link could not be opened: {message}. Your saved draft is shown instead."
+            ),
+        }
+    }
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;
@@ -180,6 +208,21 @@ mod tests {
         assert_eq!(
             Notice::LinkedExerciseMissing("no-such-exercise".into()).to_string(),
             "This link names an exercise this page does not have (“no-such-exercise”); your own work is shown instead."
+        );
+    }
+
+    #[test]
+    fn each_authoring_notice_is_said_as_before() {
+        assert_eq!(
+            AuthorNotice::EarlierDraftKept {
+                key: "fencelab-draft-aside".into()
+            }
+            .to_string(),
+            "The link's exercise is in the editor; your earlier draft is kept in this browser's storage as `fencelab-draft-aside`."
+        );
+        assert_eq!(
+            AuthorNotice::LinkUnreadable("it is cut short".into()).to_string(),
+            "This link could not be opened: it is cut short. Your saved draft is shown instead."
         );
     }
 }

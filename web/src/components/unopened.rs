@@ -40,11 +40,13 @@ pub fn unopened(props: &UnopenedProps) -> Html {
                 }
             </main>
         },
-        Page::Open => html! {
+        Page::Failed => html! {
             <main class="app"><p role="alert">{ format!(
                 "No exercise could be loaded{}",
-                playground.load_error.as_ref().map(|e| format!(": {e}")).unwrap_or_default()
+                playground.catalogue_error.as_ref().map(|e| format!(": {e}")).unwrap_or_default()
             ) }</p></main>
         },
+        // The app shows the exercise instead.
+        Page::Open => html! {},
     }
 }

@@ -25,12 +25,12 @@ pub fn work_extra(props: &WorkExtraProps) -> Html {
     html! {
         <div class="work-extra">
             <Variants variants={exercise.variants.clone()}
-                loaded={playground.loaded_variant.clone()} seen={playground.seen.clone()} working={playground.working}
-                restorable={playground.own_aside.is_some()} on_load={handlers.text(Action::LoadVariant)}
+                loaded={playground.open.loaded_variant.clone()} seen={playground.open.seen.clone()} working={playground.open.working}
+                restorable={playground.open.own_aside.is_some()} on_load={handlers.text(Action::LoadVariant)}
                 on_reset={handlers.unit(|| Action::Reset)} on_restore={handlers.unit(|| Action::RestoreOwn)} />
             <HuntOffer variants={exercise.variants.clone()} on_start={handlers.hunt_start.clone()} />
-            <Hints hints={exercise.hints.clone()} shown={playground.hints_shown} on_more={handlers.unit(|| Action::ShowHint)} />
-            <SharePanel url={playground.share_url.clone()} on_share={handlers.share.clone()} />
+            <Hints hints={exercise.hints.clone()} shown={playground.open.hints_shown} on_more={handlers.unit(|| Action::ShowHint)} />
+            <SharePanel url={playground.open.share_url.clone()} on_share={handlers.share.clone()} />
         </div>
     }
 }

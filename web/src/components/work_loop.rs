@@ -31,18 +31,18 @@ pub fn work_loop(props: &WorkLoopProps) -> Html {
         return html! {};
     };
     let panes = exercise.procedures.iter().filter(|p| p.editable).map(|p| {
-        let initial = playground.texts.get(&p.name).cloned().unwrap_or_else(|| p.start.clone());
-        let replace = (playground.replace.generation > 0)
-            .then(|| playground.replace.texts.get(&p.name).map(|t| (playground.replace.generation, t.clone())))
+        let initial = playground.open.texts.get(&p.name).cloned().unwrap_or_else(|| p.start.clone());
+        let replace = (playground.open.replace.generation > 0)
+            .then(|| playground.open.replace.texts.get(&p.name).map(|t| (playground.open.replace.generation, t.clone())))
             .flatten();
         (AttrValue::from(p.name.clone()), html! {
             <ProcedureEditor key={format!("{}/{}", exercise.id, p.name)}
                 exercise={exercise.id.clone()} name={p.name.clone()}
                 initial={initial} replace={replace} error={error_of(playground, &p.name)}
                 words={props.aids.words.get(&p.name).cloned().unwrap_or_default()}
-                protection={playground.protection.clone()}
+                protection={playground.open.protection.clone()}
                 on_change={handlers.change.clone()} on_run={handlers.unit(|| Action::RunNow)}
-                on_counterexample={handlers.counterexample.clone()} live={playground.prerendered.is_none()} />
+                on_counterexample={handlers.counterexample.clone()} live={playground.open.prerendered.is_none()} />
         })
     }).collect::<Vec<_>>();
     html! {
@@ -51,17 +51,17 @@ pub fn work_loop(props: &WorkLoopProps) -> Html {
             <ProcedureTabs key={exercise.id.clone()} tabbed=true panes={panes} />
             // A challenge hides the counterexamples: its panel takes the
             // verdicts' place under the editors.
-            if let Some(challenge) = &playground.challenge {
+            if let Some(challenge) = &playground.open.challenge {
                 <HuntPanel text={challenge.text.clone()} targets={playground.hunt_targets()}
-                    hunting={playground.view.scenario().map(str::to_string)} variants={exercise.variants.clone()}
+                    hunting={playground.open.view.scenario().map(str::to_string)} variants={exercise.variants.clone()}
                     on_hunt={handlers.text(Action::DriveStart)} on_start={handlers.hunt_start.clone()}
                     on_leave={handlers.unit(|| Action::HuntLeave)} />
             } else {
-                <ScenarioList scenarios={exercise.scenarios.clone()} report={playground.report.clone()}
-                    checking={playground.checking()} check_seq={playground.check_wanted} report_seq={playground.report_seq}
-                    selected={playground.view.scenario().map(str::to_string)} compact=true
+                <ScenarioList scenarios={exercise.scenarios.clone()} report={playground.open.report.clone()}
+                    checking={playground.open.checking()} check_seq={playground.open.check_wanted} report_seq={playground.open.report_seq}
+                    selected={playground.open.view.scenario().map(str::to_string)} compact=true
                     on_select={handlers.text(Action::Select)} on_drive={handlers.text(Action::DriveStart)} />
-                <FollowingCount report={playground.report.clone()} checking={playground.checking()}
+                <FollowingCount report={playground.open.report.clone()} checking={playground.open.checking()}
                     shown={editing.count_hidden} />
             }
         </div>
@@ -71,9 +71,15 @@ pub fn work_loop(props: &WorkLoopProps) -> Html {
 /// The first error the newest report places in `procedure`: its line and
 /// message, for the editor's mark.
 fn error_of(playground: &Playground, procedure: &str) -> Option<(u32, String)> {
-    playground.report.as_ref()?.scenarios.iter().find_map(|s| {
-        let error = s.error()?;
-        let place = error.place.as_ref().filter(|p| p.procedure == procedure)?;
-        Some((place.position?.line, error.message()))
-    })
+    playground
+        .open
+        .report
+        .as_ref()?
+        .scenarios
+        .iter()
+        .find_map(|s| {
+            let error = s.error()?;
+            let place = error.place.as_ref().filter(|p| p.procedure == procedure)?;
+            Some((place.position?.line, error.message()))
+        })
 }

@@ -32,7 +32,7 @@ pub fn work_main(props: &WorkMainProps) -> Html {
         return html! {};
     };
     let next = playground.solved().then(|| {
-        crate::state::next_exercise(&playground.exercises, playground.current).map(|next| {
+        crate::state::next_exercise(&playground.exercises, playground.open.index).map(|next| {
             let title = AttrValue::from(playground.exercises[next.index].title.clone());
             (next, title)
         })
@@ -41,9 +41,9 @@ pub fn work_main(props: &WorkMainProps) -> Html {
         <div class="work-main">
             <Narrative title={exercise.title.clone()} story={exercise.narrative.clone()} folded={playground.embed || props.narrow} />
             if let Some(offer) = &exercise.working_version {
-                <WorkingVersion offer={offer.clone()} working={playground.working} on_choose={handlers.start_from.clone()} />
+                <WorkingVersion offer={offer.clone()} working={playground.open.working} on_choose={handlers.start_from.clone()} />
             }
-            if playground.opening.is_some() {
+            if playground.open.opening.is_some() {
                 <p class="muted">{ "Reading your saved work…" }</p>
             } else {
             <WorkLoop playground={playground.clone()} handlers={handlers.clone()} aids={props.aids.clone()}
@@ -55,7 +55,7 @@ pub fn work_main(props: &WorkMainProps) -> Html {
             { for exercise.procedures.iter().filter(|p| p.editable).map(|p| {
                 let name = p.name.clone();
                 html! {
-                    <LineMarks key={p.name.clone()} procedure={p.name.clone()} protection={playground.protection.clone()}
+                    <LineMarks key={p.name.clone()} procedure={p.name.clone()} protection={playground.open.protection.clone()}
                         named={exercise.procedures.iter().filter(|p| p.editable).count() > 1}
                         on_show={handlers.counterexample.reform(move |(line, change): (u32, usize)| (name.clone(), line, change))} />
                 }

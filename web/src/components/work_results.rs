@@ -19,27 +19,27 @@ pub struct WorkResultsProps {
 #[function_component(WorkResults)]
 pub fn work_results(props: &WorkResultsProps) -> Html {
     let (playground, handlers) = (&props.playground, &props.handlers);
-    let driving = matches!(playground.view, View::Driving(_));
-    let shown = playground.shown();
+    let driving = matches!(playground.open.view, View::Driving(_));
+    let shown = playground.open.shown();
     html! {
         <div class="work-results">
           <ResultsFold folds={playground.embed}>
-            if let View::Driving(drive) = &playground.view {
+            if let View::Driving(drive) = &playground.open.view {
                 <DrivePanel scenario={drive.scenario.clone()} schedule={drive.schedule.clone()}
                     last={drive.last.clone()} waiting={drive.waiting_for.is_some()} failed={drive.failed.clone()}
-                    hunt={playground.challenge.is_some()} verdict={drive.verdict.as_deref().cloned()}
+                    hunt={playground.open.challenge.is_some()} verdict={drive.verdict.as_deref().cloned()}
                     on_move={handlers.text(Action::DriveMove)} on_undo={handlers.unit(|| Action::DriveUndo)}
                     on_restart={handlers.unit(|| Action::DriveRestart)} on_stop={handlers.unit(|| Action::DriveStop)} />
             }
             if let Some(report) = shown {
                 <ShownReport playground={playground.clone()} report={report} handlers={handlers.clone()} />
-            } else if let Some(without) = playground.view.without() {
+            } else if let Some(without) = playground.open.view.without() {
                 <p class="muted counterexample-waiting">
                     { format!("Running the counterexample without line {} of {}…", without.line, without.procedure) }
                 </p>
-            } else if !driving && playground.challenge.is_none() {
+            } else if !driving && playground.open.challenge.is_none() {
                 <p class="muted results-empty">
-                    { if playground.report.is_some() {
+                    { if playground.open.report.is_some() {
                         "Every scenario passes. Choose one to see its timeline here."
                     } else {
                         "Checking your procedures…"

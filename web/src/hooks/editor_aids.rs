@@ -17,7 +17,7 @@ pub struct EditorAids {
 #[hook]
 pub fn use_editor_aids(playground: &UseReducerHandle<Playground>) -> EditorAids {
     let exercises = playground.exercises.clone();
-    let words = use_memo(playground.current, move |current| {
+    let words = use_memo(playground.open.index, move |current| {
         exercises
             .get(*current)
             .map(|exercise| {

@@ -23,9 +23,10 @@ pub fn use_reveal(playground: &UseReducerHandle<Playground>, open_focus: OpenFoc
     // Its report, or the step selected in it, changed: the first open, a
     // restored link, a drive's end. The step selected is where it broke.
     let shown = playground
+        .open
         .shown()
         .map(|r| std::ptr::from_ref::<fencelab_model::report::ScenarioReport>(&r) as usize);
-    use_effect_with((shown, playground.view.step()), |(shown, _)| {
+    use_effect_with((shown, playground.open.view.step()), |(shown, _)| {
         if shown.is_some() {
             reveal::step_in_box();
         }
@@ -42,7 +43,7 @@ pub fn use_reveal(playground: &UseReducerHandle<Playground>, open_focus: OpenFoc
     // CodeMirror's creation among them, run before this one's), once per
     // opening; a choice changed later moves nothing.
     let opened = use_mut_ref(|| 0_u64);
-    let settled = playground.opening.is_none() && playground.exercise().is_some();
+    let settled = playground.open.opening.is_none() && playground.exercise().is_some();
     use_effect_with(
         (playground.focus_title, settled, open_focus),
         move |(count, settled, open_focus)| {

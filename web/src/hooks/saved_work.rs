@@ -17,6 +17,7 @@ pub fn use_saved_work(playground: &UseReducerHandle<Playground>, theme: Theme) {
         // the theme chosen, in one action (no frame without the editors).
         let dispatcher = playground.dispatcher();
         let hydrating = playground
+            .open
             .prerendered
             .is_some()
             .then(|| playground.exercise().map(|e| e.id.clone()))
@@ -30,7 +31,7 @@ pub fn use_saved_work(playground: &UseReducerHandle<Playground>, theme: Theme) {
     }
     {
         let dispatcher = playground.dispatcher();
-        let opening = playground.opening.as_ref().map(|o| o.exercise.clone());
+        let opening = playground.open.opening.as_ref().map(|o| o.exercise.clone());
         use_effect_with(opening, move |opening| {
             if let Some(exercise) = opening.clone() {
                 let loaded = storage::load(&exercise);

@@ -8,7 +8,7 @@ use yew::prelude::*;
 #[hook]
 pub fn use_start_marks(playground: &UseReducerHandle<Playground>) {
     use_effect_with((), |()| crate::timing::mark("first-render"));
-    use_effect_with(playground.prerendered.is_none(), |live| {
+    use_effect_with(playground.open.prerendered.is_none(), |live| {
         if *live {
             crate::timing::mark("live");
         }

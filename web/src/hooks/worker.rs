@@ -77,7 +77,7 @@ pub fn use_worker(
     {
         let post_check = post_check.clone();
         let request = playground.check_request();
-        use_effect_with(playground.check_wanted, move |_| post_check(request));
+        use_effect_with(playground.open.check_wanted, move |_| post_check(request));
     }
     // Only ever cloned, never read itself: a clone starts from the state of
     // the moment, and a handle that is read keeps every state it has seen

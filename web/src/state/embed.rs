@@ -90,7 +90,7 @@ impl Playground {
         let Some(exercise) = self.exercise() else {
             return Err("no exercise is open in this frame".into());
         };
-        if self.opening.is_some() {
+        if self.open.opening.is_some() {
             return Err("the exercise is still opening: wait for `ready`".into());
         }
         match command {
@@ -108,11 +108,11 @@ impl Playground {
                         quoted(&editable)
                     ));
                 }
-                let mut replaced: Edits = self.texts.clone();
+                let mut replaced: Edits = self.open.texts.clone();
                 replaced.extend(texts);
                 self.replace_texts(replaced);
-                self.given = Some(Given::Host);
-                self.loaded_variant = None;
+                self.open.given = Some(Given::Host);
+                self.open.loaded_variant = None;
                 self.announcement = "The course page put new text in the editor.".into();
             }
             Command::Reset => reduce(self, Action::Reset),
@@ -138,17 +138,18 @@ impl Playground {
         let Some(embedding) = &self.embedding else {
             return;
         };
+        let open = &self.open;
         let mut messages = Vec::new();
         let mut ready_posted = embedding.ready_posted;
         if !ready_posted
-            && self.opening.is_none()
+            && open.opening.is_none()
             && let (Some(exercise), Some(sqlite_version)) = (self.exercise(), &self.sqlite_version)
         {
             ready_posted = true;
             messages.push(FrameMessage::Ready {
                 exercise: exercise.id.clone(),
                 title: exercise.title.clone(),
-                procedures: self
+                procedures: open
                     .texts
                     .iter()
                     .map(|(name, text)| ProcedureText {
@@ -159,15 +160,15 @@ impl Playground {
                 sqlite_version: sqlite_version.clone(),
             });
         }
-        let fresh = self.report.as_ref().filter(|_| {
+        let fresh = open.report.as_ref().filter(|_| {
             ready_posted
-                && self.report_seq == self.check_wanted
-                && self.report_seq != embedding.checked_posted
+                && open.report_seq == open.check_wanted
+                && open.report_seq != embedding.checked_posted
         });
         let checked_posted = match fresh {
             Some(report) => {
-                messages.push(FrameMessage::checked(report, &self.texts, self.own_texts()));
-                self.report_seq
+                messages.push(FrameMessage::checked(report, &open.texts, self.own_texts()));
+                open.report_seq
             }
             None => embedding.checked_posted,
         };
@@ -175,7 +176,7 @@ impl Playground {
         if solved {
             messages.push(FrameMessage::Solved {
                 exercise: self.exercise_id(),
-                procedures: self.texts.clone(),
+                procedures: open.texts.clone(),
                 kind: Solution::Repair,
             });
         }
@@ -196,7 +197,7 @@ impl Playground {
             };
             messages.push(FrameMessage::Solved {
                 exercise: self.exercise_id(),
-                procedures: self.texts.clone(),
+                procedures: open.texts.clone(),
                 kind: Solution::hunt(&found.scenario, variant, found_break),
             });
         }

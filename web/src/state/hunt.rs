@@ -147,8 +147,12 @@ impl Playground {
     /// text has answered: those it fails and whose processes interleave.
     /// Only the verdict is read, never the counterexample.
     pub fn hunt_targets(&self) -> Option<HuntTargets> {
-        let challenge = self.challenge.as_ref()?;
-        let report = self.report.as_ref().filter(|_| !self.checking())?;
+        let challenge = self.open.challenge.as_ref()?;
+        let report = self
+            .open
+            .report
+            .as_ref()
+            .filter(|_| !self.open.checking())?;
         let mut offer = HuntTargets::default();
         for scenario in &report.scenarios {
             let processes = self.interleaved(&scenario.name);
@@ -166,6 +170,7 @@ impl Playground {
                     summary: scenario.summary.clone(),
                     processes,
                     found_moves: self
+                        .open
                         .hunted
                         .iter()
                         .find(|b| b.text == challenge.text && b.scenario == scenario.name)
@@ -188,7 +193,7 @@ impl Playground {
     /// Opens a challenge on `text`: its texts go in the editors (one
     /// undoable change), nothing is in view until a scenario is chosen.
     pub(super) fn hunt_start(&mut self, text: HuntText) {
-        if self.opening.is_some() {
+        if self.open.opening.is_some() {
             return;
         }
         let Some(texts) = self.hunt_texts(&text) else {
@@ -196,14 +201,14 @@ impl Playground {
         };
         self.give_texts(texts, given(&text));
         // A variant's explanation would give the break away.
-        self.loaded_variant = None;
-        self.step_wanted = None;
-        self.view = View::Nothing;
+        self.open.loaded_variant = None;
+        self.open.step_wanted = None;
+        self.open.view = View::Nothing;
         self.announcement = format!(
             "Break it yourself: {} is in the editor. Choose a scenario, then move its processes until a guarantee breaks.",
             text.label()
         );
-        self.challenge = Some(Challenge {
+        self.open.challenge = Some(Challenge {
             text,
             replayed: false,
         });
@@ -214,10 +219,12 @@ impl Playground {
     /// the editors still hold its text, as they do unless the entry is
     /// stale (an edit ends a challenge).
     pub(super) fn challenge_again(&mut self, text: HuntText) {
-        if self.challenge.is_some() || self.hunt_texts(&text).as_ref() != Some(&self.texts) {
+        if self.open.challenge.is_some()
+            || self.hunt_texts(&text).as_ref() != Some(&self.open.texts)
+        {
             return;
         }
-        self.challenge = Some(Challenge {
+        self.open.challenge = Some(Challenge {
             text,
             replayed: false,
         });
@@ -225,8 +232,8 @@ impl Playground {
 
     /// Leaves the challenge; the checked scenarios come back.
     pub(super) fn hunt_leave(&mut self) {
-        if self.challenge.take().is_some() {
-            self.view = View::Nothing;
+        if self.open.challenge.take().is_some() {
+            self.open.view = View::Nothing;
             self.announcement = "You left the challenge. The scenarios' verdicts are back.".into();
         }
     }
@@ -234,15 +241,16 @@ impl Playground {
     /// Whether the texts in the editors are still the challenge's own, as
     /// the page gave them: only then is a break the learner's find.
     fn hunting_given_text(&self) -> bool {
-        self.challenge
+        self.open
+            .challenge
             .as_ref()
-            .is_some_and(|c| !c.replayed && self.given.as_ref() == Some(&given(&c.text)))
+            .is_some_and(|c| !c.replayed && self.open.given.as_ref() == Some(&given(&c.text)))
     }
 
     /// The break in view that the learner found by hand, if any: as
     /// progress keeps it, and as the worker judged it.
     pub fn found_break(&self) -> Option<(FoundBreak, &Break)> {
-        let View::Driving(drive) = &self.view else {
+        let View::Driving(drive) = &self.open.view else {
             return None;
         };
         let found = drive.verdict.as_ref()?.found()?;
@@ -250,7 +258,7 @@ impl Playground {
             return None;
         }
         let kept = FoundBreak {
-            text: self.challenge.as_ref()?.text.clone(),
+            text: self.open.challenge.as_ref()?.text.clone(),
             scenario: drive.scenario.clone(),
             moves: found.moves(),
         };
@@ -259,7 +267,7 @@ impl Playground {
 
     /// A hunt's verdict has arrived for the drive in view.
     pub(super) fn hunted(&mut self, verdict: HuntVerdict) {
-        let View::Driving(drive) = &mut self.view else {
+        let View::Driving(drive) = &mut self.open.view else {
             return;
         };
         self.announcement = match &verdict {
@@ -270,7 +278,7 @@ impl Playground {
         };
         drive.verdict = Some(std::rc::Rc::new(verdict));
         if let Some((found, _)) = self.found_break() {
-            record(&mut self.hunted, found);
+            record(&mut self.open.hunted, found);
         }
     }
 }

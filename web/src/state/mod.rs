@@ -6,7 +6,12 @@
 //! (the saved work of the exercise being opened, the progress saved for
 //! every exercise, the page's address for a share link), and what it wants
 //! done outside it leaves in the playground for those effects (requests in
-//! `outbox`, a check in `check_wanted`, saved work to read in `opening`).
+//! `outbox`, a check in `open.check_wanted`, saved work to read in
+//! `open.opening`).
+//!
+//! What belongs to the exercise open is one [`OpenExercise`]: opening
+//! another replaces it whole. The rest (the exercises, the notices, the
+//! outbox, the theme, the progress of every exercise) is the page's.
 //!
 //! What the timeline shows is one [`View`], so a drive, a replay and a
 //! checked scenario cannot be in view at once. Reports are shared through
@@ -74,8 +79,7 @@ pub struct Replace {
 /// Whether an exercise is open, or why none is: one of these at a time.
 #[derive(Clone, Debug, PartialEq)]
 pub enum Page {
-    /// The exercise at `current` is open (none when no exercise could be
-    /// loaded at all: `load_error`).
+    /// The exercise at `open.index` is open (always one of `exercises`).
     Open,
     /// The exercise the address names, not bundled: waited for until the
     /// site's own exercises have arrived (`site.rs`).
@@ -89,28 +93,21 @@ pub enum Page {
     /// notice that says so is shown instead of any exercise (the page lists
     /// those it has under it).
     Missing(String),
+    /// No exercise could be opened: the page has none at all (why:
+    /// `Playground::catalogue_error`).
+    Failed,
 }
 
-/// The page's state: the exercises, the one open, its texts and reports, and
-/// what the reducer left for the app's effects to do.
+/// The state of the exercise at `index`: its texts, reports and view, and
+/// what the learner did in it. Opening an exercise replaces the whole value
+/// (`OpenExercise::new`), so nothing of the one before leaks into it. What
+/// is read from it alone (the report in view, whether a check is awaited,
+/// whether the texts pass) is its own method; what also needs the exercise,
+/// the worker or the notices is the playground's.
 #[derive(Clone, Debug, PartialEq)]
-pub struct Playground {
-    pub exercises: Rc<Vec<Exercise>>,
-    pub load_error: Option<String>,
-    pub embed: bool,
-    pub current: usize,
-    /// Whether the exercise at `current` is open, or why none is.
-    pub page: Page,
-    /// Whether the site's own exercises have arrived (or it has none).
-    pub site_loaded: bool,
-    /// The seq of the `Index` request whose answer is awaited.
-    indexing: Option<u64>,
-    /// The files the site's index names, once the worker has read it: the
-    /// app's effect fetches them (`SiteExercises::Files`).
-    pub site_files: Option<Rc<Vec<String>>>,
-    /// The site's files (and the link's) in the order they are listed,
-    /// each until its answer and its turn have come (`site.rs`).
-    site_queue: VecDeque<site::SiteStep>,
+pub struct OpenExercise {
+    /// The exercise's place in `Playground::exercises`.
+    pub index: usize,
     /// The exercise being opened, until its saved work has been read.
     pub opening: Option<Opening>,
     /// The page arrived prerendered (`crate::prerendered`) and its saved
@@ -135,8 +132,6 @@ pub struct Playground {
     /// confirms what is shown and changes nothing the learner sees or hears
     /// ([`Playground::checked`]).
     pub confirming: Option<u64>,
-    /// The worker's SQLite, once it has started.
-    pub sqlite_version: Option<String>,
     pub view: View,
     /// The step to select once the view's report arrives: the one a link or
     /// the saved work had selected. Any step the learner picks replaces it.
@@ -165,6 +160,43 @@ pub struct Playground {
     /// The breaks the learner found by hand in challenges: progress kept
     /// apart from repairs.
     pub hunted: Vec<FoundBreak>,
+    /// The learner's saved work, set aside while a shared link is shown.
+    pub saved_aside: Option<Edits>,
+    pub share_url: Option<String>,
+    /// Which lines of the learner's passing texts the scenarios protect.
+    pub protection: Protection,
+}
+
+/// The page's state: the exercises, the one open, its texts and reports, and
+/// what the reducer left for the app's effects to do.
+#[derive(Clone, Debug, PartialEq)]
+pub struct Playground {
+    pub exercises: Rc<Vec<Exercise>>,
+    /// Why the bundled catalogue could not be read (the list then holds
+    /// the site's exercises alone). Not a page of its own: the page may
+    /// still await a site exercise the address names, and only when none
+    /// opens does it say this (`Page::Failed`, set by `Playground::open_at`).
+    pub catalogue_error: Option<String>,
+    pub embed: bool,
+    /// Whether the exercise at `open.index` is open, or why none is.
+    pub page: Page,
+    /// The open exercise's state, one value: opening another builds it
+    /// afresh (`open.rs`). Shown only while `page` is `Open`; an exercise
+    /// opened while a link is read (Back or Forward) waits behind
+    /// `AwaitingLink`, unseen.
+    pub open: OpenExercise,
+    /// Whether the site's own exercises have arrived (or it has none).
+    pub site_loaded: bool,
+    /// The seq of the `Index` request whose answer is awaited.
+    indexing: Option<u64>,
+    /// The files the site's index names, once the worker has read it: the
+    /// app's effect fetches them (`SiteExercises::Files`).
+    pub site_files: Option<Rc<Vec<String>>>,
+    /// The site's files (and the link's) in the order they are listed,
+    /// each until its answer and its turn have come (`site.rs`).
+    site_queue: VecDeque<site::SiteStep>,
+    /// The worker's SQLite, once it has started.
+    pub sqlite_version: Option<String>,
     /// Progress saved for each exercise, as the app's effects read it.
     pub progress: BTreeMap<String, Progress>,
     /// What the page tells the learner above the exercise, oldest first.
@@ -173,12 +205,7 @@ pub struct Playground {
     /// (the first) could not be replayed: said beside the form, where the
     /// learner typed it, not among the notices at the top of the page.
     pub replay_refused: Option<(String, String)>,
-    /// The learner's saved work, set aside while a shared link is shown.
-    pub saved_aside: Option<Edits>,
-    pub share_url: Option<String>,
     pub announcement: String,
-    /// Which lines of the learner's passing texts the scenarios protect.
-    pub protection: Protection,
     /// Counts the times the timeline should come into view and take the
     /// keyboard focus (a scenario was chosen, a counterexample the learner
     /// asked for has arrived); the app's effect moves it when this changes.
@@ -284,11 +311,11 @@ pub enum Action {
 
 impl Playground {
     /// The open exercise: none while the one the address names is awaited
-    /// or missing.
+    /// or missing, or when the page has none.
     pub fn exercise(&self) -> Option<&Exercise> {
         match self.page {
-            Page::Open => self.exercises.get(self.current),
-            Page::Awaiting(_) | Page::AwaitingLink(_) | Page::Missing(_) => None,
+            Page::Open => self.exercises.get(self.open.index),
+            Page::Awaiting(_) | Page::AwaitingLink(_) | Page::Missing(_) | Page::Failed => None,
         }
     }
 
@@ -298,7 +325,8 @@ impl Playground {
     /// 47 and 99 px high). An embed reports its height only from then on
     /// (embed/effects.rs).
     pub fn settled(&self) -> bool {
-        matches!(self.page, Page::Open | Page::Missing(_)) && self.opening.is_none()
+        matches!(self.page, Page::Open | Page::Missing(_) | Page::Failed)
+            && self.open.opening.is_none()
     }
 
     fn exercise_id(&self) -> String {

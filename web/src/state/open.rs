@@ -8,7 +8,10 @@
 //! (and then a link's version, if one was opened) in the editors and asks
 //! for the first check.
 
-use super::{Embedding, Given, Loaded, Notice, Page, Playground, Protection, Replace, Theme, View};
+use super::{
+    Embedding, Given, Loaded, Notice, OpenExercise, Page, Playground, Protection, Replace, Theme,
+    View,
+};
 use crate::prerendered::Prerendered;
 use crate::share::{self, Link};
 use fencelab_model::procedure::PROCEDURE_TEXT_BYTES_MAX;
@@ -44,6 +47,56 @@ pub struct Start {
     pub answer_ms: Option<u32>,
 }
 
+impl Start {
+    /// Whether the address asks for nothing but the page prerendered for
+    /// `exercise` (`crate::prerendered`): that exercise (or none named), not
+    /// embedded, no link in the fragment.
+    pub fn asks_only_for(&self, exercise: &str) -> bool {
+        self.exercise.as_ref().is_none_or(|id| id == exercise)
+            && !self.embed
+            && !self.exercise_link
+            && self.fragment.is_empty()
+    }
+}
+
+impl OpenExercise {
+    /// Exercise `index` as it opens, before its starting texts are put in
+    /// (they are the exercise's, which the playground holds): nothing
+    /// asked, shown or kept, no replacement pending. `generation`: the
+    /// last replacement's, which the next one follows.
+    fn new(index: usize, generation: u64) -> OpenExercise {
+        OpenExercise {
+            index,
+            opening: None,
+            prerendered: None,
+            texts: Edits::new(),
+            replace: Replace {
+                generation,
+                texts: Edits::new(),
+            },
+            check_wanted: 0,
+            check_failed: false,
+            report: None,
+            report_seq: 0,
+            confirming: None,
+            view: View::Nothing,
+            step_wanted: None,
+            hints_shown: 0,
+            loaded_variant: None,
+            given: Some(Given::Start),
+            working: false,
+            seen: BTreeSet::new(),
+            solve_kept: false,
+            own_aside: None,
+            challenge: None,
+            hunted: Vec::new(),
+            saved_aside: None,
+            share_url: None,
+            protection: Protection::Nothing,
+        }
+    }
+}
+
 /// An exercise whose saved work is being read.
 #[derive(Clone, Debug, PartialEq)]
 pub struct Opening {
@@ -56,11 +109,11 @@ impl Playground {
     /// The page's first state: the bundled exercises (or why they could not
     /// be loaded) and the address it was opened with.
     pub fn new(catalog: Result<Vec<Exercise>, LoadError>, start: Start) -> Playground {
-        let (exercises, load_error) = match catalog {
+        let (exercises, catalogue_error) = match catalog {
             Ok(list) => (list, None),
             Err(error) => (Vec::new(), Some(error.to_string())),
         };
-        let mut playground = Playground::nothing_open(exercises, load_error, &start);
+        let mut playground = Playground::nothing_open(exercises, catalogue_error, &start);
         if let (true, Some(parent)) = (start.embed, &start.parent) {
             playground.report_to(parent, start.hunts);
         }
@@ -71,47 +124,25 @@ impl Playground {
     /// The state before any exercise is open: nothing asked, shown or kept.
     fn nothing_open(
         exercises: Vec<Exercise>,
-        load_error: Option<String>,
+        catalogue_error: Option<String>,
         start: &Start,
     ) -> Playground {
         Playground {
             exercises: Rc::new(exercises),
-            load_error,
+            catalogue_error,
             embed: start.embed,
-            current: 0,
-            page: Page::Open,
+            // Until `open_first` opens one or awaits it.
+            page: Page::Failed,
+            open: OpenExercise::new(0, 0),
             site_loaded: false,
             indexing: None,
             site_files: None,
             site_queue: VecDeque::new(),
-            opening: None,
-            prerendered: None,
-            texts: Edits::new(),
-            replace: Replace::default(),
-            check_wanted: 0,
-            check_failed: false,
-            report: None,
-            report_seq: 0,
-            confirming: None,
             sqlite_version: None,
-            view: View::Nothing,
-            step_wanted: None,
-            hints_shown: 0,
-            loaded_variant: None,
-            given: Some(Given::Start),
-            working: false,
-            seen: BTreeSet::new(),
-            solve_kept: false,
-            own_aside: None,
-            challenge: None,
-            hunted: Vec::new(),
             progress: BTreeMap::new(),
             notices: Vec::new(),
             replay_refused: None,
-            saved_aside: None,
-            share_url: None,
             announcement: String::new(),
-            protection: Protection::Nothing,
             focus_timeline: 0,
             focus_drive: 0,
             focus_title: 0,
@@ -134,7 +165,7 @@ impl Playground {
             match share::decode(&start.fragment) {
                 Ok(link) => match by_id(&link.exercise) {
                     Some(index) => {
-                        self.open(index, Some(link));
+                        self.open_at(index, Some(link));
                         return;
                     }
                     // Perhaps one of the site's own, which arrive later.
@@ -162,7 +193,7 @@ impl Playground {
                     link: None,
                 })
             }
-            id => self.open(id.as_deref().and_then(by_id).unwrap_or(0), None),
+            id => self.open_at(id.as_deref().and_then(by_id).unwrap_or(0), None),
         }
     }
 
@@ -208,12 +239,12 @@ impl Playground {
             return None;
         }
         playground.adopt_site(site);
-        playground.opening = None;
-        playground.prerendered = Some(playground.texts.clone());
+        playground.open.opening = None;
+        playground.open.prerendered = Some(playground.open.texts.clone());
         // As if the worker had answered the first check: the same view
         // (the first failing scenario's timeline), the same announcement.
-        playground.check_wanted = playground.seq();
-        playground.checked(playground.check_wanted, page.report.clone());
+        playground.open.check_wanted = playground.seq();
+        playground.checked(playground.open.check_wanted, page.report.clone());
         Some(playground)
     }
 
@@ -223,21 +254,21 @@ impl Playground {
     /// checked until the worker's arrives.
     pub(super) fn hydrated(&mut self, loaded: Loaded, theme: Theme) {
         let (Some(shown), Some(exercise)) = (
-            self.prerendered.take(),
+            self.open.prerendered.take(),
             self.exercise().map(|e| e.id.clone()),
         ) else {
             return;
         };
         self.theme = theme;
-        let reported = self.report_seq;
-        self.opening = Some(Opening {
+        let reported = self.open.report_seq;
+        self.open.opening = Some(Opening {
             exercise: exercise.clone(),
             link: None,
         });
         self.restore(&exercise, loaded);
-        if self.texts == shown {
-            self.check_wanted = reported;
-            self.confirming = Some(reported);
+        if self.open.texts == shown {
+            self.open.check_wanted = reported;
+            self.open.confirming = Some(reported);
             // The report is here already, so the scenario the saved work
             // showed is drawn at its step now, as a check's answer would:
             // the worker's confirming answer changes nothing.
@@ -249,7 +280,7 @@ impl Playground {
     /// opens, and its title takes the focus.
     pub(super) fn go_to(&mut self, index: usize) {
         self.notices.clear();
-        self.open(index, None);
+        self.open_at(index, None);
         self.focus_title += 1;
     }
 
@@ -268,38 +299,22 @@ impl Playground {
     /// Shows exercise `index` with its starting texts and asks for its saved
     /// work. Answers to requests about the exercise before are dropped: no
     /// view waits for them, and no check is wanted until the work is read.
-    pub(super) fn open(&mut self, index: usize, link: Option<Link>) {
+    pub(super) fn open_at(&mut self, index: usize, link: Option<Link>) {
         // While an exercise link is read, the exercise it carries is the
         // one to open: Back or Forward meanwhile leaves that wait as it was.
         if !matches!(self.page, Page::AwaitingLink(_)) {
-            self.page = Page::Open;
+            self.page = if self.exercises.is_empty() {
+                Page::Failed
+            } else {
+                Page::Open
+            };
         }
-        self.current = index.min(self.exercises.len().saturating_sub(1));
-        self.prerendered = None;
-        self.report = None;
-        self.report_seq = 0;
-        self.confirming = None;
-        self.check_wanted = 0;
-        self.check_failed = false;
-        self.view = View::Nothing;
-        self.step_wanted = None;
-        self.hints_shown = 0;
-        self.loaded_variant = None;
-        self.given = Some(Given::Start);
-        self.working = false;
-        self.share_url = None;
-        self.saved_aside = None;
-        self.seen.clear();
-        self.solve_kept = false;
-        self.own_aside = None;
-        self.challenge = None;
-        self.hunted.clear();
-        self.protection = Protection::Nothing;
-        // Editors of the newly opened exercise start from `texts`; a pending
-        // replacement belongs to the exercise before.
-        self.replace.texts.clear();
-        self.texts = self.starts();
-        self.opening = self.exercise().map(|e| Opening {
+        let index = index.min(self.exercises.len().saturating_sub(1));
+        // The editors of an exercise opened again (its key unchanged) tell
+        // a replacement by its generation, which goes on counting.
+        self.open = OpenExercise::new(index, self.open.replace.generation);
+        self.open.texts = self.starts();
+        self.open.opening = self.exercise().map(|e| Opening {
             exercise: e.id.clone(),
             link,
         });
@@ -307,29 +322,34 @@ impl Playground {
 
     /// The saved work of the exercise being opened has been read.
     pub(super) fn restore(&mut self, exercise: &str, loaded: Loaded) {
-        if self.opening.as_ref().is_none_or(|o| o.exercise != exercise) {
+        if self
+            .open
+            .opening
+            .as_ref()
+            .is_none_or(|o| o.exercise != exercise)
+        {
             return; // read for an exercise opened before this one
         }
-        let link = self.opening.take().and_then(|o| o.link);
+        let link = self.open.opening.take().and_then(|o| o.link);
         let hints_total = self.exercise().map_or(0, |e| e.hints.len());
         match loaded {
             Loaded::Nothing => {}
             Loaded::Saved(saved) => {
-                self.texts = self.complete(&saved.edits);
-                self.seen = saved.seen;
-                self.solve_kept = saved.passing;
-                self.own_aside = saved.own_aside.map(|aside| self.complete(&aside));
-                self.hunted = saved.hunts;
-                self.working =
+                self.open.texts = self.complete(&saved.edits);
+                self.open.seen = saved.seen;
+                self.open.solve_kept = saved.passing;
+                self.open.own_aside = saved.own_aside.map(|aside| self.complete(&aside));
+                self.open.hunted = saved.hunts;
+                self.open.working =
                     saved.working && self.exercise().is_some_and(|e| e.working_version.is_some());
                 // An entry from before `given` was saved: the starting texts
                 // are the page's, anything else the learner's.
-                self.given = match saved.given {
+                self.open.given = match saved.given {
                     Some(given) => Some(given),
-                    None if self.texts == self.starts() => Some(Given::Start),
+                    None if self.open.texts == self.starts() => Some(Given::Start),
                     None => None,
                 };
-                self.hints_shown = saved.hints.min(hints_total);
+                self.open.hints_shown = saved.hints.min(hints_total);
                 if link.is_none() {
                     if let Some(shown) = saved.view {
                         self.show_again(shown);
@@ -355,23 +375,23 @@ impl Playground {
         let mut edits = link.edits;
         edits.retain(|_, text| text.len() <= LINK_PROCEDURE_BYTES_MAX);
         let linked = self.complete(&edits);
-        if linked != self.texts {
-            if self.texts != self.starts() {
-                self.saved_aside = Some(self.texts.clone());
+        if linked != self.open.texts {
+            if self.open.texts != self.starts() {
+                self.open.saved_aside = Some(self.open.texts.clone());
             }
-            self.texts = linked;
-            self.given = Some(Given::Link);
+            self.open.texts = linked;
+            self.open.given = Some(Given::Link);
         }
         let hints_total = self.exercise().map_or(0, |e| e.hints.len());
-        self.hints_shown = link.hints.min(hints_total);
+        self.open.hints_shown = link.hints.min(hints_total);
         self.notices.push(Notice::LinkShown {
-            saved_aside: self.saved_aside.is_some(),
+            saved_aside: self.open.saved_aside.is_some(),
         });
         if let Some(shown) = shown {
             self.show_again(shown);
         }
         // A break in a link was found by whoever made it.
-        if let Some(challenge) = &mut self.challenge {
+        if let Some(challenge) = &mut self.open.challenge {
             challenge.replayed = true;
         }
     }

@@ -9,7 +9,7 @@
 //! a challenge or a hint is looked at, and after a reload; only Reset, which
 //! starts the exercise over, forgets it.
 
-use super::Playground;
+use super::{OpenExercise, Playground};
 use fencelab_model::Verdict;
 use serde::{Deserialize, Serialize};
 
@@ -40,12 +40,21 @@ pub enum Given {
     Host,
 }
 
+impl OpenExercise {
+    /// Whether the texts in the editors, whoever wrote them, pass every
+    /// scenario: the newest check's report (not an older text's) has no
+    /// failure.
+    pub fn passes(&self) -> bool {
+        self.report_seq == self.check_wanted && self.report.as_ref().is_some_and(|r| r.failed == 0)
+    }
+}
+
 impl Playground {
     /// Whether the learner's own texts pass every scenario: the report
     /// answers the newest check (not an older text's), and the editors hold
     /// the learner's own texts, not ones the page gave.
     pub fn solved(&self) -> bool {
-        self.passes() && self.given.is_none()
+        self.open.passes() && self.open.given.is_none()
     }
 
     /// Whether the texts in the editors are the learner's own: edited by
@@ -53,28 +62,21 @@ impl Playground {
     /// texts (an edit undone by hand gives those back, and they are the
     /// page's). A host grades only these (`checked`'s `own_texts`).
     pub fn own_texts(&self) -> bool {
-        self.given.is_none() && self.texts != self.starts()
-    }
-
-    /// Whether the texts in the editors, whoever wrote them, pass every
-    /// scenario: the newest check's report (not an older text's) has no
-    /// failure.
-    pub fn passes(&self) -> bool {
-        self.report_seq == self.check_wanted && self.report.as_ref().is_some_and(|r| r.failed == 0)
+        self.open.given.is_none() && self.open.texts != self.starts()
     }
 
     /// Whether the exercise counts as solved: the learner's own text passes
     /// now, or passed since the exercise was last reset.
     pub fn counts_solved(&self) -> bool {
-        self.solve_kept || self.solved()
+        self.open.solve_kept || self.solved()
     }
 
     /// The open exercise's progress, from the playground itself.
     pub fn current_progress(&self) -> Progress {
         Progress {
-            seen: self.seen.len(),
+            seen: self.open.seen.len(),
             solved: self.counts_solved(),
-            hunted: self.hunted.len(),
+            hunted: self.open.hunted.len(),
         }
     }
 
@@ -84,7 +86,7 @@ impl Playground {
     pub fn solved_count(&self) -> usize {
         super::solved_count(
             &self.exercises,
-            self.current,
+            self.open.index,
             self.current_progress(),
             &self.progress,
         )
@@ -92,28 +94,28 @@ impl Playground {
 
     /// After the newest check: a pass of the learner's own text is kept.
     pub(super) fn note_solved(&mut self) {
-        self.solve_kept = self.counts_solved();
+        self.open.solve_kept = self.counts_solved();
     }
 
     /// After the newest check: a broken variant still in the editors that
     /// some scenario failed has been seen.
     pub(super) fn note_variant_seen(&mut self) {
-        let Some(Given::Variant(name)) = &self.given else {
+        let Some(Given::Variant(name)) = &self.open.given else {
             return;
         };
         // In a challenge its counterexamples are hidden: nothing was
         // watched failing (a break found there is a hunt of its own).
-        if self.challenge.is_some() {
+        if self.open.challenge.is_some() {
             return;
         }
-        let failed = self.report.as_ref().is_some_and(|report| {
+        let failed = self.open.report.as_ref().is_some_and(|report| {
             report
                 .scenarios
                 .iter()
                 .any(|s| s.verdict() == Verdict::Failed)
         });
         if failed {
-            self.seen.insert(name.clone());
+            self.open.seen.insert(name.clone());
         }
     }
 }

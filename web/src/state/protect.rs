@@ -63,29 +63,31 @@ impl Playground {
     /// texts' marks are already shown. A request still waiting was dropped
     /// by the worker when this check arrived, so it is asked again.
     pub(super) fn after_check(&mut self) {
-        if !self.passes() || matches!(self.given, Some(Given::Variant(_))) {
-            self.protection = Protection::Nothing;
+        if !self.open.passes() || matches!(self.open.given, Some(Given::Variant(_))) {
+            self.open.protection = Protection::Nothing;
             return;
         }
-        if matches!(&self.protection, Protection::Shown { texts, .. } if *texts == self.texts) {
+        if matches!(&self.open.protection, Protection::Shown { texts, .. } if *texts == self.open.texts)
+        {
             return;
         }
         let seq = self.seq();
-        self.protection = Protection::Waiting {
+        self.open.protection = Protection::Waiting {
             seq,
-            texts: self.texts.clone(),
+            texts: self.open.texts.clone(),
         };
         self.send(Request::Protect {
             seq,
             exercise: self.exercise_id(),
-            edits: self.texts.clone(),
+            edits: self.open.texts.clone(),
         });
     }
 
     /// The worker's marks for request `seq`.
     pub(super) fn protected(&mut self, seq: u64, report: ProtectionReport) {
-        match &self.protection {
-            Protection::Waiting { seq: asked, texts } if *asked == seq && *texts == self.texts => {}
+        match &self.open.protection {
+            Protection::Waiting { seq: asked, texts }
+                if *asked == seq && *texts == self.open.texts => {}
             _ => return, // for a request since replaced, or texts since edited
         }
         let count = |protected: bool| {
@@ -108,8 +110,8 @@ impl Playground {
             lines(count(true)),
             lines(count(false)),
         );
-        self.protection = Protection::Shown {
-            texts: self.texts.clone(),
+        self.open.protection = Protection::Shown {
+            texts: self.open.texts.clone(),
             report: Rc::new(report),
         };
     }
@@ -117,10 +119,10 @@ impl Playground {
     /// Whether `seq` is the protection being waited for; if so, the failure
     /// ends the wait.
     pub(super) fn protection_failed(&mut self, seq: u64, message: &str) -> bool {
-        if !matches!(self.protection, Protection::Waiting { seq: asked, .. } if asked == seq) {
+        if !matches!(self.open.protection, Protection::Waiting { seq: asked, .. } if asked == seq) {
             return false;
         }
-        self.protection = Protection::Failed {
+        self.open.protection = Protection::Failed {
             message: message.to_string(),
         };
         true
@@ -130,7 +132,7 @@ impl Playground {
     /// protected mark on `line` of `procedure`: its scenario's failing
     /// schedule, on the texts with that change.
     pub(super) fn show_counterexample(&mut self, procedure: &str, line: u32, change: usize) {
-        let Some(report) = self.protection.report().cloned() else {
+        let Some(report) = self.open.protection.report().cloned() else {
             return;
         };
         let Some(LineStatus::Protected { caught, .. }) =
@@ -149,12 +151,12 @@ impl Playground {
         else {
             return;
         };
-        let mut texts = self.texts.clone();
+        let mut texts = self.open.texts.clone();
         texts.insert(procedure.to_string(), mutant_text.clone());
         let seq = self.seq();
         self.focus_on_replay = Some(seq);
-        self.step_wanted = None;
-        self.view = View::Replay {
+        self.open.step_wanted = None;
+        self.open.view = View::Replay {
             scenario: scenario.clone(),
             schedule: schedule.clone(),
             waiting_for: Some(seq),

@@ -30,7 +30,7 @@ pub fn reduce(playground: &mut Playground, action: Action) {
         Action::RestoreOwn => playground.restore_own(),
         Action::ShowHint => {
             let total = playground.exercise().map(|e| e.hints.len()).unwrap_or(0);
-            playground.hints_shown = (playground.hints_shown + 1).min(total);
+            playground.open.hints_shown = (playground.open.hints_shown + 1).min(total);
         }
         Action::DriveStart(scenario) => playground.drive_start(scenario),
         Action::DriveMove(process) => playground.change_drive(|schedule| schedule.push(process)),
@@ -45,7 +45,7 @@ pub fn reduce(playground: &mut Playground, action: Action) {
         Action::Share { base } => playground.share(&base),
         Action::BackToSaved => playground.back_to_saved(),
         Action::KeepLinked => {
-            playground.saved_aside = None;
+            playground.open.saved_aside = None;
             playground.notices.clear();
             playground.announcement = "The linked version is now your saved work.".into();
         }

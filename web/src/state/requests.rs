@@ -4,13 +4,20 @@
 //! schedule the learner typed is checked here first against the processes
 //! its scenario interleaves, so a mistyped name is a notice, not a request.
 
-use super::{Console, Playground, View};
+use super::{Console, OpenExercise, Playground, View};
 use fencelab_model::{Scenario, Schedule};
 use fencelab_protocol::Request;
 use std::rc::Rc;
 
 /// Requests kept in the outbox; the app sends them within one render.
 const OUTBOX_KEPT: usize = 16;
+
+impl OpenExercise {
+    /// Whether a check is wanted whose report has not come back yet.
+    pub fn checking(&self) -> bool {
+        self.report_seq != self.check_wanted && !self.check_failed
+    }
+}
 
 impl Playground {
     pub(super) fn seq(&mut self) -> u64 {
@@ -33,22 +40,17 @@ impl Playground {
         });
     }
 
-    /// Whether a check is wanted whose report has not come back yet.
-    pub fn checking(&self) -> bool {
-        self.report_seq != self.check_wanted && !self.check_failed
-    }
-
     pub(super) fn want_check(&mut self) {
-        self.check_wanted = self.seq();
-        self.check_failed = false;
+        self.open.check_wanted = self.seq();
+        self.open.check_failed = false;
     }
 
     /// The check to send for `check_wanted`, if one is wanted.
     pub fn check_request(&self) -> Option<Request> {
-        (self.check_wanted != 0 && self.opening.is_none()).then(|| Request::Check {
-            seq: self.check_wanted,
+        (self.open.check_wanted != 0 && self.open.opening.is_none()).then(|| Request::Check {
+            seq: self.open.check_wanted,
             exercise: self.exercise_id(),
-            edits: self.texts.clone(),
+            edits: self.open.texts.clone(),
         })
     }
 
@@ -84,7 +86,7 @@ impl Playground {
     }
 
     pub(super) fn replay(&mut self, scenario: String, schedule: &str) {
-        self.step_wanted = None;
+        self.open.step_wanted = None;
         let schedule = match self.schedule_for(&scenario, schedule) {
             Ok(schedule) => schedule,
             Err(error) => {
@@ -104,7 +106,7 @@ impl Playground {
         // A replay of the same scenario keeps the last one in view until
         // the answer arrives (and a counterexample stays one: the schedule
         // replays on its texts); otherwise the checked report is shown.
-        let (report, without) = match &self.view {
+        let (report, without) = match &self.open.view {
             View::Replay {
                 scenario: shown,
                 report,
@@ -115,10 +117,10 @@ impl Playground {
         };
         let edits = match &without {
             Some(without) => without.texts.clone(),
-            None => self.texts.clone(),
+            None => self.open.texts.clone(),
         };
-        let at = self.view.at().cloned().unwrap_or_default();
-        self.view = View::Replay {
+        let at = self.open.view.at().cloned().unwrap_or_default();
+        self.open.view = View::Replay {
             scenario: scenario.clone(),
             schedule: schedule.clone(),
             waiting_for: Some(seq),
@@ -136,15 +138,15 @@ impl Playground {
     }
 
     pub(super) fn query(&mut self, sql: String) {
-        let Some(report) = self.shown_report() else {
+        let Some(report) = self.open.shown_report() else {
             return;
         };
         let scenario = report.name.clone();
-        let schedule = self.shown_schedule();
+        let schedule = self.open.shown_schedule();
         let seq = self.seq();
         let exercise = self.exercise_id();
-        let edits = self.view_texts().clone();
-        let Some(at) = self.view.at_mut() else {
+        let edits = self.open.view_texts().clone();
+        let Some(at) = self.open.view.at_mut() else {
             return;
         };
         at.console = Console {
@@ -166,7 +168,7 @@ impl Playground {
 
     /// Ctrl/Cmd+Enter: check now, without waiting.
     pub(super) fn run_now(&mut self) {
-        if self.opening.is_none() {
+        if self.open.opening.is_none() {
             self.want_check();
             // Said now, so the verdicts that follow are announced even
             // when they read as before.

@@ -26,7 +26,7 @@ impl Playground {
                 }
             }
             Response::Queried { seq, result } => {
-                if let Some(at) = self.view.at_mut()
+                if let Some(at) = self.open.view.at_mut()
                     && at.console.waiting_for == Some(seq)
                 {
                     at.console.waiting_for = None;
@@ -52,12 +52,12 @@ impl Playground {
     }
 
     pub(super) fn checked(&mut self, seq: u64, report: ExerciseReport) {
-        if seq != self.check_wanted
+        if seq != self.open.check_wanted
             || Some(report.exercise.as_str()) != self.exercise().map(|e| e.id.as_str())
         {
             return; // a stale check: a newer edit superseded it
         }
-        if self.confirming == Some(seq) {
+        if self.open.confirming == Some(seq) {
             // This check's report is already shown: the prerendered page's,
             // which the worker confirms once the page has hydrated. By the
             // engine's determinism the two are equal (prerender.mjs holds
@@ -65,12 +65,12 @@ impl Playground {
             // answer comes after the learner has started reading: it must
             // not move their timeline back to the broken step, nor say the
             // verdicts again over what they were listening to.
-            self.confirming = None;
-            self.report = Some(Rc::new(report));
+            self.open.confirming = None;
+            self.open.report = Some(Rc::new(report));
             self.after_check();
             return;
         }
-        self.report_seq = seq;
+        self.open.report_seq = seq;
         self.announcement = report.tally().to_string();
         // What comes into view unasked: the first scenario that fails, else
         // the first limit shown (what an exploring exercise is about: its
@@ -90,21 +90,21 @@ impl Playground {
         // A step wanted (from a link or the saved work) is the checked
         // scenario's only if that scenario is still the one in view.
         let mut keeps_step = false;
-        self.view = match std::mem::replace(&mut self.view, View::Nothing) {
+        self.open.view = match std::mem::replace(&mut self.open.view, View::Nothing) {
             View::Checked { scenario, .. } if has(&scenario) => {
                 keeps_step = true;
                 View::checked(&scenario, 0)
             }
             // In a challenge the counterexamples stay hidden: nothing
             // checked comes into view.
-            View::Nothing if self.challenge.is_some() => View::Nothing,
+            View::Nothing if self.open.challenge.is_some() => View::Nothing,
             View::Checked { .. } | View::Nothing => match &first_failing {
                 Some(scenario) => View::checked(scenario, 0),
                 None => View::Nothing,
             },
             other => other,
         };
-        self.report = Some(Rc::new(report));
+        self.open.report = Some(Rc::new(report));
         self.draw_checked(keeps_step);
         self.note_variant_seen();
         self.note_solved();
@@ -115,26 +115,28 @@ impl Playground {
     /// saved work or a link asked for (`step_wanted`) when that step is the
     /// scenario's (`keeps_step`) and within its history.
     pub(super) fn draw_checked(&mut self, keeps_step: bool) {
-        if !matches!(self.view, View::Checked { .. }) {
+        if !matches!(self.open.view, View::Checked { .. }) {
             return;
         }
-        self.focus();
+        self.open.focus();
         let wanted = if keeps_step {
-            self.step_wanted.take()
+            self.open.step_wanted.take()
         } else {
             None
         };
-        let len = self.shown_report().map_or(0, |r| r.history.len());
-        if let (Some(step), Some(at)) = (wanted.filter(|s| *s < len), self.view.at_mut()) {
+        let len = self.open.shown_report().map_or(0, |r| r.history.len());
+        if let (Some(step), Some(at)) = (wanted.filter(|s| *s < len), self.open.view.at_mut()) {
             *at = At::step(step);
         }
     }
 
     fn replayed(&mut self, seq: u64, report: ScenarioReport) {
-        if !matches!(self.view, View::Replay { waiting_for, .. } if waiting_for == Some(seq)) {
+        if !matches!(self.open.view, View::Replay { waiting_for, .. } if waiting_for == Some(seq)) {
             return;
         }
-        let step = self.wanted_step(report.history.len(), report.focus_event());
+        let step = self
+            .open
+            .wanted_step(report.history.len(), report.focus_event());
         let View::Replay {
             waiting_for,
             report: shown,
@@ -142,7 +144,7 @@ impl Playground {
             without,
             schedule,
             ..
-        } = &mut self.view
+        } = &mut self.open.view
         else {
             return;
         };
@@ -175,15 +177,15 @@ impl Playground {
 
     /// Shows the drive the view waits for; whether `seq` was that one.
     fn driven(&mut self, seq: u64, drive: Drive) -> bool {
-        let View::Driving(state) = &mut self.view else {
+        let View::Driving(state) = &mut self.open.view else {
             return false;
         };
         if state.waiting_for != Some(seq) || state.scenario != drive.report.name {
             return false;
         }
         let len = drive.report.history.len();
-        let step = self.wanted_step(len, len.saturating_sub(1));
-        let View::Driving(state) = &mut self.view else {
+        let step = self.open.wanted_step(len, len.saturating_sub(1));
+        let View::Driving(state) = &mut self.open.view else {
             return false;
         };
         state.waiting_for = None;
@@ -209,12 +211,12 @@ impl Playground {
         if self.protection_failed(seq, &message) {
             return;
         }
-        if seq == self.check_wanted {
-            self.check_failed = true;
+        if seq == self.open.check_wanted {
+            self.open.check_failed = true;
             self.notices.push(Notice::CheckFailed(message));
             return;
         }
-        match &mut self.view {
+        match &mut self.open.view {
             View::Driving(drive) if drive.waiting_for == Some(seq) => {
                 drive.waiting_for = None;
                 self.announcement = format!("This step could not be taken: {message}");
@@ -226,9 +228,9 @@ impl Playground {
                 ..
             } if *waiting_for == Some(seq) => {
                 let scenario = std::mem::take(scenario);
-                self.step_wanted = None;
-                self.view = View::checked(&scenario, 0);
-                self.focus();
+                self.open.step_wanted = None;
+                self.open.view = View::checked(&scenario, 0);
+                self.open.focus();
                 let text = format!("The schedule could not be replayed: {message}");
                 self.announcement.clone_from(&text);
                 self.replay_refused = Some((scenario, text));

@@ -109,20 +109,20 @@ impl Playground {
         let starts = self.starts();
         // Kept by removing, not collected: a collected map sorts its
         // input, with a sort compiled for each iterator type.
-        let mut edits = self.texts.clone();
+        let mut edits = self.open.texts.clone();
         edits.retain(|name, text| starts.get(name) != Some(&*text));
         Saved {
             format: SAVE_FORMAT,
             edits,
-            seen: self.seen.clone(),
+            seen: self.open.seen.clone(),
             passing: self.counts_solved(),
-            own_aside: self.own_aside.clone(),
-            hunts: self.hunted.clone(),
-            challenge: self.challenge.as_ref().map(|c| c.text.clone()),
-            given: self.given.clone(),
-            working: self.working,
+            own_aside: self.open.own_aside.clone(),
+            hunts: self.open.hunted.clone(),
+            challenge: self.open.challenge.as_ref().map(|c| c.text.clone()),
+            given: self.open.given.clone(),
+            working: self.open.working,
             view: self.shown_now(false),
-            hints: self.hints_shown,
+            hints: self.open.hints_shown,
         }
     }
 
@@ -134,7 +134,10 @@ impl Playground {
         // while its saved work is still being read: saved then, they would
         // stand in storage over the learner's work until the hydrated
         // state was saved again.
-        if self.opening.is_some() || self.saved_aside.is_some() || self.prerendered.is_some() {
+        if self.open.opening.is_some()
+            || self.open.saved_aside.is_some()
+            || self.open.prerendered.is_some()
+        {
             return None;
         }
         self.exercise().map(|e| e.id.as_str())
@@ -148,13 +151,13 @@ impl Playground {
         let link = Link {
             format: share::LINK_FORMAT,
             exercise: self.exercise_id(),
-            edits: self.view_texts().clone(),
+            edits: self.open.view_texts().clone(),
             scenario: shown.as_ref().map(|s| s.scenario.clone()),
             schedule: shown.as_ref().and_then(|s| s.schedule.clone()),
             drive: shown.as_ref().is_some_and(|s| s.drive),
             hunt: shown.as_ref().and_then(|s| s.hunt.clone()),
             step: shown.as_ref().and_then(|s| s.step),
-            hints: self.hints_shown,
+            hints: self.open.hints_shown,
         };
         // A link made in an embed opens as one (without a parent to report to).
         let query = if self.embed {
@@ -162,7 +165,7 @@ impl Playground {
         } else {
             String::new()
         };
-        self.share_url = Some(format!("{base}{query}#{}", share::encode(&link)));
+        self.open.share_url = Some(format!("{base}{query}#{}", share::encode(&link)));
         self.announcement = "A share link is ready below the Share button.".into();
     }
 }

@@ -215,7 +215,7 @@ impl Playground {
             let Opening { exercise, link } = awaiting.clone();
             self.page = Page::Open;
             match self.exercises.iter().position(|e| e.id == exercise) {
-                Some(index) => self.open(index, link),
+                Some(index) => self.open_at(index, link),
                 None => self.missing(exercise, link.is_some()),
             }
         }
@@ -272,8 +272,8 @@ impl Playground {
             return;
         }
         Rc::make_mut(&mut self.exercises)[index] = exercise;
-        if index == self.current && !matches!(self.page, Page::Awaiting(_)) {
-            self.open(index, None);
+        if index == self.open.index && !matches!(self.page, Page::Awaiting(_)) {
+            self.open_at(index, None);
         }
     }
 
@@ -293,7 +293,7 @@ impl Playground {
                     link: None,
                 })
             }
-            None => self.open(0, None),
+            None => self.open_at(0, None),
         }
     }
 
@@ -304,7 +304,7 @@ impl Playground {
     fn missing(&mut self, exercise: String, from_link: bool) {
         if from_link {
             self.notices.push(Notice::LinkedExerciseMissing(exercise));
-            self.open(0, None);
+            self.open_at(0, None);
         } else {
             self.notices.push(Notice::Missing {
                 exercise: exercise.clone(),

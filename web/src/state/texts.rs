@@ -3,8 +3,21 @@
 //! aside), how the page replaces them (one undoable change, `Replace`), and
 //! what an edit makes stale. The learner's own edits arrive as `Edited`.
 
-use super::{Given, Playground, Protection, Replace, View};
+use super::{Given, OpenExercise, Playground, Protection, Replace, View};
 use fencelab_protocol::Edits;
+
+impl OpenExercise {
+    /// The texts the view is about: a counterexample's, else the editors'.
+    pub fn view_texts(&self) -> &Edits {
+        match &self.view {
+            View::Replay {
+                without: Some(without),
+                ..
+            } => &without.texts,
+            _ => &self.texts,
+        }
+    }
+}
 
 impl Playground {
     /// The starting texts of the current exercise's editable procedures.
@@ -22,7 +35,7 @@ impl Playground {
     /// What Reset puts back: the working version when the learner chose to
     /// start from it, else the starting texts.
     pub(super) fn chosen_starts(&self) -> (Edits, Given) {
-        if self.working {
+        if self.open.working {
             (self.working_texts(), Given::WorkingVersion)
         } else {
             (self.starts(), Given::Start)
@@ -49,11 +62,11 @@ impl Playground {
 
     /// Puts `texts` in the editors as one undoable change each.
     pub(super) fn replace_texts(&mut self, texts: Edits) {
-        self.replace = Replace {
-            generation: self.replace.generation + 1,
+        self.open.replace = Replace {
+            generation: self.open.replace.generation + 1,
             texts: texts.clone(),
         };
-        self.texts = texts;
+        self.open.texts = texts;
         self.after_edit();
     }
 
@@ -62,23 +75,23 @@ impl Playground {
     /// "Restore your text" brings them back in one click.
     pub(super) fn give_texts(&mut self, texts: Edits, given: Given) {
         if self.own_texts() {
-            self.own_aside = Some(self.texts.clone());
+            self.open.own_aside = Some(self.open.texts.clone());
         }
         self.replace_texts(texts);
-        self.given = Some(given);
+        self.open.given = Some(given);
     }
 
     /// The learner's own texts, set aside by [`Playground::give_texts`],
     /// back in the editors (one undoable change): theirs again, and
     /// checked, so a passing one is solved once more.
     pub(super) fn restore_own(&mut self) {
-        if self.opening.is_some() {
+        if self.open.opening.is_some() {
             return;
         }
-        if let Some(own) = self.own_aside.take() {
+        if let Some(own) = self.open.own_aside.take() {
             self.replace_texts(own);
-            self.given = None;
-            self.loaded_variant = None;
+            self.open.given = None;
+            self.open.loaded_variant = None;
             self.announcement = "Your text is back in the editor.".into();
         }
     }
@@ -86,36 +99,25 @@ impl Playground {
     /// After the texts changed: every report in view is of older texts, but
     /// the scenario stays in view.
     pub(super) fn after_edit(&mut self) {
-        let step = self.view.at().map_or(0, |at| at.step);
-        self.view = match self.view.scenario() {
+        let step = self.open.view.at().map_or(0, |at| at.step);
+        self.open.view = match self.open.view.scenario() {
             Some(scenario) => View::checked(scenario, step),
             None => View::Nothing,
         };
-        self.share_url = None;
-        self.protection = Protection::Nothing;
+        self.open.share_url = None;
+        self.open.protection = Protection::Nothing;
         // The challenge's text is no longer the one the page gave.
-        self.challenge = None;
+        self.open.challenge = None;
         self.want_check();
-    }
-
-    /// The texts the view is about: a counterexample's, else the editors'.
-    pub fn view_texts(&self) -> &Edits {
-        match &self.view {
-            View::Replay {
-                without: Some(without),
-                ..
-            } => &without.texts,
-            _ => &self.texts,
-        }
     }
 
     /// The learner edited `procedure` (ignored while the exercise's saved
     /// work is read, and when the text is what it was).
     pub(super) fn edited(&mut self, procedure: String, text: String) {
-        if self.opening.is_none() && self.texts.get(&procedure) != Some(&text) {
-            self.texts.insert(procedure, text);
+        if self.open.opening.is_none() && self.open.texts.get(&procedure) != Some(&text) {
+            self.open.texts.insert(procedure, text);
             // From now on the texts are the learner's own.
-            self.given = None;
+            self.open.given = None;
             self.after_edit();
         }
     }
@@ -124,13 +126,13 @@ impl Playground {
     /// starting texts (`false`), where the exercise offers the first.
     pub(super) fn start_from_working(&mut self, working: bool) {
         let offered = !working || self.exercise().is_some_and(|e| e.working_version.is_some());
-        if self.opening.is_some() || !offered {
+        if self.open.opening.is_some() || !offered {
             return;
         }
-        self.working = working;
+        self.open.working = working;
         let (texts, given) = self.chosen_starts();
         self.give_texts(texts, given);
-        self.loaded_variant = None;
+        self.open.loaded_variant = None;
         self.announcement = if working {
             "The working version is in the editor; it passes every scenario. Now break it."
         } else {
@@ -142,7 +144,7 @@ impl Playground {
     pub(super) fn load_variant(&mut self, name: String) {
         if let Some(texts) = self.variant_texts(&name) {
             self.give_texts(texts, Given::Variant(name.clone()));
-            self.loaded_variant = Some(name);
+            self.open.loaded_variant = Some(name);
         }
     }
 
@@ -152,18 +154,18 @@ impl Playground {
     pub(super) fn reset(&mut self) {
         let (texts, given) = self.chosen_starts();
         self.give_texts(texts, given);
-        self.loaded_variant = None;
-        self.solve_kept = false;
-        if self.own_aside.is_some() {
+        self.open.loaded_variant = None;
+        self.open.solve_kept = false;
+        if self.open.own_aside.is_some() {
             self.announcement = "The start is back in the editor: the exercise counts as solved once your text passes again. \"Restore your text\" brings yours back.".into();
         }
     }
 
     /// The saved version a link set aside comes back into the editors.
     pub(super) fn back_to_saved(&mut self) {
-        if let Some(saved) = self.saved_aside.take() {
+        if let Some(saved) = self.open.saved_aside.take() {
             self.replace_texts(saved);
-            self.given = None;
+            self.open.given = None;
             self.notices.clear();
             self.announcement = "Your saved version is back in the editor.".into();
         }

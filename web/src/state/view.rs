@@ -5,7 +5,7 @@
 //! the checker recorded every process believing after it
 //! (`ScenarioReport::beliefs`). Nothing here recomputes either.
 
-use super::{Playground, Without};
+use super::{OpenExercise, Playground, Without};
 use crate::share::Shown;
 use fencelab_model::history::{ResultRows, What};
 use fencelab_model::{Drive, Exercise, ExerciseReport, HuntVerdict, ScenarioReport, Schedule};
@@ -215,7 +215,7 @@ impl PartialEq for SharedExercises {
     }
 }
 
-impl Playground {
+impl OpenExercise {
     /// The checked report of `scenario`, shared.
     fn checked_report(&self, scenario: &str) -> Option<SharedReport> {
         let exercise = self.report.as_ref()?;
@@ -276,84 +276,6 @@ impl Playground {
         }
     }
 
-    /// What the timeline shows, as a link (`for_link`) or the saved work
-    /// keeps it. A link carries the checked scenario's schedule too, which
-    /// replays to the same report; the saved work checks it again. A
-    /// counterexample is not the learner's text: the saved work keeps its
-    /// scenario only.
-    pub(super) fn shown_now(&self, for_link: bool) -> Option<Shown> {
-        let scenario = self.view.scenario()?.to_string();
-        let step = Some(self.view.step());
-        Some(match &self.view {
-            View::Nothing => return None,
-            View::Checked { .. } => Shown {
-                schedule: Some(self.shown_schedule()).filter(|s| for_link && !s.is_empty()),
-                drive: false,
-                hunt: None,
-                step,
-                scenario,
-            },
-            View::Replay {
-                without: Some(_), ..
-            } if !for_link => Shown {
-                scenario,
-                schedule: None,
-                drive: false,
-                hunt: None,
-                step: None,
-            },
-            View::Replay { schedule, .. } => Shown {
-                scenario,
-                schedule: Some(schedule.clone()),
-                drive: false,
-                hunt: None,
-                step,
-            },
-            View::Driving(drive) => Shown {
-                scenario,
-                schedule: Some(drive.schedule.clone()),
-                drive: true,
-                hunt: self.challenge.as_ref().map(|c| c.text.clone()),
-                step,
-            },
-        })
-    }
-
-    /// Shows again what a link or the saved work showed: the scenario as
-    /// checked, a replay of its schedule, or a drive that has made its
-    /// moves; its step is selected once the report arrives. A scenario the
-    /// exercise does not have is left out.
-    pub(super) fn show_again(&mut self, shown: Shown) {
-        let known = self
-            .exercise()
-            .is_some_and(|e| e.scenarios.iter().any(|s| s.name == shown.scenario));
-        if !known {
-            return;
-        }
-        self.step_wanted = shown.step;
-        match shown.schedule {
-            // A hunt: its challenge again, on the texts now in the editors,
-            // and the moves judged again by the worker.
-            Some(schedule) if shown.drive && shown.hunt.is_some() => {
-                self.challenge = shown.hunt.map(|text| super::Challenge {
-                    text,
-                    replayed: true,
-                });
-                self.view = View::Driving(DriveState::new(shown.scenario, schedule));
-                self.request_drive();
-            }
-            Some(schedule) if shown.drive => {
-                self.view = View::Driving(DriveState::new(shown.scenario, schedule));
-                self.request_drive();
-            }
-            Some(schedule) => {
-                self.view = View::checked(&shown.scenario, 0);
-                self.send_replay(shown.scenario, schedule);
-            }
-            None => self.view = View::checked(&shown.scenario, 0),
-        }
-    }
-
     /// The step to select in a report of `len` events that has just
     /// arrived: the one wanted, if it is in the report, else `default`.
     pub(super) fn wanted_step(&mut self, len: usize, default: usize) -> usize {
@@ -381,53 +303,6 @@ impl Playground {
         let step = self.shown_report().map_or(0, ScenarioReport::focus_event);
         if let Some(at) = self.view.at_mut() {
             *at = At::step(step);
-        }
-    }
-
-    /// Shows `name` as checked, where it broke, and brings its timeline
-    /// into view with the focus on it (again, when it was already shown).
-    pub(super) fn select(&mut self, name: String) {
-        // A checked scenario shows its counterexample: not in a challenge.
-        self.challenge = None;
-        self.step_wanted = None;
-        self.view = View::checked(&name, 0);
-        self.focus();
-        self.announce_step();
-        self.focus_timeline += 1;
-    }
-
-    pub(super) fn go_to_step(&mut self, index: usize) {
-        self.step_wanted = None;
-        let len = self.shown_report().map_or(0, |r| r.history.len());
-        if let Some(at) = self.view.at_mut()
-            && index < len
-        {
-            *at = At::step(index);
-            self.announce_step();
-        }
-    }
-
-    pub(super) fn step_by(&mut self, delta: isize) {
-        self.step_wanted = None;
-        let len = self.shown_report().map_or(0, |r| r.history.len());
-        let Some(at) = self.view.at_mut() else {
-            return;
-        };
-        if len == 0 {
-            return;
-        }
-        let last = len - 1;
-        let step = at.step.min(last);
-        *at = At::step(match delta {
-            d if d < 0 => step.saturating_sub(d.unsigned_abs()),
-            d => step.saturating_add(d.unsigned_abs()).min(last),
-        });
-        self.announce_step();
-    }
-
-    pub(super) fn announce_step(&mut self) {
-        if let Some(text) = self.describe_step() {
-            self.announcement = text;
         }
     }
 
@@ -479,13 +354,140 @@ impl Playground {
         }
         Some(text)
     }
+}
+
+impl Playground {
+    /// What the timeline shows, as a link (`for_link`) or the saved work
+    /// keeps it. A link carries the checked scenario's schedule too, which
+    /// replays to the same report; the saved work checks it again. A
+    /// counterexample is not the learner's text: the saved work keeps its
+    /// scenario only.
+    pub(super) fn shown_now(&self, for_link: bool) -> Option<Shown> {
+        let scenario = self.open.view.scenario()?.to_string();
+        let step = Some(self.open.view.step());
+        Some(match &self.open.view {
+            View::Nothing => return None,
+            View::Checked { .. } => Shown {
+                schedule: Some(self.open.shown_schedule()).filter(|s| for_link && !s.is_empty()),
+                drive: false,
+                hunt: None,
+                step,
+                scenario,
+            },
+            View::Replay {
+                without: Some(_), ..
+            } if !for_link => Shown {
+                scenario,
+                schedule: None,
+                drive: false,
+                hunt: None,
+                step: None,
+            },
+            View::Replay { schedule, .. } => Shown {
+                scenario,
+                schedule: Some(schedule.clone()),
+                drive: false,
+                hunt: None,
+                step,
+            },
+            View::Driving(drive) => Shown {
+                scenario,
+                schedule: Some(drive.schedule.clone()),
+                drive: true,
+                hunt: self.open.challenge.as_ref().map(|c| c.text.clone()),
+                step,
+            },
+        })
+    }
+
+    /// Shows again what a link or the saved work showed: the scenario as
+    /// checked, a replay of its schedule, or a drive that has made its
+    /// moves; its step is selected once the report arrives. A scenario the
+    /// exercise does not have is left out.
+    pub(super) fn show_again(&mut self, shown: Shown) {
+        let known = self
+            .exercise()
+            .is_some_and(|e| e.scenarios.iter().any(|s| s.name == shown.scenario));
+        if !known {
+            return;
+        }
+        self.open.step_wanted = shown.step;
+        match shown.schedule {
+            // A hunt: its challenge again, on the texts now in the editors,
+            // and the moves judged again by the worker.
+            Some(schedule) if shown.drive && shown.hunt.is_some() => {
+                self.open.challenge = shown.hunt.map(|text| super::Challenge {
+                    text,
+                    replayed: true,
+                });
+                self.open.view = View::Driving(DriveState::new(shown.scenario, schedule));
+                self.request_drive();
+            }
+            Some(schedule) if shown.drive => {
+                self.open.view = View::Driving(DriveState::new(shown.scenario, schedule));
+                self.request_drive();
+            }
+            Some(schedule) => {
+                self.open.view = View::checked(&shown.scenario, 0);
+                self.send_replay(shown.scenario, schedule);
+            }
+            None => self.open.view = View::checked(&shown.scenario, 0),
+        }
+    }
+
+    /// Shows `name` as checked, where it broke, and brings its timeline
+    /// into view with the focus on it (again, when it was already shown).
+    pub(super) fn select(&mut self, name: String) {
+        // A checked scenario shows its counterexample: not in a challenge.
+        self.open.challenge = None;
+        self.open.step_wanted = None;
+        self.open.view = View::checked(&name, 0);
+        self.open.focus();
+        self.announce_step();
+        self.focus_timeline += 1;
+    }
+
+    pub(super) fn go_to_step(&mut self, index: usize) {
+        self.open.step_wanted = None;
+        let len = self.open.shown_report().map_or(0, |r| r.history.len());
+        if let Some(at) = self.open.view.at_mut()
+            && index < len
+        {
+            *at = At::step(index);
+            self.announce_step();
+        }
+    }
+
+    pub(super) fn step_by(&mut self, delta: isize) {
+        self.open.step_wanted = None;
+        let len = self.open.shown_report().map_or(0, |r| r.history.len());
+        let Some(at) = self.open.view.at_mut() else {
+            return;
+        };
+        if len == 0 {
+            return;
+        }
+        let last = len - 1;
+        let step = at.step.min(last);
+        *at = At::step(match delta {
+            d if d < 0 => step.saturating_sub(d.unsigned_abs()),
+            d => step.saturating_add(d.unsigned_abs()).min(last),
+        });
+        self.announce_step();
+    }
+
+    pub(super) fn announce_step(&mut self) {
+        if let Some(text) = self.open.describe_step() {
+            self.announcement = text;
+        }
+    }
 
     /// Changes the hand-chosen schedule and asks the worker to follow it.
     /// "Drive it yourself": a drive of `scenario` from its first move,
     /// the drive panel brought into view.
     pub(super) fn drive_start(&mut self, scenario: String) {
-        self.step_wanted = None;
-        self.view = View::Driving(DriveState::new(scenario, Schedule::new()));
+        self.open.step_wanted = None;
+        self.open.view = View::Driving(DriveState::new(scenario, Schedule::new()));
         self.request_drive();
         self.focus_drive += 1;
     }
@@ -493,21 +495,21 @@ impl Playground {
     /// The drive ends: back to the challenge's scenarios in a challenge
     /// (never to a checked counterexample), else to the checked scenario.
     pub(super) fn drive_stop(&mut self) {
-        if self.challenge.is_some() {
-            self.step_wanted = None;
-            self.view = View::Nothing;
-        } else if let View::Driving(drive) = &self.view {
-            self.step_wanted = None;
-            self.view = View::checked(&drive.scenario, 0);
-            self.focus();
+        if self.open.challenge.is_some() {
+            self.open.step_wanted = None;
+            self.open.view = View::Nothing;
+        } else if let View::Driving(drive) = &self.open.view {
+            self.open.step_wanted = None;
+            self.open.view = View::checked(&drive.scenario, 0);
+            self.open.focus();
         }
     }
 
     pub(super) fn change_drive(&mut self, change: impl FnOnce(&mut Schedule)) {
-        self.step_wanted = None;
-        if let View::Driving(drive) = &mut self.view {
+        self.open.step_wanted = None;
+        if let View::Driving(drive) = &mut self.open.view {
             // Moves of the learner's own from here on.
-            if let Some(challenge) = &mut self.challenge {
+            if let Some(challenge) = &mut self.open.challenge {
                 challenge.replayed = false;
             }
             change(&mut drive.schedule);
@@ -518,14 +520,14 @@ impl Playground {
     pub(super) fn request_drive(&mut self) {
         let seq = self.seq();
         let exercise = self.exercise_id();
-        let edits = self.texts.clone();
-        let View::Driving(drive) = &mut self.view else {
+        let edits = self.open.texts.clone();
+        let View::Driving(drive) = &mut self.open.view else {
             return;
         };
         drive.waiting_for = Some(seq);
         drive.failed = None;
         let (scenario, schedule) = (drive.scenario.clone(), drive.schedule.clone());
-        let request = if self.challenge.is_some() {
+        let request = if self.open.challenge.is_some() {
             Request::Hunt {
                 seq,
                 exercise,

@@ -536,14 +536,8 @@ impl Run<'_> {
                 .map(|(n, id)| (n.clone(), *id))
                 .collect();
             if options.is_empty() {
-                // On a server, every member may wait on another's lock
-                // until the server breaks the deadlock: give it the time.
-                let ids: Vec<ProcessId> = waiting.iter().map(|(_, id)| *id).collect();
-                if self.world.await_server(&ids).map_err(engine_error)? {
-                    continue;
-                }
-                let processes = waiting.iter().map(|(n, _)| self.called(n)).collect();
-                return Err(self.failed(FailureCause::Deadlock { processes }));
+                self.stalled(&waiting)?;
+                continue;
             }
             if section_steps >= self.limits.section_steps_max {
                 return Err(limit_hit(Limit::SectionSteps {
@@ -595,6 +589,18 @@ impl Run<'_> {
                 || self.state_key(index),
             )?;
         }
+    }
+
+    /// Every member of a section still in its call waits on a lock: on a
+    /// server, one of them may move once the server breaks the deadlock,
+    /// which it is given the time to do; otherwise the run fails with it.
+    fn stalled(&mut self, waiting: &[&(String, ProcessId)]) -> Flow {
+        let ids: Vec<ProcessId> = waiting.iter().map(|(_, id)| *id).collect();
+        if self.world.await_server(&ids).map_err(engine_error)? {
+            return Ok(());
+        }
+        let processes = waiting.iter().map(|(n, _)| self.called(n)).collect();
+        Err(self.failed(FailureCause::Deadlock { processes }))
     }
 
     fn state_key(&self, index: usize) -> Option<Vec<u8>> {

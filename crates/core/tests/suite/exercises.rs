@@ -53,3 +53,34 @@ fn every_bundled_reference_passes_and_every_mutant_is_caught() {
     }
     assert!(problems.is_empty(), "{}", problems.join("\n"));
 }
+
+/// A check's schedules are those of every suite it ran: the reference's,
+/// the starting texts' and each broken variant's.
+#[test]
+fn a_check_counts_the_schedules_of_every_suite_it_ran() {
+    use fencelab_core::check::Progress;
+    use fencelab_core::exercise::CheckSearch;
+    use std::collections::BTreeMap;
+    let exercise = bundled::exercises()
+        .unwrap_or_else(|e| panic!("{e}"))
+        .into_iter()
+        .find(|e| e.id == "claim-compare-and-set")
+        .expect("exercise 1 is bundled");
+    let mut search = CheckSearch::new(exercise.clone());
+    while let Progress::Pending = search.advance(u64::MAX) {}
+    let schedules = |texts: Vec<(String, String)>| -> u64 {
+        let report = exercise.run_texts(&texts, &exercise.scenarios);
+        report
+            .scenarios
+            .iter()
+            .map(|s| s.exploration.schedules)
+            .sum()
+    };
+    let mut expected = schedules(exercise.texts_with(&BTreeMap::new()));
+    expected += schedules(exercise.texts_with(&exercise.start_edits()));
+    for variant in &exercise.variants {
+        expected += schedules(exercise.texts_of_variant(variant));
+    }
+    assert!(expected > 0);
+    assert_eq!(search.schedules(), expected);
+}

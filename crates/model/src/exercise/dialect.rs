@@ -5,7 +5,10 @@
 //! It is data beside the SQLite exercise, never a second exercise: any text
 //! it does not give is the SQLite one, the same text. [`Exercise::on_postgres`]
 //! puts its texts in place and gives the exercise as PostgreSQL runs it, so
-//! an engine checks it with the same machinery as the SQLite one.
+//! an engine checks it with the same machinery as the SQLite one. The
+//! loader checks everything in it but its schema, which only a server can
+//! try: an error about it belongs at `Places::of(text).postgres()`'s
+//! `schema()`, as the SQLite schema's belongs at `Unchecked::schema`.
 //!
 //! Must never: change what an exercise without a dialect is, on the wire or
 //! anywhere else.

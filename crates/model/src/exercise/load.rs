@@ -395,11 +395,7 @@ fn load_scenarios(
     for (i, spanned) in list.iter().enumerate() {
         let scenario = spanned.get_ref();
         let field = format!("{}[{i}]", part.field("scenarios"));
-        let named = Named {
-            span: spanned.span(),
-            field: &format!("{field}.name"),
-            name: &scenario.name,
-        };
+        let named = Named::of(spanned.span(), &field, &scenario.name);
         named.unique(
             source,
             "scenario",
@@ -492,11 +488,7 @@ fn load_variants(
     for (i, spanned) in parsed.variants.iter().enumerate() {
         let variant = spanned.get_ref();
         let field = format!("mutants[{i}]");
-        let named = Named {
-            span: spanned.span(),
-            field: &format!("{field}.name"),
-            name: &variant.name,
-        };
+        let named = Named::of(spanned.span(), &field, &variant.name);
         named.unique(source, "mutant", variants.iter().map(|v| v.name.as_str()))?;
         let texts = replacement_texts(source, &named, &field, &variant.procedures, procedures)?;
         variants.push(Variant {
@@ -509,14 +501,23 @@ fn load_variants(
 }
 
 /// A name a list's entry goes by (a scenario's, a mutant's), where it is
-/// written.
+/// written: the entry's span, and its `name` field's path.
 struct Named<'a> {
     span: Range<usize>,
-    field: &'a str,
+    field: String,
     name: &'a str,
 }
 
-impl Named<'_> {
+impl<'a> Named<'a> {
+    /// The name `name` of the entry `entry` (`mutants[2]`) spanning `span`.
+    fn of(span: Range<usize>, entry: &str, name: &'a str) -> Named<'a> {
+        Named {
+            span,
+            field: format!("{entry}.name"),
+            name,
+        }
+    }
+
     /// Refuses the name unless it is plain and not among `taken`, the
     /// names of the list's entries before it; `what` the list holds.
     fn unique<'t>(
@@ -525,11 +526,11 @@ impl Named<'_> {
         what: &str,
         mut taken: impl Iterator<Item = &'t str>,
     ) -> Result<(), LoadError> {
-        source.plain_name(self.span.clone(), self.field, self.name)?;
+        source.plain_name(self.span.clone(), &self.field, self.name)?;
         if taken.any(|name| name == self.name) {
             return Err(source.error(
                 self.span.clone(),
-                self.field,
+                &self.field,
                 format!("a second {what} is named `{}`", self.name),
             ));
         }

@@ -1,7 +1,8 @@
 //! Where the parts of an exercise or scenario file are: the line of each
 //! `[[scenarios]]` table, each of its steps, invariants and its `points`, of each
-//! `[[mutants]]` table and each declared equivalent mutant; and the same
-//! of the `[postgres]` table's lists.
+//! `[[mutants]]` table and each declared equivalent mutant, the schema;
+//! and the same of the `[postgres]` table's (whose schema only a PostgreSQL
+//! server can try: its error is put here).
 //!
 //! The loader deserializes scenarios whole, so a problem found after parsing
 //! (a step that names no procedure) has no place of its own; this second,
@@ -21,7 +22,10 @@ pub struct Places {
     /// One entry per loaded `Equivalent`: a declaration that names several
     /// mutants (`mutants = [...]`) places each at the declaration.
     equivalents: Vec<usize>,
-    /// The places of `[postgres]`'s scenarios, mutants and equivalents.
+    /// The `schema` string.
+    schema: Option<usize>,
+    /// The places of `[postgres]`'s schema, scenarios, mutants and
+    /// equivalents.
     postgres: Option<Box<Places>>,
 }
 
@@ -42,6 +46,8 @@ struct FileSpans {
     variants: Vec<Spanned<IgnoredAny>>,
     #[serde(default)]
     equivalent: Vec<Spanned<EquivalentSpans>>,
+    #[serde(default)]
+    schema: Option<Spanned<IgnoredAny>>,
     /// `[postgres]`, whose lists have the top level's names.
     #[serde(default)]
     postgres: Option<Box<FileSpans>>,
@@ -106,14 +112,20 @@ impl Places {
                     std::iter::repeat_n(e.span().start, count)
                 })
                 .collect(),
+            schema: spans.schema.map(|schema| schema.span().start),
             postgres: spans
                 .postgres
                 .map(|postgres| Box::new(Places::from_spans(*postgres))),
         }
     }
 
-    /// The places of the `[postgres]` table's scenarios, mutants and
-    /// equivalents, by their indexes in its lists.
+    /// The offset of the `schema` string.
+    pub fn schema(&self) -> Option<usize> {
+        self.schema
+    }
+
+    /// The places of the `[postgres]` table's schema, scenarios, mutants
+    /// and equivalents, by their indexes in its lists.
     pub fn postgres(&self) -> Option<&Places> {
         self.postgres.as_deref()
     }
@@ -207,5 +219,32 @@ reason = \"r\"
         assert_eq!(line(places.equivalent(2)), None);
         assert_eq!(places.scenario(1), None);
         assert!(Places::of("not = [toml").scenario(0).is_none());
+        assert_eq!(places.schema(), None);
+        assert!(places.postgres().is_none());
+    }
+
+    #[test]
+    fn the_postgres_tables_parts_have_their_own_places() {
+        let text = "\
+schema = \"CREATE TABLE t (a)\"
+
+[[scenarios]]
+name = \"a\"
+
+[postgres]
+schema = \"CREATE TABLE t (a BIGINT)\"
+
+[[postgres.scenarios]]
+name = \"a\"
+steps = [{ start = \"a\" }]
+";
+        let places = Places::of(text);
+        let line = |offset: Option<usize>| offset.map(|o| line_at(text, o));
+        let postgres = places.postgres().expect("the dialect's places");
+        assert_eq!(line(places.schema()), Some(1));
+        assert_eq!(line(postgres.schema()), Some(7));
+        assert_eq!(line(postgres.scenario(0)), Some(9));
+        assert_eq!(line(postgres.step(0, 0)), Some(11));
+        assert_eq!(line(places.step(0, 0)), None);
     }
 }

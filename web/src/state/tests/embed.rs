@@ -116,7 +116,7 @@ fn nothing_is_posted_or_heard_without_a_valid_parent_in_an_embed() {
     );
     assert_eq!(playground.embedding, None);
     assert_eq!(
-        playground.replace.generation, 0,
+        playground.open.replace.generation, 0,
         "no parent: commands are not taken"
     );
 
@@ -180,7 +180,7 @@ fn ready_is_said_once_when_the_exercise_is_open_and_the_engine_started() {
 #[test]
 fn every_newest_report_is_checked_and_a_stale_one_is_not() {
     let mut playground = ready();
-    let first = playground.check_wanted;
+    let first = playground.open.check_wanted;
     check_answered(&mut playground, claim_report(true));
     let Some(FrameMessage::Checked {
         passed,
@@ -241,7 +241,7 @@ fn solved_is_said_once_and_only_for_the_learners_own_texts() {
             id: RequestId::Number(1)
         }
     );
-    assert_eq!(playground.given, Some(Given::Host));
+    assert_eq!(playground.open.given, Some(Given::Host));
     check_answered(&mut playground, claim_report(false));
     assert!(
         !kinds(&playground).contains(&"solved"),
@@ -353,8 +353,8 @@ fn work_saved_in_this_browser_is_the_learners_own() {
 fn set_procedures_replaces_texts_undoably_and_refuses_an_unknown_name_whole() {
     let mut playground = ready();
     check_answered(&mut playground, claim_report(true));
-    let generation = playground.replace.generation;
-    let wanted = playground.check_wanted;
+    let generation = playground.open.replace.generation;
+    let wanted = playground.open.check_wanted;
     let reply = host(
         &mut playground,
         2,
@@ -365,9 +365,16 @@ fn set_procedures_replaces_texts_undoably_and_refuses_an_unknown_name_whole() {
     );
     let sentence = error_sentence(reply);
     assert!(sentence.contains("`nope` is not an editable procedure of `claim-compare-and-set` (its editable procedures: `claim`)"), "{sentence}");
-    assert_eq!(playground.texts, playground.starts(), "nothing changed");
     assert_eq!(
-        (playground.replace.generation, playground.check_wanted),
+        playground.open.texts,
+        playground.starts(),
+        "nothing changed"
+    );
+    assert_eq!(
+        (
+            playground.open.replace.generation,
+            playground.open.check_wanted
+        ),
         (generation, wanted)
     );
 
@@ -376,14 +383,14 @@ fn set_procedures_replaces_texts_undoably_and_refuses_an_unknown_name_whole() {
         3,
         Command::SetProcedures(Edits::from([("claim".into(), "-- a".into())])),
     );
-    assert_eq!(playground.texts["claim"], "-- a");
+    assert_eq!(playground.open.texts["claim"], "-- a");
     assert_eq!(
-        playground.replace.generation,
+        playground.open.replace.generation,
         generation + 1,
         "one undoable change"
     );
-    assert_eq!(playground.replace.texts["claim"], "-- a");
-    assert!(playground.check_wanted > wanted, "and checked");
+    assert_eq!(playground.open.replace.texts["claim"], "-- a");
+    assert!(playground.open.check_wanted > wanted, "and checked");
 }
 
 #[test]
@@ -397,17 +404,17 @@ fn reset_check_and_show_scenario_go_through_the_reducer_and_are_answered() {
             id: RequestId::Number(4)
         }
     );
-    assert_eq!(playground.texts, playground.starts());
-    assert_eq!(playground.given, Some(Given::Start));
+    assert_eq!(playground.open.texts, playground.starts());
+    assert_eq!(playground.open.given, Some(Given::Start));
 
-    let wanted = playground.check_wanted;
+    let wanted = playground.open.check_wanted;
     assert_eq!(
         host(&mut playground, 5, Command::Check),
         FrameMessage::Ok {
             id: RequestId::Number(5)
         }
     );
-    assert!(playground.check_wanted > wanted);
+    assert!(playground.open.check_wanted > wanted);
 
     check_answered(&mut playground, claim_report(true));
     let focus = playground.focus_timeline;
@@ -417,7 +424,7 @@ fn reset_check_and_show_scenario_go_through_the_reducer_and_are_answered() {
             id: RequestId::Number(6)
         }
     );
-    assert_eq!(playground.view.scenario(), Some(FIRST_COME));
+    assert_eq!(playground.open.view.scenario(), Some(FIRST_COME));
     assert_eq!(playground.focus_timeline, focus + 1);
     let sentence = error_sentence(host(
         &mut playground,
@@ -430,7 +437,7 @@ fn reset_check_and_show_scenario_go_through_the_reducer_and_are_answered() {
         ),
         "{sentence}"
     );
-    assert_eq!(playground.view.scenario(), Some(FIRST_COME));
+    assert_eq!(playground.open.view.scenario(), Some(FIRST_COME));
 }
 
 #[test]
@@ -438,7 +445,7 @@ fn a_message_that_cannot_be_read_or_comes_too_early_is_answered_with_an_error() 
     let mut playground = embedded(Some(HOST));
     let sentence = error_sentence(host(&mut playground, 8, Command::Check));
     assert_eq!(sentence, "the exercise is still opening: wait for `ready`");
-    assert_eq!(playground.check_wanted, 0);
+    assert_eq!(playground.open.check_wanted, 0);
 
     let mut playground = ready();
     act(
@@ -466,7 +473,7 @@ fn a_link_shared_from_an_embed_opens_as_an_embed() {
             base: "https://fencelab.example/".into(),
         },
     );
-    let url = playground.share_url.clone().expect("a link");
+    let url = playground.open.share_url.clone().expect("a link");
     assert!(
         url.starts_with("https://fencelab.example/?embed=1&exercise=claim-compare-and-set#s1="),
         "{url}"
@@ -479,7 +486,8 @@ fn a_link_shared_from_an_embed_opens_as_an_embed() {
         },
     );
     assert!(
-        page.share_url
+        page.open
+            .share_url
             .unwrap()
             .starts_with("https://fencelab.example/#s1=")
     );

@@ -64,19 +64,19 @@ fn a_challenge_hides_the_counterexamples_and_offers_the_scenarios_that_break() {
     );
     act(&mut playground, Action::HuntStart(HuntText::Start));
     assert_eq!(
-        playground.replace.texts,
+        playground.open.replace.texts,
         playground.starts(),
         "the starting text, undoably"
     );
-    assert_eq!(playground.given, Some(Given::Start));
+    assert_eq!(playground.open.given, Some(Given::Start));
     assert_eq!(playground.hunt_targets(), None, "until its check answers");
     check_answered(&mut playground, claim_report(true));
     assert_eq!(
-        playground.view,
+        playground.open.view,
         View::Nothing,
         "no counterexample comes into view"
     );
-    assert!(playground.shown().is_none());
+    assert!(playground.open.shown().is_none());
     let offer = playground.hunt_targets().expect("checked");
     assert_eq!(
         offer
@@ -92,12 +92,12 @@ fn a_challenge_hides_the_counterexamples_and_offers_the_scenarios_that_break() {
     // Stopping a hunt goes back to the offer, never to the checked report.
     act(&mut playground, Action::DriveStart(ONE_WINNER.into()));
     act(&mut playground, Action::DriveStop);
-    assert_eq!(playground.view, View::Nothing);
-    assert!(playground.challenge.is_some());
+    assert_eq!(playground.open.view, View::Nothing);
+    assert!(playground.open.challenge.is_some());
     // Choosing a checked scenario leaves the challenge.
     act(&mut playground, Action::Select(ONE_WINNER.into()));
-    assert_eq!(playground.challenge, None);
-    assert!(playground.shown().is_some());
+    assert_eq!(playground.open.challenge, None);
+    assert!(playground.open.shown().is_some());
 }
 
 #[test]
@@ -109,22 +109,25 @@ fn a_variant_challenge_puts_the_variant_in_the_editors_without_its_explanation()
         Action::HuntStart(HuntText::Variant(variant.into())),
     );
     assert_eq!(
-        Some(&playground.texts),
+        Some(&playground.open.texts),
         playground.variant_texts(variant).as_ref()
     );
-    assert_eq!(playground.given, Some(Given::Variant(variant.into())));
+    assert_eq!(playground.open.given, Some(Given::Variant(variant.into())));
     assert_eq!(
-        playground.loaded_variant, None,
+        playground.open.loaded_variant, None,
         "its explanation would give it away"
     );
     check_answered(&mut playground, claim_report(true));
-    assert!(playground.seen.is_empty(), "nothing was watched failing");
+    assert!(
+        playground.open.seen.is_empty(),
+        "nothing was watched failing"
+    );
     act(
         &mut playground,
         Action::HuntStart(HuntText::Variant("no such".into())),
     );
     assert_eq!(
-        playground.challenge.as_ref().map(|c| &c.text),
+        playground.open.challenge.as_ref().map(|c| &c.text),
         Some(&HuntText::Variant(variant.into())),
         "an unknown variant opens nothing"
     );
@@ -143,7 +146,7 @@ fn every_move_of_a_hunt_is_judged_by_the_worker_and_a_break_counts_apart_from_re
     let (held_seq, _) = hunt_seq(&playground);
     hunted(&mut playground, held_seq, true, HuntVerdict::Held);
     assert!(
-        playground.hunted.is_empty(),
+        playground.open.hunted.is_empty(),
         "an order that breaks nothing is no win"
     );
     assert!(
@@ -156,7 +159,7 @@ fn every_move_of_a_hunt_is_judged_by_the_worker_and_a_break_counts_apart_from_re
     let (won, schedule) = hunt_seq(&playground);
     assert_eq!(schedule.to_string(), "a a b b");
     hunted(&mut playground, won, true, broken("a a b b"));
-    let View::Driving(state) = &playground.view else {
+    let View::Driving(state) = &playground.open.view else {
         panic!("still the drive");
     };
     assert!(state.verdict.as_ref().is_some_and(|v| v.found().is_some()));
@@ -166,7 +169,7 @@ fn every_move_of_a_hunt_is_judged_by_the_worker_and_a_break_counts_apart_from_re
          Yours took 4 moves: as short as a break gets."
     );
     assert_eq!(
-        playground.hunted,
+        playground.open.hunted,
         [FoundBreak {
             text: HuntText::Start,
             scenario: ONE_WINNER.into(),
@@ -175,7 +178,7 @@ fn every_move_of_a_hunt_is_judged_by_the_worker_and_a_break_counts_apart_from_re
     );
     let progress = playground.current_progress();
     assert_eq!((progress.solved, progress.hunted), (false, 1));
-    assert_eq!(playground.saved().hunts, playground.hunted);
+    assert_eq!(playground.saved().hunts, playground.open.hunted);
     assert!(!playground.saved().passing);
     assert_eq!(
         playground.hunt_targets().expect("checked").targets[0].found_moves,
@@ -184,7 +187,7 @@ fn every_move_of_a_hunt_is_judged_by_the_worker_and_a_break_counts_apart_from_re
 
     // A late answer to an earlier move is dropped, its verdict with it.
     hunted(&mut playground, held_seq, true, HuntVerdict::Held);
-    assert_eq!(playground.hunted.len(), 1);
+    assert_eq!(playground.open.hunted.len(), 1);
 }
 
 #[test]
@@ -198,7 +201,7 @@ fn an_edit_or_leaving_ends_the_challenge_and_a_drive_outside_one_is_no_hunt() {
         },
     );
     assert_eq!(
-        playground.challenge, None,
+        playground.open.challenge, None,
         "the text is no longer the page's"
     );
     act(&mut playground, Action::DriveStart(ONE_WINNER.into()));
@@ -206,10 +209,10 @@ fn an_edit_or_leaving_ends_the_challenge_and_a_drive_outside_one_is_no_hunt() {
 
     let mut playground = challenged();
     act(&mut playground, Action::HuntLeave);
-    assert_eq!(playground.challenge, None);
+    assert_eq!(playground.open.challenge, None);
     check_answered(&mut playground, claim_report(true));
     assert_eq!(
-        playground.view.scenario(),
+        playground.open.view.scenario(),
         Some(ONE_WINNER),
         "the verdicts are back"
     );
@@ -230,7 +233,7 @@ fn a_found_break_travels_in_a_share_link_and_opens_as_a_hunt_that_the_opener_did
             base: "https://fencelab.example/".into(),
         },
     );
-    let url = playground.share_url.clone().expect("a link");
+    let url = playground.open.share_url.clone().expect("a link");
     let fragment = url.split_once('#').expect("a fragment").1;
     let link = share::decode(fragment).expect("it decodes");
     assert_eq!(link.hunt, Some(HuntText::Start));
@@ -248,16 +251,16 @@ fn a_found_break_travels_in_a_share_link_and_opens_as_a_hunt_that_the_opener_did
             loaded: Loaded::Nothing,
         },
     );
-    assert!(opened.challenge.as_ref().is_some_and(|c| c.replayed));
+    assert!(opened.open.challenge.as_ref().is_some_and(|c| c.replayed));
     let (seq, schedule) = hunt_seq(&opened);
     assert_eq!(schedule.to_string(), "a a b b");
     hunted(&mut opened, seq, true, broken("a a b b"));
     assert!(
-        matches!(&opened.view, View::Driving(d) if d.verdict.as_ref().and_then(|v| v.found()).is_some()),
+        matches!(&opened.open.view, View::Driving(d) if d.verdict.as_ref().and_then(|v| v.found()).is_some()),
         "the break is shown"
     );
     assert!(
-        opened.hunted.is_empty(),
+        opened.open.hunted.is_empty(),
         "but it was found by whoever made the link"
     );
 
@@ -266,7 +269,7 @@ fn a_found_break_travels_in_a_share_link_and_opens_as_a_hunt_that_the_opener_did
     act(&mut opened, Action::DriveMove("b".into()));
     let (again, _) = hunt_seq(&opened);
     hunted(&mut opened, again, true, broken("a a b b"));
-    assert_eq!(opened.hunted.len(), 1);
+    assert_eq!(opened.open.hunted.len(), 1);
 }
 
 #[test]
@@ -302,10 +305,13 @@ fn saved_hunts_come_back_and_an_entry_from_before_hunts_still_loads() {
             loaded: Loaded::Saved(Saved::parse(&text).expect("reads back")),
         },
     );
-    assert_eq!(playground.hunted, [found]);
+    assert_eq!(playground.open.hunted, [found]);
     assert_eq!(playground.current_progress().hunted, 1);
     act(&mut playground, Action::Open(1));
-    assert!(playground.hunted.is_empty(), "another exercise's progress");
+    assert!(
+        playground.open.hunted.is_empty(),
+        "another exercise's progress"
+    );
 }
 
 #[test]
@@ -332,6 +338,7 @@ fn a_reload_with_a_challenge_open_and_no_scenario_chosen_comes_back_to_it() {
     };
     let reloaded = reload(&saved);
     let challenge = reloaded
+        .open
         .challenge
         .as_ref()
         .expect("the challenge is open again");
@@ -341,18 +348,18 @@ fn a_reload_with_a_challenge_open_and_no_scenario_chosen_comes_back_to_it() {
         "a break found after the reload is the learner's"
     );
     assert_eq!(
-        Some(&reloaded.texts),
+        Some(&reloaded.open.texts),
         reloaded.variant_texts(variant).as_ref()
     );
     assert!(
-        reloaded.shown().is_none(),
+        reloaded.open.shown().is_none(),
         "the counterexamples stay hidden"
     );
 
     // An entry whose texts are no longer the challenge's opens none.
     let mut stale = saved.clone();
     stale.edits.insert("claim".into(), "SELECT 1;".into());
-    assert!(reload(&stale).challenge.is_none());
+    assert!(reload(&stale).open.challenge.is_none());
     // Leaving the challenge leaves it out of the saved work.
     act(&mut playground, Action::HuntLeave);
     assert_eq!(playground.saved().challenge, None);

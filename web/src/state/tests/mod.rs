@@ -48,7 +48,7 @@ fn opened() -> Playground {
 
 /// Answers the newest check with `report`.
 fn check_answered(playground: &mut Playground, report: ExerciseReport) {
-    let seq = playground.check_wanted;
+    let seq = playground.open.check_wanted;
     answer(playground, Response::Checked { seq, report });
 }
 
@@ -116,7 +116,11 @@ fn an_exercise_opens_only_once_its_saved_work_is_read() {
     let mut playground = started("");
     assert_eq!(playground.exercise().map(|e| e.id.as_str()), Some(CLAIM));
     assert_eq!(
-        playground.opening.as_ref().map(|o| o.exercise.as_str()),
+        playground
+            .open
+            .opening
+            .as_ref()
+            .map(|o| o.exercise.as_str()),
         Some(CLAIM)
     );
     assert_eq!(
@@ -137,7 +141,10 @@ fn an_exercise_opens_only_once_its_saved_work_is_read() {
             text: "SELECT 1;".into(),
         },
     );
-    assert_eq!(playground.check_wanted, 0, "no edits or runs while opening");
+    assert_eq!(
+        playground.open.check_wanted, 0,
+        "no edits or runs while opening"
+    );
     act(
         &mut playground,
         Action::SavedWorkRead {
@@ -145,13 +152,13 @@ fn an_exercise_opens_only_once_its_saved_work_is_read() {
             loaded: Loaded::Nothing,
         },
     );
-    assert_eq!(playground.opening, None);
-    assert_eq!(playground.texts, playground.starts());
+    assert_eq!(playground.open.opening, None);
+    assert_eq!(playground.open.texts, playground.starts());
     assert_eq!(playground.autosaved_exercise(), Some(CLAIM));
     assert_eq!(
         playground.check_request(),
         Some(Request::Check {
-            seq: playground.check_wanted,
+            seq: playground.open.check_wanted,
             exercise: CLAIM.into(),
             edits: playground.starts(),
         })
@@ -172,16 +179,19 @@ fn saved_work_and_seen_variants_are_restored() {
         },
     );
     assert_eq!(
-        playground.texts.get("claim").map(String::as_str),
+        playground.open.texts.get("claim").map(String::as_str),
         Some("-- mine")
     );
     assert_eq!(
-        playground.texts.len(),
+        playground.open.texts.len(),
         playground.starts().len(),
         "only editable procedures"
     );
-    assert!(playground.seen.contains("read, then write"));
-    assert_eq!(playground.given, None, "edited work is the learner's own");
+    assert!(playground.open.seen.contains("read, then write"));
+    assert_eq!(
+        playground.open.given, None,
+        "edited work is the learner's own"
+    );
 }
 
 #[test]
@@ -197,7 +207,7 @@ fn a_saved_entry_that_cannot_be_read_is_reported_and_the_exercise_starts_fresh()
             },
         },
     );
-    assert_eq!(playground.texts, playground.starts());
+    assert_eq!(playground.open.texts, playground.starts());
     assert!(
         playground.notices.contains(&Notice::SavedWorkSetAside {
             message: "expected value at line 1 column 2".into(),
@@ -206,7 +216,10 @@ fn a_saved_entry_that_cannot_be_read_is_reported_and_the_exercise_starts_fresh()
         "{:?}",
         playground.notices
     );
-    assert_ne!(playground.check_wanted, 0, "the starting text is checked");
+    assert_ne!(
+        playground.open.check_wanted, 0,
+        "the starting text is checked"
+    );
 }
 
 #[test]
@@ -222,22 +235,22 @@ fn saved_work_read_for_an_exercise_no_longer_opening_is_dropped() {
         },
     );
     assert_eq!(
-        playground.opening.as_ref().map(|o| &o.exercise),
+        playground.open.opening.as_ref().map(|o| &o.exercise),
         Some(&second)
     );
-    assert_eq!(playground.check_wanted, 0);
+    assert_eq!(playground.open.check_wanted, 0);
 }
 
 #[test]
 fn opening_another_exercise_resets_the_view_and_drops_answers_for_the_one_before() {
     let mut playground = checked();
     playground.notices.push(Notice::WorkerFailed("old".into()));
-    let old_check = playground.check_wanted;
+    let old_check = playground.open.check_wanted;
     act(&mut playground, Action::Open(1));
-    assert_eq!(playground.current, 1);
+    assert_eq!(playground.open.index, 1);
     assert!(playground.notices.is_empty());
-    assert_eq!(playground.report, None);
-    assert_eq!(playground.view, View::Nothing);
+    assert_eq!(playground.open.report, None);
+    assert_eq!(playground.open.view, View::Nothing);
     let second = playground.exercises[1].id.clone();
     act(
         &mut playground,
@@ -254,10 +267,10 @@ fn opening_another_exercise_resets_the_view_and_drops_answers_for_the_one_before
             report: claim_report(true),
         },
     );
-    assert_eq!(playground.report, None);
+    assert_eq!(playground.open.report, None);
     // Even under the current seq, another exercise's report is dropped.
     check_answered(&mut playground, claim_report(true));
-    assert_eq!(playground.report, None);
+    assert_eq!(playground.open.report, None);
 }
 
 #[test]
@@ -268,13 +281,17 @@ fn going_to_an_exercise_focuses_its_title_and_back_or_forward_open_the_one_named
         "a page as it opens keeps the focus"
     );
     act(&mut playground, Action::Open(1));
-    assert_eq!(playground.current, 1);
+    assert_eq!(playground.open.index, 1);
     assert_eq!(playground.focus_title, 1);
 
     act(&mut playground, Action::Navigated(CLAIM.into()));
     assert_eq!(playground.exercise().map(|e| e.id.as_str()), Some(CLAIM));
     assert_eq!(
-        playground.opening.as_ref().map(|o| o.exercise.as_str()),
+        playground
+            .open
+            .opening
+            .as_ref()
+            .map(|o| o.exercise.as_str()),
         Some(CLAIM),
         "its saved work is read, as on any opening"
     );
@@ -304,6 +321,7 @@ fn a_link_that_cannot_be_read_is_reported_and_the_learners_work_opens() {
             playground.notices
         );
         let opening = playground
+            .open
             .opening
             .as_ref()
             .expect("the first exercise opens");
@@ -328,7 +346,11 @@ fn a_link_that_cannot_be_read_is_reported_and_the_learners_work_opens() {
         Notice::LinkedExerciseMissing("no-such-exercise".into())
     );
     assert_eq!(
-        playground.opening.as_ref().map(|o| o.exercise.as_str()),
+        playground
+            .open
+            .opening
+            .as_ref()
+            .map(|o| o.exercise.as_str()),
         Some(CLAIM)
     );
     assert!(
@@ -356,9 +378,13 @@ fn a_link_shows_its_version_and_replays_its_schedule_with_saved_work_one_click_a
             loaded: saved(&[("claim", "-- mine")], &[]),
         },
     );
-    assert_eq!(playground.texts["claim"], "-- linked");
+    assert_eq!(playground.open.texts["claim"], "-- linked");
     assert_eq!(
-        playground.saved_aside.as_ref().map(|s| s["claim"].as_str()),
+        playground
+            .open
+            .saved_aside
+            .as_ref()
+            .map(|s| s["claim"].as_str()),
         Some("-- mine")
     );
     assert_eq!(
@@ -390,7 +416,9 @@ fn a_link_shows_its_version_and_replays_its_schedule_with_saved_work_one_click_a
         (ONE_WINNER, "a b")
     );
     assert_eq!(edits["claim"], "-- linked");
-    assert!(matches!(&playground.view, View::Replay { waiting_for: Some(s), .. } if *s == seq));
+    assert!(
+        matches!(&playground.open.view, View::Replay { waiting_for: Some(s), .. } if *s == seq)
+    );
     answer(
         &mut playground,
         Response::Replayed {
@@ -399,18 +427,21 @@ fn a_link_shows_its_version_and_replays_its_schedule_with_saved_work_one_click_a
         },
     );
     assert_eq!(
-        playground.shown_report().map(|r| r.schedule.to_string()),
+        playground
+            .open
+            .shown_report()
+            .map(|r| r.schedule.to_string()),
         Some("a a b b".into())
     );
 
     let mut back = playground.clone();
     act(&mut back, Action::BackToSaved);
-    assert_eq!(back.texts["claim"], "-- mine");
+    assert_eq!(back.open.texts["claim"], "-- mine");
     assert_eq!(
-        back.replace.texts["claim"], "-- mine",
+        back.open.replace.texts["claim"], "-- mine",
         "through the editor, undoably"
     );
-    assert_eq!(back.saved_aside, None);
+    assert_eq!(back.open.saved_aside, None);
     assert!(back.notices.is_empty());
     assert_eq!(
         back.announcement,
@@ -418,7 +449,7 @@ fn a_link_shows_its_version_and_replays_its_schedule_with_saved_work_one_click_a
     );
 
     act(&mut playground, Action::KeepLinked);
-    assert_eq!(playground.saved_aside, None);
+    assert_eq!(playground.open.saved_aside, None);
     assert_eq!(playground.autosaved_exercise(), Some(CLAIM));
     assert_eq!(playground.saved().edits["claim"], "-- linked");
     assert_eq!(
@@ -453,8 +484,8 @@ fn progress_read_by_the_app_is_kept_in_the_playground() {
 #[test]
 fn every_edit_asks_for_a_check_at_once_and_run_now_for_another() {
     let mut playground = checked();
-    playground.share_url = Some("old".into());
-    let before = playground.check_wanted;
+    playground.open.share_url = Some("old".into());
+    let before = playground.open.check_wanted;
     act(
         &mut playground,
         Action::Edited {
@@ -462,15 +493,15 @@ fn every_edit_asks_for_a_check_at_once_and_run_now_for_another() {
             text: "SELECT 1;".into(),
         },
     );
-    assert!(playground.check_wanted > before);
-    assert_eq!(playground.share_url, None);
-    assert!(playground.checking());
+    assert!(playground.open.check_wanted > before);
+    assert_eq!(playground.open.share_url, None);
+    assert!(playground.open.checking());
     assert_eq!(
-        playground.view.scenario(),
+        playground.open.view.scenario(),
         Some(ONE_WINNER),
         "the scenario stays in view"
     );
-    let wanted = playground.check_wanted;
+    let wanted = playground.open.check_wanted;
     act(
         &mut playground,
         Action::Edited {
@@ -478,32 +509,39 @@ fn every_edit_asks_for_a_check_at_once_and_run_now_for_another() {
             text: "SELECT 1;".into(),
         },
     );
-    assert_eq!(playground.check_wanted, wanted, "the same text is no edit");
+    assert_eq!(
+        playground.open.check_wanted, wanted,
+        "the same text is no edit"
+    );
     act(&mut playground, Action::RunNow);
-    assert!(playground.check_wanted > wanted);
+    assert!(playground.open.check_wanted > wanted);
 }
 
 #[test]
 fn a_check_is_announced_and_shows_the_first_failing_scenario_where_it_broke() {
     let playground = checked();
-    assert!(!playground.checking());
+    assert!(!playground.open.checking());
     assert_eq!(playground.announcement, "1 of 2 scenarios pass");
     assert_eq!(
-        playground.view,
+        playground.open.view,
         View::Checked {
             scenario: ONE_WINNER.into(),
             at: At::step(BROKE_AT)
         }
     );
-    let shown = playground.shown().expect("a report in view");
+    let shown = playground.open.shown().expect("a report in view");
     assert_eq!(shown.failure(), Some(&two_holders()));
-    assert_eq!(playground.shown(), Some(shown), "the same report, shared");
+    assert_eq!(
+        playground.open.shown(),
+        Some(shown),
+        "the same report, shared"
+    );
 }
 
 #[test]
 fn a_stale_check_arriving_after_a_newer_edit_is_dropped() {
     let mut playground = opened();
-    let first = playground.check_wanted;
+    let first = playground.open.check_wanted;
     act(
         &mut playground,
         Action::Edited {
@@ -518,18 +556,18 @@ fn a_stale_check_arriving_after_a_newer_edit_is_dropped() {
             report: claim_report(false),
         },
     );
-    assert_eq!(playground.report, None);
-    assert!(playground.checking());
+    assert_eq!(playground.open.report, None);
+    assert!(playground.open.checking());
     assert!(!playground.solved());
     check_answered(&mut playground, claim_report(true));
-    assert_eq!(playground.report.as_ref().map(|r| r.failed), Some(1));
+    assert_eq!(playground.open.report.as_ref().map(|r| r.failed), Some(1));
 }
 
 #[test]
 fn while_a_newer_edit_is_checked_the_last_verdicts_stay_shown_as_stale() {
     let mut playground = checked();
-    let shown = playground.report.clone();
-    let first = playground.check_wanted;
+    let shown = playground.open.report.clone();
+    let first = playground.open.check_wanted;
     for text in ["-- a", "-- ab"] {
         act(
             &mut playground,
@@ -538,10 +576,16 @@ fn while_a_newer_edit_is_checked_the_last_verdicts_stay_shown_as_stale() {
                 text: text.into(),
             },
         );
-        assert_eq!(playground.report, shown, "never emptied while checking");
-        assert!(playground.checking(), "and marked as not of these texts");
+        assert_eq!(
+            playground.open.report, shown,
+            "never emptied while checking"
+        );
+        assert!(
+            playground.open.checking(),
+            "and marked as not of these texts"
+        );
     }
-    let between = playground.check_wanted - 1;
+    let between = playground.open.check_wanted - 1;
     assert!(between > first);
     // The answer to the edit in between is of texts no longer in the
     // editors: it is never shown, not even as stale.
@@ -552,12 +596,12 @@ fn while_a_newer_edit_is_checked_the_last_verdicts_stay_shown_as_stale() {
             report: claim_report(false),
         },
     );
-    assert_eq!(playground.report, shown);
-    assert!(playground.checking());
+    assert_eq!(playground.open.report, shown);
+    assert!(playground.open.checking());
     check_answered(&mut playground, claim_report(false));
-    assert!(!playground.checking());
-    assert_eq!(playground.report.as_ref().map(|r| r.failed), Some(0));
-    assert_eq!(playground.report_seq, playground.check_wanted);
+    assert!(!playground.open.checking());
+    assert_eq!(playground.open.report.as_ref().map(|r| r.failed), Some(0));
+    assert_eq!(playground.open.report_seq, playground.open.check_wanted);
 }
 
 #[test]
@@ -566,7 +610,7 @@ fn a_check_the_worker_could_not_run_is_a_notice_and_never_a_pass() {
     check_answered(&mut playground, claim_report(false));
     assert!(playground.solved());
     act(&mut playground, Action::RunNow);
-    let seq = playground.check_wanted;
+    let seq = playground.open.check_wanted;
     answer(
         &mut playground,
         Response::Failed {
@@ -574,8 +618,8 @@ fn a_check_the_worker_could_not_run_is_a_notice_and_never_a_pass() {
             message: "there is no exercise `x`".into(),
         },
     );
-    assert!(playground.check_failed);
-    assert!(!playground.checking());
+    assert!(playground.open.check_failed);
+    assert!(!playground.open.checking());
     assert!(!playground.solved(), "the report is of an older check");
     assert!(
         playground
@@ -592,21 +636,24 @@ fn loading_a_broken_variant_never_marks_the_exercise_solved() {
         Action::LoadVariant("read, then write".into()),
     );
     assert_eq!(
-        Some(&playground.texts),
+        Some(&playground.open.texts),
         playground.variant_texts("read, then write").as_ref()
     );
     assert_eq!(
-        playground.replace.texts, playground.texts,
+        playground.open.replace.texts, playground.open.texts,
         "through the editor, undoably"
     );
     assert_eq!(
-        playground.loaded_variant.as_deref(),
+        playground.open.loaded_variant.as_deref(),
         Some("read, then write")
     );
-    assert_eq!(playground.own_aside, None, "the start is not set aside");
+    assert_eq!(
+        playground.open.own_aside, None,
+        "the start is not set aside"
+    );
 
     check_answered(&mut playground, claim_report(true));
-    assert!(playground.seen.contains("read, then write"));
+    assert!(playground.open.seen.contains("read, then write"));
     assert_eq!(
         playground.current_progress(),
         Progress {
@@ -627,7 +674,7 @@ fn loading_a_broken_variant_never_marks_the_exercise_solved() {
     assert!(!playground.current_progress().solved);
     assert!(!playground.saved().passing);
     assert_eq!(
-        playground.seen.len(),
+        playground.open.seen.len(),
         1,
         "a variant that passed is not seen failing"
     );
@@ -649,14 +696,14 @@ fn a_variant_edited_by_the_learner_is_no_longer_the_variant() {
     );
     check_answered(&mut playground, claim_report(true));
     assert!(
-        playground.seen.is_empty(),
+        playground.open.seen.is_empty(),
         "only the variant's own text counts"
     );
     act(
         &mut playground,
         Action::LoadVariant("no such variant".into()),
     );
-    assert_eq!(playground.texts["claim"], "-- my own");
+    assert_eq!(playground.open.texts["claim"], "-- my own");
 }
 
 #[test]
@@ -666,11 +713,11 @@ fn reset_puts_the_starting_text_back_through_the_editor() {
         &mut playground,
         Action::LoadVariant("read, then write".into()),
     );
-    let generation = playground.replace.generation;
+    let generation = playground.open.replace.generation;
     act(&mut playground, Action::Reset);
-    assert_eq!(playground.texts, playground.starts());
-    assert_eq!(playground.replace.generation, generation + 1);
-    assert_eq!(playground.loaded_variant, None);
+    assert_eq!(playground.open.texts, playground.starts());
+    assert_eq!(playground.open.replace.generation, generation + 1);
+    assert_eq!(playground.open.loaded_variant, None);
 }
 
 #[test]
@@ -681,7 +728,7 @@ fn hints_come_one_at_a_time_up_to_the_last() {
     for _ in 0..total + 2 {
         act(&mut playground, Action::ShowHint);
     }
-    assert_eq!(playground.hints_shown, total);
+    assert_eq!(playground.open.hints_shown, total);
 }
 
 #[test]

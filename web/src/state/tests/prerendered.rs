@@ -21,17 +21,23 @@ fn the_first_state_shows_the_starting_texts_with_their_verdicts_and_reads_nothin
     let playground = prerendered();
     assert_eq!(playground.exercise().map(|e| e.id.as_str()), Some(CLAIM));
     assert_eq!(
-        playground.opening, None,
+        playground.open.opening, None,
         "the loop is drawn, not `Reading your saved work`"
     );
-    assert_eq!(playground.texts, playground.starts());
-    assert_eq!(playground.prerendered.as_ref(), Some(&playground.starts()));
-    assert_eq!(playground.report.as_deref(), Some(&claim_report(true)));
-    assert!(!playground.checking(), "the verdicts are the shown texts'");
+    assert_eq!(playground.open.texts, playground.starts());
+    assert_eq!(
+        playground.open.prerendered.as_ref(),
+        Some(&playground.starts())
+    );
+    assert_eq!(playground.open.report.as_deref(), Some(&claim_report(true)));
     assert!(
-        matches!(&playground.view, View::Checked { scenario, .. } if scenario == ONE_WINNER),
+        !playground.open.checking(),
+        "the verdicts are the shown texts'"
+    );
+    assert!(
+        matches!(&playground.open.view, View::Checked { scenario, .. } if scenario == ONE_WINNER),
         "the first failing scenario's timeline, as after the worker's first answer: {:?}",
-        playground.view
+        playground.open.view
     );
     assert_eq!(
         playground.theme,
@@ -42,7 +48,7 @@ fn the_first_state_shows_the_starting_texts_with_their_verdicts_and_reads_nothin
     assert_eq!(
         playground.check_request(),
         Some(Request::Check {
-            seq: playground.report_seq,
+            seq: playground.open.report_seq,
             exercise: CLAIM.into(),
             edits: playground.starts(),
         })
@@ -87,11 +93,11 @@ fn nothing_saved_keeps_the_report_current() {
             theme: Theme::Dark,
         },
     );
-    assert_eq!(playground.prerendered, None);
-    assert_eq!(playground.opening, None);
+    assert_eq!(playground.open.prerendered, None);
+    assert_eq!(playground.open.opening, None);
     assert_eq!(playground.theme, Theme::Dark);
-    assert!(!playground.checking());
-    assert_eq!(playground.report.as_deref(), Some(&claim_report(true)));
+    assert!(!playground.open.checking());
+    assert_eq!(playground.open.report.as_deref(), Some(&claim_report(true)));
 }
 
 #[test]
@@ -110,7 +116,7 @@ fn the_workers_confirming_answer_leaves_the_timeline_and_the_announcement_as_the
     // The learner steps back through the timeline before the worker answers
     // (on a slow device, or a loaded machine, that is seconds).
     act(&mut playground, Action::StepBy(-1));
-    let stepped = playground.view.clone();
+    let stepped = playground.open.view.clone();
     let said = playground.announcement.clone();
     assert!(said.starts_with("Step "), "{said}");
     answer(
@@ -121,15 +127,15 @@ fn the_workers_confirming_answer_leaves_the_timeline_and_the_announcement_as_the
         },
     );
     assert_eq!(
-        playground.view, stepped,
+        playground.open.view, stepped,
         "the learner's step stays selected"
     );
     assert_eq!(
         playground.announcement, said,
         "nothing is said over the step"
     );
-    assert!(!playground.checking());
-    assert_eq!(playground.report.as_deref(), Some(&claim_report(true)));
+    assert!(!playground.open.checking());
+    assert_eq!(playground.open.report.as_deref(), Some(&claim_report(true)));
     // A check of an edit is answered as ever: its verdicts are said.
     act(
         &mut playground,
@@ -158,23 +164,23 @@ fn saved_work_of_other_texts_is_shown_as_being_checked_until_its_report_arrives(
         },
     );
     assert_eq!(
-        playground.texts.get("claim").map(String::as_str),
+        playground.open.texts.get("claim").map(String::as_str),
         Some("-- the learner's claim")
     );
     assert!(
-        playground.checking(),
+        playground.open.checking(),
         "the start's verdicts are not the learner's"
     );
     let Some(Request::Check { seq, edits, .. }) = playground.check_request() else {
         panic!("a check of the learner's text is wanted");
     };
-    assert_eq!(seq, playground.check_wanted);
+    assert_eq!(seq, playground.open.check_wanted);
     assert_eq!(
         edits.get("claim").map(String::as_str),
         Some("-- the learner's claim")
     );
     // The answer to the build's check, arriving late, is not taken for it.
-    let stale = playground.report_seq;
+    let stale = playground.open.report_seq;
     answer(
         &mut playground,
         Response::Checked {
@@ -182,10 +188,13 @@ fn saved_work_of_other_texts_is_shown_as_being_checked_until_its_report_arrives(
             report: claim_report(true),
         },
     );
-    assert!(playground.checking());
+    assert!(playground.open.checking());
     check_answered(&mut playground, claim_report(false));
-    assert!(!playground.checking());
-    assert_eq!(playground.report.as_deref(), Some(&claim_report(false)));
+    assert!(!playground.open.checking());
+    assert_eq!(
+        playground.open.report.as_deref(),
+        Some(&claim_report(false))
+    );
 }
 
 #[test]
@@ -201,4 +210,25 @@ fn hydrating_twice_or_after_opening_another_changes_nothing() {
         },
     );
     assert_eq!(playground, opened);
+}
+
+#[test]
+fn only_an_address_that_asks_for_nothing_else_is_hydrated() {
+    assert!(Start::default().asks_only_for(CLAIM));
+    let named = |id: &str| Start {
+        exercise: Some(id.to_string()),
+        ..Start::default()
+    };
+    assert!(named(CLAIM).asks_only_for(CLAIM));
+    assert!(!named("complete").asks_only_for(CLAIM));
+    let embed = Start {
+        embed: true,
+        ..Start::default()
+    };
+    assert!(!embed.asks_only_for(CLAIM));
+    let shared = Start {
+        fragment: "s1=abc".to_string(),
+        ..Start::default()
+    };
+    assert!(!shared.asks_only_for(CLAIM));
 }

@@ -20,7 +20,7 @@ fn clicking_a_variant_never_marks_anything_solved() {
     assert!(names.len() >= 2);
     for (i, name) in names.iter().enumerate() {
         act(&mut playground, Action::LoadVariant(name.clone()));
-        assert_eq!(playground.given, Some(Given::Variant(name.clone())));
+        assert_eq!(playground.open.given, Some(Given::Variant(name.clone())));
         // Whatever the scenarios say of the variant, passing or failing.
         for fails in [false, true] {
             check_answered(&mut playground, claim_report(fails));
@@ -31,7 +31,7 @@ fn clicking_a_variant_never_marks_anything_solved() {
                 "{name}: nothing solved is saved"
             );
         }
-        assert_eq!(playground.seen.len(), i + 1, "{name} was seen failing");
+        assert_eq!(playground.open.seen.len(), i + 1, "{name} was seen failing");
         assert!(
             playground.progress.is_empty(),
             "no other exercise's progress moves"
@@ -68,7 +68,7 @@ fn solved() -> Playground {
 #[test]
 fn a_solve_is_kept_while_a_variant_a_challenge_or_a_hint_is_looked_at() {
     let mut playground = solved();
-    let own = playground.texts.clone();
+    let own = playground.open.texts.clone();
     let solved_progress = Progress {
         seen: 0,
         solved: true,
@@ -80,7 +80,7 @@ fn a_solve_is_kept_while_a_variant_a_challenge_or_a_hint_is_looked_at() {
         &mut playground,
         Action::LoadVariant("read, then write".into()),
     );
-    assert_eq!(playground.own_aside.as_ref(), Some(&own), "set aside");
+    assert_eq!(playground.open.own_aside.as_ref(), Some(&own), "set aside");
     check_answered(&mut playground, claim_report(true));
     assert!(
         !playground.solved(),
@@ -98,25 +98,28 @@ fn a_solve_is_kept_while_a_variant_a_challenge_or_a_hint_is_looked_at() {
     check_answered(&mut playground, claim_report(true));
     assert!(playground.current_progress().solved);
     assert_eq!(
-        playground.own_aside.as_ref(),
+        playground.open.own_aside.as_ref(),
         Some(&own),
         "a page-given text replaced is not the learner's: theirs stays aside"
     );
 
-    let generation = playground.replace.generation;
+    let generation = playground.open.replace.generation;
     act(&mut playground, Action::RestoreOwn);
-    assert_eq!(playground.texts, own);
+    assert_eq!(playground.open.texts, own);
     assert_eq!(
-        playground.replace.texts, own,
+        playground.open.replace.texts, own,
         "through the editor, undoably"
     );
-    assert_eq!(playground.replace.generation, generation + 1);
+    assert_eq!(playground.open.replace.generation, generation + 1);
     assert_eq!(
-        (playground.given.clone(), playground.own_aside.clone()),
+        (
+            playground.open.given.clone(),
+            playground.open.own_aside.clone()
+        ),
         (None, None)
     );
-    assert_eq!(playground.loaded_variant, None);
-    assert_eq!(playground.challenge, None);
+    assert_eq!(playground.open.loaded_variant, None);
+    assert_eq!(playground.open.challenge, None);
     check_answered(&mut playground, claim_report(false));
     assert!(playground.solved());
 }
@@ -124,9 +127,9 @@ fn a_solve_is_kept_while_a_variant_a_challenge_or_a_hint_is_looked_at() {
 #[test]
 fn reset_starts_the_exercise_over_and_the_learners_text_stays_one_click_away() {
     let mut playground = solved();
-    let own = playground.texts.clone();
+    let own = playground.open.texts.clone();
     act(&mut playground, Action::Reset);
-    assert_eq!(playground.texts, playground.starts());
+    assert_eq!(playground.open.texts, playground.starts());
     assert!(
         !playground.current_progress().solved,
         "Reset forgets the solve"
@@ -136,7 +139,7 @@ fn reset_starts_the_exercise_over_and_the_learners_text_stays_one_click_away() {
     check_answered(&mut playground, claim_report(true));
     assert!(!playground.current_progress().solved);
     act(&mut playground, Action::RestoreOwn);
-    assert_eq!(playground.texts, own);
+    assert_eq!(playground.open.texts, own);
     check_answered(&mut playground, claim_report(false));
     assert!(playground.current_progress().solved, "solved again");
 }
@@ -144,7 +147,7 @@ fn reset_starts_the_exercise_over_and_the_learners_text_stays_one_click_away() {
 #[test]
 fn a_kept_solve_and_the_text_set_aside_come_back_after_a_reload() {
     let mut playground = solved();
-    let own = playground.texts.clone();
+    let own = playground.open.texts.clone();
     act(
         &mut playground,
         Action::LoadVariant("read, then write".into()),
@@ -166,10 +169,10 @@ fn a_kept_solve_and_the_text_set_aside_come_back_after_a_reload() {
         reloaded.current_progress().solved,
         "solved before any check"
     );
-    assert_eq!(reloaded.own_aside.as_ref(), Some(&own));
+    assert_eq!(reloaded.open.own_aside.as_ref(), Some(&own));
     act(&mut reloaded, Action::RestoreOwn);
-    assert_eq!(reloaded.texts, own);
-    assert_eq!(reloaded.given, None);
+    assert_eq!(reloaded.open.texts, own);
+    assert_eq!(reloaded.open.given, None);
 }
 
 #[test]
@@ -179,24 +182,24 @@ fn with_nothing_of_the_learners_set_aside_there_is_nothing_to_restore() {
         &mut playground,
         Action::LoadVariant("read, then write".into()),
     );
-    let texts = playground.texts.clone();
+    let texts = playground.open.texts.clone();
     act(&mut playground, Action::RestoreOwn);
-    assert_eq!(playground.texts, texts);
-    assert_eq!(playground.own_aside, None);
+    assert_eq!(playground.open.texts, texts);
+    assert_eq!(playground.open.own_aside, None);
 }
 
 #[test]
 fn the_starting_text_is_not_the_learners_own_until_edited() {
     let mut playground = opened();
-    assert_eq!(playground.given, Some(Given::Start));
+    assert_eq!(playground.open.given, Some(Given::Start));
     check_answered(&mut playground, claim_report(false));
-    assert!(playground.passes());
+    assert!(playground.open.passes());
     assert!(
         !playground.solved(),
         "a passing starting text was not the learner's work"
     );
     act(&mut playground, Action::Reset);
-    assert_eq!(playground.given, Some(Given::Start));
+    assert_eq!(playground.open.given, Some(Given::Start));
 }
 
 /// The session exercise, opened with nothing saved.
@@ -228,17 +231,17 @@ fn the_working_version_is_a_remembered_start_and_never_solved_as_given() {
             .is_some()
     );
     act(&mut playground, Action::StartFromWorking(true));
-    assert!(playground.working);
-    assert_eq!(playground.texts, playground.working_texts());
-    assert_ne!(playground.texts, playground.starts());
+    assert!(playground.open.working);
+    assert_eq!(playground.open.texts, playground.working_texts());
+    assert_ne!(playground.open.texts, playground.starts());
     assert_eq!(
-        playground.replace.texts, playground.texts,
+        playground.open.replace.texts, playground.open.texts,
         "through the editors, undoably"
     );
-    assert_eq!(playground.given, Some(Given::WorkingVersion));
+    assert_eq!(playground.open.given, Some(Given::WorkingVersion));
     let passing = ExerciseReport::new(SESSION, Vec::new());
     check_answered(&mut playground, passing.clone());
-    assert!(playground.passes() && !playground.solved());
+    assert!(playground.open.passes() && !playground.solved());
 
     // Reset goes back to the chosen start, and the choice is saved.
     act(
@@ -249,14 +252,14 @@ fn the_working_version_is_a_remembered_start_and_never_solved_as_given() {
         },
     );
     act(&mut playground, Action::Reset);
-    assert_eq!(playground.texts, playground.working_texts());
+    assert_eq!(playground.open.texts, playground.working_texts());
     let saved = playground.saved();
     assert!(saved.working);
     assert_eq!(saved.given, Some(Given::WorkingVersion));
 
     // A reload brings the choice back.
     let mut again = started("");
-    let index = playground.current;
+    let index = playground.open.index;
     act(&mut again, Action::Open(index));
     act(
         &mut again,
@@ -265,13 +268,13 @@ fn the_working_version_is_a_remembered_start_and_never_solved_as_given() {
             loaded: Loaded::Saved(saved),
         },
     );
-    assert!(again.working);
-    assert_eq!(again.texts, again.working_texts());
-    assert_eq!(again.given, Some(Given::WorkingVersion));
+    assert!(again.open.working);
+    assert_eq!(again.open.texts, again.working_texts());
+    assert_eq!(again.open.given, Some(Given::WorkingVersion));
 
     act(&mut again, Action::StartFromWorking(false));
-    assert!(!again.working);
-    assert_eq!(again.texts, again.starts());
+    assert!(!again.open.working);
+    assert_eq!(again.open.texts, again.starts());
 }
 
 #[test]
@@ -283,10 +286,10 @@ fn an_exercise_without_a_working_version_offers_none() {
             .and_then(|e| e.working_version.as_ref())
             .is_none()
     );
-    let before = playground.texts.clone();
+    let before = playground.open.texts.clone();
     act(&mut playground, Action::StartFromWorking(true));
-    assert!(!playground.working);
-    assert_eq!(playground.texts, before);
+    assert!(!playground.open.working);
+    assert_eq!(playground.open.texts, before);
 }
 
 #[test]
@@ -346,7 +349,7 @@ fn the_last_exercise_says_every_lesson_is_done_only_when_the_list_counts_them_al
         )
     );
     let others: Vec<String> = (playground.exercises.iter().enumerate())
-        .filter(|&(i, _)| i != playground.current)
+        .filter(|&(i, _)| i != playground.open.index)
         .map(|(_, exercise)| exercise.id.clone())
         .collect();
     for id in others {

@@ -22,7 +22,7 @@ fn solved() -> Playground {
 }
 
 fn protection_seq(playground: &Playground) -> u64 {
-    match &playground.protection {
+    match &playground.open.protection {
         Protection::Waiting { seq, .. } => *seq,
         other => panic!("waiting for marks, not {other:?}"),
     }
@@ -61,10 +61,10 @@ fn marks_are_asked_for_only_after_the_newest_check_passes_every_scenario() {
         [],
         "a failing check asks nothing"
     );
-    assert_eq!(playground.protection, Protection::Nothing);
+    assert_eq!(playground.open.protection, Protection::Nothing);
 
     // A passing report of older texts asks nothing either.
-    let older = playground.check_wanted;
+    let older = playground.open.check_wanted;
     edit(&mut playground);
     answer(
         &mut playground,
@@ -82,11 +82,17 @@ fn marks_are_asked_for_only_after_the_newest_check_passes_every_scenario() {
         [Request::Protect {
             seq,
             exercise: CLAIM.into(),
-            edits: playground.texts.clone(),
+            edits: playground.open.texts.clone(),
         }],
         "after the verdicts are in the playground, never instead of them"
     );
-    assert!(playground.report.as_ref().is_some_and(|r| r.failed == 0));
+    assert!(
+        playground
+            .open
+            .report
+            .as_ref()
+            .is_some_and(|r| r.failed == 0)
+    );
 }
 
 #[test]
@@ -98,7 +104,7 @@ fn a_broken_variant_that_passes_is_never_marked() {
     );
     check_answered(&mut playground, claim_report(false));
     assert_eq!(protect_requests(&playground), []);
-    assert_eq!(playground.protection, Protection::Nothing);
+    assert_eq!(playground.open.protection, Protection::Nothing);
 }
 
 #[test]
@@ -120,7 +126,7 @@ fn marks_answer_only_their_own_request_for_the_texts_still_in_the_editors() {
         },
     );
     assert_eq!(
-        playground.protection.report(),
+        playground.open.protection.report(),
         None,
         "an answer to a request replaced"
     );
@@ -132,7 +138,7 @@ fn marks_answer_only_their_own_request_for_the_texts_still_in_the_editors() {
         },
     );
     assert_eq!(
-        playground.protection.report().map(|r| (**r).clone()),
+        playground.open.protection.report().map(|r| (**r).clone()),
         Some(protection_report())
     );
     assert_eq!(
@@ -143,7 +149,7 @@ fn marks_answer_only_their_own_request_for_the_texts_still_in_the_editors() {
     act(&mut playground, Action::RunNow);
     check_answered(&mut playground, claim_report(false));
     assert_eq!(protect_requests(&playground).len(), 2);
-    assert!(playground.protection.report().is_some());
+    assert!(playground.open.protection.report().is_some());
 
     // Texts edited while the marks were being found: the answer is dropped.
     let mut playground = solved();
@@ -156,14 +162,14 @@ fn marks_answer_only_their_own_request_for_the_texts_still_in_the_editors() {
             report: protection_report(),
         },
     );
-    assert_eq!(playground.protection, Protection::Nothing);
+    assert_eq!(playground.open.protection, Protection::Nothing);
 }
 
 #[test]
 fn every_edit_and_every_replaced_text_clears_the_marks() {
     let mut playground = marked();
     edit(&mut playground);
-    assert_eq!(playground.protection, Protection::Nothing);
+    assert_eq!(playground.open.protection, Protection::Nothing);
 
     for action in [
         Action::Reset,
@@ -172,7 +178,7 @@ fn every_edit_and_every_replaced_text_clears_the_marks() {
     ] {
         let mut playground = marked();
         act(&mut playground, action);
-        assert_eq!(playground.protection, Protection::Nothing);
+        assert_eq!(playground.open.protection, Protection::Nothing);
     }
 }
 
@@ -188,14 +194,14 @@ fn marks_the_worker_could_not_find_say_why_and_nothing_else_is_failed() {
         },
     );
     assert_eq!(
-        playground.protection,
+        playground.open.protection,
         Protection::Failed {
             message: "there is no exercise `x`".into()
         }
     );
-    assert!(!playground.check_failed);
+    assert!(!playground.open.check_failed);
     assert!(playground.notices.is_empty(), "said under the editor");
-    assert!(playground.passes(), "the verdicts stand");
+    assert!(playground.open.passes(), "the verdicts stand");
 }
 
 /// The learner clicked the protected line's state predicate: the playground,
@@ -203,7 +209,7 @@ fn marks_the_worker_could_not_find_say_why_and_nothing_else_is_failed() {
 /// replay's seq.
 fn clicked() -> (Playground, Edits, Edits, u64) {
     let mut playground = marked();
-    let own = playground.texts.clone();
+    let own = playground.open.texts.clone();
     act(
         &mut playground,
         Action::ShowCounterexample {
@@ -255,16 +261,20 @@ fn a_click_on_a_caught_change_replays_the_changed_texts_as_a_counterexample() {
         (ONE_WINNER, "a a b b")
     );
     assert_eq!(
-        playground.texts, own,
+        playground.open.texts, own,
         "the editors keep the learner's own text"
     );
-    let without = playground.view.without().expect("a counterexample in view");
+    let without = playground
+        .open
+        .view
+        .without()
+        .expect("a counterexample in view");
     assert_eq!(
         (without.procedure.as_str(), without.line),
         ("claim", PROTECTED_LINE)
     );
     assert_eq!(
-        playground.shown(),
+        playground.open.shown(),
         None,
         "the learner's own passing run is not shown under the counterexample's title"
     );
@@ -278,10 +288,10 @@ fn the_counterexample_takes_the_focus_and_says_how_the_changed_line_breaks() {
         focus + 1,
         "the timeline takes the focus"
     );
-    assert_eq!(playground.view.step(), BROKE_AT);
-    assert!(playground.view.without().is_some());
+    assert_eq!(playground.open.view.step(), BROKE_AT);
+    assert!(playground.open.view.without().is_some());
     assert_eq!(
-        playground.shown_report().and_then(|r| r.failure()),
+        playground.open.shown_report().and_then(|r| r.failure()),
         Some(&two_holders())
     );
     assert_eq!(
@@ -309,7 +319,7 @@ fn the_console_and_a_typed_schedule_ask_about_the_counterexample_texts() {
     let typed = last_request(&playground);
     assert!(matches!(&typed, Request::Replay { edits, .. } if *edits == changed));
     assert!(
-        playground.view.without().is_some(),
+        playground.open.view.without().is_some(),
         "still the counterexample"
     );
     answer(
@@ -331,7 +341,7 @@ fn a_chosen_scenario_or_an_edit_leaves_the_counterexample() {
     let (mut playground, _, _) = answered();
     // Choosing a scenario goes back to the learner's own run.
     act(&mut playground, Action::Select(ONE_WINNER.into()));
-    assert_eq!(playground.view.without(), None);
+    assert_eq!(playground.open.view.without(), None);
     // An edit leaves the counterexample too.
     act(
         &mut playground,
@@ -347,15 +357,15 @@ fn a_chosen_scenario_or_an_edit_leaves_the_counterexample() {
             if scenario == FIRST_COME && edits["claim"] == "UPDATE messages SET claim_owner = :actor;"
     ));
     edit(&mut playground);
-    assert_eq!(playground.view.without(), None);
-    assert!(matches!(playground.view, View::Checked { .. }));
+    assert_eq!(playground.open.view.without(), None);
+    assert!(matches!(playground.open.view, View::Checked { .. }));
 }
 
 #[test]
 fn an_unprotected_or_unknown_line_or_change_has_no_counterexample() {
     let mut playground = marked();
     let queued = playground.outbox.len();
-    let view = playground.view.clone();
+    let view = playground.open.view.clone();
     for (procedure, line, change) in [
         ("claim", UNPROTECTED_LINE, 0),
         ("claim", 99, 0),
@@ -372,5 +382,5 @@ fn an_unprotected_or_unknown_line_or_change_has_no_counterexample() {
         );
     }
     assert_eq!(playground.outbox.len(), queued);
-    assert_eq!(playground.view, view);
+    assert_eq!(playground.open.view, view);
 }

@@ -43,7 +43,7 @@ fn share_again(playground: &mut Playground) -> Link {
             base: String::new(),
         },
     );
-    let url = playground.share_url.clone().expect("a link");
+    let url = playground.open.share_url.clone().expect("a link");
     share::decode(url.trim_start_matches('#')).expect("the link reads back")
 }
 
@@ -56,8 +56,8 @@ fn a_link_to_a_drive_brings_back_the_moves_made_and_nothing_more() {
         ..link(&[], Some(ONE_WINNER), Some("a b"))
     });
     let mut playground = opened_with(&fragment, Loaded::Nothing);
-    let View::Driving(drive_state) = &playground.view else {
-        panic!("a drive, not {:?}", playground.view);
+    let View::Driving(drive_state) = &playground.open.view else {
+        panic!("a drive, not {:?}", playground.open.view);
     };
     assert_eq!(drive_state.schedule.to_string(), "a b");
     let Request::Drive { seq, schedule, .. } = last_request(&playground) else {
@@ -71,8 +71,12 @@ fn a_link_to_a_drive_brings_back_the_moves_made_and_nothing_more() {
             drive: drive(4, false),
         },
     );
-    assert_eq!(playground.view.step(), 1, "the step selected, not the last");
-    assert_eq!(playground.shown_schedule().to_string(), "a b");
+    assert_eq!(
+        playground.open.view.step(),
+        1,
+        "the step selected, not the last"
+    );
+    assert_eq!(playground.open.shown_schedule().to_string(), "a b");
     let again = share_again(&mut playground);
     assert_eq!(
         (
@@ -100,7 +104,7 @@ fn a_link_to_a_replay_that_ended_in_an_error_replays_the_schedule_asked_for() {
         },
     );
     assert_eq!(
-        playground.shown_report().map(|r| r.verdict()),
+        playground.open.shown_report().map(|r| r.verdict()),
         Some(fencelab_model::Verdict::Error)
     );
     // Shared again, it is still the schedule that ends in the error, not
@@ -110,7 +114,7 @@ fn a_link_to_a_replay_that_ended_in_an_error_replays_the_schedule_asked_for() {
         again.schedule.map(|s| s.to_string()).as_deref(),
         Some("a a a a b")
     );
-    assert_eq!(playground.asked_schedule().to_string(), "a a a a b");
+    assert_eq!(playground.open.asked_schedule().to_string(), "a a a a b");
 }
 
 #[test]
@@ -121,7 +125,7 @@ fn a_link_brings_back_the_step_and_the_hints_shown() {
         ..link(&[], Some(ONE_WINNER), Some("a a b b"))
     });
     let mut playground = opened_with(&fragment, Loaded::Nothing);
-    assert_eq!(playground.hints_shown, 2);
+    assert_eq!(playground.open.hints_shown, 2);
     let seq = last_request(&playground).seq();
     answer(
         &mut playground,
@@ -131,7 +135,7 @@ fn a_link_brings_back_the_step_and_the_hints_shown() {
         },
     );
     assert_eq!(
-        playground.view.step(),
+        playground.open.view.step(),
         3,
         "not where it broke: the step shared"
     );
@@ -142,14 +146,14 @@ fn a_link_brings_back_the_step_and_the_hints_shown() {
 #[test]
 fn a_reload_brings_back_the_checked_scenario_at_its_step_and_the_hints() {
     let mut playground = opened_with("", saved_with(Some(shown(None, false, Some(3))), 2));
-    assert_eq!(playground.view.scenario(), Some(ONE_WINNER));
-    assert_eq!(playground.hints_shown, 2);
+    assert_eq!(playground.open.view.scenario(), Some(ONE_WINNER));
+    assert_eq!(playground.open.hints_shown, 2);
     check_answered(&mut playground, claim_report(true));
-    assert_eq!(playground.view, View::checked(ONE_WINNER, 3));
+    assert_eq!(playground.open.view, View::checked(ONE_WINNER, 3));
     // The next check of an edit is a new report: it shows where that broke.
     act(&mut playground, Action::RunNow);
     check_answered(&mut playground, claim_report(true));
-    assert_eq!(playground.view.step(), BROKE_AT);
+    assert_eq!(playground.open.view.step(), BROKE_AT);
 }
 
 #[test]
@@ -184,8 +188,8 @@ fn a_reload_keeps_what_the_page_showed_as_it_was() {
             drive: drive(4, false),
         },
     );
-    assert_eq!(again.view.step(), 0);
-    assert_eq!(again.hints_shown, 1);
+    assert_eq!(again.open.view.step(), 0);
+    assert_eq!(again.open.hints_shown, 1);
     // A replay is kept as asked for.
     act(
         &mut again,
@@ -209,20 +213,20 @@ fn a_saved_scenario_the_exercise_no_longer_has_is_left_out() {
     let mut lost = shown(None, false, Some(2));
     lost.scenario = "no such scenario".into();
     let mut playground = opened_with("", saved_with(Some(lost), 0));
-    assert_eq!(playground.view, View::Nothing);
+    assert_eq!(playground.open.view, View::Nothing);
     check_answered(&mut playground, claim_report(true));
-    assert_eq!(playground.view, View::checked(ONE_WINNER, BROKE_AT));
+    assert_eq!(playground.open.view, View::checked(ONE_WINNER, BROKE_AT));
 }
 
 #[test]
 fn choosing_a_scenario_or_a_drive_brings_it_into_view_even_when_already_chosen() {
     let mut playground = checked();
-    assert_eq!(playground.view.scenario(), Some(ONE_WINNER));
+    assert_eq!(playground.open.view.scenario(), Some(ONE_WINNER));
     act(&mut playground, Action::StepBy(-3));
     let before = playground.focus_timeline;
     act(&mut playground, Action::Select(ONE_WINNER.into()));
     assert_eq!(playground.focus_timeline, before + 1);
-    assert_eq!(playground.view.step(), BROKE_AT, "back where it broke");
+    assert_eq!(playground.open.view.step(), BROKE_AT, "back where it broke");
     let drives = playground.focus_drive;
     act(&mut playground, Action::DriveStart(ONE_WINNER.into()));
     assert_eq!(playground.focus_drive, drives + 1);

@@ -117,7 +117,7 @@ fn an_addressed_site_exercise_is_awaited_then_opened_once_the_worker_has_read_it
         playground.exercise().is_none(),
         "nothing is open while it is awaited"
     );
-    assert!(playground.opening.is_none() && playground.autosaved_exercise().is_none());
+    assert!(playground.open.opening.is_none() && playground.autosaved_exercise().is_none());
     assert_eq!(playground.check_request(), None);
     act(
         &mut playground,
@@ -132,7 +132,11 @@ fn an_addressed_site_exercise_is_awaited_then_opened_once_the_worker_has_read_it
     answer(&mut playground, Response::Installed { seq, installation });
     assert_eq!(playground.exercise().map(|e| e.id.as_str()), Some(MINE));
     assert_eq!(
-        playground.opening.as_ref().map(|o| o.exercise.as_str()),
+        playground
+            .open
+            .opening
+            .as_ref()
+            .map(|o| o.exercise.as_str()),
         Some(MINE)
     );
     assert_eq!(
@@ -208,6 +212,7 @@ fn a_link_to_a_site_exercise_opens_it_with_the_linked_version() {
         &[("exercises/mine.toml", Ok(authored(MINE, "X")))],
     );
     let opening = playground
+        .open
         .opening
         .clone()
         .expect("opening the site's exercise");
@@ -610,7 +615,7 @@ fn a_site_exercises_page_is_open_at_once_and_the_sites_file_takes_the_place_of_i
         1
     );
     assert_eq!(playground.exercise().map(|e| e.id.as_str()), Some(MINE));
-    assert_eq!(playground.opening, None, "not opened again");
+    assert_eq!(playground.open.opening, None, "not opened again");
 }
 
 /// A page built before the file changed: the site's file, newer, takes the
@@ -657,7 +662,11 @@ fn a_sites_file_newer_than_its_page_takes_the_copys_place_and_is_opened_afresh()
         .collect();
     assert_eq!(listed, [&newer]);
     assert_eq!(
-        playground.opening.as_ref().map(|o| o.exercise.as_str()),
+        playground
+            .open
+            .opening
+            .as_ref()
+            .map(|o| o.exercise.as_str()),
         Some(MINE),
         "opened afresh"
     );
@@ -669,4 +678,38 @@ fn a_sites_file_newer_than_its_page_takes_the_copys_place_and_is_opened_afresh()
             id: MINE.into()
         }
     );
+}
+
+#[test]
+fn a_catalogue_that_cannot_be_read_fails_the_page_unless_a_site_exercise_it_awaits_opens() {
+    let unread = || {
+        Err(fencelab_model::LoadError {
+            file: "catalog.json".into(),
+            line: 1,
+            column: 1,
+            field: "format".into(),
+            message: "not JSON".into(),
+        })
+    };
+    let failed = Playground::new(unread(), Start::default());
+    assert_eq!(failed.page, Page::Failed);
+    assert!(failed.exercise().is_none() && failed.settled());
+    assert!(failed.catalogue_error.is_some());
+    // The address names a site exercise: awaited, then opened, as with a
+    // catalogue read.
+    let mut awaiting = Playground::new(
+        unread(),
+        Start {
+            exercise: Some(MINE.into()),
+            ..Start::default()
+        },
+    );
+    assert!(matches!(awaiting.page, Page::Awaiting(_)));
+    served(
+        &mut SiteWorker(Vec::new()),
+        &mut awaiting,
+        &[("exercises/mine.toml", Ok(authored(MINE, "My course")))],
+    );
+    assert_eq!(awaiting.page, Page::Open);
+    assert_eq!(awaiting.exercise().map(|e| e.id.as_str()), Some(MINE));
 }

@@ -11,9 +11,9 @@ fn request_seq(playground: &Playground) -> u64 {
 fn selecting_a_scenario_shows_where_it_broke_and_says_what_the_step_did() {
     let mut playground = checked();
     act(&mut playground, Action::Select(FIRST_COME.into()));
-    assert_eq!(playground.view.scenario(), Some(FIRST_COME));
+    assert_eq!(playground.open.view.scenario(), Some(FIRST_COME));
     act(&mut playground, Action::Select(ONE_WINNER.into()));
-    assert_eq!(playground.view.step(), BROKE_AT);
+    assert_eq!(playground.open.view.step(), BROKE_AT);
     // Only what worker-b itself believes, from the report's own beliefs.
     assert_eq!(
         playground.announcement,
@@ -25,13 +25,14 @@ fn selecting_a_scenario_shows_where_it_broke_and_says_what_the_step_did() {
 fn steps_move_within_the_history_and_each_starts_an_empty_console() {
     let mut playground = checked();
     playground
+        .open
         .view
         .at_mut()
         .expect("a step in view")
         .console
         .result = Some(Err("old".into()));
     act(&mut playground, Action::StepBy(-1));
-    assert_eq!(playground.view.at(), Some(&At::step(BROKE_AT - 1)));
+    assert_eq!(playground.open.view.at(), Some(&At::step(BROKE_AT - 1)));
     assert_eq!(
         playground.announcement,
         "Step 7: worker-b: claim, UPDATE changed 1 row"
@@ -42,11 +43,15 @@ fn steps_move_within_the_history_and_each_starts_an_empty_console() {
         "Step 5: worker-a: claim, the call ends ok, now believes it holds message msg-1 (token 1)"
     );
     act(&mut playground, Action::StepBy(-30));
-    assert_eq!(playground.view.step(), 0);
+    assert_eq!(playground.open.view.step(), 0);
     act(&mut playground, Action::StepBy(30));
-    assert_eq!(playground.view.step(), BROKE_AT);
+    assert_eq!(playground.open.view.step(), BROKE_AT);
     act(&mut playground, Action::Step(99));
-    assert_eq!(playground.view.step(), BROKE_AT, "no step past the history");
+    assert_eq!(
+        playground.open.view.step(),
+        BROKE_AT,
+        "no step past the history"
+    );
 }
 
 #[test]
@@ -65,7 +70,7 @@ fn driving_asks_for_each_move_and_takes_only_the_newest_answer() {
             drive: drive(2, false),
         },
     );
-    let View::Driving(state) = &playground.view else {
+    let View::Driving(state) = &playground.open.view else {
         panic!("driving");
     };
     assert_eq!((state.waiting_for, state.at.step), (None, 1));
@@ -87,7 +92,7 @@ fn driving_asks_for_each_move_and_takes_only_the_newest_answer() {
             drive: drive(3, false),
         },
     );
-    let View::Driving(state) = &playground.view else {
+    let View::Driving(state) = &playground.open.view else {
         panic!("driving");
     };
     assert_eq!(state.waiting_for, Some(move_b));
@@ -111,11 +116,11 @@ fn driving_asks_for_each_move_and_takes_only_the_newest_answer() {
         playground.announcement,
         "Your schedule fails: worker-a and worker-b both believe they hold message msg-1"
     );
-    assert_eq!(playground.view.step(), BROKE_AT);
+    assert_eq!(playground.open.view.step(), BROKE_AT);
 
     act(&mut playground, Action::DriveStop);
     assert_eq!(
-        playground.view,
+        playground.open.view,
         View::Checked {
             scenario: ONE_WINNER.into(),
             at: At::step(BROKE_AT)
@@ -135,7 +140,7 @@ fn a_move_the_worker_could_not_take_ends_the_wait_and_says_why() {
             message: "near \"SELEC\": syntax error".into(),
         },
     );
-    let View::Driving(state) = &playground.view else {
+    let View::Driving(state) = &playground.open.view else {
         panic!("still driving");
     };
     assert_eq!(state.waiting_for, None);
@@ -147,7 +152,7 @@ fn a_move_the_worker_could_not_take_ends_the_wait_and_says_why() {
     assert!(playground.notices.is_empty(), "said in the drive panel");
     // The next move clears it.
     act(&mut playground, Action::DriveMove("a".into()));
-    assert!(matches!(&playground.view, View::Driving(state) if state.failed.is_none()));
+    assert!(matches!(&playground.open.view, View::Driving(state) if state.failed.is_none()));
 }
 
 #[test]
@@ -162,7 +167,9 @@ fn an_edit_while_driving_goes_back_to_the_checked_scenario() {
             text: "-- edited".into(),
         },
     );
-    assert!(matches!(&playground.view, View::Checked { scenario, .. } if scenario == ONE_WINNER));
+    assert!(
+        matches!(&playground.open.view, View::Checked { scenario, .. } if scenario == ONE_WINNER)
+    );
     answer(
         &mut playground,
         Response::Driven {
@@ -171,7 +178,7 @@ fn an_edit_while_driving_goes_back_to_the_checked_scenario() {
         },
     );
     assert!(
-        matches!(playground.view, View::Checked { .. }),
+        matches!(playground.open.view, View::Checked { .. }),
         "the drive's answer is dropped"
     );
 }
@@ -201,7 +208,7 @@ fn a_typed_schedule_replays_into_the_view_and_a_stale_replay_is_dropped() {
     assert_eq!(schedule.to_string(), "a a b");
     // While waiting, the checked report stays in view.
     assert_eq!(
-        playground.shown_report().map(|r| r.name.as_str()),
+        playground.open.shown_report().map(|r| r.name.as_str()),
         Some(ONE_WINNER)
     );
     answer(
@@ -212,7 +219,7 @@ fn a_typed_schedule_replays_into_the_view_and_a_stale_replay_is_dropped() {
         },
     );
     assert!(matches!(
-        &playground.view,
+        &playground.open.view,
         View::Replay { report: None, .. }
     ));
     answer(
@@ -226,10 +233,13 @@ fn a_typed_schedule_replays_into_the_view_and_a_stale_replay_is_dropped() {
         playground.announcement,
         "Replayed the schedule a a b: passed"
     );
-    assert_eq!(playground.shown_schedule().to_string(), "a a b");
+    assert_eq!(playground.open.shown_schedule().to_string(), "a a b");
     assert_eq!(
-        playground.view.step(),
-        playground.shown_report().map_or(0, |r| r.history.len() - 1)
+        playground.open.view.step(),
+        playground
+            .open
+            .shown_report()
+            .map_or(0, |r| r.history.len() - 1)
     );
 }
 
@@ -270,7 +280,9 @@ fn a_schedule_that_is_not_one_or_cannot_be_replayed_is_said_and_the_checked_repo
             message: "exercise `claim-compare-and-set` has no scenario `x`".into(),
         },
     );
-    assert!(matches!(&playground.view, View::Checked { scenario, .. } if scenario == ONE_WINNER));
+    assert!(
+        matches!(&playground.open.view, View::Checked { scenario, .. } if scenario == ONE_WINNER)
+    );
     assert!(playground.notices.is_empty(), "{:?}", playground.notices);
     assert!(
         refused(&playground)
@@ -288,13 +300,13 @@ fn a_share_link_carries_the_texts_and_the_scenario_and_schedule_in_view() {
             base: "http://127.0.0.1:8080/".into(),
         },
     );
-    let url = playground.share_url.clone().expect("a link");
+    let url = playground.open.share_url.clone().expect("a link");
     let fragment = url
         .strip_prefix("http://127.0.0.1:8080/#")
         .expect("the page's own address");
     let link = share::decode(fragment).expect("the link reads back");
     assert_eq!(link.exercise, CLAIM);
-    assert_eq!(link.edits, playground.texts);
+    assert_eq!(link.edits, playground.open.texts);
     assert_eq!(link.scenario.as_deref(), Some(ONE_WINNER));
     assert_eq!(
         link.schedule.map(|s| s.to_string()).as_deref(),
@@ -316,6 +328,7 @@ fn a_share_link_carries_the_texts_and_the_scenario_and_schedule_in_view() {
     );
     let link = share::decode(
         playground
+            .open
             .share_url
             .as_deref()
             .unwrap_or_default()
@@ -354,7 +367,11 @@ fn the_console_takes_only_the_answer_to_its_newest_query_about_the_step_in_view(
         },
     );
     assert_eq!(
-        playground.view.at().map(|at| at.console.result.clone()),
+        playground
+            .open
+            .view
+            .at()
+            .map(|at| at.console.result.clone()),
         Some(None)
     );
     answer(
@@ -366,6 +383,7 @@ fn the_console_takes_only_the_answer_to_its_newest_query_about_the_step_in_view(
     );
     assert_eq!(
         playground
+            .open
             .view
             .at()
             .and_then(|at| at.console.result.clone()),
@@ -384,6 +402,7 @@ fn the_console_takes_only_the_answer_to_its_newest_query_about_the_step_in_view(
     );
     assert_eq!(
         playground
+            .open
             .view
             .at()
             .and_then(|at| at.console.result.clone()),
@@ -403,7 +422,11 @@ fn the_console_takes_only_the_answer_to_its_newest_query_about_the_step_in_view(
         },
     );
     assert_eq!(
-        playground.view.at().map(|at| at.console.result.clone()),
+        playground
+            .open
+            .view
+            .at()
+            .map(|at| at.console.result.clone()),
         Some(None)
     );
 }
@@ -417,13 +440,13 @@ fn a_limit_scenario_reads_its_beliefs_from_the_report_like_any_other() {
         &mut playground,
         ExerciseReport::new(CLAIM, report.scenarios),
     );
-    assert!(playground.passes(), "limit shown counts as passing");
+    assert!(playground.open.passes(), "limit shown counts as passing");
     assert_eq!(
-        playground.view.scenario(),
+        playground.open.view.scenario(),
         Some(ONE_WINNER),
         "nothing failed: the limit shown is in view, with its timeline"
     );
-    assert!(playground.shown().is_some());
+    assert!(playground.open.shown().is_some());
     assert_eq!(
         playground.announcement,
         "1 of 1 scenario passes, 1 limit shown"

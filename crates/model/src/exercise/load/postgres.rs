@@ -125,11 +125,7 @@ fn load_variants(
     for (i, spanned) in postgres.variants.iter().enumerate() {
         let variant = spanned.get_ref();
         let field = format!("postgres.mutants[{i}]");
-        let named = Named {
-            span: spanned.span(),
-            field: &format!("{field}.name"),
-            name: &variant.name,
-        };
+        let named = Named::of(spanned.span(), &field, &variant.name);
         named.unique(
             source,
             "PostgreSQL mutant",
@@ -138,7 +134,7 @@ fn load_variants(
         if !sqlite.variants.iter().any(|v| v.name == variant.name) {
             return Err(source.error(
                 spanned.span(),
-                named.field,
+                &named.field,
                 format!(
                     "there is no mutant named `{}` to give its PostgreSQL texts",
                     variant.name

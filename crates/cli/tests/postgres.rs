@@ -1,0 +1,111 @@
+//! `--postgres` as a course author and a CI job meet it: the same commands
+//! on a real PostgreSQL server (the test command's throwaway cluster,
+//! `FENCELAB_POSTGRES`), their exit codes and what they say. Exercise 1
+//! with a `[postgres]` table is the fixture (data/claim-on-postgres.toml).
+
+use fencelab_postgres::testing::server_for_tests;
+use std::process::{Command, Output};
+
+const FIXTURE: &str = concat!(
+    env!("CARGO_MANIFEST_DIR"),
+    "/tests/data/claim-on-postgres.toml"
+);
+
+/// `fencelab ARGS --postgres`, the server named by FENCELAB_POSTGRES;
+/// `None` when the tests skip (no server, none required).
+fn on_server(args: &[&str]) -> Option<Output> {
+    server_for_tests()?;
+    Some(
+        Command::new(env!("CARGO_BIN_EXE_fencelab"))
+            .args(args)
+            .arg("--postgres")
+            .output()
+            .expect("the fencelab binary runs"),
+    )
+}
+
+fn text(output: &Output) -> String {
+    format!(
+        "{}{}",
+        String::from_utf8_lossy(&output.stdout),
+        String::from_utf8_lossy(&output.stderr)
+    )
+}
+
+#[test]
+fn the_reference_passes_on_the_server_and_the_report_names_it() {
+    let Some(output) = on_server(&["run", FIXTURE]) else {
+        return;
+    };
+    let said = text(&output);
+    assert_eq!(output.status.code(), Some(0), "{said}");
+    assert!(said.starts_with("on PostgreSQL "), "{said}");
+    assert!(said.contains("3 passed, 0 failed"), "{said}");
+}
+
+#[test]
+fn the_starting_text_fails_one_winner_on_the_server_with_its_schedule() {
+    let Some(output) = on_server(&["run", FIXTURE, "--start"]) else {
+        return;
+    };
+    let said = text(&output);
+    assert_eq!(output.status.code(), Some(1), "{said}");
+    assert!(
+        said.contains("worker-a and worker-b both believe they hold message msg-1"),
+        "{said}"
+    );
+    assert!(said.contains("shortest failing schedule:"), "{said}");
+}
+
+#[test]
+fn an_exercise_without_postgresql_texts_is_sqlite_only_exit_2() {
+    let Some(output) = on_server(&["run", "claim-compare-and-set"]) else {
+        return;
+    };
+    let said = text(&output);
+    assert_eq!(output.status.code(), Some(2), "{said}");
+    assert!(said.contains("is SQLite only"), "{said}");
+}
+
+/// The fixture's `[[postgres.equivalent]]` names a mutant of the PostgreSQL
+/// reference, generated with the server's own tables (its schema, with an
+/// identity column, is not SQLite's): the check passes only if it matches.
+#[test]
+fn check_checks_both_dialects_and_each_catches_the_broken_variants() {
+    let Some(output) = on_server(&["check", FIXTURE]) else {
+        return;
+    };
+    let said = text(&output);
+    assert_eq!(output.status.code(), Some(0), "{said}");
+    assert_eq!(said.matches("mutants: 2/2 caught").count(), 2, "{said}");
+    assert!(said.contains("on PostgreSQL "), "{said}");
+    assert!(!said.contains("STALE"), "{said}");
+}
+
+#[test]
+fn a_bare_postgres_without_an_address_is_bad_input_that_says_what_to_give() {
+    let output = Command::new(env!("CARGO_BIN_EXE_fencelab"))
+        .args(["run", FIXTURE, "--postgres"])
+        .env_remove("FENCELAB_POSTGRES")
+        .output()
+        .expect("the fencelab binary runs");
+    let said = text(&output);
+    assert_eq!(output.status.code(), Some(2), "{said}");
+    assert!(said.contains("FENCELAB_POSTGRES is not set"), "{said}");
+}
+
+#[test]
+fn an_unreachable_server_is_bad_input_naming_the_cause() {
+    let output = Command::new(env!("CARGO_BIN_EXE_fencelab"))
+        .args([
+            "run",
+            FIXTURE,
+            "--postgres",
+            "host=/nonexistent/socket user=nobody",
+        ])
+        .output()
+        .expect("the fencelab binary runs");
+    let said = text(&output);
+    assert_eq!(output.status.code(), Some(2), "{said}");
+    assert!(said.contains("cannot use the PostgreSQL server"), "{said}");
+}
