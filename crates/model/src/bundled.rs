@@ -43,6 +43,11 @@ bundled_files! {
     "22-the-suspended-leader.toml",
     "23-the-rescue-of-running-jobs.toml",
     "24-the-lock-with-a-random-version.toml",
+    "25-insert-if-absent.toml",
+    "26-the-counter-that-burns-numbers.toml",
+    "27-read-decide-write.toml",
+    "28-skip-locked-and-the-fence.toml",
+    "29-a-lock-is-not-a-fence.toml",
 }
 
 /// The bundled exercises, loaded with everything checked but their schemas
