@@ -59,7 +59,12 @@ fn the_starting_text_fails_one_winner_on_the_server_with_its_schedule() {
 
 #[test]
 fn an_exercise_without_postgresql_texts_is_sqlite_only_exit_2() {
-    let Some(output) = on_server(&["run", "claim-compare-and-set"]) else {
+    let sqlite_only = fencelab_core::bundled::exercises()
+        .expect("the bundled exercises load")
+        .into_iter()
+        .find(|e| e.postgres.is_none())
+        .expect("a bundled exercise without PostgreSQL texts");
+    let Some(output) = on_server(&["run", &sqlite_only.id]) else {
         return;
     };
     let said = text(&output);
