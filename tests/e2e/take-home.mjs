@@ -182,7 +182,12 @@ const tests = [
           failures.push(`${id}: page "${verdict}", python3 exited ${run.status}, ending "${ending}"\n${run.out}${run.err}`);
         }
       }
-      assert.ok(failing >= ids.length - 2, `${failing} of ${ids.length} exercises start failing`);
+      // Two exercises start on nothing broken: one that shows the
+      // protection's limits, and the lesson on PostgreSQL's exercises whose
+      // starting text holds on SQLite and fails on the server (25 and 27,
+      // where SQLite's one writer hides the race; the page shows the
+      // server's recorded verdicts beside them).
+      assert.ok(failing >= ids.length - 4, `${failing} of ${ids.length} exercises start failing`);
       assert.deepEqual(failures, [], `scripts that did not end as the page does:\n${failures.join("\n")}`);
     },
   ],

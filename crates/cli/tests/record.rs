@@ -101,13 +101,19 @@ fn a_sqlite_only_exercise_cannot_be_recorded() {
     let Some(spec) = server() else { return };
     let out = scratch("sqlite-only");
     let dir = out.display().to_string();
+    // A bundled exercise without PostgreSQL texts, found by looking.
+    let sqlite_only = fencelab_core::bundled::exercises()
+        .expect("the bundled exercises load")
+        .into_iter()
+        .find(|e| e.postgres.is_none())
+        .expect("a bundled exercise without PostgreSQL texts");
     let output = fencelab(&[
         "record",
         "--postgres",
         &spec,
         "--out",
         &dir,
-        "claim-compare-and-set",
+        &sqlite_only.id,
     ]);
     assert_eq!(output.status.code(), Some(2));
     assert!(

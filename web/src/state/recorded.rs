@@ -33,10 +33,12 @@ pub fn recorded_path(exercise: &str) -> String {
 
 impl Playground {
     /// The exercise whose recording the app should fetch: the open one,
-    /// when it has a PostgreSQL dialect and nothing was asked for it yet.
+    /// when it has a PostgreSQL dialect and nothing was asked for it yet;
+    /// never in an embed, which shows the live verdicts only (a course's
+    /// package carries no recordings, and its LMS answers 404 for them).
     pub fn recording_wanted(&self) -> Option<String> {
         let exercise = self.exercise()?;
-        (exercise.postgres.is_some() && !self.recorded.contains_key(&exercise.id))
+        (!self.embed && exercise.postgres.is_some() && !self.recorded.contains_key(&exercise.id))
             .then(|| exercise.id.clone())
     }
 
@@ -72,6 +74,9 @@ impl Playground {
     pub fn recorded_verdicts(&self) -> Option<RecordedVerdicts> {
         let exercise = self.exercise()?;
         exercise.postgres.as_ref()?;
+        if self.embed {
+            return None;
+        }
         Some(
             self.recorded
                 .get(&exercise.id)

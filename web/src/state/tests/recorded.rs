@@ -34,7 +34,9 @@ fn recording(exercise: &str) -> String {
 
 #[test]
 fn an_exercise_without_a_dialect_asks_for_no_recording_and_shows_none() {
-    let playground = opened();
+    let mut playground = opened();
+    // The claim exercise has PostgreSQL texts of its own: taken away here.
+    Rc::make_mut(&mut playground.exercises)[playground.open.index].postgres = None;
     assert_eq!(playground.recording_wanted(), None);
     assert_eq!(playground.recorded_verdicts(), None);
 }
@@ -120,4 +122,12 @@ fn the_command_names_a_file_per_editable_procedure() {
         crate::components::postgres_panel::run_line(CLAIM, &texts),
         format!("fencelab run {CLAIM} --postgres --set claim=claim.sql")
     );
+}
+
+#[test]
+fn an_embed_asks_for_no_recording_and_shows_no_panel() {
+    let mut playground = with_dialect();
+    playground.embed = true;
+    assert_eq!(playground.recording_wanted(), None);
+    assert_eq!(playground.recorded_verdicts(), None);
 }
