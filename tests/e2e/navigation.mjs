@@ -141,6 +141,10 @@ for (const [width, viewport] of [["1280x800", LAPTOP], ["390x844", PHONE]]) {
     await page.setViewportSize(viewport);
     await open(page, url);
     await solveClaim(page);
+    // The recorded PostgreSQL verdicts arrive after the exercise opens and
+    // grow the page below "Next exercise": scrolled to the bottom before
+    // they have, the click lands where the button was.
+    await waitFor("the PostgreSQL panel to settle", async () => (await page.getByText("Fetching the recorded PostgreSQL verdicts").count()) === 0, 10_000);
     await scrollToBottom(page);
     await page.locator("#next-exercise").click();
     await openedAtTitle(page, SECOND, '"Next exercise"');
