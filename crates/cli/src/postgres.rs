@@ -123,17 +123,17 @@ pub(crate) fn print_mutations(
     on_server: &[(ExerciseMutation, f64, Exercise)],
     json: bool,
 ) -> Result<crate::Ended, BadInput> {
-    let ok = runs.iter().all(|(run, _)| run.ok()) && on_server.iter().all(|(run, ..)| run.ok());
+    let all: Vec<(ExerciseMutation, f64)> = runs
+        .iter()
+        .cloned()
+        .chain(
+            on_server
+                .iter()
+                .map(|(run, seconds, _)| (run.clone(), *seconds)),
+        )
+        .collect();
+    let ok = all.iter().all(|(run, _)| run.ok());
     if json {
-        let all: Vec<(ExerciseMutation, f64)> = runs
-            .iter()
-            .cloned()
-            .chain(
-                on_server
-                    .iter()
-                    .map(|(run, seconds, _)| (run.clone(), *seconds)),
-            )
-            .collect();
         crate::print_json(&crate::mutation_document::Document::new(&all))?;
         return Ok(crate::Ended::passed_if(ok));
     }
@@ -161,15 +161,6 @@ pub(crate) fn print_mutations(
             }
         }
     }
-    let all: Vec<(ExerciseMutation, f64)> = runs
-        .iter()
-        .cloned()
-        .chain(
-            on_server
-                .iter()
-                .map(|(run, seconds, _)| (run.clone(), *seconds)),
-        )
-        .collect();
     crate::emit(&render::mutation_totals(&all));
     Ok(crate::Ended::passed_if(ok))
 }

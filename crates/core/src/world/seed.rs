@@ -300,7 +300,8 @@ fn open_restorer(name: &str) -> rusqlite::Result<Connection> {
     Ok(restorer)
 }
 
-fn quote_identifier(name: &str) -> String {
+/// `name` as a SQLite identifier, quoted.
+pub(super) fn quote_identifier(name: &str) -> String {
     format!("\"{}\"", name.replace('"', "\"\""))
 }
 

@@ -10,11 +10,12 @@
 //! has finished makes its process movable, and stepping it then records its
 //! finish from the reply kept for it.
 
+use super::seed::quote_identifier;
 use super::statement::Executed;
 use super::step::call_error;
 use super::{ProcessId, StepResult, World, index};
 use crate::error::Error;
-use crate::history::{ErrorCause, Outcome, Values, What};
+use crate::history::{ErrorCause, Outcome, Values};
 use crate::procedure::{StatementClass, Step};
 use crate::server::ServerError;
 use crate::server::{Reply, SendError, Server, ServerTable, Settled};
@@ -151,17 +152,7 @@ impl World {
         parameters: Values,
     ) -> Result<StepResult, Error> {
         self.processes[index(id)].in_flight = InFlight::Waiting(parameters);
-        self.processes[index(id)].blocked = true;
-        let event = self.step_event(
-            id,
-            self.call_of(id)?,
-            step,
-            What::Blocked {
-                sql: sql.to_string(),
-            },
-        );
-        self.record(event);
-        Ok(StepResult::Blocked)
+        self.blocked(id, step, sql)
     }
 
     /// Ends `id`'s call with the reason its statement could not be sent.
@@ -235,7 +226,7 @@ impl World {
     pub(super) fn mirror(&mut self, tables: Vec<ServerTable>) -> Result<(), Error> {
         self.with_anchor_trusted(|anchor| {
             for table in &tables {
-                let name = quoted(&table.name);
+                let name = quote_identifier(&table.name);
                 anchor.execute(&format!("DELETE FROM {name}"), [])?;
                 if table.columns.is_empty() {
                     continue;
@@ -261,19 +252,14 @@ fn mirror_schema(tables: &[ServerTable]) -> String {
     tables
         .iter()
         .map(|table| {
-            let columns: Vec<String> = table.columns.iter().map(|c| quoted(c)).collect();
+            let columns: Vec<String> = table.columns.iter().map(|c| quote_identifier(c)).collect();
             format!(
                 "CREATE TABLE {} ({});\n",
-                quoted(&table.name),
+                quote_identifier(&table.name),
                 columns.join(", ")
             )
         })
         .collect()
-}
-
-/// `name` as a SQLite identifier.
-fn quoted(name: &str) -> String {
-    format!("\"{}\"", name.replace('"', "\"\""))
 }
 
 /// The error of a server request on a world that has none: a bug in the

@@ -188,7 +188,14 @@ impl World {
         Ok(self.advance(id))
     }
 
-    fn blocked(&mut self, id: ProcessId, step: &Step, sql: &str) -> Result<StepResult, Error> {
+    /// Marks `id` blocked at `step` and records the wait (SQLite's lock met,
+    /// or a server's statement held in flight: served.rs).
+    pub(super) fn blocked(
+        &mut self,
+        id: ProcessId,
+        step: &Step,
+        sql: &str,
+    ) -> Result<StepResult, Error> {
         self.processes[index(id)].blocked = true;
         let event = self.step_event(
             id,
