@@ -61,6 +61,21 @@ fn escape(text: &str, hidden: impl Fn(char) -> bool) -> Cow<'_, str> {
     Cow::Owned(out)
 }
 
+/// `word` as one word of a POSIX shell command line, for a command the page
+/// shows a learner to paste into a terminal (`fencelab run ... --set
+/// PROC=FILE`): as it is when it holds only characters no shell reads
+/// specially, else in single quotes, each `'` written `'\''`. The one
+/// escaping function for shell text; `crates/model/tests/shell_word.rs`
+/// holds it to what `sh` itself reads back.
+pub fn shell_word(word: &str) -> Cow<'_, str> {
+    let plain = |c: char| c.is_ascii_alphanumeric() || "-_./=:,+@%".contains(c);
+    if !word.is_empty() && word.chars().all(plain) {
+        Cow::Borrowed(word)
+    } else {
+        Cow::Owned(format!("'{}'", word.replace('\'', r"'\''")))
+    }
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;

@@ -10,6 +10,7 @@
 use crate::components::timeline::Timeline;
 use crate::state::{RecordedVerdicts, SharedReport};
 use fencelab_model::report::{Recorded, RecordedRun, Verdict};
+use fencelab_model::text::shell_word;
 use fencelab_protocol::Edits;
 use std::rc::Rc;
 use yew::prelude::*;
@@ -190,9 +191,14 @@ fn file_of(procedure: &str) -> String {
 
 /// `fencelab run ID --postgres --set PROC=PROC.sql ...`.
 pub fn run_line(exercise: &str, texts: &Edits) -> String {
+    // A site's procedure may have any name: every word through the one
+    // shell escaping function, since the learner pastes this into a shell.
     let sets: String = texts
         .keys()
-        .map(|procedure| format!(" --set {procedure}={}", file_of(procedure)))
+        .map(|procedure| {
+            let set = format!("{procedure}={}", file_of(procedure));
+            format!(" --set {}", shell_word(&set))
+        })
         .collect();
-    format!("fencelab run {exercise} --postgres{sets}")
+    format!("fencelab run {} --postgres{sets}", shell_word(exercise))
 }

@@ -124,6 +124,18 @@ fn the_command_names_a_file_per_editable_procedure() {
     );
 }
 
+/// A site's procedure name reaches the command a learner pastes into a
+/// shell only as one quoted word (`text::shell_word`, which
+/// crates/model/tests/shell_word.rs holds to what sh reads back).
+#[test]
+fn a_procedure_name_the_shell_would_read_is_quoted_in_the_command() {
+    let texts: Edits = [("x; rm -rf ~".to_string(), "SELECT 1;".to_string())].into();
+    assert_eq!(
+        crate::components::postgres_panel::run_line(CLAIM, &texts),
+        format!("fencelab run {CLAIM} --postgres --set 'x; rm -rf ~=x; rm -rf ~.sql'")
+    );
+}
+
 #[test]
 fn an_embed_asks_for_no_recording_and_shows_no_panel() {
     let mut playground = with_dialect();
