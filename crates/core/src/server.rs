@@ -32,8 +32,6 @@ use std::time::Duration;
 /// SQL reaches the server only through [`Server::send`] and
 /// [`Server::direct`].
 pub trait Server {
-    /// Which server this is, for reports and errors ("PostgreSQL 15.18").
-    fn describe(&self) -> String;
     /// The isolation level of the sessions opened from now on (a run sets
     /// its scenario's before it starts a process).
     fn set_isolation(&mut self, isolation: Isolation);

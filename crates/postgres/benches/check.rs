@@ -310,10 +310,6 @@ impl Drop for Counted {
 }
 
 impl Seam for Counted {
-    fn describe(&self) -> String {
-        self.world().describe()
-    }
-
     fn set_isolation(&mut self, isolation: Isolation) {
         self.timed("set isolation", |s| s.set_isolation(isolation));
     }

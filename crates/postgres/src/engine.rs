@@ -38,13 +38,12 @@ impl PgWorlds {
 impl Worlds for PgWorlds {
     fn world(&self, exercise: &Exercise) -> Result<Box<dyn seam::Server>, seam::ServerError> {
         let mut server = crate::server::lock(&self.server);
-        let version = server.version().to_string();
         let db = server.create_world(&exercise.schema).map_err(|e| match e {
             Error::Schema(error) => server_error("apply the exercise's schema", &sql_error(&error)),
             other => failed("make a world", &other),
         })?;
-        let world = PgWorld::new(db, Isolation::default(), version)
-            .map_err(|e| failed("open a world", &e))?;
+        let world =
+            PgWorld::new(db, Isolation::default()).map_err(|e| failed("open a world", &e))?;
         Ok(Box::new(world))
     }
 }
@@ -58,20 +57,18 @@ pub struct PgWorld {
     /// Replies a stall's watch ([`seam::Server::await_any`]) took from the
     /// sessions, until the world settles their statements.
     ready: BTreeMap<ProcessId, Reply>,
-    version: String,
 }
 
 impl PgWorld {
     /// The engine's world on `db`, each process's transactions at
     /// `isolation` unless a statement says otherwise.
-    pub fn new(db: WorldDb, isolation: Isolation, version: String) -> Result<PgWorld, Error> {
+    pub fn new(db: WorldDb, isolation: Isolation) -> Result<PgWorld, Error> {
         Ok(PgWorld {
             observer: db.observer()?,
             db,
             isolation,
             sessions: BTreeMap::new(),
             ready: BTreeMap::new(),
-            version,
         })
     }
 
@@ -83,10 +80,6 @@ impl PgWorld {
 }
 
 impl seam::Server for PgWorld {
-    fn describe(&self) -> String {
-        self.version.clone()
-    }
-
     fn set_isolation(&mut self, isolation: fencelab_model::exercise::Isolation) {
         use fencelab_model::exercise::Isolation as Level;
         self.isolation = match isolation {

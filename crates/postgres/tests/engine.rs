@@ -98,8 +98,7 @@ fn a_claim_that_waits_is_shown_waiting_then_finishing_after_the_holder_commits()
     let db = server
         .create_world(&exercise.schema)
         .expect("the schema applies");
-    let world =
-        PgWorld::new(db, Isolation::ReadCommitted, "PostgreSQL".into()).expect("the world opens");
+    let world = PgWorld::new(db, Isolation::ReadCommitted).expect("the world opens");
     let claim = Procedure::parse("claim", CLAIM_REFERENCE).expect("the reference parses");
     let mut checker = Checker::on_server(
         Box::new(world),

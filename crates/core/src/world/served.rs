@@ -64,11 +64,6 @@ impl World {
         }
     }
 
-    /// Which server the world's tables live on, if not in its SQLite.
-    pub fn server(&self) -> Option<String> {
-        self.server.as_ref().map(|s| s.describe())
-    }
-
     /// Runs process `id`'s statement on its session: sends it (or takes up
     /// the one in flight), and records what the server did with it.
     pub(super) fn run_on_server(
