@@ -298,6 +298,11 @@ pub enum Command {
     /// statement's result (rows changed and returned, a wait for the lock,
     /// a failure) is compared with the simulator's; a difference is printed
     /// with the step and both results. Exits 1 when any step differs.
+    ///
+    /// With --postgres, the runs are made on the server and replayed there:
+    /// each in a database of its own (made and dropped), one connection per
+    /// process, a statement that waited on a lock seen waiting again and
+    /// finishing where it finished (docs/POSTGRES.md).
     #[command(after_help = AFTER_HELP)]
     Replay {
         /// A bundled id or an exercise file (or --bundled).
@@ -340,9 +345,15 @@ pub enum Command {
         #[arg(long, value_name = "N|all", value_parser = explored_count)]
         explored: Option<usize>,
         /// Also run every replay through its exported Python script
-        /// (python3 on PATH), which must end on fencelab's verdict.
+        /// (python3 on PATH; with --postgres, one with psycopg 3), which
+        /// must end on fencelab's verdict.
         #[arg(long)]
         python: bool,
+        /// Make and replay the runs on PostgreSQL (not with --file,
+        /// --journal or --processes); with --bundled, every bundled
+        /// exercise with a [postgres] table.
+        #[command(flatten)]
+        postgres: PostgresArg,
     },
     /// One scenario process of `replay --processes` (started by replay).
     #[command(hide = true)]

@@ -9,6 +9,7 @@
 
 use crate::postgres::Engine;
 use crate::replay::{Replayed, replay, run_python};
+use crate::server_replay;
 use crate::{BadInput, Ended, parallel};
 use fencelab_cli::output::{Existing, names_stdout, write_file};
 use fencelab_core::Exercise;
@@ -17,7 +18,7 @@ use fencelab_core::export::{EXIT_DIFFERED, postgres_script, python_script};
 use fencelab_core::history::What;
 use fencelab_core::replay::Plan;
 use fencelab_core::target::Target;
-use fencelab_core::{ExerciseExt, Procedure, Scenario, ScenarioReport, Schedule};
+use fencelab_core::{Procedure, Scenario, ScenarioReport, Schedule};
 use std::path::{Path, PathBuf};
 
 macro_rules! outln {
@@ -157,6 +158,10 @@ pub struct ReplayArgs {
     pub processes: bool,
     pub explored: usize,
     pub python: bool,
+    /// Where the runs are made and replayed: SQLite and a file, or a
+    /// PostgreSQL server (then `exercises` are as it runs them,
+    /// `Exercise::on_postgres`).
+    pub engine: Engine,
 }
 
 #[derive(Default)]
@@ -219,14 +224,17 @@ pub fn run(args: &ReplayArgs) -> Result<Ended, BadInput> {
     drop(folder);
     let totals = result?;
     let modes: Vec<&str> = args.journals.iter().map(|j| j.pragma_name()).collect();
+    let place = match &args.engine {
+        Engine::Sqlite => format!("journal {}", modes.join(" and ")),
+        Engine::Postgres { version, .. } => format!("on {version}"),
+    };
     outln!(
         "replay: {} runs ({} of explored schedules), {} statements ({} waits for the lock), \
-         journal {}, {}{}: {} differ",
+         {place}, {}{}: {} differ",
         totals.runs,
         totals.explored_runs,
         totals.statements,
         totals.waits,
-        modes.join(" and "),
         if args.processes {
             "a process per scenario process"
         } else {
@@ -314,8 +322,10 @@ impl Batch<'_> {
     fn replay(&self, args: &ReplayArgs, folder: &Path, verbose: bool) -> Result<Found, BadInput> {
         let exercise = with_journal(self.exercise, Some(self.journal));
         let procedures = parse(&self.texts.texts).map_err(BadInput)?;
-        let mut checker = exercise
-            .checker(&self.texts.texts)
+        let mut checker = args
+            .engine
+            .target()
+            .checker(&exercise, &self.texts.texts)
             .map_err(|u| BadInput(format!("{}: {}", exercise.id, u.error)))?;
         // Made in the replay's own fresh folder, so never one that was
         // there before (create_dir, not create_dir_all: once a signal has
@@ -329,14 +339,22 @@ impl Batch<'_> {
             for report in reports_to_replay(&mut checker, scenario, args, &mut found.totals) {
                 let plan = Plan::of(&exercise, &procedures, &report, self.journal);
                 let place = format!(
-                    "{} / {} / {} (schedule {}, journal {})",
+                    "{} / {} / {} (schedule {}, {})",
                     exercise.id,
                     self.texts.label,
                     scenario.name,
                     report.schedule,
-                    self.journal.pragma_name()
+                    match args.engine {
+                        Engine::Sqlite => format!("journal {}", self.journal.pragma_name()),
+                        Engine::Postgres { .. } => "on the server".to_string(),
+                    }
                 );
-                if replay_one(&plan, &place, &file, &own, verbose, args, &mut found)? {
+                let at = Where {
+                    file: &file,
+                    folder: &own,
+                    scenario,
+                };
+                if replay_one(&plan, &place, &at, verbose, args, &mut found)? {
                     found.totals.differing_runs += 1;
                 }
             }
@@ -377,19 +395,35 @@ fn reports_to_replay(
     reports
 }
 
-/// Replays one plan on the file (and through python3 when asked), says
-/// what differs and counts it in `found`; whether anything differed.
+/// Where one plan is replayed: the batch's file and folder (SQLite's
+/// replay and the Python script), and the scenario (its isolation level
+/// on a server).
+struct Where<'a> {
+    file: &'a Path,
+    folder: &'a Path,
+    scenario: &'a Scenario,
+}
+
+/// Replays one plan on the file or the server (and through python3 when
+/// asked), says what differs and counts it in `found`; whether anything
+/// differed.
 fn replay_one(
     plan: &Plan,
     place: &str,
-    file: &Path,
-    folder: &Path,
+    at: &Where<'_>,
     verbose: bool,
     args: &ReplayArgs,
     found: &mut Found,
 ) -> Result<bool, BadInput> {
-    let replayed =
-        replay(plan, file, args.processes).map_err(|e| BadInput(format!("{place}: {e}")))?;
+    let replayed = match &args.engine {
+        Engine::Sqlite => replay(plan, at.file, args.processes),
+        Engine::Postgres { worlds, .. } => server_replay::replay(
+            plan,
+            at.scenario.isolation.unwrap_or_default().into(),
+            worlds,
+        ),
+    }
+    .map_err(|e| BadInput(format!("{place}: {e}")))?;
     let mut differs = !replayed.differences.is_empty();
     if verbose {
         say_plan(found, plan, &replayed);
@@ -400,7 +434,7 @@ fn replay_one(
     found.totals.waits += replayed.waits as u64;
     if args.python {
         found.totals.python_runs += 1;
-        if !python_agrees(found, plan, folder, place)? {
+        if !python_agrees(found, plan, at, &args.engine, place)? {
             differs = true;
         }
     }
@@ -444,13 +478,29 @@ fn say_differences(found: &mut Found, place: &str, replayed: &Replayed) {
 fn python_agrees(
     found: &mut Found,
     plan: &Plan,
-    folder: &Path,
+    at: &Where<'_>,
+    engine: &Engine,
     place: &str,
 ) -> Result<bool, BadInput> {
-    let script = folder.join("counterexample.py");
-    std::fs::write(&script, python_script(plan, &made_by()))
+    let script = at.folder.join("counterexample.py");
+    // PostgreSQL's script imports psycopg and takes the server on its
+    // command line.
+    let (text, arguments, packages) = match engine {
+        Engine::Sqlite => (python_script(plan, &made_by()), Vec::new(), false),
+        Engine::Postgres { version, spec, .. } => (
+            postgres_script(
+                plan,
+                at.scenario.isolation.unwrap_or_default(),
+                &fencelab_postgres::positional,
+                &format!("fencelab {} ({version})", env!("CARGO_PKG_VERSION")),
+            ),
+            vec![spec.as_str()],
+            true,
+        ),
+    };
+    std::fs::write(&script, text)
         .map_err(|e| BadInput(format!("{}: cannot write: {e}", script.display())))?;
-    let (code, output) = run_python(&script).map_err(BadInput)?;
+    let (code, output) = run_python(&script, &arguments, packages).map_err(BadInput)?;
     let wanted = if plan.problem.is_some() { 1 } else { 0 };
     if code == wanted {
         return Ok(true);

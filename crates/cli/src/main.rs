@@ -22,6 +22,7 @@ mod postgres;
 mod record;
 mod replay;
 mod scorm;
+mod server_replay;
 
 use fencelab_cli::{files, render, submission};
 
@@ -210,20 +211,42 @@ fn run(command: Command, version: &str) -> Result<Ended, BadInput> {
             processes,
             explored,
             python,
+            postgres,
         } => {
+            let engine = postgres.engine()?;
+            if matches!(engine, postgres::Engine::Postgres { .. })
+                && (file.is_some() || journal.is_some() || processes)
+            {
+                return Err(BadInput(
+                    "--postgres replays on the server: --file, --journal and --processes are \
+                     SQLite's"
+                        .into(),
+                ));
+            }
             let (exercises, texts) = match exercise {
                 Some(name) if !bundled => {
-                    let exercise = find_exercise(&name)?;
+                    let (exercise, _) = engine.exercise(&find_exercise(&name)?)?;
                     let given = (!variants)
                         .then(|| edits(&exercise, &texts).map(|e| exercise.texts_with(&e)))
                         .transpose()?;
                     (vec![exercise], given)
                 }
-                _ => (bundled_exercises()?, None),
+                _ => {
+                    let mut exercises = Vec::new();
+                    for exercise in bundled_exercises()? {
+                        if engine.runs(&exercise) {
+                            exercises.push(engine.exercise(&exercise)?.0);
+                        }
+                    }
+                    (exercises, None)
+                }
             };
             let journals = match journal {
                 Some(args::Journals(journals)) => journals,
                 None if exercises.len() == 1 => vec![exercises[0].journal],
+                None if matches!(engine, postgres::Engine::Postgres { .. }) => {
+                    vec![fencelab_core::Journal::default()]
+                }
                 None => fencelab_core::Journal::ALL.to_vec(),
             };
             counterexample::run(&counterexample::ReplayArgs {
@@ -237,6 +260,7 @@ fn run(command: Command, version: &str) -> Result<Ended, BadInput> {
                 processes,
                 explored: explored.unwrap_or(0),
                 python,
+                engine,
             })
         }
         Command::ReplayChild { file } => replay::child(&file).map(|()| Ended::Passed),

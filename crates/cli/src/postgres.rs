@@ -36,6 +36,9 @@ pub enum Engine {
         worlds: Arc<PgWorlds>,
         /// `PostgreSQL 15.18`, as the report names it.
         version: String,
+        /// The server as the user named it, for a script that connects
+        /// on its own (`replay --postgres --python`).
+        spec: String,
     },
 }
 
@@ -65,6 +68,7 @@ impl PostgresArg {
         Ok(Engine::Postgres {
             worlds: Arc::new(PgWorlds::new(server)),
             version,
+            spec,
         })
     }
 }
@@ -75,7 +79,7 @@ impl Engine {
     pub fn exercise(&self, exercise: &Exercise) -> Result<(Exercise, Target), BadInput> {
         match self {
             Engine::Sqlite => Ok((exercise.clone(), Target::Sqlite)),
-            Engine::Postgres { worlds, .. } => {
+            Engine::Postgres { .. } => {
                 let on_postgres = exercise.on_postgres().ok_or_else(|| {
                     BadInput(format!(
                         "{} is SQLite only: it has no [postgres] table (docs/EXERCISES.md \
@@ -83,8 +87,18 @@ impl Engine {
                         exercise.id
                     ))
                 })?;
+                Ok((on_postgres, self.target()))
+            }
+        }
+    }
+
+    /// Where this engine's checkers are built.
+    pub fn target(&self) -> Target {
+        match self {
+            Engine::Sqlite => Target::Sqlite,
+            Engine::Postgres { worlds, .. } => {
                 let worlds: Arc<dyn fencelab_core::target::Worlds> = worlds.clone();
-                Ok((on_postgres, Target::Server(worlds)))
+                Target::Server(worlds)
             }
         }
     }

@@ -451,7 +451,7 @@ fn replay_on(plan: &Plan, file: &Path, processes: bool) -> Result<Replayed, Stri
                 if observed == Observed::Waits {
                     replayed.waits += 1;
                 }
-                if let Some(what) = expected.differs(&observed) {
+                if let Some(what) = expected.differs(&observed, "on the file") {
                     differ(what);
                 }
             }
@@ -487,21 +487,29 @@ fn replay_on(plan: &Plan, file: &Path, processes: bool) -> Result<Replayed, Stri
 }
 
 /// Runs an exported script with python3 and gives its exit code and output.
-/// Isolated (`-I`: no environment variables, no user site) and without
-/// the site module (`-S`): a script needs only Python's standard library,
-/// so this proves it, and a start costs a quarter of one with site's
-/// imports. Its temporary folder (the script's database) is made in the
-/// script's own folder, the replay's private scratch folder, so that it
-/// goes with it: even a script still running when a signal ends the
-/// replay leaves nothing in the system's temporary folder.
-pub fn run_python(script: &Path) -> Result<(i32, String), String> {
+/// Isolated (`-I`: no environment variables, no user site) and, for a
+/// script that needs only Python's standard library (SQLite's), without
+/// the site module (`-S`): that proves it, and a start costs a quarter of
+/// one with site's imports. A script that imports an installed package
+/// (`packages`: psycopg, for PostgreSQL's) keeps the site module, which is
+/// what finds the interpreter's installed packages. Its temporary folder
+/// (the script's database) is made in the script's own folder, the
+/// replay's private scratch folder, so that it goes with it: even a script
+/// still running when a signal ends the replay leaves nothing in the
+/// system's temporary folder.
+pub fn run_python(
+    script: &Path,
+    arguments: &[&str],
+    packages: bool,
+) -> Result<(i32, String), String> {
     let mut command = Command::new(python());
     if let Some(folder) = script.parent().filter(|f| !f.as_os_str().is_empty()) {
         command.env("TMPDIR", folder);
     }
     let output = command
-        .args(["-I", "-S"])
+        .args(if packages { &["-I"][..] } else { &["-I", "-S"] })
         .arg(script)
+        .args(arguments)
         .stdin(Stdio::null())
         .output()
         .map_err(|e| format!("cannot run python3: {e}"))?;

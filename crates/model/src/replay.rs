@@ -112,7 +112,8 @@ impl Expected {
     /// How `observed` differs from this, in words, or `None` when it does
     /// not. A failure matches a failure whatever SQLite's message says (the
     /// engine words some of them itself); a stale snapshot must be one.
-    pub fn differs(&self, observed: &Observed) -> Option<String> {
+    /// `place` says where the replay ran, as the words end: `on the file`.
+    pub fn differs(&self, observed: &Observed, place: &str) -> Option<String> {
         match (self, observed) {
             (
                 Expected::Ran { changed, returned },
@@ -123,11 +124,11 @@ impl Expected {
             ) => {
                 if changed != seen_changed {
                     Some(format!(
-                        "changed {changed} in fencelab, {seen_changed} on the file"
+                        "changed {changed} in fencelab, {seen_changed} {place}"
                     ))
                 } else if returned != seen_returned {
                     Some(format!(
-                        "returned {} in fencelab, {} on the file",
+                        "returned {} in fencelab, {} {place}",
                         show_rows(returned),
                         show_rows(seen_returned)
                     ))
@@ -143,7 +144,7 @@ impl Expected {
                     ..
                 },
             ) if stale_snapshot == seen => None,
-            (expected, observed) => Some(format!("{expected} in fencelab, {observed} on the file")),
+            (expected, observed) => Some(format!("{expected} in fencelab, {observed} {place}")),
         }
     }
 }

@@ -33,6 +33,13 @@ impl PgWorlds {
             server: Mutex::new(server),
         }
     }
+
+    /// A database of its own on the server with `schema_sql` applied, for
+    /// what runs beside the engine's checkers (`fencelab replay
+    /// --postgres`); dropped with it.
+    pub fn create_world(&self, schema_sql: &str) -> Result<WorldDb, Error> {
+        crate::server::lock(&self.server).create_world(schema_sql)
+    }
 }
 
 impl Worlds for PgWorlds {
@@ -81,12 +88,7 @@ impl PgWorld {
 
 impl seam::Server for PgWorld {
     fn set_isolation(&mut self, isolation: fencelab_model::exercise::Isolation) {
-        use fencelab_model::exercise::Isolation as Level;
-        self.isolation = match isolation {
-            Level::ReadCommitted => Isolation::ReadCommitted,
-            Level::RepeatableRead => Isolation::RepeatableRead,
-            Level::Serializable => Isolation::Serializable,
-        };
+        self.isolation = isolation.into();
     }
 
     fn open(&mut self, id: ProcessId) -> Result<(), seam::ServerError> {

@@ -20,6 +20,19 @@ pub enum Isolation {
     Serializable,
 }
 
+impl From<fencelab_model::exercise::Isolation> for Isolation {
+    /// The exercise format's level (`[postgres]`'s `isolation`, a
+    /// scenario's own) as a session takes it.
+    fn from(level: fencelab_model::exercise::Isolation) -> Isolation {
+        use fencelab_model::exercise::Isolation as Level;
+        match level {
+            Level::ReadCommitted => Isolation::ReadCommitted,
+            Level::RepeatableRead => Isolation::RepeatableRead,
+            Level::Serializable => Isolation::Serializable,
+        }
+    }
+}
+
 impl Isolation {
     pub(crate) fn sql(self) -> &'static str {
         match self {
@@ -164,6 +177,12 @@ impl Session {
         self.connection
             .as_ref()
             .map_or_else(Default::default, Connection::isolation)
+    }
+
+    /// Whether a statement was sent and has not settled as done (it may be
+    /// waiting on a lock).
+    pub fn in_flight(&self) -> bool {
+        self.flight.is_some()
     }
 
     /// Whether the session is inside a transaction block (a failed one

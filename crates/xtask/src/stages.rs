@@ -390,9 +390,10 @@ fn server_answers() -> Stage {
 }
 
 /// The stages that run the bundled exercises on the run's server: their
-/// check on both engines, and their mutants judged on both, naming every
-/// mutant only one engine kills (docs/POSTGRES.md).
-fn on_server() -> [Stage; 2] {
+/// check on both engines, their mutants judged on both, naming every
+/// mutant only one engine kills, and every shown run replayed on the
+/// server around the engine, waits included (docs/POSTGRES.md).
+fn on_server() -> [Stage; 3] {
     [
         Stage {
             name: "PostgreSQL: exercise checks on both engines (fencelab check --postgres)".into(),
@@ -402,6 +403,11 @@ fn on_server() -> [Stage; 2] {
             name: "PostgreSQL: mutation testing on both engines (fencelab mutate --postgres)"
                 .into(),
             command: cmd::fencelab(&["mutate", "--postgres"]),
+        },
+        Stage {
+            name: "PostgreSQL: bundled runs replayed on the server (fencelab replay --postgres)"
+                .into(),
+            command: cmd::fencelab(&["replay", "--bundled", "--postgres"]),
         },
     ]
 }

@@ -166,6 +166,14 @@ pub enum StatementClass {
     Other,
 }
 
+impl StatementClass {
+    /// The class of the statement `sql`, by its first keyword (a `WITH`
+    /// statement's by its body's).
+    pub fn of(sql: &str) -> StatementClass {
+        classify(sql)
+    }
+}
+
 #[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
 pub struct Decision {
     pub action: Action,
