@@ -11,7 +11,7 @@
 // - each exercise is a history entry: Back and Forward move between them,
 //   each with its own work, and Back from the first one leaves the site.
 import assert from "node:assert/strict";
-import { CLAIM, EDITOR, REPAIRED, assertInView, open, placement, runTests, typeClaim, verdictsCurrent, waitFor, waitForText } from "./harness.mjs";
+import { CLAIM, EDITOR, REPAIRED, assertInView, open, placement, runTests, settled, typeClaim, verdictsCurrent, waitFor, waitForText } from "./harness.mjs";
 
 const LAPTOP = { width: 1280, height: 800 };
 const PHONE = { width: 390, height: 844 };
@@ -97,6 +97,37 @@ async function scrollToBottom(page) {
   await page.evaluate(() => window.scrollTo(0, document.documentElement.scrollHeight));
 }
 
+/**
+ * Notes, from now on, where each press, release and click on the page
+ * lands, where the element `selector` is then, and whether it is taken out
+ * of the page: what a lost click is told by (`pressesSeen`).
+ */
+async function watchPresses(page, selector) {
+  await page.evaluate((selector) => {
+    const seen = (window.__presses = []);
+    const first = document.querySelector(selector);
+    const note = (what) => seen.push(`${Math.round(performance.now())} ms: ${what}`);
+    for (const type of ["pointerdown", "pointerup", "click"]) {
+      document.addEventListener(type, (event) => {
+        const target = event.target;
+        const now = document.querySelector(selector);
+        const box = now?.getBoundingClientRect();
+        note(`${type} at (${event.clientX}, ${event.clientY}) on ${target.tagName.toLowerCase()}#${target.id}.${target.className}; ` +
+          `${selector} ${box ? `at (${Math.round(box.left)}, ${Math.round(box.top)}) ${Math.round(box.width)}x${Math.round(box.height)}` : "absent"}` +
+          `${now && now !== first ? ", a new element" : ""}`);
+      }, true);
+    }
+    new MutationObserver((records) => {
+      if (first && !first.isConnected && !seen.some((line) => line.endsWith("taken out"))) note(`${selector} taken out`);
+    }).observe(document.body, { childList: true, subtree: true });
+  }, selector);
+}
+
+/** What `watchPresses` noted, a line each. */
+async function pressesSeen(page) {
+  return (await page.evaluate(() => window.__presses ?? [])).join("\n") || "nothing";
+}
+
 /** Clicks exercise `id` in the exercise list, unfolding the list first where it is folded (a phone). */
 async function openFromList(page, id) {
   const menu = page.locator(".exercise-menu");
@@ -141,13 +172,22 @@ for (const [width, viewport] of [["1280x800", LAPTOP], ["390x844", PHONE]]) {
     await page.setViewportSize(viewport);
     await open(page, url);
     await solveClaim(page);
-    // The recorded PostgreSQL verdicts arrive after the exercise opens and
-    // grow the page below "Next exercise": scrolled to the bottom before
-    // they have, the click lands where the button was.
+    // What a solve brings after its verdicts arrives later and redraws the
+    // page around "Next exercise": the recorded PostgreSQL verdicts, fetched
+    // when the exercise opens, and the line marks, computed in the worker
+    // after the solve (seconds later on a loaded machine). Pressed while
+    // they land, the press and its release can meet different layouts,
+    // and the click is lost. A learner reads before pressing; the test
+    // waits for both.
     await waitFor("the PostgreSQL panel to settle", async () => (await page.getByText("Fetching the recorded PostgreSQL verdicts").count()) === 0, 10_000);
+    await page.locator(".line-marks").first().waitFor({ timeout: 90_000 });
+    await settled(page);
     await scrollToBottom(page);
+    await watchPresses(page, "#next-exercise");
     await page.locator("#next-exercise").click();
-    await openedAtTitle(page, SECOND, '"Next exercise"');
+    await openedAtTitle(page, SECOND, '"Next exercise"').catch(async (error) => {
+      throw new Error(`${error.message}\nwhat the press met:\n${await pressesSeen(page)}`);
+    });
     await scrollToBottom(page);
     await openFromList(page, SEVENTH.id);
     await openedAtTitle(page, SEVENTH, "the exercise list");
