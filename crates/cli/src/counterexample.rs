@@ -126,15 +126,7 @@ pub fn export(
     };
     let procedures = parse(exported.texts).map_err(BadInput)?;
     let plan = Plan::of(&exercise, &procedures, &report, exercise.journal);
-    let script = match exported.engine {
-        Engine::Sqlite => python_script(&plan, &made_by()),
-        Engine::Postgres { version, .. } => postgres_script(
-            &plan,
-            scenario.isolation.unwrap_or_default(),
-            &fencelab_postgres::positional,
-            &format!("fencelab {} ({version})", env!("CARGO_PKG_VERSION")),
-        ),
-    };
+    let script = script_of(&plan, scenario, exported.engine);
     match output {
         Some(path) if !names_stdout(path) => {
             write_file(path, script.as_bytes(), existing).map_err(BadInput)?;
@@ -142,6 +134,21 @@ pub fn export(
         _ => crate::emit(&script),
     }
     Ok(Ended::Passed)
+}
+
+/// The Python script of `plan`, a run of `scenario`, for the engine it ran
+/// on: SQLite's (the standard library's sqlite3) or PostgreSQL's (psycopg,
+/// at the scenario's isolation level).
+fn script_of(plan: &Plan, scenario: &Scenario, engine: &Engine) -> String {
+    match engine {
+        Engine::Sqlite => python_script(plan, &made_by()),
+        Engine::Postgres { version, .. } => postgres_script(
+            plan,
+            scenario.isolation.unwrap_or_default(),
+            &fencelab_postgres::positional,
+            &format!("fencelab {} ({version})", env!("CARGO_PKG_VERSION")),
+        ),
+    }
 }
 
 /// What `fencelab replay` was asked to do.
@@ -485,20 +492,11 @@ fn python_agrees(
     let script = at.folder.join("counterexample.py");
     // PostgreSQL's script imports psycopg and takes the server on its
     // command line.
-    let (text, arguments, packages) = match engine {
-        Engine::Sqlite => (python_script(plan, &made_by()), Vec::new(), false),
-        Engine::Postgres { version, spec, .. } => (
-            postgres_script(
-                plan,
-                at.scenario.isolation.unwrap_or_default(),
-                &fencelab_postgres::positional,
-                &format!("fencelab {} ({version})", env!("CARGO_PKG_VERSION")),
-            ),
-            vec![spec.as_str()],
-            true,
-        ),
+    let (arguments, packages) = match engine {
+        Engine::Sqlite => (Vec::new(), false),
+        Engine::Postgres { spec, .. } => (vec![spec.as_str()], true),
     };
-    std::fs::write(&script, text)
+    std::fs::write(&script, script_of(plan, at.scenario, engine))
         .map_err(|e| BadInput(format!("{}: cannot write: {e}", script.display())))?;
     let (code, output) = run_python(&script, &arguments, packages).map_err(BadInput)?;
     let wanted = if plan.problem.is_some() { 1 } else { 0 };
